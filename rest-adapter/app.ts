@@ -1,0 +1,90 @@
+import type { Context as HonoContext, Hono } from "hono";
+import type { GraphQLError } from "graphql";
+import { type AppDeps, buildContext } from "../src/context.ts";
+import { fieldError } from "../src/platform/errors.ts";
+import { requestInfo, type Yoga } from "../src/server/yoga.ts";
+import { type CompiledRoute, compileRoutes, runOperation } from "./execute.ts";
+import type { RestRequest } from "./route.ts";
+import { ROUTES } from "./routes/index.ts";
+import { linkHeader, invalidPage, pageRequest, selectFields, toWaldurError, type WaldurError } from "./waldur.ts";
+
+const METHODS_WITH_BODY = new Set(["POST", "PUT", "PATCH"]);
+
+class RestFailure extends Error {
+  constructor(readonly response: WaldurError) {
+    super("rest failure");
+  }
+}
+
+async function readBody(c: HonoContext, maxBytes: number): Promise<Record<string, unknown>> {
+  if (!METHODS_WITH_BODY.has(c.req.method)) return {};
+  const declared = Number(c.req.header("content-length") ?? 0);
+  if (declared > maxBytes) throw new RestFailure({ status: 413, body: { detail: "Request body is too large." } });
+  const text = await c.req.text();
+  if (Buffer.byteLength(text) > maxBytes) throw new RestFailure({ status: 413, body: { detail: "Request body is too large." } });
+  if (text.trim() === "") return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new RestFailure({ status: 400, body: { detail: `JSON parse error - ${(error as Error).message}` } });
+  }
+  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
+    const got = Array.isArray(parsed) ? "list" : parsed === null ? "null" : typeof parsed;
+    throw fieldError("non_field_errors", `Invalid data. Expected a dictionary, but got ${got}.`);
+  }
+  return parsed as Record<string, unknown>;
+}
+
+function respond(c: HonoContext, status: number, body: unknown, headers: Record<string, string> = {}) {
+  for (const [name, value] of Object.entries(headers)) c.header(name, value);
+  if (body === undefined) return c.body(null, status as never);
+  return c.json(body as object, status as never);
+}
+
+async function handle(c: HonoContext, route: CompiledRoute, yoga: Yoga, deps: AppDeps) {
+  try {
+    const ctx = await buildContext(deps, requestInfo(c.req.raw));
+    const url = new URL(c.req.url);
+    const request: RestRequest = { params: c.req.param() as Record<string, string>, query: url.searchParams, body: await readBody(c, deps.config.maxBodyBytes) };
+    if (!route.public) ctx.requireViewer();
+    const page = route.kind === "list" ? pageRequest(url.searchParams) : undefined;
+    const variables = {
+      ...route.variables?.(request),
+      ...(page ? { first: page.pageSize, offset: (page.page - 1) * page.pageSize } : {}),
+    };
+    const result = await runOperation(yoga, ctx, route, variables);
+    if (result.errors?.length) throw result.errors[0];
+    const value = Object.values(result.data ?? {})[0] as Record<string, unknown>;
+    const fields = url.searchParams.getAll("field");
+    if (route.kind === "empty") return respond(c, route.status ?? 200, undefined);
+    if (route.kind === "object") return respond(c, route.status ?? 200, selectFields(route.shape ? route.shape(value) : value, fields));
+    const { totalCount, nodes } = value as { totalCount: number; nodes: unknown[] };
+    if (page && page.page > 1 && (page.page - 1) * page.pageSize >= totalCount) throw invalidPage();
+    const publicUrl = new URL(url.pathname + url.search, ctx.baseUrl);
+    return respond(c, 200, selectFields(nodes, fields), {
+      "X-Result-Count": String(totalCount),
+      Link: linkHeader(publicUrl, page!, totalCount),
+    });
+  } catch (error) {
+    const failure = error instanceof RestFailure ? error.response : toWaldurError(error as GraphQLError, route.errorStatus);
+    if (failure.status === 500) console.error(error);
+    return respond(c, failure.status, failure.body, failure.headers);
+  }
+}
+
+/** Waldur's paths end with a slash; clients that drop it are served too. */
+const withAndWithoutSlash = (path: string) => [path, path.replace(/\/$/, "")];
+
+/** Registers every route of the table on the Hono app; unknown methods on known paths answer 405. */
+export function mountRest(app: Hono, yoga: Yoga, deps: AppDeps) {
+  const routes = compileRoutes(ROUTES, yoga.getEnveloped({}).schema);
+  for (const route of routes) {
+    app.on(route.method, withAndWithoutSlash(route.path), (c) => handle(c, route, yoga, deps));
+  }
+  for (const path of new Set(routes.map((r) => r.path))) {
+    app.all(withAndWithoutSlash(path), (c) => c.json({ detail: `Method "${c.req.method}" not allowed.` }, 405));
+  }
+  return routes;
+}
+

@@ -1,0 +1,120 @@
+import { fieldError, invalid } from "../src/platform/errors.ts";
+import { parseUuid } from "../src/platform/ids.ts";
+
+/** Readers for request bodies and query strings that fail with Waldur's field errors (400). */
+
+export function optionalString(body: Record<string, unknown>, field: string): string | null | undefined {
+  const value = body[field];
+  if (value === undefined || value === null) return value as null | undefined;
+  if (typeof value !== "string") throw fieldError(field, "Not a valid string.");
+  return value;
+}
+
+export function requiredString(body: Record<string, unknown>, field: string): string {
+  const value = optionalString(body, field);
+  if (value === undefined || value === null) throw fieldError(field, "This field is required.");
+  return value;
+}
+
+export function optionalBoolean(body: Record<string, unknown>, field: string): boolean | undefined {
+  const value = body[field];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "boolean") throw fieldError(field, "Must be a valid boolean.");
+  return value;
+}
+
+export function optionalDateTime(body: Record<string, unknown>, field: string): string | null | undefined {
+  const value = optionalString(body, field);
+  if (value && Number.isNaN(new Date(value).getTime())) {
+    throw fieldError(field, "Datetime has wrong format. Use one of these formats instead: YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z].");
+  }
+  return value;
+}
+
+/** A related object given as its URL (`…/api/<collection>/<uuid>/`) or as a bare uuid. */
+export function hyperlink(value: unknown, field: string, collection: string): string {
+  if (typeof value !== "string" || value.trim() === "") throw fieldError(field, "This field is required.");
+  const bare = parseUuid(value);
+  if (bare) return bare;
+  const match = new RegExp(`/api/${collection}/([0-9a-fA-F-]{32,36})/?$`).exec(safePath(value));
+  const uuid = match ? parseUuid(match[1]) : null;
+  if (!uuid) throw fieldError(field, "Invalid hyperlink - Object does not exist.");
+  return uuid;
+}
+
+function safePath(value: string) {
+  try {
+    return new URL(value, "http://x").pathname;
+  } catch {
+    return "";
+  }
+}
+
+export const queryValues = (query: URLSearchParams, name: string) => query.getAll(name).filter((v) => v !== "");
+export const queryValue = (query: URLSearchParams, name: string) => queryValues(query, name).at(-1);
+
+/** Repeatable display labels (`?state=Requested&state=OK`) mapped to enum values. */
+export function choices<T>(query: URLSearchParams, name: string, byLabel: (label: string) => T | undefined): T[] | undefined {
+  const labels = queryValues(query, name);
+  if (!labels.length) return undefined;
+  return labels.map((label) => {
+    const value = byLabel(label);
+    if (value === undefined) throw fieldError(name, `Select a valid choice. ${label} is not one of the available choices.`);
+    return value;
+  });
+}
+
+/** `o=-created,username` mapped through a table of allowed orderings. */
+export function ordering<T extends string>(query: URLSearchParams, table: Record<string, T>): T[] | undefined {
+  const value = queryValues(query, "o").join(",");
+  if (!value) return undefined;
+  return value.split(",").map((key) => {
+    const order = table[key.trim()];
+    if (!order) throw fieldError("o", `Select a valid choice. ${key} is not one of the available choices.`);
+    return order;
+  });
+}
+
+const BOOLEANS: Record<string, boolean> = { true: true, True: true, "1": true, false: false, False: false, "0": false };
+
+export function booleanParam(query: URLSearchParams, name: string): boolean | undefined {
+  const value = queryValue(query, name);
+  if (value === undefined) return undefined;
+  if (!(value in BOOLEANS)) throw fieldError(name, "Enter a valid boolean.");
+  return BOOLEANS[value];
+}
+
+export function dateTimeParam(query: URLSearchParams, name: string): string | undefined {
+  const value = queryValue(query, name);
+  if (value === undefined) return undefined;
+  const date = new Date(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value);
+  if (Number.isNaN(date.getTime())) throw fieldError(name, "Enter a valid date/time.");
+  return date.toISOString();
+}
+
+export function numberParam(query: URLSearchParams, name: string): number | undefined {
+  const value = queryValue(query, name);
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  if (!Number.isFinite(number)) throw fieldError(name, "Enter a number.");
+  return number;
+}
+
+export function uuidParam(query: URLSearchParams, name: string): string | undefined {
+  const value = queryValue(query, name);
+  if (value === undefined) return undefined;
+  if (!parseUuid(value)) throw fieldError(name, "Enter a valid UUID.");
+  return value;
+}
+
+export function uuidListParam(query: URLSearchParams, name: string): string[] | undefined {
+  const values = queryValues(query, name).flatMap((v) => v.split(",")).map((v) => v.trim()).filter(Boolean);
+  if (!values.length) return undefined;
+  const bad = values.filter((v) => !parseUuid(v));
+  if (bad.length) throw invalid({ [name]: bad.map((v) => `“${v}” is not a valid UUID.`) });
+  return values;
+}
+
+/** Keeps only the keys a defined input object cares about, dropping undefined ones. */
+export const compact = <T extends Record<string, unknown>>(value: T) =>
+  Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;

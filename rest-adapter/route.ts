@@ -1,0 +1,30 @@
+import type { ErrorCode } from "../src/platform/errors.ts";
+
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+export interface RestRequest {
+  params: Record<string, string>;
+  query: URLSearchParams;
+  body: Record<string, unknown>;
+}
+
+/**
+ * One documented REST path: the GraphQL operation it runs, how the request becomes variables, and how the
+ * result becomes Waldur's response. `list` routes get `$first`/`$offset` from page/page_size and answer with
+ * a bare array plus X-Result-Count and Link; `object` answers with the root field's value; `empty` with no body.
+ */
+export interface RouteSpec {
+  method: HttpMethod;
+  path: string;
+  summary: string;
+  document: string;
+  variables?: (request: RestRequest) => Record<string, unknown>;
+  kind: "list" | "object" | "empty";
+  status?: number;
+  /** Reshapes the root field's value (after aliases did the renaming). */
+  shape?: (value: any) => unknown;
+  /** Where Waldur answers a domain error with another status than the default table. */
+  errorStatus?: Partial<Record<ErrorCode, number>>;
+  /** The route needs no authentication (others still reject a bad token). */
+  public?: boolean;
+}

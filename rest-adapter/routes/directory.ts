@@ -1,0 +1,223 @@
+import { OFFERING_STATE_LABELS } from "../../src/directory/offerings.ts";
+import { fieldError } from "../../src/platform/errors.ts";
+import {
+  choices,
+  compact,
+  hyperlink,
+  optionalBoolean,
+  optionalString,
+  queryValue,
+  queryValues,
+  requiredString,
+  uuidParam,
+} from "../input.ts";
+import type { RouteSpec } from "../route.ts";
+import { roleRoutes } from "./roles.ts";
+
+const retrieve = (base: string, noun: string, field: string, fragment: string): RouteSpec => ({
+  method: "GET",
+  path: `${base}/:uuid/`,
+  summary: `Retrieve a ${noun}`,
+  document: `query($uuid: ID!) { ${field}(uuid: $uuid) { ...${fragment} } }`,
+  variables: ({ params }) => ({ uuid: params.uuid }),
+  kind: "object",
+});
+
+const offeringStateByLabel = (label: string) =>
+  (Object.keys(OFFERING_STATE_LABELS) as Array<keyof typeof OFFERING_STATE_LABELS>).find(
+    (state) => OFFERING_STATE_LABELS[state] === label,
+  );
+
+const BILLING_TYPES = ["usage", "fixed", "limit", "one"];
+
+function components(value: unknown) {
+  if (value === undefined || value === null) return undefined;
+  if (!Array.isArray(value)) return invalidComponents("Expected a list of items.");
+  return value.map((item) => {
+    if (!item || typeof item !== "object") return invalidComponents("Expected a dictionary of items.");
+    const c = item as Record<string, unknown>;
+    if (typeof c.type !== "string" || typeof (c.name ?? c.type) !== "string") return invalidComponents("type and name are required strings.");
+    if (!BILLING_TYPES.includes(String(c.billing_type))) {
+      return invalidComponents(`billing_type must be one of ${BILLING_TYPES.join(", ")}.`);
+    }
+    const limitAmount = c.limit_amount ?? null;
+    if (limitAmount !== null && !Number.isInteger(limitAmount)) return invalidComponents("limit_amount must be an integer.");
+    return {
+      type: c.type,
+      name: (c.name ?? c.type) as string,
+      billingType: String(c.billing_type).toUpperCase(),
+      measuredUnit: typeof c.measured_unit === "string" ? c.measured_unit : undefined,
+      limitPeriod: typeof c.limit_period === "string" ? c.limit_period : undefined,
+      limitAmount,
+    };
+  });
+}
+
+function invalidComponents(message: string): never {
+  throw fieldError("components", message);
+}
+
+function plans(value: unknown) {
+  if (value === undefined || value === null) return undefined;
+  if (!Array.isArray(value) || value.some((p) => !p || typeof p !== "object" || typeof p.name !== "string")) {
+    throw fieldError("plans", "Each plan needs a name.");
+  }
+  return value.map((p: Record<string, unknown>) => compact({ name: p.name as string, unitPrice: p.unit_price == null ? undefined : String(p.unit_price), unit: optionalString(p, "unit") ?? undefined }));
+}
+
+export const directoryRoutes: RouteSpec[] = [
+  {
+    method: "POST",
+    path: "/api-auth/password/",
+    summary: "Obtain an API token with a username and password",
+    document: `mutation($username: String!, $password: String!) { obtainToken(username: $username, password: $password) { token } }`,
+    variables: ({ body }) => ({ username: requiredString(body, "username"), password: requiredString(body, "password") }),
+    kind: "object",
+    public: true,
+  },
+  {
+    method: "GET",
+    path: "/api/users/me/",
+    summary: "The authenticated user",
+    document: `query { me { ...UserRest } }`,
+    kind: "object",
+  },
+  {
+    method: "GET",
+    path: "/api/users/",
+    summary: "List users",
+    document: `query($first: Int, $offset: Int, $username: String, $email: String, $query: String) {
+      users(first: $first, offset: $offset, username: $username, email: $email, query: $query) { totalCount nodes { ...UserRest } } }`,
+    variables: ({ query }) =>
+      compact({ username: queryValue(query, "username"), email: queryValue(query, "email"), query: queryValue(query, "query") }),
+    kind: "list",
+  },
+  retrieve("/api/users", "user", "user", "UserRest"),
+  {
+    method: "POST",
+    path: "/api/users/",
+    summary: "Create a user (staff)",
+    document: `mutation($username: String!, $email: String, $firstName: String, $lastName: String, $password: String, $isStaff: Boolean, $isSupport: Boolean) {
+      createUser(username: $username, email: $email, firstName: $firstName, lastName: $lastName, password: $password, isStaff: $isStaff, isSupport: $isSupport) { ...UserRest } }`,
+    variables: ({ body }) =>
+      compact({
+        username: requiredString(body, "username"),
+        email: optionalString(body, "email"),
+        firstName: optionalString(body, "first_name"),
+        lastName: optionalString(body, "last_name"),
+        password: optionalString(body, "password"),
+        isStaff: optionalBoolean(body, "is_staff"),
+        isSupport: optionalBoolean(body, "is_support"),
+      }),
+    kind: "object",
+    status: 201,
+  },
+  {
+    method: "GET",
+    path: "/api/customers/",
+    summary: "List customers (organisations)",
+    document: `query($first: Int, $offset: Int, $name: String) { customers(first: $first, offset: $offset, name: $name) { totalCount nodes { ...CustomerRest } } }`,
+    variables: ({ query }) => compact({ name: queryValue(query, "name") }),
+    kind: "list",
+  },
+  retrieve("/api/customers", "customer", "customer", "CustomerRest"),
+  {
+    method: "POST",
+    path: "/api/customers/",
+    summary: "Create a customer (staff)",
+    document: `mutation($name: String!, $abbreviation: String, $email: String) { createCustomer(name: $name, abbreviation: $abbreviation, email: $email) { ...CustomerRest } }`,
+    variables: ({ body }) =>
+      compact({ name: requiredString(body, "name"), abbreviation: optionalString(body, "abbreviation"), email: optionalString(body, "email") }),
+    kind: "object",
+    status: 201,
+  },
+  {
+    method: "GET",
+    path: "/api/projects/",
+    summary: "List projects",
+    document: `query($first: Int, $offset: Int, $customerUuid: ID, $name: String) {
+      projects(first: $first, offset: $offset, customerUuid: $customerUuid, name: $name) { totalCount nodes { ...ProjectRest } } }`,
+    variables: ({ query }) =>
+      compact({ customerUuid: uuidParam(query, "customer_uuid") ?? uuidParam(query, "customer"), name: queryValue(query, "name") }),
+    kind: "list",
+  },
+  retrieve("/api/projects", "project", "project", "ProjectRest"),
+  {
+    method: "POST",
+    path: "/api/projects/",
+    summary: "Create a project in a customer",
+    document: `mutation($customerUuid: ID!, $name: String!, $description: String) { createProject(customerUuid: $customerUuid, name: $name, description: $description) { ...ProjectRest } }`,
+    variables: ({ body }) =>
+      compact({
+        customerUuid: hyperlink(body.customer, "customer", "customers"),
+        name: requiredString(body, "name"),
+        description: optionalString(body, "description"),
+      }),
+    kind: "object",
+    status: 201,
+  },
+  {
+    method: "GET",
+    path: "/api/marketplace-service-providers/",
+    summary: "List service providers",
+    document: `query($first: Int, $offset: Int, $customerUuid: ID) { serviceProviders(first: $first, offset: $offset, customerUuid: $customerUuid) { totalCount nodes { ...ServiceProviderRest } } }`,
+    variables: ({ query }) => compact({ customerUuid: uuidParam(query, "customer_uuid") }),
+    kind: "list",
+  },
+  retrieve("/api/marketplace-service-providers", "service provider", "serviceProvider", "ServiceProviderRest"),
+  {
+    method: "POST",
+    path: "/api/marketplace-service-providers/",
+    summary: "Register a customer as a service provider",
+    document: `mutation($customerUuid: ID!, $description: String) { createServiceProvider(customerUuid: $customerUuid, description: $description) { ...ServiceProviderRest } }`,
+    variables: ({ body }) =>
+      compact({ customerUuid: hyperlink(body.customer, "customer", "customers"), description: optionalString(body, "description") }),
+    kind: "object",
+    status: 201,
+  },
+  {
+    method: "GET",
+    path: "/api/marketplace-provider-offerings/",
+    summary: "List offerings",
+    document: `query($first: Int, $offset: Int, $filter: OfferingFilter) { offerings(first: $first, offset: $offset, filter: $filter) { totalCount nodes { ...OfferingRest } } }`,
+    variables: ({ query }) => ({
+      filter: compact({
+        customerUuid: uuidParam(query, "customer_uuid"),
+        type: queryValues(query, "type").length ? queryValues(query, "type") : undefined,
+        state: choices(query, "state", offeringStateByLabel),
+        name: queryValue(query, "name"),
+      }),
+    }),
+    kind: "list",
+  },
+  retrieve("/api/marketplace-provider-offerings", "offering", "offering", "OfferingRest"),
+  {
+    method: "POST",
+    path: "/api/marketplace-provider-offerings/",
+    summary: "Create an offering (Draft)",
+    document: `mutation($customerUuid: ID!, $name: String!, $type: String!, $description: String, $pluginOptions: JSON, $components: [OfferingComponentInput!], $plans: [OfferingPlanInput!]) {
+      createOffering(customerUuid: $customerUuid, name: $name, type: $type, description: $description, pluginOptions: $pluginOptions, components: $components, plans: $plans) { ...OfferingRest } }`,
+    variables: ({ body }) =>
+      compact({
+        customerUuid: hyperlink(body.customer, "customer", "customers"),
+        name: requiredString(body, "name"),
+        type: requiredString(body, "type"),
+        description: optionalString(body, "description"),
+        pluginOptions: body.plugin_options,
+        components: components(body.components),
+        plans: plans(body.plans),
+      }),
+    kind: "object",
+    status: 201,
+  },
+  {
+    method: "POST",
+    path: "/api/marketplace-provider-offerings/:uuid/activate/",
+    summary: "Activate a Draft or Paused offering",
+    document: `mutation($uuid: ID!) { activateOffering(uuid: $uuid) { uuid } }`,
+    variables: ({ params }) => ({ uuid: params.uuid }),
+    kind: "object",
+    shape: () => ({ status: "Offering has been activated." }),
+  },
+  ...roleRoutes,
+];

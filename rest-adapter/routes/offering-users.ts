@@ -1,0 +1,144 @@
+import { OFFERING_USER_ORDER, type OfferingUserOrder } from "../../src/offering-users/filters.ts";
+import { stateFromLabel } from "../../src/offering-users/states.ts";
+import {
+  OFFERING_USER_OPERATIONS,
+  storesComment,
+  transitionMutationName,
+} from "../../src/offering-users/transitions.ts";
+import { fieldError } from "../../src/platform/errors.ts";
+import {
+  booleanParam,
+  choices,
+  compact,
+  dateTimeParam,
+  hyperlink,
+  optionalString,
+  ordering,
+  queryValue,
+  uuidListParam,
+  uuidParam,
+} from "../input.ts";
+import type { RestRequest, RouteSpec } from "../route.ts";
+
+const BASE = "/api/marketplace-offering-users";
+
+const ORDER: Record<string, OfferingUserOrder> = Object.fromEntries(
+  (Object.keys(OFFERING_USER_ORDER) as OfferingUserOrder[]).map((order) => {
+    const [field, direction] = order.toLowerCase().split("_");
+    return [direction === "desc" ? `-${field}` : field, order];
+  }),
+);
+
+function listFilter({ query }: RestRequest) {
+  return compact({
+    state: choices(query, "state", stateFromLabel),
+    providerUuid: uuidParam(query, "provider_uuid"),
+    offeringUuid: uuidListParam(query, "offering_uuid"),
+    userUuid: uuidParam(query, "user_uuid"),
+    username: queryValue(query, "username"),
+    userUsername: queryValue(query, "user_username"),
+    createdAfter: dateTimeParam(query, "created") ?? dateTimeParam(query, "created_after"),
+    createdBefore: dateTimeParam(query, "created_before"),
+    modifiedAfter: dateTimeParam(query, "modified") ?? dateTimeParam(query, "modified_after"),
+    modifiedBefore: dateTimeParam(query, "modified_before"),
+    isRestricted: booleanParam(query, "is_restricted"),
+    query: queryValue(query, "query"),
+  });
+}
+
+/** Waldur accepts `offering`+`user` URLs or `offering_uuid`+`user_uuid`, never both or neither. */
+function createInput({ body }: RestRequest) {
+  const byUrl = body.offering !== undefined || body.user !== undefined;
+  const byUuid = body.offering_uuid !== undefined || body.user_uuid !== undefined;
+  if (byUrl && byUuid) {
+    throw fieldError("non_field_errors", "Specify either offering and user URLs or offering_uuid and user_uuid, not both.");
+  }
+  if (!byUrl && !byUuid) throw fieldError("non_field_errors", "Specify offering and user, or offering_uuid and user_uuid.");
+  const offering = byUrl
+    ? hyperlink(body.offering, "offering", "marketplace-provider-offerings")
+    : hyperlink(body.offering_uuid, "offering_uuid", "marketplace-provider-offerings");
+  const user = byUrl ? hyperlink(body.user, "user", "users") : hyperlink(body.user_uuid, "user_uuid", "users");
+  return { input: compact({ offeringUuid: offering, userUuid: user, username: optionalString(body, "username") }) };
+}
+
+const update = (method: "PUT" | "PATCH"): RouteSpec => ({
+  method,
+  path: `${BASE}/:uuid/`,
+  summary: "Push back the local username (a new one moves a user still being created to OK)",
+  document: `mutation($uuid: ID!, $username: String) { updateOfferingUser(uuid: $uuid, username: $username) { ...OfferingUserRest } }`,
+  variables: ({ params, body }) => compact({ uuid: params.uuid, username: optionalString(body, "username") }),
+  kind: "object",
+});
+
+const transitions: RouteSpec[] = OFFERING_USER_OPERATIONS.map((operation) => {
+  const takesComment = storesComment(operation);
+  return {
+    method: "POST",
+    path: `${BASE}/:uuid/${operation}/`,
+    summary: `Offering user operation ${operation}`,
+    document: takesComment
+      ? `mutation($uuid: ID!, $comment: String, $commentUrl: String) { ${transitionMutationName(operation)}(uuid: $uuid, comment: $comment, commentUrl: $commentUrl) { uuid } }`
+      : `mutation($uuid: ID!) { ${transitionMutationName(operation)}(uuid: $uuid) { uuid } }`,
+    variables: ({ params, body }) =>
+      takesComment
+        ? compact({ uuid: params.uuid, comment: optionalString(body, "comment"), commentUrl: optionalString(body, "comment_url") })
+        : { uuid: params.uuid },
+    kind: "empty",
+  };
+});
+
+export const offeringUserRoutes: RouteSpec[] = [
+  {
+    method: "GET",
+    path: `${BASE}/`,
+    summary: "List offering users",
+    document: `query($filter: OfferingUserFilter, $orderBy: [OfferingUserOrder!], $first: Int, $offset: Int) {
+      offeringUsers(filter: $filter, orderBy: $orderBy, first: $first, offset: $offset) { totalCount nodes { ...OfferingUserRest } } }`,
+    variables: (request) => compact({ filter: listFilter(request), orderBy: ordering(request.query, ORDER) }),
+    kind: "list",
+  },
+  {
+    method: "POST",
+    path: `${BASE}/`,
+    summary: "Create an offering user",
+    document: `mutation($input: CreateOfferingUserInput!) { createOfferingUser(input: $input) { ...OfferingUserRest } }`,
+    variables: createInput,
+    kind: "object",
+    status: 201,
+  },
+  {
+    method: "GET",
+    path: `${BASE}/:uuid/`,
+    summary: "Retrieve an offering user",
+    document: `query($uuid: ID!) { offeringUser(uuid: $uuid) { ...OfferingUserRest } }`,
+    variables: ({ params }) => ({ uuid: params.uuid }),
+    kind: "object",
+  },
+  update("PUT"),
+  update("PATCH"),
+  {
+    method: "DELETE",
+    path: `${BASE}/:uuid/`,
+    summary: "Delete an offering user",
+    document: `mutation($uuid: ID!) { deleteOfferingUser(uuid: $uuid) { uuid } }`,
+    variables: ({ params }) => ({ uuid: params.uuid }),
+    kind: "empty",
+    status: 204,
+  },
+  {
+    method: "PATCH",
+    path: `${BASE}/:uuid/update_comments/`,
+    summary: "Update the service-provider comment and its URL; the state does not change",
+    document: `mutation($uuid: ID!, $comment: String, $url: String) {
+      updateOfferingUserComments(uuid: $uuid, serviceProviderComment: $comment, serviceProviderCommentUrl: $url) {
+        service_provider_comment: serviceProviderComment service_provider_comment_url: serviceProviderCommentUrl } }`,
+    variables: ({ params, body }) =>
+      compact({
+        uuid: params.uuid,
+        comment: optionalString(body, "service_provider_comment"),
+        url: optionalString(body, "service_provider_comment_url"),
+      }),
+    kind: "object",
+  },
+  ...transitions,
+];

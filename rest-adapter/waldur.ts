@@ -1,0 +1,76 @@
+import type { GraphQLError } from "graphql";
+import { DomainError, ErrorCode } from "../src/platform/errors.ts";
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../src/graphql/pagination.ts";
+
+/** Domain error code → HTTP status, as Waldur answers them. Routes may override single codes. */
+export const ERROR_STATUS: Record<string, number> = {
+  [ErrorCode.UNAUTHENTICATED]: 401,
+  [ErrorCode.FORBIDDEN]: 403,
+  [ErrorCode.NOT_FOUND]: 404,
+  [ErrorCode.VALIDATION]: 400,
+  [ErrorCode.INVALID_TRANSITION]: 400,
+  [ErrorCode.CONFLICT]: 409,
+  [ErrorCode.METHOD_NOT_ALLOWED]: 405,
+  [ErrorCode.RATE_LIMITED]: 429,
+  BAD_USER_INPUT: 400,
+};
+
+export interface WaldurError {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+export function toWaldurError(error: GraphQLError, overrides: Partial<Record<string, number>> = {}): WaldurError {
+  const code = error.extensions?.code as string | undefined;
+  const fields = error.extensions?.fields as Record<string, string[]> | undefined;
+  const status = (code && (overrides[code] ?? ERROR_STATUS[code])) || (isVariableError(error) ? 400 : 500);
+  if (status === 500) return { status, body: { detail: "Internal server error." } };
+  const body = fields ?? { detail: error.message };
+  return status === 401 ? { status, body, headers: { "WWW-Authenticate": "Token" } } : { status, body };
+}
+
+/** graphql-js reports input that does not fit the operation's variable types before anything runs. */
+const isVariableError = (error: GraphQLError) => /^Variable "\$\w+"/.test(error.message);
+
+export const invalidPage = () => new DomainError(ErrorCode.NOT_FOUND, "Invalid page.");
+
+export interface PageRequest {
+  page: number;
+  pageSize: number;
+}
+
+export function pageRequest(query: URLSearchParams): PageRequest {
+  const rawPage = query.get("page");
+  const page = rawPage === null || rawPage === "" ? 1 : Number(rawPage);
+  if (!Number.isInteger(page) || page < 1) throw invalidPage();
+  const rawSize = Number(query.get("page_size"));
+  const pageSize = Number.isInteger(rawSize) && rawSize > 0 ? Math.min(rawSize, MAX_PAGE_SIZE) : DEFAULT_PAGE_SIZE;
+  return { page, pageSize };
+}
+
+/** RFC 5988 links as DRF's LinkHeaderPagination writes them: first, prev, next, last (those that exist). */
+export function linkHeader(url: URL, { page, pageSize }: PageRequest, total: number): string {
+  const last = Math.max(1, Math.ceil(total / pageSize));
+  const at = (n: number) => {
+    const u = new URL(url);
+    if (n === 1) u.searchParams.delete("page");
+    else u.searchParams.set("page", String(n));
+    return u.toString();
+  };
+  const links: Array<[string, number]> = [["first", 1]];
+  if (page > 1) links.push(["prev", page - 1]);
+  if (page < last) links.push(["next", page + 1]);
+  links.push(["last", last]);
+  return links.map(([rel, n]) => `<${at(n)}>; rel="${rel}"`).join(", ");
+}
+
+/** `?field=a&field=b` keeps only those keys. */
+export function selectFields(value: unknown, fields: string[]): unknown {
+  if (!fields.length) return value;
+  const pick = (item: unknown) =>
+    item && typeof item === "object" && !Array.isArray(item)
+      ? Object.fromEntries(Object.entries(item).filter(([key]) => fields.includes(key)))
+      : item;
+  return Array.isArray(value) ? value.map(pick) : pick(value);
+}

@@ -1,0 +1,83 @@
+import type { Db } from "../platform/database.ts";
+import { forbidden } from "../platform/errors.ts";
+import { type Permission, ROLE_PERMISSIONS, type Role } from "./permissions.ts";
+
+export interface Viewer {
+  id: string;
+  username: string;
+  isStaff: boolean;
+  isSupport: boolean;
+}
+
+export type ScopeType = "CUSTOMER" | "PROJECT" | "OFFERING";
+export interface ScopeRef {
+  type: ScopeType;
+  id: string;
+}
+
+interface Grant {
+  role: Role;
+  scopeType: ScopeType;
+  scopeId: string;
+}
+
+/**
+ * What the viewer may see and do. Built once per request or socket; the viewer's roles are read once, lazily.
+ */
+export class Access {
+  private grantsPromise: Promise<Grant[]> | undefined;
+
+  constructor(
+    private readonly db: Db,
+    readonly viewer: Viewer | null,
+    private readonly now: () => Date,
+  ) {}
+
+  get isStaff() {
+    return this.viewer?.isStaff === true;
+  }
+
+  /** Staff and support read everything. */
+  get readsAll() {
+    return this.viewer !== null && (this.viewer.isStaff || this.viewer.isSupport);
+  }
+
+  grants(): Promise<Grant[]> {
+    if (!this.viewer) return Promise.resolve([]);
+    this.grantsPromise ??= this.db.roleGrant
+      .findMany({
+        where: { userId: this.viewer.id, isActive: true, OR: [{ expirationTime: null }, { expirationTime: { gt: this.now() } }] },
+        select: { role: true, scopeType: true, scopeId: true },
+      })
+      .then((rows) => rows as Grant[]);
+    return this.grantsPromise;
+  }
+
+  /** True when the viewer holds `permission` on any of `scopes` (pass the object and its parents). */
+  async can(permission: Permission, scopes: ScopeRef[]): Promise<boolean> {
+    if (!this.viewer) return false;
+    if (this.viewer.isStaff) return true;
+    const grants = await this.grants();
+    return grants.some(
+      (grant) =>
+        ROLE_PERMISSIONS[grant.role]?.includes(permission) &&
+        scopes.some((scope) => scope.type === grant.scopeType && scope.id === grant.scopeId),
+    );
+  }
+
+  async require(permission: Permission, scopes: ScopeRef[], message?: string): Promise<void> {
+    if (!(await this.can(permission, scopes))) throw forbidden(message);
+  }
+
+  /** Ids of the objects of one kind on which the viewer holds any role (optionally one of `roles`). */
+  async scopeIds(type: ScopeType, roles?: readonly Role[]): Promise<string[]> {
+    const grants = await this.grants();
+    return [...new Set(grants.filter((g) => g.scopeType === type && (!roles || roles.includes(g.role))).map((g) => g.scopeId))];
+  }
+
+  /** Whether the viewer holds any role on one of `scopes`. */
+  async hasAnyRole(scopes: ScopeRef[]): Promise<boolean> {
+    const grants = await this.grants();
+    return grants.some((g) => scopes.some((s) => s.type === g.scopeType && s.id === g.scopeId));
+  }
+}

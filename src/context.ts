@@ -1,0 +1,61 @@
+import { randomUUID } from "node:crypto";
+import { Access, type Viewer } from "./auth/access.ts";
+import { authenticate } from "./auth/authenticate.ts";
+import type { Config } from "./platform/config.ts";
+import type { Db } from "./platform/database.ts";
+import { type DomainError, unauthenticated } from "./platform/errors.ts";
+import type { PubSub } from "./platform/pubsub.ts";
+
+/** What every request shares: built once at start-up. */
+export interface AppDeps {
+  db: Db;
+  pubsub: PubSub;
+  config: Config;
+  now: () => Date;
+}
+
+/** Built once per HTTP request or WebSocket connection, for REST and GraphQL alike. */
+export interface Context extends AppDeps {
+  viewer: Viewer | null;
+  access: Access;
+  requestId: string;
+  /** Origin used for absolute `url` fields (PUBLIC_URL, else the request's own origin). */
+  baseUrl: string;
+  /** The caller's address, recorded in audit events. */
+  ipAddress: string | null;
+  /** Throws the authentication failure (401) when the request is anonymous or its token is bad. */
+  requireViewer(): Viewer;
+}
+
+export interface RequestInfo {
+  authorization: string | null | undefined;
+  url: string;
+  requestId?: string | null;
+  ipAddress?: string | null;
+}
+
+export async function buildContext(deps: AppDeps, request: RequestInfo): Promise<Context> {
+  const { viewer, failure } = await authenticate(deps.db, request.authorization);
+  return contextFor(deps, viewer, failure, request);
+}
+
+export function contextFor(
+  deps: AppDeps,
+  viewer: Viewer | null,
+  failure: DomainError | undefined,
+  request: Omit<RequestInfo, "authorization">,
+): Context {
+  return {
+    ...deps,
+    viewer,
+    access: new Access(deps.db, viewer, deps.now),
+    requestId: request.requestId || randomUUID(),
+    baseUrl: deps.config.publicUrl ?? new URL(request.url).origin,
+    ipAddress: request.ipAddress ?? null,
+    requireViewer() {
+      if (failure) throw failure;
+      if (!viewer) throw unauthenticated();
+      return viewer;
+    },
+  };
+}

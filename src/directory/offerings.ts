@@ -1,0 +1,215 @@
+import { Permission } from "../auth/permissions.ts";
+import type { Context } from "../context.ts";
+import type { BillingType, OfferingState, Prisma } from "../generated/prisma/client.ts";
+import { recordEvent } from "../events/record.ts";
+import type { Page } from "../graphql/pagination.ts";
+import { DomainError, ErrorCode, fieldError, invalid } from "../platform/errors.ts";
+import { parseUuid, toHex } from "../platform/ids.ts";
+import { paginate } from "../platform/paginate.ts";
+import { canTransition, compareAndSwap, type TransitionRule } from "../platform/state-machine.ts";
+import { maxLength } from "../platform/text.ts";
+import { transact } from "../platform/transaction.ts";
+import { referenced, visibleOne } from "./lookup.ts";
+import { visibleOfferings } from "./visibility.ts";
+
+export type OfferingQuery = { select?: Prisma.OfferingSelect; include?: Prisma.OfferingInclude };
+export type ServiceProviderQuery = { select?: Prisma.ServiceProviderSelect; include?: Prisma.ServiceProviderInclude };
+
+export const OFFERING_STATE_LABELS: Record<OfferingState, string> = {
+  DRAFT: "Draft",
+  ACTIVE: "Active",
+  PAUSED: "Paused",
+  ARCHIVED: "Archived",
+};
+
+export const OFFERING_TRANSITIONS = {
+  activate: { from: ["DRAFT", "PAUSED"], to: "ACTIVE" },
+} as const satisfies Record<string, TransitionRule<OfferingState>>;
+
+export async function listServiceProviders(
+  ctx: Context,
+  args: { customerUuid?: string | null; page: Page },
+  query: ServiceProviderQuery = {},
+) {
+  ctx.requireViewer();
+  const customerId = args.customerUuid ? parseUuid(args.customerUuid) : undefined;
+  if (customerId === null) throw fieldError("customer_uuid", "Enter a valid UUID.");
+  const where = customerId ? { customerId } : {};
+  return paginate(ctx.db.serviceProvider, { where, orderBy: [{ created: "asc" }, { id: "asc" }], page: args.page, query });
+}
+
+export async function getServiceProvider(ctx: Context, uuid: string, query: ServiceProviderQuery = {}) {
+  ctx.requireViewer();
+  return visibleOne(uuid, (id) => ctx.db.serviceProvider.findUnique({ ...query, where: { id } }));
+}
+
+export async function createServiceProvider(
+  ctx: Context,
+  input: { customer: string; description?: string | null },
+  query: ServiceProviderQuery = {},
+) {
+  ctx.requireViewer();
+  const customer = await referenced("customer", input.customer, (id) =>
+    ctx.db.customer.findUnique({ where: { id }, select: { id: true, name: true } }),
+  );
+  await ctx.access.require(Permission.REGISTER_SERVICE_PROVIDER, [{ type: "CUSTOMER", id: customer.id }]);
+  const taken = () => fieldError("customer", "Service provider with this customer already exists.");
+  const id = await transact(ctx, async (tx, outbox) => {
+    if (await tx.serviceProvider.findUnique({ where: { customerId: customer.id } })) throw taken();
+    const provider = await tx.serviceProvider.create({
+      data: { customerId: customer.id, description: input.description ?? "" },
+      select: { id: true },
+    });
+    await recordEvent(ctx, tx, outbox, {
+      type: "marketplace_service_provider_created",
+      message: `Service provider for ${customer.name} has been created.`,
+      context: { service_provider_uuid: toHex(provider.id), customer_uuid: toHex(customer.id) },
+      scopes: [
+        { type: "SERVICE_PROVIDER", id: provider.id },
+        { type: "CUSTOMER", id: customer.id },
+      ],
+    });
+    return provider.id;
+  }).catch((error: { code?: string }) => {
+    throw error.code === "P2002" ? taken() : error;
+  });
+  return ctx.db.serviceProvider.findUniqueOrThrow({ ...query, where: { id } });
+}
+
+export interface OfferingFilter {
+  customerUuid?: string | null;
+  type?: string[] | null;
+  state?: OfferingState[] | null;
+  name?: string | null;
+}
+
+export async function listOfferings(ctx: Context, args: { filter?: OfferingFilter | null; page: Page }, query: OfferingQuery = {}) {
+  const f = args.filter ?? {};
+  const customerId = f.customerUuid ? parseUuid(f.customerUuid) : undefined;
+  if (customerId === null) throw fieldError("customer_uuid", "Enter a valid UUID.");
+  const where: Prisma.OfferingWhereInput = {
+    AND: [
+      await visibleOfferings(ctx),
+      customerId ? { customerId } : {},
+      f.type?.length ? { type: { in: f.type } } : {},
+      f.state?.length ? { state: { in: f.state } } : {},
+      f.name ? { name: { contains: f.name, mode: "insensitive" } } : {},
+    ],
+  };
+  return paginate(ctx.db.offering, { where, orderBy: [{ name: "asc" }, { id: "asc" }], page: args.page, query });
+}
+
+export async function getOffering(ctx: Context, uuid: string, query: OfferingQuery = {}) {
+  const visible = await visibleOfferings(ctx);
+  return visibleOne(uuid, (id) => ctx.db.offering.findFirst({ ...query, where: { AND: [{ id }, visible] } }));
+}
+
+export interface ComponentInput {
+  type: string;
+  name: string;
+  billingType: BillingType;
+  measuredUnit?: string | null;
+  limitPeriod?: string | null;
+  limitAmount?: number | null;
+}
+
+export interface CreateOfferingInput {
+  customer: string;
+  name: string;
+  type: string;
+  description?: string | null;
+  pluginOptions?: unknown;
+  components?: ComponentInput[] | null;
+  plans?: Array<{ name: string; unitPrice?: string | null; unit?: string | null }> | null;
+}
+
+function validOffering(input: CreateOfferingInput) {
+  const errors: Record<string, string[]> = {};
+  if (!input.name?.trim()) errors.name = ["This field may not be blank."];
+  if (!input.type?.trim()) errors.type = ["This field may not be blank."];
+  const options = input.pluginOptions ?? {};
+  if (typeof options !== "object" || Array.isArray(options) || options === null) errors.plugin_options = ["Expected a dictionary of items."];
+  const types = (input.components ?? []).map((c) => c.type);
+  if (types.some((t) => !/^[\w-]{1,50}$/.test(t))) errors.components = ["Component type must be 1-50 letters, digits, - or _."];
+  else if (new Set(types).size !== types.length) errors.components = ["Component types must be unique."];
+  if (Object.keys(errors).length) throw invalid(errors);
+  return options as Prisma.InputJsonObject;
+}
+
+export async function createOffering(ctx: Context, input: CreateOfferingInput, query: OfferingQuery = {}) {
+  ctx.requireViewer();
+  const customer = await referenced("customer", input.customer, (id) =>
+    ctx.db.customer.findUnique({ where: { id }, select: { id: true, name: true, serviceProvider: { select: { id: true } } } }),
+  );
+  await ctx.access.require(Permission.CREATE_OFFERING, [{ type: "CUSTOMER", id: customer.id }]);
+  if (!customer.serviceProvider) throw fieldError("customer", "The customer is not a service provider.");
+  const pluginOptions = validOffering(input);
+  const id = await transact(ctx, async (tx, outbox) => {
+    const offering = await tx.offering.create({
+      data: {
+        customerId: customer.id,
+        name: maxLength("name", input.name.trim(), 150),
+        type: maxLength("type", input.type.trim(), 100),
+        description: input.description ?? "",
+        pluginOptions,
+        components: {
+          create: (input.components ?? []).map((c) => ({
+            type: c.type,
+            name: maxLength("components", c.name || c.type, 150),
+            billingType: c.billingType,
+            measuredUnit: c.measuredUnit ?? "",
+            limitPeriod: c.limitPeriod ?? null,
+            limitAmount: c.limitAmount ?? null,
+          })),
+        },
+        plans: {
+          create: (input.plans ?? []).map((p) => ({ name: p.name, unitPrice: p.unitPrice ?? "0", unit: p.unit ?? "month" })),
+        },
+      },
+      select: { id: true, name: true },
+    });
+    await recordEvent(ctx, tx, outbox, {
+      type: "marketplace_offering_created",
+      message: `Offering ${offering.name} has been created.`,
+      context: { offering_uuid: toHex(offering.id), offering_name: offering.name, customer_uuid: toHex(customer.id) },
+      scopes: [
+        { type: "OFFERING", id: offering.id },
+        { type: "CUSTOMER", id: customer.id },
+      ],
+    });
+    return offering.id;
+  });
+  return ctx.db.offering.findUniqueOrThrow({ ...query, where: { id } });
+}
+
+const wrongState = (rule: TransitionRule<OfferingState>) =>
+  new DomainError(ErrorCode.CONFLICT, `Valid states for operation: ${rule.from.map((s) => OFFERING_STATE_LABELS[s]).join(", ")}.`);
+
+export async function activateOffering(ctx: Context, uuid: string, query: OfferingQuery = {}) {
+  const offering = await getOffering(ctx, uuid, { select: { id: true, name: true, state: true, customerId: true } });
+  await ctx.access.require(Permission.UPDATE_OFFERING, [
+    { type: "OFFERING", id: offering.id },
+    { type: "CUSTOMER", id: offering.customerId },
+  ]);
+  const rule = OFFERING_TRANSITIONS.activate;
+  if (!canTransition(rule, offering.state)) throw wrongState(rule);
+  await transact(ctx, async (tx, outbox) => {
+    await compareAndSwap(
+      rule,
+      (from) => tx.offering.updateMany({ where: { id: offering.id, state: { in: from } }, data: { state: rule.to } }),
+      async () => {
+        throw wrongState(rule);
+      },
+    );
+    await recordEvent(ctx, tx, outbox, {
+      type: "marketplace_offering_updated",
+      message: `Offering ${offering.name} has been activated.`,
+      context: { offering_uuid: toHex(offering.id), old_state: OFFERING_STATE_LABELS[offering.state], new_state: "Active" },
+      scopes: [
+        { type: "OFFERING", id: offering.id },
+        { type: "CUSTOMER", id: offering.customerId },
+      ],
+    });
+  });
+  return ctx.db.offering.findUniqueOrThrow({ ...query, where: { id: offering.id } });
+}

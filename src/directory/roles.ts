@@ -1,0 +1,107 @@
+import type { ScopeRef, ScopeType } from "../auth/access.ts";
+import { isRole, Permission, ROLE_SCOPE, type Role } from "../auth/permissions.ts";
+import type { Context } from "../context.ts";
+import { recordEvent } from "../events/record.ts";
+import { fieldError, notFound } from "../platform/errors.ts";
+import { toHex } from "../platform/ids.ts";
+import { transact } from "../platform/transaction.ts";
+import { referenced } from "./lookup.ts";
+import { getOffering } from "./offerings.ts";
+import { getCustomer, getProject } from "./organisations.ts";
+
+interface ScopeObject {
+  id: string;
+  name: string;
+  /** The object and the objects above it, for permission checks. */
+  chain: ScopeRef[];
+}
+
+const SCOPES: Record<ScopeType, { load(ctx: Context, uuid: string): Promise<ScopeObject>; manage: Permission }> = {
+  CUSTOMER: {
+    manage: Permission.MANAGE_CUSTOMER_ROLES,
+    load: async (ctx, uuid) => {
+      const c = await getCustomer(ctx, uuid, { select: { id: true, name: true } });
+      return { id: c.id, name: c.name, chain: [{ type: "CUSTOMER", id: c.id }] };
+    },
+  },
+  PROJECT: {
+    manage: Permission.MANAGE_PROJECT_ROLES,
+    load: async (ctx, uuid) => {
+      const p = await getProject(ctx, uuid, { select: { id: true, name: true, customerId: true } });
+      return { id: p.id, name: p.name, chain: [{ type: "PROJECT", id: p.id }, { type: "CUSTOMER", id: p.customerId }] };
+    },
+  },
+  OFFERING: {
+    manage: Permission.MANAGE_OFFERING_ROLES,
+    load: async (ctx, uuid) => {
+      const o = await getOffering(ctx, uuid, { select: { id: true, name: true, customerId: true } });
+      return { id: o.id, name: o.name, chain: [{ type: "OFFERING", id: o.id }, { type: "CUSTOMER", id: o.customerId }] };
+    },
+  },
+};
+
+export interface RoleInput {
+  scopeType: ScopeType;
+  scopeUuid: string;
+  user: string;
+  role: string;
+  expirationTime?: Date | null;
+}
+
+async function prepare(ctx: Context, input: RoleInput) {
+  ctx.requireViewer();
+  const scope = await SCOPES[input.scopeType].load(ctx, input.scopeUuid);
+  await ctx.access.require(SCOPES[input.scopeType].manage, scope.chain);
+  if (!isRole(input.role) || ROLE_SCOPE[input.role] !== input.scopeType) {
+    throw fieldError("role", `"${input.role}" is not a valid role for this object.`);
+  }
+  const user = await referenced("user", input.user, (id) =>
+    ctx.db.user.findUnique({ where: { id }, select: { id: true, username: true } }),
+  );
+  return { scope, user, role: input.role as Role };
+}
+
+const eventScopes = (scopeType: ScopeType, scope: ScopeObject, userId: string) => [
+  ...scope.chain.map((s) => ({ type: s.type, id: s.id })),
+  { type: "USER" as const, id: userId },
+];
+
+export async function grantRole(ctx: Context, input: RoleInput) {
+  const { scope, user, role } = await prepare(ctx, input);
+  if (input.expirationTime && input.expirationTime <= ctx.now()) {
+    throw fieldError("expiration_time", "Expiration time should be greater than current time.");
+  }
+  return transact(ctx, async (tx, outbox) => {
+    const active = { userId: user.id, role, scopeType: input.scopeType, scopeId: scope.id, isActive: true };
+    if (await tx.roleGrant.findFirst({ where: active, select: { id: true } })) {
+      throw fieldError("non_field_errors", "User already has role within this scope.");
+    }
+    const grant = await tx.roleGrant.create({
+      data: { ...active, expirationTime: input.expirationTime ?? null, createdById: ctx.viewer?.id ?? null, created: ctx.now() },
+    });
+    await recordEvent(ctx, tx, outbox, {
+      type: "role_granted",
+      message: `User ${user.username} has gained role ${role} in ${scope.name}.`,
+      context: { affected_user_uuid: toHex(user.id), role_name: role, scope_type: input.scopeType, scope_uuid: toHex(scope.id) },
+      scopes: eventScopes(input.scopeType, scope, user.id),
+    });
+    return grant;
+  });
+}
+
+export async function revokeRole(ctx: Context, input: RoleInput) {
+  const { scope, user, role } = await prepare(ctx, input);
+  await transact(ctx, async (tx, outbox) => {
+    const { count } = await tx.roleGrant.updateMany({
+      where: { userId: user.id, role, scopeType: input.scopeType, scopeId: scope.id, isActive: true },
+      data: { isActive: false },
+    });
+    if (count === 0) throw notFound();
+    await recordEvent(ctx, tx, outbox, {
+      type: "role_revoked",
+      message: `User ${user.username} has lost role ${role} in ${scope.name}.`,
+      context: { affected_user_uuid: toHex(user.id), role_name: role, scope_type: input.scopeType, scope_uuid: toHex(scope.id) },
+      scopes: eventScopes(input.scopeType, scope, user.id),
+    });
+  });
+}

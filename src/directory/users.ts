@@ -1,0 +1,98 @@
+import { hashPassword, newTokenKey, tokenDigest, verifyPassword } from "../auth/secrets.ts";
+import type { Context } from "../context.ts";
+import type { Prisma } from "../generated/prisma/client.ts";
+import { recordEvent } from "../events/record.ts";
+import type { Page } from "../graphql/pagination.ts";
+import { fieldError } from "../platform/errors.ts";
+import { toHex } from "../platform/ids.ts";
+import { paginate } from "../platform/paginate.ts";
+import { maxLength } from "../platform/text.ts";
+import { transact } from "../platform/transaction.ts";
+import { requireStaff, visibleOne } from "./lookup.ts";
+import { visibleUsers } from "./visibility.ts";
+
+export type UserQuery = { select?: Prisma.UserSelect; include?: Prisma.UserInclude };
+
+export interface UserFilter {
+  username?: string | null;
+  email?: string | null;
+  query?: string | null;
+}
+
+export async function listUsers(ctx: Context, args: { filter?: UserFilter | null; page: Page }, query: UserQuery = {}) {
+  const f = args.filter ?? {};
+  const contains = f.query ? { contains: f.query, mode: "insensitive" as const } : undefined;
+  const where: Prisma.UserWhereInput = {
+    AND: [
+      await visibleUsers(ctx),
+      f.username ? { username: f.username } : {},
+      f.email ? { email: { equals: f.email, mode: "insensitive" } } : {},
+      contains ? { OR: [{ username: contains }, { firstName: contains }, { lastName: contains }, { email: contains }] } : {},
+    ],
+  };
+  return paginate(ctx.db.user, { where, orderBy: [{ username: "asc" }], page: args.page, query });
+}
+
+export async function getUser(ctx: Context, uuid: string, query: UserQuery = {}) {
+  const visible = await visibleUsers(ctx);
+  return visibleOne(uuid, (id) => ctx.db.user.findFirst({ ...query, where: { AND: [{ id }, visible] } }));
+}
+
+export function getMe(ctx: Context, query: UserQuery = {}) {
+  const viewer = ctx.requireViewer();
+  return ctx.db.user.findUniqueOrThrow({ ...query, where: { id: viewer.id } });
+}
+
+export interface CreateUserInput {
+  username: string;
+  email?: string | null;
+  firstName?: string | null;
+  lastName?: string | null;
+  password?: string | null;
+  isStaff?: boolean | null;
+  isSupport?: boolean | null;
+}
+
+const USERNAME = /^[\w.@+-]{1,150}$/;
+
+export async function createUser(ctx: Context, input: CreateUserInput, query: UserQuery = {}) {
+  requireStaff(ctx);
+  if (!USERNAME.test(input.username)) {
+    throw fieldError("username", "Enter a valid username. This value may contain only letters, numbers, and @/./+/-/_ characters.");
+  }
+  if (input.email && !/^[^\s@]+@[^\s@]+$/.test(input.email)) throw fieldError("email", "Enter a valid email address.");
+  const data = {
+    username: input.username,
+    email: maxLength("email", input.email ?? "", 320),
+    firstName: maxLength("first_name", input.firstName ?? "", 100),
+    lastName: maxLength("last_name", input.lastName ?? "", 100),
+    isStaff: input.isStaff ?? false,
+    isSupport: input.isSupport ?? false,
+    passwordHash: input.password ? await hashPassword(input.password) : null,
+  };
+  const taken = () => fieldError("username", "A user with that username already exists.");
+  const id = await transact(ctx, async (tx, outbox) => {
+    if (await tx.user.findUnique({ where: { username: data.username }, select: { id: true } })) throw taken();
+    const user = await tx.user.create({ data, select: { id: true } });
+    await recordEvent(ctx, tx, outbox, {
+      type: "user_creation_succeeded",
+      message: `User ${data.username} has been created.`,
+      context: { affected_user_uuid: toHex(user.id), affected_user_username: data.username },
+      scopes: [{ type: "USER", id: user.id }],
+    });
+    return user.id;
+  }).catch((error: { code?: string }) => {
+    throw error.code === "P2002" ? taken() : error;
+  });
+  return ctx.db.user.findUniqueOrThrow({ ...query, where: { id } });
+}
+
+/** Exchanges a username and password for a new API token (only its digest is stored). */
+export async function obtainToken(ctx: Context, username: string, password: string): Promise<string> {
+  const user = await ctx.db.user.findUnique({ where: { username }, select: { id: true, passwordHash: true, isActive: true } });
+  const valid = user?.isActive && (await verifyPassword(password, user.passwordHash));
+  if (!user || !valid) throw fieldError("non_field_errors", "Unable to log in with provided credentials.");
+  const key = newTokenKey();
+  await ctx.db.authToken.create({ data: { keyDigest: tokenDigest(key), userId: user.id } });
+  return key;
+}

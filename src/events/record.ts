@@ -1,0 +1,36 @@
+import type { EventScopeType } from "../generated/prisma/client.ts";
+import type { Context } from "../context.ts";
+import { toHex } from "../platform/ids.ts";
+import type { Outbox, Tx } from "../platform/transaction.ts";
+
+export interface EventSpec {
+  type: string;
+  message: string;
+  /** What changed: old and new values, the objects concerned (uuids in hex). */
+  context: Record<string, unknown>;
+  /** The objects the event belongs to; they decide who can see it and which filters match it. */
+  scopes: Array<{ type: EventScopeType; id: string }>;
+}
+
+/** Writes an audit event inside the caller's transaction; subscribers hear of it after commit. */
+export async function recordEvent(ctx: Context, tx: Tx, outbox: Outbox, spec: EventSpec) {
+  const actor = ctx.viewer;
+  const scopes = actor ? [...spec.scopes, { type: "USER" as const, id: actor.id }] : spec.scopes;
+  const unique = [...new Map(scopes.map((s) => [`${s.type}:${s.id}`, s])).values()];
+  const event = await tx.event.create({
+    data: {
+      eventType: spec.type,
+      message: spec.message,
+      created: ctx.now(),
+      context: {
+        ...spec.context,
+        ...(actor ? { user_uuid: toHex(actor.id), user_username: actor.username } : {}),
+        ip_address: ctx.ipAddress,
+      },
+      scopes: { createMany: { data: unique.map((s) => ({ scopeType: s.type, scopeId: s.id })) } },
+    },
+    select: { id: true, eventType: true },
+  });
+  outbox.publish("eventCreated", { eventId: event.id, eventType: event.eventType });
+  return event;
+}

@@ -1,0 +1,96 @@
+import { queryFromInfo } from "@pothos/plugin-prisma";
+import { filter, pipe } from "graphql-yoga";
+import type { Context } from "../context.ts";
+import { builder } from "../graphql/builder.ts";
+import { connectionType, pageArgs, toPage } from "../graphql/pagination.ts";
+import { toHex } from "../platform/ids.ts";
+import type { EventCreatedPayload } from "../platform/pubsub.ts";
+import * as service from "./service.ts";
+import { freshViewerContext, visibleEvents } from "./visibility.ts";
+
+export const EventRef = builder.prismaObject("Event", {
+  fields: (t) => ({
+    id: t.exposeInt("id"),
+    uuid: t.string({ resolve: (e) => toHex(e.uuid) }),
+    created: t.expose("created", { type: "DateTime" }),
+    eventType: t.exposeString("eventType"),
+    message: t.exposeString("message"),
+    context: t.expose("context", { type: "JSON" }),
+  }),
+});
+
+export const EventScopeTypeEnum = builder.enumType("EventScopeType", {
+  values: ["USER", "CUSTOMER", "PROJECT", "OFFERING", "SERVICE_PROVIDER", "OFFERING_USER"] as const,
+});
+
+const EventScopeInput = builder.inputType("EventScopeInput", {
+  fields: (t) => ({ type: t.field({ type: EventScopeTypeEnum, required: true }), uuid: t.id({ required: true }) }),
+});
+
+const EventFilterInput = builder.inputType("EventFilter", {
+  fields: (t) => ({
+    eventType: t.stringList(),
+    scope: t.field({ type: EventScopeInput, description: "Only events about this object" }),
+    createdFrom: t.float({ description: "UNIX timestamp, inclusive" }),
+    createdTo: t.float({ description: "UNIX timestamp, exclusive" }),
+    message: t.string({ description: "Case-insensitive substring" }),
+    userUuid: t.id(),
+    customerUuid: t.id(),
+    projectUuid: t.id(),
+  }),
+});
+
+const EventOrderEnum = builder.enumType("EventOrder", { values: ["CREATED_ASC", "CREATED_DESC"] as const });
+const EventConnection = connectionType("Event", EventRef);
+
+export async function loadVisibleEvent(ctx: Context, id: number) {
+  return ctx.db.event.findFirst({ where: { AND: [{ id }, await visibleEvents(ctx)] } });
+}
+
+export async function canSeeEvent(ctx: Context, id: number) {
+  return (await ctx.db.event.count({ where: { AND: [{ id }, await visibleEvents(ctx)] } })) > 0;
+}
+
+builder.queryFields((t) => ({
+  events: t.field({
+    type: EventConnection,
+    args: { filter: t.arg({ type: EventFilterInput }), orderBy: t.arg({ type: EventOrderEnum }), ...pageArgs },
+    resolve: (_root, args, ctx, info) =>
+      service.listEvents(
+        ctx,
+        { filter: args.filter as service.EventFilter, orderBy: args.orderBy, page: toPage(args) },
+        queryFromInfo({ context: ctx, info, typeName: "Event", paths: [["nodes"], ["edges", "node"]] }) as service.EventQuery,
+      ) as never,
+  }),
+  event: t.prismaField({
+    type: "Event",
+    description: "One event by its integer id or its uuid",
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (query, _root, args, ctx) => service.getEvent(ctx, String(args.id), query) as never,
+  }),
+  eventCount: t.int({
+    args: { filter: t.arg({ type: EventFilterInput }) },
+    resolve: (_root, args, ctx) => service.countEvents(ctx, args.filter as service.EventFilter),
+  }),
+}));
+
+builder.subscriptionFields((t) => ({
+  eventCreated: t.prismaField({
+    type: "Event",
+    description: "Audit events the subscriber may see, after the change they record is committed",
+    args: { eventType: t.arg.stringList() },
+    subscribe: (_root, args, ctx) => {
+      ctx.requireViewer();
+      return pipe(
+        ctx.pubsub.subscribe("eventCreated"),
+        filter(
+          async (p: EventCreatedPayload) =>
+            (!args.eventType?.length || args.eventType.includes(p.eventType)) &&
+            (await canSeeEvent(freshViewerContext(ctx), p.eventId)),
+        ),
+      );
+    },
+    resolve: (query, payload: EventCreatedPayload, _args, ctx) =>
+      ctx.db.event.findUniqueOrThrow({ ...query, where: { id: payload.eventId } }),
+  }),
+}));

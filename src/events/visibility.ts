@@ -1,0 +1,32 @@
+import { Access } from "../auth/access.ts";
+import type { Context } from "../context.ts";
+import type { Prisma } from "../generated/prisma/client.ts";
+
+/**
+ * Events the viewer may see: staff and support all; others those that concern themselves, or a customer,
+ * project or offering on which they hold a role.
+ */
+export async function visibleEvents(ctx: Context): Promise<Prisma.EventWhereInput> {
+  if (ctx.access.readsAll) return {};
+  const viewer = ctx.requireViewer();
+  const [customers, projects, offerings] = await Promise.all([
+    ctx.access.scopeIds("CUSTOMER"),
+    ctx.access.scopeIds("PROJECT"),
+    ctx.access.scopeIds("OFFERING"),
+  ]);
+  return {
+    scopes: {
+      some: {
+        OR: [
+          { scopeType: "USER", scopeId: viewer.id },
+          ...(customers.length ? [{ scopeType: "CUSTOMER" as const, scopeId: { in: customers } }] : []),
+          ...(projects.length ? [{ scopeType: "PROJECT" as const, scopeId: { in: projects } }] : []),
+          ...(offerings.length ? [{ scopeType: "OFFERING" as const, scopeId: { in: offerings } }] : []),
+        ],
+      },
+    },
+  };
+}
+
+/** A long-lived connection re-reads the subscriber's roles for each delivery, so revoked access stops it. */
+export const freshViewerContext = (ctx: Context): Context => ({ ...ctx, access: new Access(ctx.db, ctx.viewer, ctx.now) });

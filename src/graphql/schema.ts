@@ -1,0 +1,9 @@
+import { lexicographicSortSchema } from "graphql";
+import { builder } from "./builder.ts";
+import "./scalars.ts";
+import "../directory/schema/types.ts";
+import "../directory/schema/operations.ts";
+import "../events/schema.ts";
+import "../offering-users/schema.ts";
+
+export const schema = lexicographicSortSchema(builder.toSchema());

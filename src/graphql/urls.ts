@@ -1,0 +1,17 @@
+import type { Context } from "../context.ts";
+import { toHex } from "../platform/ids.ts";
+
+/** The REST collection of each kind of object, for absolute `url` fields and for parsing them back. */
+export const COLLECTIONS = {
+  user: "users",
+  customer: "customers",
+  project: "projects",
+  serviceProvider: "marketplace-service-providers",
+  offering: "marketplace-provider-offerings",
+  offeringUser: "marketplace-offering-users",
+  event: "events",
+} as const;
+export type Collection = keyof typeof COLLECTIONS;
+
+export const apiUrl = (ctx: Pick<Context, "baseUrl">, kind: Collection, id: string | number) =>
+  `${ctx.baseUrl}/api/${COLLECTIONS[kind]}/${typeof id === "number" ? id : toHex(id)}/`;

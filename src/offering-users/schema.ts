@@ -1,0 +1,201 @@
+import { queryFromInfo } from "@pothos/plugin-prisma";
+import { filter, pipe } from "graphql-yoga";
+import { builder } from "../graphql/builder.ts";
+import { connectionType, pageArgs, toPage } from "../graphql/pagination.ts";
+import { apiUrl } from "../graphql/urls.ts";
+import { toHex } from "../platform/ids.ts";
+import type { OfferingUserChangedPayload } from "../platform/pubsub.ts";
+import { freshViewerContext } from "../events/visibility.ts";
+import { EventRef, loadVisibleEvent } from "../events/schema.ts";
+import { OFFERING_USER_ORDER } from "./filters.ts";
+import { OFFERING_USER_STATES, stateLabel } from "./states.ts";
+import { OFFERING_USER_OPERATIONS, OFFERING_USER_TRANSITIONS, transitionMutationName, storesComment } from "./transitions.ts";
+import * as service from "./service.ts";
+
+export const OfferingUserStateEnum = builder.enumType("OfferingUserState", {
+  values: Object.fromEntries(
+    Object.entries(OFFERING_USER_STATES).map(([state, { label }]) => [state, { description: `REST label "${label}"` }]),
+  ) as Record<keyof typeof OFFERING_USER_STATES, { description: string }>,
+});
+
+export const OfferingUserRef = builder.prismaObject("OfferingUser", {
+  fields: (t) => ({
+    uuid: t.string({ resolve: (ou) => toHex(ou.id) }),
+    url: t.string({ resolve: (ou, _args, ctx) => apiUrl(ctx, "offeringUser", ou.id) }),
+    state: t.expose("state", { type: OfferingUserStateEnum }),
+    stateLabel: t.string({ description: "Waldur's display label of the state", resolve: (ou) => stateLabel(ou.state) }),
+    username: t.exposeString("username", { nullable: true }),
+    isRestricted: t.exposeBoolean("isRestricted"),
+    serviceProviderComment: t.exposeString("serviceProviderComment"),
+    serviceProviderCommentUrl: t.exposeString("serviceProviderCommentUrl"),
+    backendMetadata: t.expose("backendMetadata", { type: "JSON" }),
+    created: t.expose("created", { type: "DateTime" }),
+    modified: t.expose("modified", { type: "DateTime" }),
+    offering: t.relation("offering"),
+    offeringUuid: t.string({ resolve: (ou) => toHex(ou.offeringId) }),
+    offeringUrl: t.string({ resolve: (ou, _args, ctx) => apiUrl(ctx, "offering", ou.offeringId) }),
+    offeringName: t.string({ select: { offering: { select: { name: true } } }, resolve: (ou) => ou.offering.name }),
+    customerUuid: t.string({
+      select: { offering: { select: { customerId: true } } },
+      resolve: (ou) => toHex(ou.offering.customerId),
+    }),
+    customerName: t.string({
+      select: { offering: { select: { customer: { select: { name: true } } } } },
+      resolve: (ou) => ou.offering.customer.name,
+    }),
+    user: t.relation("user"),
+    userUuid: t.string({ resolve: (ou) => toHex(ou.userId) }),
+    userUrl: t.string({ resolve: (ou, _args, ctx) => apiUrl(ctx, "user", ou.userId) }),
+    userUsername: t.string({ select: { user: { select: { username: true } } }, resolve: (ou) => ou.user.username }),
+    userFirstName: t.string({ select: { user: { select: { firstName: true } } }, resolve: (ou) => ou.user.firstName }),
+    userLastName: t.string({ select: { user: { select: { lastName: true } } }, resolve: (ou) => ou.user.lastName }),
+    userFullName: t.string({
+      select: { user: { select: { firstName: true, lastName: true } } },
+      resolve: (ou) => `${ou.user.firstName} ${ou.user.lastName}`.trim(),
+    }),
+    userEmail: t.string({ select: { user: { select: { email: true } } }, resolve: (ou) => ou.user.email }),
+  }),
+});
+
+const OfferingUserOrderEnum = builder.enumType("OfferingUserOrder", { values: Object.keys(OFFERING_USER_ORDER) as Array<keyof typeof OFFERING_USER_ORDER> });
+
+const OfferingUserFilterInput = builder.inputType("OfferingUserFilter", {
+  fields: (t) => ({
+    state: t.field({ type: [OfferingUserStateEnum], description: "Any of these states" }),
+    providerUuid: t.id({ description: "Customer uuid of the offering's service provider" }),
+    offeringUuid: t.idList({ description: "Any of these offerings" }),
+    userUuid: t.id(),
+    username: t.string({ description: "Exact, case-sensitive" }),
+    userUsername: t.string({ description: "Exact, case-insensitive" }),
+    createdAfter: t.field({ type: "DateTime", description: "Created at or after" }),
+    createdBefore: t.field({ type: "DateTime" }),
+    modifiedAfter: t.field({ type: "DateTime", description: "Modified at or after" }),
+    modifiedBefore: t.field({ type: "DateTime" }),
+    isRestricted: t.boolean(),
+    query: t.string({ description: "Searches username, offering name and user name" }),
+  }),
+});
+
+const OfferingUserConnection = connectionType("OfferingUser", OfferingUserRef);
+const queryOf = (ctx: object, info: Parameters<typeof queryFromInfo>[0]["info"]) =>
+  queryFromInfo({ context: ctx, info, typeName: "OfferingUser", paths: [["nodes"], ["edges", "node"]] }) as service.OfferingUserQuery;
+
+builder.queryFields((t) => ({
+  offeringUsers: t.field({
+    type: OfferingUserConnection,
+    args: { filter: t.arg({ type: OfferingUserFilterInput }), orderBy: t.arg({ type: [OfferingUserOrderEnum] }), ...pageArgs },
+    resolve: (_root, args, ctx, info) =>
+      service.listOfferingUsers(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, queryOf(ctx, info)) as never,
+  }),
+  offeringUser: t.prismaField({
+    type: "OfferingUser",
+    args: { uuid: t.arg.id({ required: true }) },
+    resolve: (query, _root, args, ctx) => service.getOfferingUser(ctx, String(args.uuid), query) as never,
+  }),
+}));
+
+
+builder.mutationFields((t) =>
+  Object.fromEntries(
+    OFFERING_USER_OPERATIONS.map((operation) => {
+      const rule = OFFERING_USER_TRANSITIONS[operation];
+      return [
+        transitionMutationName(operation),
+        t.prismaField({
+          type: "OfferingUser",
+          description: `${operation}: ${rule.from.join(", ")} → ${rule.to}`,
+          args: {
+            uuid: t.arg.id({ required: true }),
+            ...(storesComment(operation) ? { comment: t.arg.string(), commentUrl: t.arg.string() } : {}),
+          },
+          resolve: (query, _root, args, ctx) =>
+            service.transitionOfferingUser(ctx, String(args.uuid), operation, args as service.CommentInput, query) as never,
+        }),
+      ];
+    }),
+  ),
+);
+
+const CreateOfferingUserInput = builder.inputType("CreateOfferingUserInput", {
+  fields: (t) => ({
+    offeringUuid: t.id({ required: true }),
+    userUuid: t.id({ required: true }),
+    username: t.string(),
+  }),
+});
+
+const DeletedRef = builder.objectRef<{ uuid: string }>("Deleted").implement({
+  fields: (t) => ({ uuid: t.exposeString("uuid") }),
+});
+
+builder.mutationFields((t) => ({
+  createOfferingUser: t.prismaField({
+    type: "OfferingUser",
+    args: { input: t.arg({ type: CreateOfferingUserInput, required: true }) },
+    resolve: (query, _root, { input }, ctx) =>
+      service.createOfferingUser(ctx, { offering: String(input.offeringUuid), user: String(input.userUuid), username: input.username }, query) as never,
+  }),
+  updateOfferingUser: t.prismaField({
+    type: "OfferingUser",
+    description: "Push back the local username; a new non-empty one moves a user still being created to OK",
+    args: { uuid: t.arg.id({ required: true }), username: t.arg.string() },
+    resolve: (query, _root, args, ctx) =>
+      service.updateOfferingUser(ctx, String(args.uuid), args.username === undefined ? {} : { username: args.username }, query) as never,
+  }),
+  updateOfferingUserComments: t.prismaField({
+    type: "OfferingUser",
+    args: {
+      uuid: t.arg.id({ required: true }),
+      serviceProviderComment: t.arg.string(),
+      serviceProviderCommentUrl: t.arg.string(),
+    },
+    resolve: (query, _root, args, ctx) => service.updateOfferingUserComments(ctx, String(args.uuid), args, query) as never,
+  }),
+  deleteOfferingUser: t.field({
+    type: DeletedRef,
+    args: { uuid: t.arg.id({ required: true }) },
+    resolve: async (_root, args, ctx) => ({ uuid: await service.deleteOfferingUser(ctx, String(args.uuid)) }),
+  }),
+}));
+
+const OfferingUserChangeRef = builder.objectRef<OfferingUserChangedPayload>("OfferingUserChange").implement({
+  fields: (t) => ({
+    offeringUserUuid: t.string({ resolve: (p) => toHex(p.offeringUserId) }),
+    state: t.field({ type: OfferingUserStateEnum, resolve: (p) => p.state as never }),
+    previousState: t.field({ type: OfferingUserStateEnum, nullable: true, resolve: (p) => p.previousState as never }),
+    offeringUser: t.prismaField({
+      type: "OfferingUser",
+      nullable: true,
+      description: "The record as it is now; null once deleted",
+      resolve: (query, p, _args, ctx) => ctx.db.offeringUser.findUnique({ ...query, where: { id: p.offeringUserId } }),
+    }),
+    event: t.field({ type: EventRef, resolve: (p, _args, ctx) => loadVisibleEvent(ctx, p.eventId) as never }),
+  }),
+});
+
+builder.subscriptionFields((t) => ({
+  offeringUserChanged: t.field({
+    type: OfferingUserChangeRef,
+    description: "Every change to an offering user the subscriber may see, after it is committed",
+    args: {
+      offeringUuid: t.arg.id(),
+      providerUuid: t.arg.id(),
+      state: t.arg({ type: [OfferingUserStateEnum] }),
+    },
+    subscribe: (_root, args, ctx) => {
+      ctx.requireViewer();
+      const offering = args.offeringUuid ? toHex(String(args.offeringUuid)) : null;
+      const provider = args.providerUuid ? toHex(String(args.providerUuid)) : null;
+      return pipe(
+        ctx.pubsub.subscribe("offeringUserChanged"),
+        filter(async (p: OfferingUserChangedPayload) => {
+          if (offering && toHex(p.offeringId) !== offering) return false;
+          if (provider && toHex(p.providerCustomerId) !== provider) return false;
+          if (args.state?.length && !args.state.includes(p.state as never)) return false;
+          return service.canSeeChange(freshViewerContext(ctx), p);
+        }),
+      );
+    },
+    resolve: (payload) => payload,
+  }),
+}));

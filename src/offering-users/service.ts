@@ -1,0 +1,287 @@
+import { Permission } from "../auth/permissions.ts";
+import type { ScopeRef } from "../auth/access.ts";
+import type { Context } from "../context.ts";
+import type { OfferingUserState, Prisma } from "../generated/prisma/client.ts";
+import type { Connection, Page } from "../graphql/pagination.ts";
+import { DomainError, ErrorCode, fieldError, forbidden, notFound } from "../platform/errors.ts";
+import { parseUuid, toHex } from "../platform/ids.ts";
+import { canTransition, compareAndSwap, type TransitionRule } from "../platform/state-machine.ts";
+import { sanitizeComment, validUrl, maxLength } from "../platform/text.ts";
+import { transact } from "../platform/transaction.ts";
+import { paginate } from "../platform/paginate.ts";
+import { describe, OFFERING_USER_CORE, type OfferingUserCore, recordOfferingUserChange } from "./changes.ts";
+import { type OfferingUserFilter, type OfferingUserOrder, offeringUserOrderBy, offeringUserWhere } from "./filters.ts";
+import { OFFERING_USER_STATES, stateLabel } from "./states.ts";
+import {
+  COMMENTS_FROZEN_IN,
+  INTERNAL_OFFERING_USER_TRANSITIONS,
+  type OfferingUserEffect,
+  type OfferingUserOperation,
+  ruleFor,
+} from "./transitions.ts";
+import { visibleOfferingUsers } from "./visibility.ts";
+import { visibleEvents } from "../events/visibility.ts";
+
+/** The selection GraphQL asks for (plugin-prisma's queryFromInfo); services return rows shaped by it. */
+export type OfferingUserQuery = { select?: Prisma.OfferingUserSelect; include?: Prisma.OfferingUserInclude };
+
+const UPDATED = "marketplace_offering_user_updated";
+
+export async function listOfferingUsers(
+  ctx: Context,
+  args: { filter?: OfferingUserFilter | null; orderBy?: OfferingUserOrder[] | null; page: Page },
+  query: OfferingUserQuery = {},
+): Promise<Connection<unknown>> {
+  const where = { AND: [await visibleOfferingUsers(ctx), ...offeringUserWhere(args.filter)] };
+  return paginate(ctx.db.offeringUser, { where, orderBy: offeringUserOrderBy(args.orderBy), page: args.page, query });
+}
+
+export async function getOfferingUser(ctx: Context, uuid: string, query: OfferingUserQuery = {}) {
+  const id = parseUuid(uuid);
+  if (!id) throw notFound();
+  const row = await ctx.db.offeringUser.findFirst({ ...query, where: { AND: [{ id }, await visibleOfferingUsers(ctx)] } });
+  if (!row) throw notFound();
+  return row;
+}
+
+async function loadVisible(ctx: Context, uuid: string): Promise<OfferingUserCore> {
+  return (await getOfferingUser(ctx, uuid, { select: OFFERING_USER_CORE })) as unknown as OfferingUserCore;
+}
+
+const scopesOf = (ou: { offeringId: string; offering: { customerId: string } }): ScopeRef[] => [
+  { type: "OFFERING", id: ou.offeringId },
+  { type: "CUSTOMER", id: ou.offering.customerId },
+];
+
+const reload = (ctx: Context, id: string, query: OfferingUserQuery) =>
+  ctx.db.offeringUser.findUniqueOrThrow({ ...query, where: { id } });
+
+export function invalidTransition(rule: TransitionRule<OfferingUserState, unknown>, current: OfferingUserState) {
+  const valid = rule.from.map(stateLabel).join(", ");
+  return new DomainError(
+    ErrorCode.INVALID_TRANSITION,
+    `Cannot transition to ${stateLabel(rule.to)} from current state: ${OFFERING_USER_STATES[current].code}. Valid states for operation: ${valid}.`,
+    { currentState: current },
+  );
+}
+
+/** Reads the state another transaction left behind, to explain why ours lost the race. */
+async function lostRace(
+  tx: Prisma.TransactionClient,
+  id: string,
+  rule: TransitionRule<OfferingUserState, unknown>,
+): Promise<never> {
+  const now = await tx.offeringUser.findUnique({ where: { id }, select: { state: true } });
+  throw now ? invalidTransition(rule, now.state) : notFound();
+}
+
+export interface CommentInput {
+  comment?: string | null;
+  commentUrl?: string | null;
+}
+
+function commentData(effect: OfferingUserEffect | undefined, input: CommentInput) {
+  if (effect?.clearsComments) return { serviceProviderComment: "", serviceProviderCommentUrl: "" };
+  if (!effect?.storesComment) return {};
+  return {
+    ...(input.comment != null ? { serviceProviderComment: sanitizeComment(input.comment) } : {}),
+    ...(input.commentUrl != null ? { serviceProviderCommentUrl: validUrl("comment_url", input.commentUrl) } : {}),
+  };
+}
+
+export async function transitionOfferingUser(
+  ctx: Context,
+  uuid: string,
+  operation: OfferingUserOperation,
+  input: CommentInput = {},
+  query: OfferingUserQuery = {},
+) {
+  const ou = await loadVisible(ctx, uuid);
+  await ctx.access.require(Permission.UPDATE_OFFERING_USER, scopesOf(ou));
+  const rule = ruleFor(operation);
+  if (!canTransition(rule, ou.state)) throw invalidTransition(rule, ou.state);
+  const data = { state: rule.to, ...commentData(rule.effect, input) };
+  await transact(ctx, async (tx, outbox) => {
+    await compareAndSwap(
+      rule,
+      (from) => tx.offeringUser.updateMany({ where: { id: ou.id, state: { in: from } }, data }),
+      () => lostRace(tx, ou.id, rule),
+    );
+    await recordOfferingUserChange(ctx, tx, outbox, ou, {
+      eventType: rule.effect?.eventType ?? UPDATED,
+      message: `Offering user ${describe(ou)} has been moved from ${stateLabel(ou.state)} to ${stateLabel(rule.to)}.`,
+      previousState: ou.state,
+      state: rule.to,
+      context: { operation, ...changedComments(ou, data) },
+    });
+  });
+  return reload(ctx, ou.id, query);
+}
+
+function changedComments(
+  ou: OfferingUserCore,
+  data: { serviceProviderComment?: string; serviceProviderCommentUrl?: string },
+): Record<string, unknown> {
+  const changed = (["serviceProviderComment", "serviceProviderCommentUrl"] as const).filter(
+    (key) => data[key] !== undefined && data[key] !== ou[key],
+  );
+  if (!changed.length) return {};
+  return {
+    changed_fields: changed.map((k) => (k === "serviceProviderComment" ? "service_provider_comment" : "service_provider_comment_url")),
+    new_service_provider_comment: data.serviceProviderComment ?? ou.serviceProviderComment,
+    new_service_provider_comment_url: data.serviceProviderCommentUrl ?? ou.serviceProviderCommentUrl,
+  };
+}
+
+export async function updateOfferingUserComments(
+  ctx: Context,
+  uuid: string,
+  input: { serviceProviderComment?: string | null; serviceProviderCommentUrl?: string | null },
+  query: OfferingUserQuery = {},
+) {
+  const ou = await loadVisible(ctx, uuid);
+  await ctx.access.require(Permission.UPDATE_OFFERING_USER, scopesOf(ou));
+  const frozen = () => forbidden(`Cannot update comments for offering user in state: ${stateLabel("DELETED")}`);
+  if (COMMENTS_FROZEN_IN.includes(ou.state)) throw frozen();
+  const data = {
+    ...(input.serviceProviderComment != null ? { serviceProviderComment: sanitizeComment(input.serviceProviderComment) } : {}),
+    ...(input.serviceProviderCommentUrl != null
+      ? { serviceProviderCommentUrl: validUrl("service_provider_comment_url", input.serviceProviderCommentUrl) }
+      : {}),
+  };
+  const changes = changedComments(ou, data);
+  if (Object.keys(changes).length) {
+    await transact(ctx, async (tx, outbox) => {
+      const { count } = await tx.offeringUser.updateMany({
+        where: { id: ou.id, state: { notIn: [...COMMENTS_FROZEN_IN] } },
+        data,
+      });
+      if (count === 0) throw frozen();
+      await recordOfferingUserChange(ctx, tx, outbox, ou, {
+        eventType: UPDATED,
+        message: `Comments of offering user ${describe(ou)} have been updated.`,
+        previousState: ou.state,
+        state: ou.state,
+        context: changes,
+      });
+    });
+  }
+  return reload(ctx, ou.id, query);
+}
+
+/** PUT/PATCH: the hosting site pushes back the local username; a new one finishes account creation. */
+export async function updateOfferingUser(
+  ctx: Context,
+  uuid: string,
+  input: { username?: string | null },
+  query: OfferingUserQuery = {},
+) {
+  const ou = await loadVisible(ctx, uuid);
+  await ctx.access.require(Permission.UPDATE_OFFERING_USER, scopesOf(ou));
+  if (input.username === undefined || input.username === ou.username) return reload(ctx, ou.id, query);
+  const username = input.username === null ? null : maxLength("username", input.username, 100);
+  const assigned = INTERNAL_OFFERING_USER_TRANSITIONS.username_assigned;
+  const finishes = !!username && canTransition(assigned, ou.state);
+  const rule: TransitionRule<OfferingUserState, unknown> = finishes ? assigned : { from: [ou.state], to: ou.state };
+  const data = { username, ...(finishes ? { state: assigned.to, ...commentData(assigned.effect, {}) } : {}) };
+  await transact(ctx, async (tx, outbox) => {
+    await compareAndSwap(
+      rule,
+      (from) => tx.offeringUser.updateMany({ where: { id: ou.id, state: { in: from }, username: ou.username }, data }),
+      () => lostRace(tx, ou.id, rule),
+    );
+    await recordOfferingUserChange(ctx, tx, outbox, ou, {
+      eventType: UPDATED,
+      message: `Username of offering user ${describe(ou)} has been changed from "${ou.username ?? ""}" to "${username ?? ""}".`,
+      previousState: ou.state,
+      state: rule.to,
+      context: { old_username: ou.username, new_username: username },
+    });
+  });
+  return reload(ctx, ou.id, query);
+}
+
+export async function deleteOfferingUser(ctx: Context, uuid: string): Promise<string> {
+  const ou = await loadVisible(ctx, uuid);
+  await ctx.access.require(
+    Permission.DELETE_OFFERING_USER,
+    scopesOf(ou),
+    "You do not have permission to delete this user.",
+  );
+  await transact(ctx, async (tx, outbox) => {
+    const { count } = await tx.offeringUser.deleteMany({ where: { id: ou.id } });
+    if (count === 0) throw notFound();
+    await recordOfferingUserChange(ctx, tx, outbox, ou, {
+      eventType: "marketplace_offering_user_deleted",
+      message: `Offering user ${describe(ou)} has been deleted.`,
+      previousState: ou.state,
+      state: ou.state,
+    });
+  });
+  return toHex(ou.id);
+}
+
+export interface CreateOfferingUserInput {
+  offering: string;
+  user: string;
+  username?: string | null;
+}
+
+export async function createOfferingUser(ctx: Context, input: CreateOfferingUserInput, query: OfferingUserQuery = {}) {
+  ctx.requireViewer();
+  const missing = (field: string) => fieldError(field, "Invalid hyperlink - Object does not exist.");
+  const offeringId = parseUuid(input.offering);
+  const userId = parseUuid(input.user);
+  const [offering, user] = await Promise.all([
+    offeringId ? ctx.db.offering.findUnique({ where: { id: offeringId }, select: { id: true, name: true, customerId: true, pluginOptions: true } }) : null,
+    userId ? ctx.db.user.findUnique({ where: { id: userId }, select: { id: true, username: true } }) : null,
+  ]);
+  if (!offering) throw missing("offering");
+  if (!user) throw missing("user");
+  await ctx.access.require(Permission.CREATE_OFFERING_USER, [
+    { type: "OFFERING", id: offering.id },
+    { type: "CUSTOMER", id: offering.customerId },
+  ]);
+  const options = (offering.pluginOptions ?? {}) as Record<string, unknown>;
+  if (options.service_provider_can_create_offering_user !== true) {
+    throw fieldError("offering", "It is not allowed to create users for current offering.");
+  }
+  const username = input.username ? maxLength("username", input.username, 100) : (input.username ?? null);
+  const state: OfferingUserState = username ? "OK" : "CREATION_REQUESTED";
+  const duplicate = () => fieldError("non_field_errors", "The fields offering, user must make a unique set.");
+  const id = await transact(ctx, async (tx, outbox) => {
+    const exists = await tx.offeringUser.findUnique({ where: { offeringId_userId: { offeringId: offering.id, userId: user.id } }, select: { id: true } });
+    if (exists) throw duplicate();
+    const created = await tx.offeringUser.create({
+      data: { offeringId: offering.id, userId: user.id, username, state, created: ctx.now() },
+      select: { id: true },
+    });
+    const core: OfferingUserCore = {
+      id: created.id, state, username, offeringId: offering.id, userId: user.id,
+      serviceProviderComment: "", serviceProviderCommentUrl: "",
+      offering: { name: offering.name, customerId: offering.customerId }, user: { username: user.username },
+    };
+    await recordOfferingUserChange(ctx, tx, outbox, core, {
+      eventType: "marketplace_offering_user_created",
+      message: `Offering user ${describe(core)} has been created.`,
+      previousState: null,
+      state,
+      context: { username },
+    });
+    return created.id;
+  }).catch((error: unknown) => {
+    if ((error as { code?: string }).code === "P2002") throw duplicate();
+    throw error;
+  });
+  return reload(ctx, id, query);
+}
+
+/** A subscriber hears of a change when it may see the record, or, once the record is deleted, its event. */
+export async function canSeeChange(ctx: Context, change: { offeringUserId: string; eventId: number }) {
+  const exists = await ctx.db.offeringUser.count({ where: { id: change.offeringUserId } });
+  if (exists) {
+    const where = { AND: [{ id: change.offeringUserId }, await visibleOfferingUsers(ctx)] };
+    return (await ctx.db.offeringUser.count({ where })) > 0;
+  }
+  return (await ctx.db.event.count({ where: { AND: [{ id: change.eventId }, await visibleEvents(ctx)] } })) > 0;
+}

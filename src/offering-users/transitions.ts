@@ -1,0 +1,69 @@
+import type { OfferingUserState } from "../generated/prisma/client.ts";
+import type { TransitionRule } from "../platform/state-machine.ts";
+
+export interface OfferingUserEffect {
+  /** The operation takes `comment` / `comment_url` and stores them as the service-provider comment. */
+  storesComment?: boolean;
+  /** Both comment fields are cleared. */
+  clearsComments?: boolean;
+  /** Waldur's event type for this operation (default `marketplace_offering_user_updated`). */
+  eventType?: string;
+}
+
+type Rule = TransitionRule<OfferingUserState, OfferingUserEffect>;
+
+/** The spec's transition table (section 3.2), one entry per operation that a hosting site may call. */
+export const OFFERING_USER_TRANSITIONS = {
+  begin_creating: { from: ["CREATION_REQUESTED", "ERROR_CREATING"], to: "CREATING" },
+  set_ok: { from: ["CREATION_REQUESTED", "CREATING", "ERROR_CREATING", "ERROR_DELETING"], to: "OK" },
+  set_pending_account_linking: {
+    from: ["CREATING", "ERROR_CREATING"],
+    to: "PENDING_ACCOUNT_LINKING",
+    effect: { storesComment: true, eventType: "marketplace_offering_user_restriction_updated" },
+  },
+  set_pending_additional_validation: {
+    from: ["CREATING", "ERROR_CREATING"],
+    to: "PENDING_ADDITIONAL_VALIDATION",
+    effect: { storesComment: true },
+  },
+  set_validation_complete: {
+    from: ["PENDING_ACCOUNT_LINKING", "PENDING_ADDITIONAL_VALIDATION"],
+    to: "OK",
+    effect: { clearsComments: true },
+  },
+  set_error_creating: {
+    from: ["CREATION_REQUESTED", "CREATING", "PENDING_ACCOUNT_LINKING", "PENDING_ADDITIONAL_VALIDATION"],
+    to: "ERROR_CREATING",
+  },
+  request_deletion: { from: ["OK"], to: "DELETION_REQUESTED" },
+  set_deleting: { from: ["DELETION_REQUESTED", "ERROR_DELETING"], to: "DELETING" },
+  set_deleted: { from: ["DELETING"], to: "DELETED" },
+  set_error_deleting: { from: ["DELETION_REQUESTED", "DELETING"], to: "ERROR_DELETING" },
+} as const satisfies Record<string, Rule>;
+
+export type OfferingUserOperation = keyof typeof OFFERING_USER_TRANSITIONS;
+export const OFFERING_USER_OPERATIONS = Object.keys(OFFERING_USER_TRANSITIONS) as OfferingUserOperation[];
+
+/** Transitions the system makes itself, not exposed as operations. */
+export const INTERNAL_OFFERING_USER_TRANSITIONS = {
+  /** A hosting site pushing back a new non-empty username finishes account creation. */
+  username_assigned: {
+    from: ["CREATION_REQUESTED", "CREATING", "PENDING_ACCOUNT_LINKING", "PENDING_ADDITIONAL_VALIDATION", "ERROR_CREATING"],
+    to: "OK",
+    effect: { clearsComments: true },
+  },
+} as const satisfies Record<string, Rule>;
+
+/** update_comments is valid in every state but these. */
+export const COMMENTS_FROZEN_IN: readonly OfferingUserState[] = ["DELETED"];
+
+export const ruleFor = (operation: OfferingUserOperation): Rule => OFFERING_USER_TRANSITIONS[operation];
+
+const camel = (op: string) => op.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
+
+/** The GraphQL mutation of each operation: begin_creating → beginCreatingOfferingUser. */
+export const transitionMutationName = (op: OfferingUserOperation) => `${camel(op)}OfferingUser`;
+
+export const storesComment = (op: OfferingUserOperation) => {
+  return ruleFor(op).effect?.storesComment === true;
+};

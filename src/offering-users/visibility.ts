@@ -1,0 +1,45 @@
+import type { Prisma } from "../generated/prisma/client.ts";
+import type { Context } from "../context.ts";
+import { Role } from "../auth/permissions.ts";
+
+/**
+ * Which offering users the viewer may see (Waldur §2.7). Staff and support see all. Others see, on offerings
+ * that let the provider manage offering users: their own records; those of offerings whose customer or which
+ * offering they hold a role on; and those of members of projects they administer or whose customer they own.
+ */
+export async function visibleOfferingUsers(ctx: Context): Promise<Prisma.OfferingUserWhereInput> {
+  if (ctx.access.readsAll) return {};
+  const viewer = ctx.requireViewer();
+  const [customerIds, offeringIds, adminProjectIds, ownedCustomerIds] = await Promise.all([
+    ctx.access.scopeIds("CUSTOMER"),
+    ctx.access.scopeIds("OFFERING"),
+    ctx.access.scopeIds("PROJECT", [Role.PROJECT_ADMIN, Role.PROJECT_MANAGER]),
+    ctx.access.scopeIds("CUSTOMER", [Role.CUSTOMER_OWNER]),
+  ]);
+  const memberOf = (projectFilter: Prisma.StringFilter | string[]) => ({
+    user: {
+      roles: {
+        some: {
+          isActive: true,
+          scopeType: "PROJECT" as const,
+          scopeId: Array.isArray(projectFilter) ? { in: projectFilter } : projectFilter,
+        },
+      },
+    },
+  });
+  const ownedProjectIds = ownedCustomerIds.length
+    ? (await ctx.db.project.findMany({ where: { customerId: { in: ownedCustomerIds } }, select: { id: true } })).map(
+        (p) => p.id,
+      )
+    : [];
+  const consumerProjects = [...new Set([...adminProjectIds, ...ownedProjectIds])];
+  return {
+    offering: { pluginOptions: { path: ["service_provider_can_create_offering_user"], equals: true } },
+    OR: [
+      { userId: viewer.id },
+      ...(customerIds.length ? [{ offering: { customerId: { in: customerIds } } }] : []),
+      ...(offeringIds.length ? [{ offeringId: { in: offeringIds } }] : []),
+      ...(consumerProjects.length ? [memberOf(consumerProjects)] : []),
+    ],
+  };
+}

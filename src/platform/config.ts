@@ -1,0 +1,37 @@
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  redisUrl: string | undefined;
+  publicUrl: string | undefined;
+  adminToken: string | undefined;
+  enforceUserConsent: boolean;
+  maxBodyBytes: number;
+  seedDemo: boolean;
+}
+
+const truthy = (value: string | undefined) => value !== undefined && /^(1|true|yes|on)$/i.test(value);
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const adminToken = env.ADMIN_TOKEN?.trim() || undefined;
+  if (adminToken !== undefined && !/^[0-9a-f]{40}$/i.test(adminToken)) {
+    throw new Error("ADMIN_TOKEN must be 40 hexadecimal characters");
+  }
+  const databaseUrl = env.DATABASE_URL?.trim() || undefined;
+  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new Error("DATABASE_URL must be a postgresql:// URL (leave it unset for the embedded database)");
+  }
+  return {
+    port: Number(env.PORT ?? 8000),
+    host: env.HOST ?? "0.0.0.0",
+    dataDir: env.GATEWAY_DATA_DIR ?? "./data",
+    databaseUrl,
+    redisUrl: env.REDIS_URL?.trim() || undefined,
+    publicUrl: env.PUBLIC_URL?.replace(/\/+$/, "") || undefined,
+    adminToken: adminToken?.toLowerCase(),
+    enforceUserConsent: truthy(env.ENFORCE_USER_CONSENT_FOR_OFFERINGS),
+    maxBodyBytes: Number(env.MAX_BODY_BYTES ?? 1_048_576),
+    seedDemo: env.SEED_DEMO === undefined ? true : truthy(env.SEED_DEMO),
+  };
+}

@@ -1,0 +1,65 @@
+import fs from "node:fs";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
+import { PrismaPGlite } from "pglite-prisma-adapter";
+import { PrismaClient } from "../generated/prisma/client.ts";
+import type { SqlExecutor } from "./migrations.ts";
+
+export type Db = PrismaClient;
+
+export interface Database {
+  prisma: PrismaClient;
+  /** Raw SQL access for the migration runner and health checks. */
+  sql: SqlExecutor;
+  kind: "pglite" | "postgresql";
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  databaseUrl?: string;
+  /** PGlite data directory; undefined keeps the embedded database in memory (tests). */
+  dataDir?: string;
+  poolSize?: number;
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  return options.databaseUrl ? openPostgres(options.databaseUrl, options.poolSize) : openPglite(options.dataDir);
+}
+
+async function openPglite(dataDir: string | undefined): Promise<Database> {
+  if (dataDir) fs.mkdirSync(path.dirname(path.resolve(dataDir)), { recursive: true });
+  const pglite = dataDir ? new PGlite(path.resolve(dataDir)) : new PGlite();
+  await pglite.waitReady;
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+  return {
+    prisma,
+    kind: "pglite",
+    sql: {
+      query: async (text, params) => ({ rows: (await pglite.query(text, params)).rows as never[] }),
+      exec: async (text) => void (await pglite.exec(text)),
+    },
+    close: async () => {
+      await prisma.$disconnect();
+      await pglite.close();
+    },
+  };
+}
+
+async function openPostgres(connectionString: string, poolSize = 10): Promise<Database> {
+  const pool = new pg.Pool({ connectionString, max: poolSize });
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  return {
+    prisma,
+    kind: "postgresql",
+    sql: {
+      query: async (text, params) => ({ rows: (await pool.query(text, params as unknown[])).rows }),
+      exec: async (text) => void (await pool.query(text)),
+    },
+    close: async () => {
+      await prisma.$disconnect();
+      await pool.end();
+    },
+  };
+}

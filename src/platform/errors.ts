@@ -1,0 +1,32 @@
+import { GraphQLError } from "graphql";
+
+/** Every failure a domain service can report. The REST adapter maps these codes to Waldur's statuses. */
+export const ErrorCode = {
+  UNAUTHENTICATED: "UNAUTHENTICATED",
+  FORBIDDEN: "FORBIDDEN",
+  NOT_FOUND: "NOT_FOUND",
+  VALIDATION: "VALIDATION",
+  INVALID_TRANSITION: "INVALID_TRANSITION",
+  CONFLICT: "CONFLICT",
+  METHOD_NOT_ALLOWED: "METHOD_NOT_ALLOWED",
+  RATE_LIMITED: "RATE_LIMITED",
+} as const;
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+/** Field errors in Waldur's shape: `{ field: ["message"] }`. */
+export type FieldErrors = Record<string, string[]>;
+
+export class DomainError extends GraphQLError {
+  constructor(code: ErrorCode, message: string, extra: { fields?: FieldErrors; currentState?: string } = {}) {
+    super(message, { extensions: { code, ...extra } });
+  }
+}
+
+export const notFound = () => new DomainError(ErrorCode.NOT_FOUND, "Not found.");
+export const forbidden = (message = "You do not have permission to perform this action.") =>
+  new DomainError(ErrorCode.FORBIDDEN, message);
+export const unauthenticated = (message = "Authentication credentials were not provided.") =>
+  new DomainError(ErrorCode.UNAUTHENTICATED, message);
+export const invalid = (fields: FieldErrors) =>
+  new DomainError(ErrorCode.VALIDATION, Object.values(fields).flat()[0] ?? "Invalid input.", { fields });
+export const fieldError = (field: string, message: string) => invalid({ [field]: [message] });

@@ -1,0 +1,11 @@
+const UUID = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
+
+/** Waldur renders uuids as 32 lowercase hex characters. */
+export const toHex = (uuid: string) => uuid.replaceAll("-", "").toLowerCase();
+
+/** Accepts the hex or the dashed form; returns the canonical dashed form, or null when malformed. */
+export function parseUuid(value: unknown): string | null {
+  if (typeof value !== "string" || !UUID.test(value.trim())) return null;
+  const hex = toHex(value.trim());
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}

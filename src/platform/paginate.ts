@@ -1,0 +1,19 @@
+import type { Connection, Page } from "../graphql/pagination.ts";
+
+/** Any Prisma model delegate (their generic signatures do not unify, hence `any`). */
+interface Paginatable {
+  count(args: any): Promise<number>;
+  findMany(args: any): Promise<unknown[]>;
+}
+
+/** One page of a model and the total count, under one filter. */
+export async function paginate(
+  model: Paginatable,
+  args: { where: object; orderBy: object | object[]; page: Page; query?: object },
+): Promise<Connection<unknown>> {
+  const [totalCount, nodes] = await Promise.all([
+    model.count({ where: args.where }),
+    model.findMany({ ...args.query, where: args.where, orderBy: args.orderBy, skip: args.page.skip, take: args.page.take }),
+  ]);
+  return { totalCount, nodes, skip: args.page.skip };
+}
