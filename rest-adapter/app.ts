@@ -80,10 +80,10 @@ const withAndWithoutSlash = (path: string) => [path, path.replace(/\/$/, "")];
 export function mountRest(app: Hono, yoga: Yoga, deps: AppDeps) {
   const routes = compileRoutes(ROUTES, yoga.getEnveloped({}).schema);
   for (const route of routes) {
-    app.on(route.method, withAndWithoutSlash(route.path), (c) => handle(c, route, yoga, deps));
+    for (const path of withAndWithoutSlash(route.path)) app.on(route.method, path, (c) => handle(c, route, yoga, deps));
   }
-  for (const path of new Set(routes.map((r) => r.path))) {
-    app.all(withAndWithoutSlash(path), (c) => c.json({ detail: `Method "${c.req.method}" not allowed.` }, 405));
+  for (const path of new Set(routes.flatMap((r) => withAndWithoutSlash(r.path)))) {
+    app.all(path, (c) => c.json({ detail: `Method "${c.req.method}" not allowed.` }, 405));
   }
   return routes;
 }

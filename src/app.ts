@@ -35,7 +35,7 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
   const database =
     options.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
   await applyMigrations(database.sql, MIGRATIONS_DIR);
-  const pubsub: PubSubHandle = openPubSub(config.redisUrl);
+  const pubsub: PubSubHandle = openPubSub(config.redisUrl, config.pubsubPrefix);
   const deps: AppDeps = { db: database.prisma, pubsub: pubsub.pubsub, config, now: options.now ?? (() => new Date()) };
   const yoga = createGraphqlServer(deps);
 

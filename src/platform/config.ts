@@ -4,6 +4,8 @@ export interface Config {
   dataDir: string;
   databaseUrl: string | undefined;
   redisUrl: string | undefined;
+  /** Namespace of pub/sub topics, so deployments sharing one Redis do not hear each other. */
+  pubsubPrefix: string;
   publicUrl: string | undefined;
   adminToken: string | undefined;
   enforceUserConsent: boolean;
@@ -28,6 +30,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: env.GATEWAY_DATA_DIR ?? "./data",
     databaseUrl,
     redisUrl: env.REDIS_URL?.trim() || undefined,
+    pubsubPrefix: env.PUBSUB_PREFIX?.trim() || "gateway",
     publicUrl: env.PUBLIC_URL?.replace(/\/+$/, "") || undefined,
     adminToken: adminToken?.toLowerCase(),
     enforceUserConsent: truthy(env.ENFORCE_USER_CONSENT_FOR_OFFERINGS),

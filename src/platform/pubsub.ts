@@ -17,24 +17,35 @@ export interface EventCreatedPayload {
 }
 
 export type Topics = {
-  offeringUserChanged: [OfferingUserChangedPayload];
-  eventCreated: [EventCreatedPayload];
+  offeringUserChanged: OfferingUserChangedPayload;
+  eventCreated: EventCreatedPayload;
 };
 
-export type PubSub = ReturnType<typeof createPubSub<Topics>>;
+export interface PubSub {
+  publish<K extends keyof Topics>(topic: K, payload: Topics[K]): void;
+  subscribe<K extends keyof Topics>(topic: K): AsyncIterable<Topics[K]>;
+}
+
+/** Topics are namespaced by `prefix`, so several deployments (or test runs) can share one Redis. */
+function namespaced(inner: ReturnType<typeof createPubSub<Record<string, [unknown]>>>, prefix: string): PubSub {
+  return {
+    publish: (topic, payload) => inner.publish(`${prefix}:${topic}`, payload),
+    subscribe: (topic) => inner.subscribe(`${prefix}:${topic}`) as AsyncIterable<never>,
+  };
+}
 
 export interface PubSubHandle {
   pubsub: PubSub;
   close(): Promise<void>;
 }
 
-export function openPubSub(redisUrl: string | undefined): PubSubHandle {
-  if (!redisUrl) return { pubsub: createPubSub<Topics>(), close: async () => {} };
+export function openPubSub(redisUrl: string | undefined, prefix = "gateway"): PubSubHandle {
+  if (!redisUrl) return { pubsub: namespaced(createPubSub(), prefix), close: async () => {} };
   const publishClient = new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 });
   const subscribeClient = new Redis(redisUrl, { lazyConnect: false });
   const eventTarget = createRedisEventTarget<never>({ publishClient, subscribeClient });
   return {
-    pubsub: createPubSub<Topics>({ eventTarget }),
+    pubsub: namespaced(createPubSub({ eventTarget }), prefix),
     close: async () => {
       publishClient.disconnect();
       subscribeClient.disconnect();

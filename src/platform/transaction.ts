@@ -8,8 +8,8 @@ export type Tx = Prisma.TransactionClient;
 export class Outbox {
   private readonly pending: Array<() => void> = [];
 
-  publish<K extends keyof Topics>(topic: K, ...payload: Topics[K]): void {
-    this.pending.push(() => this.pubsub.publish(topic, ...payload));
+  publish<K extends keyof Topics>(topic: K, payload: Topics[K]): void {
+    this.pending.push(() => this.pubsub.publish(topic, payload));
   }
 
   constructor(private readonly pubsub: PubSub) {}

@@ -1,0 +1,71 @@
+import { randomBytes } from "node:crypto";
+import { type App, createApp } from "../../src/app.ts";
+import type { Config } from "../../src/platform/config.ts";
+import { freshDatabase } from "./database.ts";
+import { buildWorld, type World } from "./world.ts";
+
+export interface HttpResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface TestApp {
+  app: App;
+  world: World;
+  baseUrl: string;
+  port: number;
+  /** A real HTTP request against the listening server. */
+  http<T = any>(method: string, path: string, options?: { token?: string; body?: unknown; raw?: string; headers?: Record<string, string> }): Promise<HttpResponse<T>>;
+  /** A GraphQL operation over HTTP. */
+  gql<T = any>(query: string, variables?: Record<string, unknown>, token?: string): Promise<{ data?: T; errors?: Array<{ message: string; extensions?: Record<string, any> }> }>;
+  close(): Promise<void>;
+}
+
+/** The whole service on a random port, over a fresh database (PGlite, or PostgreSQL with TEST_DATABASE_URL). */
+export async function startTestApp(config: Partial<Config> = {}): Promise<TestApp> {
+  const database = await freshDatabase();
+  const app = await createApp({
+    database,
+    config: { seedDemo: false, pubsubPrefix: `test-${randomBytes(4).toString("hex")}`, ...config },
+  });
+  const world = await buildWorld(app.deps.db);
+  const port = await app.listen(0, "127.0.0.1");
+  const baseUrl = `http://127.0.0.1:${port}`;
+
+  const http: TestApp["http"] = async (method, path, options = {}) => {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.token) headers.authorization = `Token ${options.token}`;
+    let body: string | undefined = options.raw;
+    if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers["content-type"] = "application/json";
+    }
+    const response = await fetch(`${baseUrl}${path}`, { method, headers, body });
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = text;
+    }
+    return { status: response.status, headers: response.headers, body: parsed as never, text };
+  };
+
+  return {
+    app,
+    world,
+    baseUrl,
+    port,
+    http,
+    async gql(query, variables, token) {
+      const response = await http("POST", "/graphql", { token, body: { query, variables } });
+      return response.body;
+    },
+    async close() {
+      await app.close();
+      await database.drop();
+    },
+  };
+}
