@@ -5,6 +5,7 @@ import { fieldError } from "../src/platform/errors.ts";
 import { requestInfo, type Yoga } from "../src/server/yoga.ts";
 import { type CompiledRoute, compileRoutes, runOperation } from "./execute.ts";
 import type { RestRequest } from "./route.ts";
+import { pythonTypeName } from "./input.ts";
 import { ROUTES } from "./routes/index.ts";
 import { linkHeader, invalidPage, pageRequest, selectFields, toWaldurError, type WaldurError } from "./waldur.ts";
 
@@ -16,12 +17,30 @@ class RestFailure extends Error {
   }
 }
 
+const tooLarge = () => new RestFailure({ status: 413, body: { detail: "Request body is too large." } });
+
+/** Reads at most `maxBytes`, so a chunked body without Content-Length cannot grow without bound. */
+async function readLimited(stream: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<string> {
+  if (!stream) return "";
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = stream.getReader();
+  for (let next = await reader.read(); !next.done; next = await reader.read()) {
+    size += next.value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      throw tooLarge();
+    }
+    chunks.push(next.value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
 async function readBody(c: HonoContext, maxBytes: number): Promise<Record<string, unknown>> {
   if (!METHODS_WITH_BODY.has(c.req.method)) return {};
   const declared = Number(c.req.header("content-length") ?? 0);
-  if (declared > maxBytes) throw new RestFailure({ status: 413, body: { detail: "Request body is too large." } });
-  const text = await c.req.text();
-  if (Buffer.byteLength(text) > maxBytes) throw new RestFailure({ status: 413, body: { detail: "Request body is too large." } });
+  if (declared > maxBytes) throw tooLarge();
+  const text = await readLimited(c.req.raw.body, maxBytes);
   if (text.trim() === "") return {};
   let parsed: unknown;
   try {
@@ -30,8 +49,7 @@ async function readBody(c: HonoContext, maxBytes: number): Promise<Record<string
     throw new RestFailure({ status: 400, body: { detail: `JSON parse error - ${(error as Error).message}` } });
   }
   if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
-    const got = Array.isArray(parsed) ? "list" : parsed === null ? "null" : typeof parsed;
-    throw fieldError("non_field_errors", `Invalid data. Expected a dictionary, but got ${got}.`);
+    throw fieldError("non_field_errors", `Invalid data. Expected a dictionary, but got ${pythonTypeName(parsed)}.`);
   }
   return parsed as Record<string, unknown>;
 }

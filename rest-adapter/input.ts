@@ -1,4 +1,4 @@
-import { fieldError, invalid } from "../src/platform/errors.ts";
+import { DomainError, type FieldErrors, fieldError, invalid } from "../src/platform/errors.ts";
 import { parseUuid } from "../src/platform/ids.ts";
 
 /** Readers for request bodies and query strings that fail with Waldur's field errors (400). */
@@ -12,8 +12,33 @@ export function optionalString(body: Record<string, unknown>, field: string): st
 
 export function requiredString(body: Record<string, unknown>, field: string): string {
   const value = optionalString(body, field);
-  if (value === undefined || value === null) throw fieldError(field, "This field is required.");
+  if (value === undefined) throw fieldError(field, "This field is required.");
+  if (value === null) throw fieldError(field, "This field may not be null.");
   return value;
+}
+
+/** A required string that may not be empty (DRF CharField without allow_blank). */
+export function nonBlankString(body: Record<string, unknown>, field: string): string {
+  const value = requiredString(body, field);
+  if (value === "") throw fieldError(field, "This field may not be blank.");
+  return value;
+}
+
+/** Runs every reader and reports all their field errors together, as a DRF serializer does. */
+export function readAll<T extends Record<string, () => unknown>>(readers: T): { [K in keyof T]: ReturnType<T[K]> } {
+  const values: Record<string, unknown> = {};
+  const errors: FieldErrors = {};
+  for (const [key, read] of Object.entries(readers)) {
+    try {
+      values[key] = read();
+    } catch (error) {
+      const fields = error instanceof DomainError ? (error.extensions.fields as FieldErrors | undefined) : undefined;
+      if (!fields) throw error;
+      Object.assign(errors, fields);
+    }
+  }
+  if (Object.keys(errors).length) throw invalid(errors);
+  return values as { [K in keyof T]: ReturnType<T[K]> };
 }
 
 export function optionalBoolean(body: Record<string, unknown>, field: string): boolean | undefined {
@@ -33,7 +58,10 @@ export function optionalDateTime(body: Record<string, unknown>, field: string): 
 
 /** A related object given as its URL (`…/api/<collection>/<uuid>/`) or as a bare uuid. */
 export function hyperlink(value: unknown, field: string, collection: string): string {
-  if (typeof value !== "string" || value.trim() === "") throw fieldError(field, "This field is required.");
+  if (value === undefined) throw fieldError(field, "This field is required.");
+  // DRF's related fields treat "" as null.
+  if (value === null || value === "") throw fieldError(field, "This field may not be null.");
+  if (typeof value !== "string") throw fieldError(field, `Incorrect type. Expected URL string, received ${pythonTypeName(value)}.`);
   const bare = parseUuid(value);
   if (bare) return bare;
   const match = new RegExp(`/api/${collection}/([0-9a-fA-F-]{32,36})/?$`).exec(safePath(value));
@@ -41,6 +69,15 @@ export function hyperlink(value: unknown, field: string, collection: string): st
   if (!uuid) throw fieldError(field, "Invalid hyperlink - Object does not exist.");
   return uuid;
 }
+
+/** The Python type name DRF puts into its messages for a JSON value. */
+export function pythonTypeName(value: unknown): string {
+  if (value === null) return "NoneType";
+  if (Array.isArray(value)) return "list";
+  if (typeof value === "number") return Number.isInteger(value) ? "int" : "float";
+  return PYTHON_TYPES[typeof value] ?? typeof value;
+}
+const PYTHON_TYPES: Record<string, string> = { string: "str", boolean: "bool", object: "dict" };
 
 function safePath(value: string) {
   try {

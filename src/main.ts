@@ -3,11 +3,11 @@ import { ensureAdmin, isEmpty, issueToken, seedDemo, DEMO_PASSWORD } from "./see
 
 const app = await createApp();
 const { config, db } = app.deps;
-if (config.adminToken) await ensureAdmin(db, config.adminToken);
 if (config.seedDemo && (await isEmpty(db))) {
   await seedDemo(db);
   console.log(`Seeded demo data (every demo user's password: ${DEMO_PASSWORD}).`);
 }
+if (config.adminToken) await ensureAdmin(db, config.adminToken);
 const port = await app.listen();
 const base = config.publicUrl ?? `http://localhost:${port}`;
 const token = config.seedDemo ? await issueToken(db, "staff") : null;

@@ -4,10 +4,12 @@ import {
   choices,
   compact,
   hyperlink,
+  nonBlankString,
   optionalBoolean,
   optionalString,
   queryValue,
   queryValues,
+  readAll,
   requiredString,
   uuidParam,
 } from "../input.ts";
@@ -17,7 +19,7 @@ import { roleRoutes } from "./roles.ts";
 const retrieve = (base: string, noun: string, field: string, fragment: string): RouteSpec => ({
   method: "GET",
   path: `${base}/:uuid/`,
-  summary: `Retrieve a ${noun}`,
+  summary: `Retrieve ${/^[aeiou]/.test(noun) ? "an" : "a"} ${noun}`,
   document: `query($uuid: ID!) { ${field}(uuid: $uuid) { ...${fragment} } }`,
   variables: ({ params }) => ({ uuid: params.uuid }),
   kind: "object",
@@ -71,7 +73,8 @@ export const directoryRoutes: RouteSpec[] = [
     path: "/api-auth/password/",
     summary: "Obtain an API token with a username and password",
     document: `mutation($username: String!, $password: String!) { obtainToken(username: $username, password: $password) { token } }`,
-    variables: ({ body }) => ({ username: requiredString(body, "username"), password: requiredString(body, "password") }),
+    variables: ({ body }) =>
+      readAll({ username: () => nonBlankString(body, "username"), password: () => nonBlankString(body, "password") }),
     kind: "object",
     public: true,
   },

@@ -1,0 +1,67 @@
+/**
+ * The server under test, run as a child process of bench/run.ts so that it has a core of its own.
+ *   BENCH_SERVER=app   the gateway (createApp) on PGlite in memory, or on BENCH_DATABASE_URL
+ *   BENCH_SERVER=bare  the node:http + pg floor (bench/bare-server.ts) on BENCH_DATABASE_URL
+ *   BENCH_SEED=1       seed the benchmark data first (app only) and report the staff token
+ * Reports `{ port, token? }` over IPC once listening; exits on the "stop" message.
+ */
+import type { AddressInfo } from "node:net";
+import pg from "pg";
+import { createApp } from "../src/app.ts";
+import { openDatabase } from "../src/platform/database.ts";
+import { createBareServer } from "./bare-server.ts";
+import { seedBenchData } from "./seed.ts";
+
+export interface ServerReady {
+  port: number;
+  token?: string;
+  database: "pglite" | "postgresql";
+}
+
+const kind = process.env.BENCH_SERVER ?? "app";
+const databaseUrl = process.env.BENCH_DATABASE_URL || undefined;
+const POOL_SIZE = 10;
+
+async function startApp(): Promise<{ ready: ServerReady; close: () => Promise<void> }> {
+  const database = await openDatabase({ databaseUrl, poolSize: POOL_SIZE });
+  const app = await createApp({ database, config: { seedDemo: false, pubsubPrefix: "bench", redisUrl: undefined } });
+  const token = process.env.BENCH_SEED === "1" ? await seedBenchData(app.deps.db) : undefined;
+  const port = await app.listen(0, "127.0.0.1");
+  return {
+    ready: { port, token, database: database.kind },
+    close: async () => {
+      await app.close();
+      await database.close();
+    },
+  };
+}
+
+async function startBare(): Promise<{ ready: ServerReady; close: () => Promise<void> }> {
+  if (!databaseUrl) throw new Error("the bare server needs BENCH_DATABASE_URL");
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: POOL_SIZE });
+  const server = createBareServer(pool);
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    ready: { port: (server.address() as AddressInfo).port, database: "postgresql" },
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await pool.end();
+    },
+  };
+}
+
+const { ready, close } = kind === "bare" ? await startBare() : await startApp();
+process.send?.({ ready });
+
+let stopping = false;
+async function stop() {
+  if (stopping) return;
+  stopping = true;
+  await close().catch((error) => console.error("bench server: close failed", error));
+  process.exit(0);
+}
+process.on("message", (message) => message === "stop" && void stop());
+process.on("SIGTERM", () => void stop());
+process.on("disconnect", () => void stop());

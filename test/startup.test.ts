@@ -1,0 +1,85 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+const dataRoot = mkdtempSync(path.join(tmpdir(), "gateway-start-"));
+const children: ChildProcess[] = [];
+
+afterAll(() => {
+  for (const child of children) child.kill("SIGKILL");
+  rmSync(dataRoot, { recursive: true, force: true });
+});
+
+/** Runs `npm start`'s command on its own embedded data directory and waits for the banner. */
+async function start(env: Record<string, string>) {
+  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", GATEWAY_DATA_DIR: path.join(dataRoot, "data"), DATABASE_URL: "", REDIS_URL: "", ...env },
+  });
+  children.push(child);
+  let output = "";
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no banner:\n${output}`)), 60_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (/GraphQL:.*\n/.test(output) && /Subscriptions:.*\n/.test(output)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout!.on("data", onData);
+    child.stderr!.on("data", onData);
+    child.on("exit", (code) => reject(new Error(`exited ${code}:\n${output}`)));
+  });
+  const base = /REST:\s+(\S+)\/api\//.exec(output)![1];
+  const token = /Staff token:\s+([0-9a-f]{40})/.exec(output)?.[1];
+  const stop = async () => {
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    child.kill("SIGTERM");
+    await exited;
+  };
+  return { base, token, output, stop };
+}
+
+describe("npm start on a fresh data directory", () => {
+  it("migrates, seeds the demo, prints a working staff token, keeps data across restarts, honours ADMIN_TOKEN", async () => {
+    const adminToken = "0123456789abcdef0123456789abcdef01234567";
+    const first = await start({ ADMIN_TOKEN: adminToken });
+    expect(first.output).toContain("Seeded demo data");
+    expect(first.token).toMatch(/^[0-9a-f]{40}$/);
+
+    const requested = await fetch(`${first.base}/api/marketplace-offering-users/?state=Requested`, {
+      headers: { Authorization: `Token ${first.token}` },
+    });
+    expect(requested.status).toBe(200);
+    expect(Number(requested.headers.get("x-result-count"))).toBeGreaterThanOrEqual(3);
+
+    const offerings = await (await fetch(`${first.base}/api/marketplace-provider-offerings/`, { headers: { Authorization: `Token ${adminToken}` } })).json();
+    expect(offerings).toEqual([
+      expect.objectContaining({
+        type: "Marketplace.Slurm",
+        state: "Active",
+        components: expect.arrayContaining([expect.objectContaining({ type: "cpu" }), expect.objectContaining({ type: "ram" })]),
+      }),
+    ]);
+    const graphql = await fetch(`${first.base}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json", Authorization: `Token ${adminToken}` },
+      body: JSON.stringify({ query: "{ me { username isStaff } }" }),
+    });
+    expect((await graphql.json()).data.me).toEqual({ username: "admin", isStaff: true });
+    await first.stop();
+
+    const second = await start({ ADMIN_TOKEN: adminToken });
+    expect(second.output).not.toContain("Seeded demo data");
+    const users = await fetch(`${second.base}/api/users/?username=admin`, { headers: { Authorization: `Token ${adminToken}` } });
+    expect(users.status).toBe(200);
+    expect(users.headers.get("x-result-count")).toBe("1");
+    const again = await fetch(`${second.base}/api/marketplace-offering-users/?state=Requested`, { headers: { Authorization: `Token ${second.token}` } });
+    expect(again.headers.get("x-result-count")).toBe(requested.headers.get("x-result-count"));
+    await second.stop();
+  }, 120_000);
+});
