@@ -2,6 +2,7 @@ import type { Context as HonoContext, Hono } from "hono";
 import type { GraphQLError } from "graphql";
 import { type AppDeps, buildContext } from "../src/context.ts";
 import { fieldError } from "../src/platform/errors.ts";
+import { clientAddress } from "../src/server/client-address.ts";
 import { requestInfo, type Yoga } from "../src/server/yoga.ts";
 import { type CompiledRoute, compileRoutes, runOperation } from "./execute.ts";
 import type { RestRequest } from "./route.ts";
@@ -62,7 +63,7 @@ function respond(c: HonoContext, status: number, body: unknown, headers: Record<
 
 async function handle(c: HonoContext, route: CompiledRoute, yoga: Yoga, deps: AppDeps) {
   try {
-    const ctx = await buildContext(deps, requestInfo(c.req.raw));
+    const ctx = await buildContext(deps, requestInfo(c.req.raw, clientAddress(c)));
     const url = new URL(c.req.url);
     const request: RestRequest = { params: c.req.param() as Record<string, string>, query: url.searchParams, body: await readBody(c, deps.config.maxBodyBytes) };
     if (!route.public) ctx.requireViewer();

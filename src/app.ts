@@ -8,6 +8,7 @@ import { type Database, openDatabase } from "./platform/database.ts";
 import { applyMigrations } from "./platform/migrations.ts";
 import { openPubSub, type PubSubHandle } from "./platform/pubsub.ts";
 import { attachWebSocket } from "./server/websocket.ts";
+import { clientAddress } from "./server/client-address.ts";
 import { createGraphqlServer } from "./server/yoga.ts";
 
 export const MIGRATIONS_DIR = new URL("../prisma/migrations", import.meta.url).pathname;
@@ -41,7 +42,7 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
 
   const hono = new Hono();
   hono.get("/health", (c) => c.json({ status: "ok" }));
-  hono.on(["GET", "POST", "OPTIONS"], "/graphql", (c) => yoga.fetch(c.req.raw));
+  hono.on(["GET", "POST", "OPTIONS"], "/graphql", (c) => yoga.fetch(c.req.raw, { clientAddress: clientAddress(c) }));
   mountRest(hono, yoga, deps);
   hono.notFound((c) => c.json({ detail: "Not found." }, 404));
   hono.onError((error, c) => {

@@ -1,4 +1,4 @@
-import type { Server } from "node:http";
+import type { IncomingMessage, Server } from "node:http";
 import type { ExecutionArgs } from "graphql";
 import { useServer } from "graphql-ws/use/ws";
 import { WebSocketServer } from "ws";
@@ -24,12 +24,12 @@ export function attachWebSocket(server: Server, yoga: Yoga, deps: AppDeps) {
         const authorization = params.authorization ?? params.Authorization;
         const { viewer, failure } = await authenticate(deps.db, typeof authorization === "string" ? authorization : null);
         if (!viewer || failure) return false;
-        const request = (ctx.extra as unknown as { request: { headers: Record<string, string | undefined>; url?: string } }).request;
+        const request = (ctx.extra as unknown as { request: IncomingMessage }).request;
         const origin = `http://${request.headers.host ?? "localhost"}`;
         ctx.extra.gatewayContext = contextFor(deps, viewer, undefined, {
           url: `${origin}/graphql`,
-          requestId: request.headers["x-request-id"],
-          ipAddress: request.headers["x-forwarded-for"]?.split(",")[0]?.trim() ?? null,
+          requestId: request.headers["x-request-id"] as string | undefined,
+          ipAddress: String(request.headers["x-forwarded-for"] ?? "").split(",")[0].trim() || request.socket.remoteAddress || null,
         });
         return true;
       },

@@ -5,16 +5,22 @@ import { schema } from "../graphql/schema.ts";
 /** Callers that built the context themselves (REST adapter, WebSocket) hand it over as `gatewayContext`. */
 export interface InitialContext {
   gatewayContext?: Context;
+  /** The TCP peer's address, handed over by the HTTP server. */
+  clientAddress?: string;
 }
 
 export type Yoga = YogaServerInstance<InitialContext, Context>;
 
-export const requestInfo = (request: Request) => ({
-  authorization: request.headers.get("authorization"),
-  url: request.url,
-  requestId: request.headers.get("x-request-id"),
-  ipAddress: request.headers.get("x-forwarded-for")?.split(",")[0]?.trim() ?? request.headers.get("x-real-ip"),
-});
+/** What the context needs from an HTTP request. Like Waldur, a token may also come as `?x-auth-token=`. */
+export function requestInfo(request: Request, clientAddress?: string) {
+  const queryToken = new URL(request.url).searchParams.get("x-auth-token");
+  return {
+    authorization: request.headers.get("authorization") ?? (queryToken ? `Token ${queryToken}` : null),
+    url: request.url,
+    requestId: request.headers.get("x-request-id"),
+    ipAddress: request.headers.get("x-forwarded-for")?.split(",")[0]?.trim() || clientAddress || null,
+  };
+}
 
 export function createGraphqlServer(deps: AppDeps): Yoga {
   return createYoga<InitialContext, Context>({
@@ -25,6 +31,7 @@ export function createGraphqlServer(deps: AppDeps): Yoga {
     batching: false,
     logging: false,
     context: async (initial) =>
-      initial.gatewayContext ?? buildContext(deps, requestInfo((initial as unknown as { request: Request }).request)),
+      initial.gatewayContext ??
+      buildContext(deps, requestInfo((initial as unknown as { request: Request }).request, initial.clientAddress)),
   }) as unknown as Yoga;
 }

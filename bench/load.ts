@@ -1,0 +1,104 @@
+import http from "node:http";
+import { performance } from "node:perf_hooks";
+
+/** One request a worker sends; `settled` hears its status (e.g. to advance a state machine). */
+export interface RequestSpec {
+  method: "GET" | "POST";
+  path: string;
+  headers: Record<string, string>;
+  body?: Buffer;
+  settled?: (status: number) => void;
+}
+
+export interface LoadOptions {
+  baseUrl: string;
+  /** Concurrent keep-alive connections, each a closed loop (next request once the last one answered). */
+  connections: number;
+  warmupMs: number;
+  durationMs: number;
+  next: (worker: number) => RequestSpec;
+}
+
+export interface LoadResult {
+  requests: number;
+  errors: number;
+  seconds: number;
+  rps: number;
+  p50Ms: number;
+  p99Ms: number;
+  meanMs: number;
+  maxMs: number;
+}
+
+function send(agent: http.Agent, base: URL, spec: RequestSpec): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const headers = spec.body ? { ...spec.headers, "content-length": String(spec.body.length) } : spec.headers;
+    const request = http.request(
+      { agent, host: base.hostname, port: base.port, method: spec.method, path: spec.path, headers },
+      (response) => {
+        response.on("data", () => {});
+        response.on("end", () => resolve(response.statusCode ?? 0));
+        response.on("error", reject);
+      },
+    );
+    request.on("error", reject);
+    request.end(spec.body);
+  });
+}
+
+const percentile = (sorted: Float64Array, p: number) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : Number.NaN;
+
+/** Runs `connections` closed loops for warm-up plus duration; only requests started in the measured window count. */
+export async function runLoad(options: LoadOptions): Promise<LoadResult> {
+  const base = new URL(options.baseUrl);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: options.connections });
+  const latencies: number[] = [];
+  let errors = 0;
+  let lastDone = 0;
+  const measureStart = performance.now() + options.warmupMs;
+  const measureEnd = measureStart + options.durationMs;
+
+  const worker = async (index: number) => {
+    for (;;) {
+      const started = performance.now();
+      if (started >= measureEnd) return;
+      const spec = options.next(index);
+      let status = 0;
+      try {
+        status = await send(agent, base, spec);
+      } catch {
+        status = 0;
+      }
+      spec.settled?.(status);
+      const done = performance.now();
+      if (started < measureStart) continue;
+      latencies.push(done - started);
+      if (status < 200 || status >= 300) errors += 1;
+      lastDone = Math.max(lastDone, done);
+    }
+  };
+  await Promise.all(Array.from({ length: options.connections }, (_, i) => worker(i)));
+  agent.destroy();
+
+  const sorted = Float64Array.from(latencies).sort();
+  const seconds = (lastDone - measureStart) / 1000;
+  const total = latencies.reduce((sum, ms) => sum + ms, 0);
+  return {
+    requests: latencies.length,
+    errors,
+    seconds,
+    rps: latencies.length / seconds,
+    p50Ms: percentile(sorted, 50),
+    p99Ms: percentile(sorted, 99),
+    meanMs: total / Math.max(1, latencies.length),
+    maxMs: sorted.length ? sorted[sorted.length - 1] : Number.NaN,
+  };
+}
+
+/** A single request with its parsed JSON body and headers, for checking a scenario before loading it. */
+export async function fetchJson(url: string, init: RequestInit = {}) {
+  const response = await fetch(url, init);
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
+}

@@ -1,0 +1,23 @@
+import { it } from "vitest";
+import { startTestApp } from "/work/main/test/support/app.ts";
+it("probe", async () => {
+  const t = await startTestApp();
+  const tok = t.world.tokens.staff;
+  const show = async (m: string, p: string, o: any = {}) => { const r = await t.http(m, p, { token: tok, ...o }); console.log(m, p, r.status, r.text.slice(0, 300), r.headers.get("x-result-count")); return r; };
+  await show("GET", `/api/customers/${t.world.provider.uuid}/`, { headers: { host: "api.example.com:8443" } });
+  await show("HEAD", "/api/users/");
+  await show("OPTIONS", "/api/users/");
+  await show("GET", "/api/users");
+  await show("GET", "/api/users/me");
+  await show("GET", `/api/marketplace-provider-offerings/${t.world.offering.id}/`);
+  await show("GET", `/api/marketplace-provider-offerings/${t.world.offering.uuid.toUpperCase()}/`);
+  await show("GET", `/api/customers/xyz/`);
+  await show("GET", `/api/customers/?page=abc`);
+  await show("GET", `/api/events/abc/`);
+  await show("GET", `/api/events/99999999999999999999/`);
+  await show("POST", `/api/users/`, { raw: "{bad", headers: { "content-type": "application/json" } });
+  await show("POST", `/api/users/`, { raw: "\"x\"", headers: { "content-type": "application/json" } });
+  await show("POST", `/api/users/`, { raw: "null", headers: { "content-type": "application/json" } });
+  await show("POST", `/api/users/`, { raw: "username=x", headers: { "content-type": "application/x-www-form-urlencoded" } });
+  await t.close();
+});
