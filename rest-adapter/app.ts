@@ -101,9 +101,21 @@ export function mountRest(app: Hono, yoga: Yoga, deps: AppDeps) {
   for (const route of routes) {
     for (const path of withAndWithoutSlash(route.path)) app.on(route.method, path, (c) => handle(c, route, yoga, deps));
   }
+  const publicPaths = new Set(routes.filter((r) => r.public).flatMap((r) => withAndWithoutSlash(r.path)));
   for (const path of new Set(routes.flatMap((r) => withAndWithoutSlash(r.path)))) {
-    app.all(path, (c) => c.json({ detail: `Method "${c.req.method}" not allowed.` }, 405));
+    app.all(path, (c) => methodNotAllowed(c, deps, publicPaths.has(path)));
   }
   return routes;
+}
+
+/** As in DRF, authentication runs before the method check: an anonymous caller gets 401, not 405. */
+async function methodNotAllowed(c: HonoContext, deps: AppDeps, isPublic: boolean) {
+  try {
+    if (!isPublic) (await buildContext(deps, requestInfo(c.req.raw))).requireViewer();
+  } catch (error) {
+    const failure = toWaldurError(error as GraphQLError);
+    return respond(c, failure.status, failure.body, failure.headers);
+  }
+  return respond(c, 405, { detail: `Method "${c.req.method}" not allowed.` });
 }
 

@@ -44,9 +44,16 @@ export function readAll<T extends Record<string, () => unknown>>(readers: T): { 
 export function optionalBoolean(body: Record<string, unknown>, field: string): boolean | undefined {
   const value = body[field];
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== "boolean") throw fieldError(field, "Must be a valid boolean.");
-  return value;
+  const parsed = BODY_BOOLEANS.get(value as never);
+  if (parsed === undefined) throw fieldError(field, "Must be a valid boolean.");
+  return parsed;
 }
+
+/** DRF BooleanField's TRUE_VALUES and FALSE_VALUES. */
+const BODY_BOOLEANS = new Map<unknown, boolean>([
+  ...["t", "T", "y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON", "1", 1, true].map((v) => [v, true] as const),
+  ...["f", "F", "n", "N", "no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF", "0", 0, false].map((v) => [v, false] as const),
+]);
 
 export function optionalDateTime(body: Record<string, unknown>, field: string): string | null | undefined {
   const value = optionalString(body, field);

@@ -5,6 +5,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaClient } from "../generated/prisma/client.ts";
+import { lockDataDir } from "./data-dir-lock.ts";
 import type { SqlExecutor } from "./migrations.ts";
 
 export type Db = PrismaClient;
@@ -29,9 +30,16 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 }
 
 async function openPglite(dataDir: string | undefined): Promise<Database> {
-  if (dataDir) fs.mkdirSync(path.dirname(path.resolve(dataDir)), { recursive: true });
-  const pglite = dataDir ? new PGlite(path.resolve(dataDir)) : new PGlite();
-  await pglite.waitReady;
+  const directory = dataDir ? path.resolve(dataDir) : undefined;
+  if (directory) fs.mkdirSync(path.dirname(directory), { recursive: true });
+  const unlock = directory ? lockDataDir(directory) : () => {};
+  const pglite = directory ? new PGlite(directory) : new PGlite();
+  try {
+    await pglite.waitReady;
+  } catch (error) {
+    unlock();
+    throw error;
+  }
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
   return {
     prisma,
@@ -43,6 +51,7 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
     close: async () => {
       await prisma.$disconnect();
       await pglite.close();
+      unlock();
     },
   };
 }
