@@ -28,6 +28,8 @@ export interface LoadResult {
   p99Ms: number;
   meanMs: number;
   maxMs: number;
+  /** Raw latencies (ms) of the measured requests, to pool several runs; not written to the results file. */
+  latencies: number[];
 }
 
 function send(agent: http.Agent, base: URL, spec: RequestSpec): Promise<number> {
@@ -81,8 +83,11 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   await Promise.all(Array.from({ length: options.connections }, (_, i) => worker(i)));
   agent.destroy();
 
+  return summarise(latencies, errors, (lastDone - measureStart) / 1000);
+}
+
+function summarise(latencies: number[], errors: number, seconds: number): LoadResult {
   const sorted = Float64Array.from(latencies).sort();
-  const seconds = (lastDone - measureStart) / 1000;
   const total = latencies.reduce((sum, ms) => sum + ms, 0);
   return {
     requests: latencies.length,
@@ -93,7 +98,14 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     p99Ms: percentile(sorted, 99),
     meanMs: total / Math.max(1, latencies.length),
     maxMs: sorted.length ? sorted[sorted.length - 1] : Number.NaN,
+    latencies,
   };
+}
+
+/** Several measured runs of one scenario as one: requests and seconds add up, percentiles over all samples. */
+export function pool(runs: LoadResult[]): LoadResult {
+  const sum = (pick: (r: LoadResult) => number) => runs.reduce((total, r) => total + pick(r), 0);
+  return summarise(runs.flatMap((r) => r.latencies), sum((r) => r.errors), sum((r) => r.seconds));
 }
 
 /** A single request with its parsed JSON body and headers, for checking a scenario before loading it. */

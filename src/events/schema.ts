@@ -43,10 +43,6 @@ const EventFilterInput = builder.inputType("EventFilter", {
 const EventOrderEnum = builder.enumType("EventOrder", { values: ["CREATED_ASC", "CREATED_DESC"] as const });
 const EventConnection = connectionType("Event", EventRef);
 
-export async function loadVisibleEvent(ctx: Context, id: number) {
-  return ctx.db.event.findFirst({ where: { AND: [{ id }, await visibleEvents(ctx)] } });
-}
-
 export async function canSeeEvent(ctx: Context, id: number) {
   return (await ctx.db.event.count({ where: { AND: [{ id }, await visibleEvents(ctx)] } })) > 0;
 }

@@ -203,7 +203,7 @@ describe("PUT/PATCH: pushing back the username", () => {
       expect(events).toHaveLength(1);
       expect(events[0].eventType).toBe("marketplace_offering_user_updated");
       expect(events[0].context).toMatchObject({
-        old_username: null, new_username: "ada.l", affected_user_uuid: toHex(ou.userId), ip_address: null,
+        old_username: null, new_username: "ada.l", affected_user_uuid: toHex(ou.userId), ip_address: "127.0.0.1",
       });
     });
   }

@@ -22,8 +22,9 @@ export const OFFERING_USER_ORDER = {
   CREATED_DESC: { created: "desc" },
   MODIFIED_ASC: { modified: "asc" },
   MODIFIED_DESC: { modified: "desc" },
-  USERNAME_ASC: { username: { sort: "asc", nulls: "first" } },
-  USERNAME_DESC: { username: { sort: "desc", nulls: "last" } },
+  // PostgreSQL's own null placement, which Waldur (Django) inherits: last ascending, first descending.
+  USERNAME_ASC: { username: { sort: "asc", nulls: "last" } },
+  USERNAME_DESC: { username: { sort: "desc", nulls: "first" } },
 } as const satisfies Record<string, Prisma.OfferingUserOrderByWithRelationInput>;
 export type OfferingUserOrder = keyof typeof OFFERING_USER_ORDER;
 
