@@ -11,7 +11,7 @@ export const FRAGMENTS = [
      user_first_name: userFirstName user_last_name: userLastName user_email: userEmail
      customer_uuid: customerUuid customer_name: customerName is_restricted: isRestricted
      service_provider_comment: serviceProviderComment service_provider_comment_url: serviceProviderCommentUrl
-     backend_metadata: backendMetadata created modified`,
+     backend_metadata: backendMetadata has_consent: hasConsent requires_reconsent: requiresReconsent created modified`,
   ),
   fragment(
     "UserRest",
@@ -40,4 +40,21 @@ export const FRAGMENTS = [
      plans { uuid name unit_price: unitPrice unit archived }`,
   ),
   fragment("EventRest", "Event", `uuid created event_type: eventType message context`),
+  fragment(
+    "TermsOfServiceRest",
+    "OfferingTermsOfService",
+    `uuid offering_uuid: offeringUuid offering_name: offeringName terms_of_service: termsOfService
+     terms_of_service_link: termsOfServiceLink version is_active: isActive requires_reconsent: requiresReconsent
+     grace_period_days: gracePeriodDays
+     user_consent: userConsent { uuid version agreement_date: agreementDate is_revoked: isRevoked }
+     has_user_consent: hasUserConsent created modified`,
+  ),
+  fragment(
+    "ConsentRest",
+    "UserOfferingConsent",
+    `uuid user_uuid: userUuid offering_uuid: offeringUuid agreement_date: agreementDate version
+     revocation_date: revocationDate created modified user_username: userUsername user_full_name: userFullName
+     user_email: userEmail offering_name: offeringName offering_url: offeringUrl has_consent: hasConsent
+     requires_reconsent: requiresReconsent`,
+  ),
 ];

@@ -25,6 +25,8 @@ export interface Context extends AppDeps {
   ipAddress: string | null;
   /** Throws the authentication failure (401) when the request is anonymous or its token is bad. */
   requireViewer(): Viewer;
+  /** One value per request and key (per-request loaders and caches). */
+  memo<T>(key: string, create: () => T): T;
 }
 
 export interface RequestInfo {
@@ -45,6 +47,7 @@ export function contextFor(
   failure: DomainError | undefined,
   request: Omit<RequestInfo, "authorization">,
 ): Context {
+  const memos = new Map<string, unknown>();
   return {
     ...deps,
     viewer,
@@ -56,6 +59,10 @@ export function contextFor(
       if (failure) throw failure;
       if (!viewer) throw unauthenticated();
       return viewer;
+    },
+    memo<T>(key: string, create: () => T): T {
+      if (!memos.has(key)) memos.set(key, create());
+      return memos.get(key) as T;
     },
   };
 }

@@ -5,5 +5,7 @@ import "../directory/schema/types.ts";
 import "../directory/schema/operations.ts";
 import "../events/schema.ts";
 import "../offering-users/schema.ts";
+import "../terms-of-service/schema.ts";
+import "../terms-of-service/consents-schema.ts";
 
 export const schema = lexicographicSortSchema(builder.toSchema());

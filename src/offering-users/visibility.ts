@@ -1,6 +1,7 @@
 import type { Prisma } from "../generated/prisma/client.ts";
 import type { Context } from "../context.ts";
 import { Role } from "../auth/permissions.ts";
+import { consentedOfferingUsers } from "../terms-of-service/enforcement.ts";
 
 /**
  * Which offering users the viewer may see (Waldur §2.7). Staff and support see all. Others see, on offerings
@@ -33,7 +34,7 @@ export async function visibleOfferingUsers(ctx: Context): Promise<Prisma.Offerin
       )
     : [];
   const consumerProjects = [...new Set([...adminProjectIds, ...ownedProjectIds])];
-  return {
+  const byRole: Prisma.OfferingUserWhereInput = {
     offering: { pluginOptions: { path: ["service_provider_can_create_offering_user"], equals: true } },
     OR: [
       { userId: viewer.id },
@@ -42,4 +43,5 @@ export async function visibleOfferingUsers(ctx: Context): Promise<Prisma.Offerin
       ...(consumerProjects.length ? [memberOf(consumerProjects)] : []),
     ],
   };
+  return { AND: [byRole, await consentedOfferingUsers(ctx)] };
 }

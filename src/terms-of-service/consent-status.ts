@@ -1,0 +1,77 @@
+import type { Context } from "../context.ts";
+import { batchLoader } from "../platform/batch.ts";
+
+export interface ActiveTerms {
+  id: string;
+  offeringId: string;
+  version: string;
+  requiresReconsent: boolean;
+  gracePeriodDays: number;
+  activatedAt: Date | null;
+  created: Date;
+}
+
+export interface ConsentRecord {
+  version: string;
+  revocationDate: Date | null;
+}
+
+export interface StoredConsent extends ConsentRecord {
+  id: string;
+  agreementDate: Date;
+}
+
+/**
+ * NOT_REQUIRED: the offering has no active terms. CONSENTED: a current consent. GRACE: consent to an older
+ * version while a reconsent grace period runs. EXPIRED: that grace period is over. MISSING: no unrevoked consent.
+ */
+export type ConsentStatus = "NOT_REQUIRED" | "CONSENTED" | "GRACE" | "EXPIRED" | "MISSING";
+
+const DAY_MS = 86_400_000;
+
+export function graceEnds(terms: ActiveTerms): Date {
+  return new Date((terms.activatedAt ?? terms.created).getTime() + terms.gracePeriodDays * DAY_MS);
+}
+
+export function consentStatus(terms: ActiveTerms | null | undefined, consent: ConsentRecord | null | undefined, now: Date): ConsentStatus {
+  if (!terms) return "NOT_REQUIRED";
+  if (!consent || consent.revocationDate) return "MISSING";
+  if (consent.version === terms.version || !terms.requiresReconsent) return "CONSENTED";
+  return now < graceEnds(terms) ? "GRACE" : "EXPIRED";
+}
+
+export const hasConsent = (status: ConsentStatus) => status === "CONSENTED" || status === "GRACE";
+export const requiresReconsent = (status: ConsentStatus) => status === "GRACE" || status === "EXPIRED";
+
+const ACTIVE_TERMS_SELECT = {
+  id: true, offeringId: true, version: true, requiresReconsent: true, gracePeriodDays: true, activatedAt: true, created: true,
+} as const;
+
+/** The active terms of an offering, batched per request. */
+export const activeTermsOf = (ctx: Context) =>
+  ctx.memo("activeTerms", () =>
+    batchLoader<string, ActiveTerms>(async (offeringIds) => {
+      const rows = await ctx.db.offeringTermsOfService.findMany({
+        where: { offeringId: { in: offeringIds }, isActive: true },
+        select: ACTIVE_TERMS_SELECT,
+      });
+      return new Map(rows.map((row) => [row.offeringId, row]));
+    }, (id) => id),
+  );
+
+/** A user's consent record for an offering, batched per request. */
+export const consentOf = (ctx: Context) =>
+  ctx.memo("consents", () =>
+    batchLoader<{ userId: string; offeringId: string }, StoredConsent>(async (pairs) => {
+      const rows = await ctx.db.userOfferingConsent.findMany({
+        where: { OR: pairs.map(({ userId, offeringId }) => ({ userId, offeringId })) },
+        select: { id: true, userId: true, offeringId: true, version: true, revocationDate: true, agreementDate: true },
+      });
+      return new Map(rows.map((row) => [`${row.userId}:${row.offeringId}`, row]));
+    }, ({ userId, offeringId }) => `${userId}:${offeringId}`),
+  );
+
+export async function consentStatusOf(ctx: Context, userId: string, offeringId: string): Promise<ConsentStatus> {
+  const [terms, consent] = await Promise.all([activeTermsOf(ctx)(offeringId), consentOf(ctx)({ userId, offeringId })]);
+  return consentStatus(terms, consent, ctx.now());
+}

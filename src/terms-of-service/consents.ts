@@ -1,0 +1,142 @@
+import type { Context } from "../context.ts";
+import type { Prisma } from "../generated/prisma/client.ts";
+import { referenced, visibleOne } from "../directory/lookup.ts";
+import { recordEvent } from "../events/record.ts";
+import type { Page } from "../graphql/pagination.ts";
+import { fieldError, forbidden } from "../platform/errors.ts";
+import { parseUuid, toHex } from "../platform/ids.ts";
+import { paginate } from "../platform/paginate.ts";
+import { type Outbox, transact, type Tx } from "../platform/transaction.ts";
+
+export type ConsentQuery = { select?: Prisma.UserOfferingConsentSelect; include?: Prisma.UserOfferingConsentInclude };
+
+export interface ConsentFilter {
+  userUuid?: string | null;
+  offeringUuid?: string | null;
+  version?: string | null;
+}
+
+export const CONSENT_ORDER = {
+  AGREEMENT_DATE_ASC: { agreementDate: "asc" },
+  AGREEMENT_DATE_DESC: { agreementDate: "desc" },
+  CREATED_ASC: { created: "asc" },
+  CREATED_DESC: { created: "desc" },
+  MODIFIED_ASC: { modified: "asc" },
+  MODIFIED_DESC: { modified: "desc" },
+  REVOCATION_DATE_ASC: { revocationDate: { sort: "asc", nulls: "first" } },
+  REVOCATION_DATE_DESC: { revocationDate: { sort: "desc", nulls: "last" } },
+} as const satisfies Record<string, Prisma.UserOfferingConsentOrderByWithRelationInput>;
+export type ConsentOrder = keyof typeof CONSENT_ORDER;
+
+/** Users see their own consents; staff and support see all. */
+function visibleConsents(ctx: Context): Prisma.UserOfferingConsentWhereInput {
+  const viewer = ctx.requireViewer();
+  return ctx.access.readsAll ? {} : { userId: viewer.id };
+}
+
+const uuidOf = (field: string, value: string) => {
+  const id = parseUuid(value);
+  if (!id) throw fieldError(field, "Enter a valid UUID.");
+  return id;
+};
+
+export async function listConsents(
+  ctx: Context,
+  args: { filter?: ConsentFilter | null; orderBy?: ConsentOrder[] | null; page: Page },
+  query: ConsentQuery = {},
+) {
+  const f = args.filter ?? {};
+  const where: Prisma.UserOfferingConsentWhereInput = {
+    AND: [
+      visibleConsents(ctx),
+      f.userUuid ? { userId: uuidOf("user_uuid", f.userUuid) } : {},
+      f.offeringUuid ? { offeringId: uuidOf("offering_uuid", f.offeringUuid) } : {},
+      f.version != null ? { version: f.version } : {},
+    ],
+  };
+  const orderBy = [...(args.orderBy ?? ["CREATED_DESC" as const]).map((o) => CONSENT_ORDER[o]), { id: "asc" as const }];
+  return paginate(ctx.db.userOfferingConsent, { where, orderBy, page: args.page, query });
+}
+
+export async function getConsent(ctx: Context, uuid: string, query: ConsentQuery = {}) {
+  const visible = visibleConsents(ctx);
+  return visibleOne(uuid, (id) => ctx.db.userOfferingConsent.findFirst({ ...query, where: { AND: [{ id }, visible] } }));
+}
+
+async function recordConsentEvent(
+  ctx: Context,
+  tx: Tx,
+  outbox: Outbox,
+  granted: boolean,
+  consent: { id: string; userId: string; version: string },
+  offering: { id: string; name: string; customerId: string },
+) {
+  const username = ctx.viewer?.username ?? "";
+  await recordEvent(ctx, tx, outbox, {
+    type: granted ? "terms_of_service_consent_granted" : "terms_of_service_consent_revoked",
+    message: `User ${username} has ${granted ? "accepted" : "revoked consent to"} the terms of service (version ${consent.version}) of offering ${offering.name}.`,
+    context: { consent_uuid: toHex(consent.id), offering_uuid: toHex(offering.id), version: consent.version, affected_user_uuid: toHex(consent.userId) },
+    scopes: [
+      { type: "USER", id: consent.userId },
+      { type: "OFFERING", id: offering.id },
+      { type: "CUSTOMER", id: offering.customerId },
+    ],
+  });
+}
+
+/**
+ * Consent of the caller to the offering's active terms. A revoked or outdated consent is reactivated with the
+ * active version; a current one is a 400.
+ */
+export async function grantConsent(ctx: Context, offeringUuid: string, query: ConsentQuery = {}) {
+  const viewer = ctx.requireViewer();
+  const offering = await referenced("offering", offeringUuid, (id) =>
+    ctx.db.offering.findUnique({ where: { id }, select: { id: true, name: true, customerId: true } }),
+  );
+  return recordConsent(ctx, viewer.id, offering, { rejectCurrent: true }, query);
+}
+
+/** Shared by the consent endpoint and by orders that accept the terms of service. */
+export async function recordConsent(
+  ctx: Context,
+  userId: string,
+  offering: { id: string; name: string; customerId: string },
+  options: { rejectCurrent: boolean },
+  query: ConsentQuery = {},
+) {
+  const id = await transact(ctx, async (tx, outbox) => {
+    const terms = await tx.offeringTermsOfService.findFirst({ where: { offeringId: offering.id, isActive: true }, select: { version: true } });
+    if (!terms) throw fieldError("offering", "This offering has no active terms of service.");
+    const existing = await tx.userOfferingConsent.findUnique({ where: { userId_offeringId: { userId, offeringId: offering.id } } });
+    const current = existing && !existing.revocationDate && existing.version === terms.version;
+    if (current && options.rejectCurrent) {
+      throw fieldError("non_field_errors", "You have already consented to the current terms of service of this offering.");
+    }
+    if (current) return existing.id;
+    const data = { version: terms.version, agreementDate: ctx.now(), revocationDate: null };
+    const consent = existing
+      ? await tx.userOfferingConsent.update({ where: { id: existing.id }, data })
+      : await tx.userOfferingConsent.create({ data: { ...data, userId, offeringId: offering.id, created: ctx.now() } });
+    await recordConsentEvent(ctx, tx, outbox, true, consent, offering);
+    return consent.id;
+  });
+  return ctx.db.userOfferingConsent.findUniqueOrThrow({ ...query, where: { id } });
+}
+
+export async function revokeConsent(ctx: Context, uuid: string, query: ConsentQuery = {}) {
+  const viewer = ctx.requireViewer();
+  const consent = (await getConsent(ctx, uuid, {
+    include: { offering: { select: { id: true, name: true, customerId: true } } },
+  })) as unknown as { id: string; userId: string; version: string; revocationDate: Date | null; offering: { id: string; name: string; customerId: string } };
+  if (consent.userId !== viewer.id && !ctx.access.isStaff) throw forbidden("You don't have permission to revoke this consent.");
+  if (consent.revocationDate) throw fieldError("non_field_errors", "This consent is already revoked.");
+  await transact(ctx, async (tx, outbox) => {
+    const { count } = await tx.userOfferingConsent.updateMany({
+      where: { id: consent.id, revocationDate: null },
+      data: { revocationDate: ctx.now() },
+    });
+    if (count === 0) throw fieldError("non_field_errors", "This consent is already revoked.");
+    await recordConsentEvent(ctx, tx, outbox, false, consent, consent.offering);
+  });
+  return ctx.db.userOfferingConsent.findUniqueOrThrow({ ...query, where: { id: consent.id } });
+}

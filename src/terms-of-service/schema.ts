@@ -1,0 +1,153 @@
+import { queryFromInfo } from "@pothos/plugin-prisma";
+import type { GraphQLResolveInfo } from "graphql";
+import { builder } from "../graphql/builder.ts";
+import { connectionType, pageArgs, toPage } from "../graphql/pagination.ts";
+import { apiUrl } from "../graphql/urls.ts";
+import { toHex } from "../platform/ids.ts";
+import { consentOf, consentStatusOf, hasConsent, requiresReconsent } from "./consent-status.ts";
+import * as terms from "./service.ts";
+
+const UserConsentInfoRef = builder
+  .objectRef<{ id: string; version: string; agreementDate: Date; revocationDate: Date | null }>("UserConsentInfo")
+  .implement({
+    fields: (t) => ({
+      uuid: t.string({ resolve: (c) => toHex(c.id) }),
+      version: t.exposeString("version"),
+      agreementDate: t.expose("agreementDate", { type: "DateTime" }),
+      isRevoked: t.boolean({ resolve: (c) => c.revocationDate !== null }),
+    }),
+  });
+
+export const TermsRef = builder.prismaObject("OfferingTermsOfService", {
+  fields: (t) => ({
+    uuid: t.string({ resolve: (x) => toHex(x.id) }),
+    offering: t.relation("offering"),
+    offeringUuid: t.string({ resolve: (x) => toHex(x.offeringId) }),
+    offeringUrl: t.string({ resolve: (x, _a, ctx) => apiUrl(ctx, "offering", x.offeringId) }),
+    offeringName: t.string({ select: { offering: { select: { name: true } } }, resolve: (x) => x.offering.name }),
+    termsOfService: t.exposeString("termsOfService"),
+    termsOfServiceLink: t.exposeString("termsOfServiceLink"),
+    version: t.exposeString("version"),
+    isActive: t.exposeBoolean("isActive"),
+    requiresReconsent: t.exposeBoolean("requiresReconsent"),
+    gracePeriodDays: t.exposeInt("gracePeriodDays"),
+    activatedAt: t.expose("activatedAt", { type: "DateTime", nullable: true }),
+    created: t.expose("created", { type: "DateTime" }),
+    modified: t.expose("modified", { type: "DateTime" }),
+    userConsent: t.field({
+      type: UserConsentInfoRef,
+      nullable: true,
+      description: "The caller's consent to this offering's terms",
+      resolve: async (x, _a, ctx) => (ctx.viewer ? ((await consentOf(ctx)({ userId: ctx.viewer.id, offeringId: x.offeringId })) ?? null) : null),
+    }),
+    hasUserConsent: t.boolean({
+      description: "Whether the caller has an unrevoked consent to this version",
+      resolve: async (x, _a, ctx) => {
+        const consent = ctx.viewer ? await consentOf(ctx)({ userId: ctx.viewer.id, offeringId: x.offeringId }) : undefined;
+        return !!consent && !consent.revocationDate && consent.version === x.version;
+      },
+    }),
+  }),
+});
+
+const consentStatusField = (pick: (s: Parameters<typeof hasConsent>[0]) => boolean) => ({
+  resolve: async (row: { userId: string; offeringId: string }, _a: unknown, ctx: Parameters<typeof consentStatusOf>[0]) =>
+    pick(await consentStatusOf(ctx, row.userId, row.offeringId)),
+});
+
+export const ConsentRef = builder.prismaObject("UserOfferingConsent", {
+  fields: (t) => ({
+    uuid: t.string({ resolve: (c) => toHex(c.id) }),
+    userUuid: t.string({ resolve: (c) => toHex(c.userId) }),
+    offeringUuid: t.string({ resolve: (c) => toHex(c.offeringId) }),
+    offeringUrl: t.string({ resolve: (c, _a, ctx) => apiUrl(ctx, "offering", c.offeringId) }),
+    offeringName: t.string({ select: { offering: { select: { name: true } } }, resolve: (c) => c.offering.name }),
+    userUsername: t.string({ select: { user: { select: { username: true } } }, resolve: (c) => c.user.username }),
+    userFullName: t.string({
+      select: { user: { select: { firstName: true, lastName: true } } },
+      resolve: (c) => `${c.user.firstName} ${c.user.lastName}`.trim(),
+    }),
+    userEmail: t.string({ select: { user: { select: { email: true } } }, resolve: (c) => c.user.email }),
+    version: t.exposeString("version"),
+    agreementDate: t.expose("agreementDate", { type: "DateTime" }),
+    revocationDate: t.expose("revocationDate", { type: "DateTime", nullable: true }),
+    created: t.expose("created", { type: "DateTime" }),
+    modified: t.expose("modified", { type: "DateTime" }),
+    hasConsent: t.boolean(consentStatusField(hasConsent)),
+    requiresReconsent: t.boolean(consentStatusField(requiresReconsent)),
+  }),
+});
+
+builder.prismaObjectFields("OfferingUser", (t) => ({
+  hasConsent: t.boolean({
+    description: "The user has a current consent to the offering's active terms (true when there are none)",
+    ...consentStatusField(hasConsent),
+  }),
+  requiresReconsent: t.boolean({
+    description: "The offering's active terms ask this user to consent again",
+    ...consentStatusField(requiresReconsent),
+  }),
+}));
+
+const nodesQuery = (ctx: object, info: GraphQLResolveInfo, typeName: string) =>
+  queryFromInfo({ context: ctx, info, typeName, paths: [["nodes"], ["edges", "node"]] }) as never;
+
+const TermsOrderEnum = builder.enumType("TermsOfServiceOrder", { values: Object.keys(terms.TERMS_ORDER) as terms.TermsOrder[] });
+const TermsFilterInput = builder.inputType("TermsOfServiceFilter", {
+  fields: (t) => ({ offeringUuid: t.id(), isActive: t.boolean(), version: t.string(), requiresReconsent: t.boolean() }),
+});
+const TermsInput = builder.inputType("TermsOfServiceInput", {
+  fields: (t) => ({
+    termsOfService: t.string(),
+    termsOfServiceLink: t.string(),
+    isActive: t.boolean(),
+    gracePeriodDays: t.int({ description: "Default 60" }),
+  }),
+});
+const CreateTermsInput = builder.inputType("CreateTermsOfServiceInput", {
+  fields: (t) => ({
+    offeringUuid: t.id({ required: true }),
+    termsOfService: t.string(),
+    termsOfServiceLink: t.string(),
+    version: t.string({ description: "Fixed after creation" }),
+    isActive: t.boolean(),
+    requiresReconsent: t.boolean({ description: "Fixed after creation" }),
+    gracePeriodDays: t.int({ description: "Default 60" }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  offeringTermsOfServices: t.field({
+    type: connectionType("OfferingTermsOfService", TermsRef),
+    args: { filter: t.arg({ type: TermsFilterInput }), orderBy: t.arg({ type: [TermsOrderEnum] }), ...pageArgs },
+    resolve: (_r, args, ctx, info) =>
+      terms.listTerms(
+        ctx,
+        { filter: args.filter && { ...args.filter, offeringUuid: args.filter.offeringUuid?.toString() }, orderBy: args.orderBy, page: toPage(args) },
+        nodesQuery(ctx, info, "OfferingTermsOfService"),
+      ) as never,
+  }),
+  offeringTermsOfService: t.prismaField({
+    type: "OfferingTermsOfService",
+    args: { uuid: t.arg.id({ required: true }) },
+    resolve: (query, _r, args, ctx) => terms.getTerms(ctx, String(args.uuid), query),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  createOfferingTermsOfService: t.prismaField({
+    type: "OfferingTermsOfService",
+    args: { input: t.arg({ type: CreateTermsInput, required: true }) },
+    resolve: (query, _r, { input }, ctx) => terms.createTerms(ctx, { ...input, offering: String(input.offeringUuid) }, query),
+  }),
+  updateOfferingTermsOfService: t.prismaField({
+    type: "OfferingTermsOfService",
+    args: { uuid: t.arg.id({ required: true }), input: t.arg({ type: TermsInput, required: true }) },
+    resolve: (query, _r, args, ctx) => terms.updateTerms(ctx, String(args.uuid), args.input, query),
+  }),
+  deleteOfferingTermsOfService: t.string({
+    description: "Deletes the configuration; returns its uuid",
+    args: { uuid: t.arg.id({ required: true }) },
+    resolve: (_r, args, ctx) => terms.deleteTerms(ctx, String(args.uuid)),
+  }),
+}));

@@ -1,0 +1,191 @@
+import { Permission } from "../auth/permissions.ts";
+import type { Context } from "../context.ts";
+import type { Prisma } from "../generated/prisma/client.ts";
+import { referenced, visibleOne } from "../directory/lookup.ts";
+import { recordEvent } from "../events/record.ts";
+import type { Page } from "../graphql/pagination.ts";
+import { fieldError, invalid } from "../platform/errors.ts";
+import { parseUuid, toHex } from "../platform/ids.ts";
+import { paginate } from "../platform/paginate.ts";
+import { maxLength, validUrl } from "../platform/text.ts";
+import { type Outbox, transact, type Tx } from "../platform/transaction.ts";
+import { visibleTerms } from "./visibility.ts";
+
+export type TermsQuery = { select?: Prisma.OfferingTermsOfServiceSelect; include?: Prisma.OfferingTermsOfServiceInclude };
+
+export interface TermsFilter {
+  offeringUuid?: string | null;
+  isActive?: boolean | null;
+  version?: string | null;
+  requiresReconsent?: boolean | null;
+}
+
+export const TERMS_ORDER = {
+  CREATED_ASC: { created: "asc" },
+  CREATED_DESC: { created: "desc" },
+  MODIFIED_ASC: { modified: "asc" },
+  MODIFIED_DESC: { modified: "desc" },
+  VERSION_ASC: { version: "asc" },
+  VERSION_DESC: { version: "desc" },
+} as const satisfies Record<string, Prisma.OfferingTermsOfServiceOrderByWithRelationInput>;
+export type TermsOrder = keyof typeof TERMS_ORDER;
+
+export async function listTerms(
+  ctx: Context,
+  args: { filter?: TermsFilter | null; orderBy?: TermsOrder[] | null; page: Page },
+  query: TermsQuery = {},
+) {
+  const f = args.filter ?? {};
+  const offeringId = f.offeringUuid ? parseUuid(f.offeringUuid) : undefined;
+  if (offeringId === null) throw fieldError("offering_uuid", "Enter a valid UUID.");
+  const where: Prisma.OfferingTermsOfServiceWhereInput = {
+    AND: [
+      await visibleTerms(ctx),
+      offeringId ? { offeringId } : {},
+      f.isActive != null ? { isActive: f.isActive } : {},
+      f.version != null ? { version: f.version } : {},
+      f.requiresReconsent != null ? { requiresReconsent: f.requiresReconsent } : {},
+    ],
+  };
+  const orderBy = [...(args.orderBy ?? ["CREATED_DESC" as const]).map((o) => TERMS_ORDER[o]), { id: "asc" as const }];
+  return paginate(ctx.db.offeringTermsOfService, { where, orderBy, page: args.page, query });
+}
+
+export async function getTerms(ctx: Context, uuid: string, query: TermsQuery = {}) {
+  const visible = await visibleTerms(ctx);
+  return visibleOne(uuid, (id) => ctx.db.offeringTermsOfService.findFirst({ ...query, where: { AND: [{ id }, visible] } }));
+}
+
+export interface TermsInput {
+  termsOfService?: string | null;
+  termsOfServiceLink?: string | null;
+  isActive?: boolean | null;
+  gracePeriodDays?: number | null;
+}
+
+export interface CreateTermsInput extends TermsInput {
+  offering: string;
+  version?: string | null;
+  requiresReconsent?: boolean | null;
+}
+
+function validated(input: TermsInput) {
+  if (input.gracePeriodDays != null && (!Number.isInteger(input.gracePeriodDays) || input.gracePeriodDays < 0)) {
+    throw invalid({ grace_period_days: ["Ensure this value is greater than or equal to 0."] });
+  }
+  return {
+    ...(input.termsOfService != null ? { termsOfService: input.termsOfService } : {}),
+    ...(input.termsOfServiceLink != null ? { termsOfServiceLink: validUrl("terms_of_service_link", input.termsOfServiceLink) } : {}),
+    ...(input.gracePeriodDays != null ? { gracePeriodDays: input.gracePeriodDays } : {}),
+  };
+}
+
+const onlyOneActive = () =>
+  fieldError("is_active", "Only one active terms of service is allowed per offering. Deactivate the current one first.");
+
+/**
+ * Concurrent activations for one offering queue on a row lock of the offering, so the check for another
+ * active version and the write are atomic.
+ */
+async function assertNoOtherActive(tx: Tx, offeringId: string, exceptId?: string) {
+  await tx.$queryRaw`SELECT id FROM offerings WHERE id = ${offeringId}::uuid FOR UPDATE`;
+  const other = await tx.offeringTermsOfService.findFirst({
+    where: { offeringId, isActive: true, ...(exceptId ? { id: { not: exceptId } } : {}) },
+    select: { id: true },
+  });
+  if (other) throw onlyOneActive();
+}
+
+const termsScopes = (termsId: string, offering: { id: string; customerId: string }) => [
+  { type: "TERMS_OF_SERVICE" as const, id: termsId },
+  { type: "OFFERING" as const, id: offering.id },
+  { type: "CUSTOMER" as const, id: offering.customerId },
+];
+
+async function recordTermsEvent(
+  ctx: Context,
+  tx: Tx,
+  outbox: Outbox,
+  type: string,
+  terms: { id: string; version: string },
+  offering: { id: string; name: string; customerId: string },
+  context: Record<string, unknown> = {},
+) {
+  await recordEvent(ctx, tx, outbox, {
+    type,
+    message: `Terms of service ${terms.version || "(unversioned)"} of offering ${offering.name}: ${type.replace("terms_of_service_", "")}.`,
+    context: { terms_of_service_uuid: toHex(terms.id), version: terms.version, offering_uuid: toHex(offering.id), ...context },
+    scopes: termsScopes(terms.id, offering),
+  });
+}
+
+export async function createTerms(ctx: Context, input: CreateTermsInput, query: TermsQuery = {}) {
+  ctx.requireViewer();
+  const offering = await referenced("offering", input.offering, (id) =>
+    ctx.db.offering.findUnique({ where: { id }, select: { id: true, name: true, customerId: true } }),
+  );
+  const data = {
+    ...validated(input),
+    version: maxLength("version", input.version ?? "", 50),
+    requiresReconsent: input.requiresReconsent ?? false,
+    isActive: input.isActive ?? false,
+  };
+  await ctx.access.require(Permission.UPDATE_OFFERING, [
+    { type: "OFFERING", id: offering.id },
+    { type: "CUSTOMER", id: offering.customerId },
+  ]);
+  const id = await transact(ctx, async (tx, outbox) => {
+    if (data.isActive) await assertNoOtherActive(tx, offering.id);
+    const terms = await tx.offeringTermsOfService.create({
+      data: { ...data, offeringId: offering.id, activatedAt: data.isActive ? ctx.now() : null, created: ctx.now() },
+      select: { id: true, version: true },
+    });
+    await recordTermsEvent(ctx, tx, outbox, "terms_of_service_created", terms, offering, { is_active: data.isActive });
+    return terms.id;
+  });
+  return ctx.db.offeringTermsOfService.findUniqueOrThrow({ ...query, where: { id } });
+}
+
+const TERMS_CORE = {
+  id: true,
+  version: true,
+  isActive: true,
+  offering: { select: { id: true, name: true, customerId: true } },
+} as const;
+
+async function loadForChange(ctx: Context, uuid: string) {
+  const terms = (await getTerms(ctx, uuid, { select: TERMS_CORE })) as unknown as {
+    id: string;
+    version: string;
+    isActive: boolean;
+    offering: { id: string; name: string; customerId: string };
+  };
+  await ctx.access.require(Permission.UPDATE_OFFERING, [{ type: "CUSTOMER", id: terms.offering.customerId }]);
+  return terms;
+}
+
+/** PUT/PATCH: `version` and `requires_reconsent` are fixed at creation and are not part of the input. */
+export async function updateTerms(ctx: Context, uuid: string, input: TermsInput, query: TermsQuery = {}) {
+  const terms = await loadForChange(ctx, uuid);
+  const data = validated(input);
+  const activating = input.isActive === true && !terms.isActive;
+  const changes = { ...data, ...(input.isActive != null ? { isActive: input.isActive } : {}), ...(activating ? { activatedAt: ctx.now() } : {}) };
+  await transact(ctx, async (tx, outbox) => {
+    if (activating) await assertNoOtherActive(tx, terms.offering.id, terms.id);
+    await tx.offeringTermsOfService.update({ where: { id: terms.id }, data: changes });
+    await recordTermsEvent(ctx, tx, outbox, "terms_of_service_updated", terms, terms.offering, {
+      changed_fields: Object.keys(changes),
+      ...(input.isActive != null ? { is_active: input.isActive } : {}),
+    });
+  });
+  return ctx.db.offeringTermsOfService.findUniqueOrThrow({ ...query, where: { id: terms.id } });
+}
+
+export async function deleteTerms(ctx: Context, uuid: string): Promise<string> {
+  const terms = await loadForChange(ctx, uuid);
+  await transact(ctx, async (tx, outbox) => {
+    await tx.offeringTermsOfService.delete({ where: { id: terms.id } });
+    await recordTermsEvent(ctx, tx, outbox, "terms_of_service_deleted", terms, terms.offering);
+  });
+  return toHex(terms.id);
+}
