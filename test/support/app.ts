@@ -24,10 +24,11 @@ export interface TestApp {
 }
 
 /** The whole service on a random port, over a fresh database (PGlite, or PostgreSQL with TEST_DATABASE_URL). */
-export async function startTestApp(config: Partial<Config> = {}): Promise<TestApp> {
+export async function startTestApp(config: Partial<Config> = {}, options: { now?: () => Date } = {}): Promise<TestApp> {
   const database = await freshDatabase();
   const app = await createApp({
     database,
+    now: options.now,
     config: { seedDemo: false, pubsubPrefix: `test-${randomBytes(4).toString("hex")}`, ...config },
   });
   const world = await buildWorld(app.deps.db);

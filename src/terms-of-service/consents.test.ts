@@ -1,0 +1,94 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestApp, type TestApp } from "../../test/support/app.ts";
+
+const DAY = 86_400_000;
+let clock = new Date("2030-01-01T00:00:00Z").getTime();
+let t: TestApp;
+const CONSENTS = "/api/marketplace-user-offering-consents/";
+
+beforeAll(async () => {
+  t = await startTestApp({}, { now: () => new Date(clock) });
+});
+afterAll(() => t.close());
+
+async function offeringWithTerms(name: string, terms: { version: string; requiresReconsent?: boolean; gracePeriodDays?: number } | null) {
+  const offering = await t.app.deps.db.offering.create({
+    data: { customerId: t.world.provider.id, name, type: "Marketplace.Slurm", state: "ACTIVE", pluginOptions: { service_provider_can_create_offering_user: true } },
+  });
+  if (terms) {
+    await t.app.deps.db.offeringTermsOfService.create({
+      data: { offeringId: offering.id, isActive: true, activatedAt: new Date(clock), version: terms.version, requiresReconsent: terms.requiresReconsent ?? false, gracePeriodDays: terms.gracePeriodDays ?? 60 },
+    });
+  }
+  return { id: offering.id, uuid: offering.id.replaceAll("-", "") };
+}
+
+const consent = (offeringUuid: string, token: string) => t.http("POST", CONSENTS, { token, body: { offering: offeringUuid } });
+
+describe("user consents", () => {
+  it("grants consent to the active version (201), refuses a second one, and needs active terms", async () => {
+    const offering = await offeringWithTerms("Consent", { version: "3.1" });
+    const res = await consent(offering.uuid, t.world.tokens.projectMember);
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({
+      version: "3.1", revocation_date: null, has_consent: true, requires_reconsent: false,
+      offering_uuid: offering.uuid, user_username: "projectMember", agreement_date: "2030-01-01T00:00:00Z",
+    });
+    expect((await consent(offering.uuid, t.world.tokens.projectMember)).status).toBe(400);
+    const none = await offeringWithTerms("No terms", null);
+    expect(await consent(none.uuid, t.world.tokens.projectMember)).toMatchObject({
+      status: 400,
+      body: { offering: ["This offering has no active terms of service."] },
+    });
+  });
+
+  it("revokes (owner or staff only) and reactivates the same record on a new consent", async () => {
+    const offering = await offeringWithTerms("Revoke", { version: "1" });
+    const granted = await consent(offering.uuid, t.world.tokens.projectAdmin);
+    const path = `${CONSENTS}${granted.body.uuid}/revoke/`;
+    expect((await t.http("POST", path, { token: t.world.tokens.projectManager })).status).toBe(404);
+    expect(await t.http("POST", path, { token: t.world.tokens.support })).toMatchObject({
+      status: 403,
+      body: { detail: "You don't have permission to revoke this consent." },
+    });
+    const revoked = await t.http("POST", path, { token: t.world.tokens.projectAdmin });
+    expect(revoked).toMatchObject({ status: 200, body: { revocation_date: "2030-01-01T00:00:00Z", has_consent: false } });
+    expect((await t.http("POST", path, { token: t.world.tokens.projectAdmin })).status).toBe(400);
+    const again = await consent(offering.uuid, t.world.tokens.projectAdmin);
+    expect(again).toMatchObject({ status: 201, body: { uuid: granted.body.uuid, revocation_date: null, has_consent: true } });
+    const events = await t.http("GET", `/api/events/?event_type=terms_of_service_consent_granted&event_type=terms_of_service_consent_revoked&user_uuid=${t.world.users.projectAdmin.uuid}&o=created`, {
+      token: t.world.tokens.staff,
+    });
+    expect(events.body.map((e: { event_type: string }) => e.event_type)).toEqual([
+      "terms_of_service_consent_granted",
+      "terms_of_service_consent_revoked",
+      "terms_of_service_consent_granted",
+    ]);
+  });
+
+  it("lists only the caller's consents; staff see everyone's", async () => {
+    const offering = await offeringWithTerms("Lists", { version: "1" });
+    await consent(offering.uuid, t.world.tokens.unrelated);
+    await consent(offering.uuid, t.world.tokens.providerManager);
+    const mine = await t.http("GET", `${CONSENTS}?offering_uuid=${offering.uuid}`, { token: t.world.tokens.unrelated });
+    expect(mine.body.map((c: { user_username: string }) => c.user_username)).toEqual(["unrelated"]);
+    const all = await t.http("GET", `${CONSENTS}?offering_uuid=${offering.uuid}&o=created`, { token: t.world.tokens.staff });
+    expect(all.body.map((c: { user_username: string }) => c.user_username)).toEqual(["unrelated", "providerManager"]);
+    expect(all.headers.get("x-result-count")).toBe("2");
+  });
+
+  it("asks for reconsent when a new version requires it, and lets the old consent expire after the grace period", async () => {
+    const offering = await offeringWithTerms("Reconsent", { version: "1" });
+    const granted = await consent(offering.uuid, t.world.tokens.projectMember);
+    await t.app.deps.db.offeringTermsOfService.updateMany({ where: { offeringId: offering.id }, data: { isActive: false } });
+    await t.app.deps.db.offeringTermsOfService.create({
+      data: { offeringId: offering.id, isActive: true, version: "2", requiresReconsent: true, gracePeriodDays: 10, activatedAt: new Date(clock) },
+    });
+    const read = () => t.http("GET", `${CONSENTS}${granted.body.uuid}/`, { token: t.world.tokens.projectMember });
+    expect((await read()).body).toMatchObject({ has_consent: true, requires_reconsent: true, version: "1" });
+    clock += 11 * DAY;
+    expect((await read()).body).toMatchObject({ has_consent: false, requires_reconsent: true });
+    const renewed = await consent(offering.uuid, t.world.tokens.projectMember);
+    expect(renewed.body).toMatchObject({ version: "2", has_consent: true, requires_reconsent: false });
+  });
+});
