@@ -13,11 +13,17 @@ const PAGE_SQL = `
   SELECT ou.id, ou.username, ou.state, ou.is_restricted, ou.service_provider_comment, ou.service_provider_comment_url,
          ou.backend_metadata, ou.created, ou.modified, ou.offering_id, ou.user_id,
          o.name AS offering_name, o.customer_id, c.name AS customer_name,
-         u.username AS user_username, u.first_name, u.last_name, u.email
+         u.username AS user_username, u.first_name, u.last_name, u.email,
+         t.version AS terms_version, t.requires_reconsent AS terms_requires_reconsent,
+         coalesce(t.activated_at, t.created) + make_interval(days => t.grace_period_days) AS grace_ends,
+         uc.version AS consent_version, uc.revocation_date AS consent_revoked
     FROM offering_users ou
     JOIN offerings o ON o.id = ou.offering_id
     JOIN customers c ON c.id = o.customer_id
     JOIN users u ON u.id = ou.user_id
+    LEFT JOIN LATERAL (SELECT * FROM offering_terms_of_service ts WHERE ts.offering_id = ou.offering_id AND ts.is_active
+                        ORDER BY ts.created DESC LIMIT 1) t ON true
+    LEFT JOIN user_offering_consents uc ON uc.user_id = ou.user_id AND uc.offering_id = ou.offering_id
    ORDER BY ou.username ASC NULLS FIRST, ou.created ASC, ou.id ASC
    LIMIT $1 OFFSET $2`;
 
@@ -29,8 +35,18 @@ const formatDateTime = (date: Date) => {
   return iso.endsWith(".000Z") ? `${iso.slice(0, -5)}Z` : `${iso.slice(0, -1)}000Z`;
 };
 
+/** As src/terms-of-service/consent-status.ts decides it (restated here: the floor uses no project code). */
+function consent(row: any): { has: boolean; reconsent: boolean } {
+  if (row.terms_version === null) return { has: false, reconsent: false };
+  if (row.consent_version === null || row.consent_revoked !== null) return { has: false, reconsent: false };
+  if (row.consent_version === row.terms_version || !row.terms_requires_reconsent) return { has: true, reconsent: false };
+  const grace = Date.now() < row.grace_ends.getTime();
+  return { has: grace, reconsent: true };
+}
+
 /** The fields of rest-adapter/fragments.ts OfferingUserRest, in the same order. */
 function serialise(row: any, base: string) {
+  const { has, reconsent } = consent(row);
   return {
     url: `${base}/api/marketplace-offering-users/${hex(row.id)}/`,
     uuid: hex(row.id),
@@ -52,6 +68,8 @@ function serialise(row: any, base: string) {
     service_provider_comment: row.service_provider_comment,
     service_provider_comment_url: row.service_provider_comment_url,
     backend_metadata: row.backend_metadata,
+    has_consent: has,
+    requires_reconsent: reconsent,
     created: formatDateTime(row.created),
     modified: formatDateTime(row.modified),
   };

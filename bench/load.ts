@@ -28,6 +28,8 @@ export interface LoadResult {
   p99Ms: number;
   meanMs: number;
   maxMs: number;
+  /** CPU time of the server process per measured request (ms), when the caller measured it. */
+  serverCpuMsPerRequest?: number;
   /** Raw latencies (ms) of the measured requests, to pool several runs; not written to the results file. */
   latencies: number[];
 }
@@ -105,7 +107,31 @@ function summarise(latencies: number[], errors: number, seconds: number): LoadRe
 /** Several measured runs of one scenario as one: requests and seconds add up, percentiles over all samples. */
 export function pool(runs: LoadResult[]): LoadResult {
   const sum = (pick: (r: LoadResult) => number) => runs.reduce((total, r) => total + pick(r), 0);
-  return summarise(runs.flatMap((r) => r.latencies), sum((r) => r.errors), sum((r) => r.seconds));
+  const pooled = summarise(runs.flatMap((r) => r.latencies), sum((r) => r.errors), sum((r) => r.seconds));
+  const cpuMs = sum((r) => (r.serverCpuMsPerRequest ?? Number.NaN) * r.requests);
+  return Number.isFinite(cpuMs) ? { ...pooled, serverCpuMsPerRequest: cpuMs / pooled.requests } : pooled;
+}
+
+/**
+ * One connection, requests strictly one after another, cycling through `specs`: each request's latency is its
+ * service time, and the kinds share whatever else the machine is doing request by request. Latencies per spec.
+ */
+export async function alternatingLatency(baseUrl: string, specs: RequestSpec[], durationMs: number): Promise<LoadResult[]> {
+  const base = new URL(baseUrl);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const samples = specs.map(() => [] as number[]);
+  const errors = specs.map(() => 0);
+  const start = performance.now();
+  for (let i = 0; performance.now() - start < durationMs; i++) {
+    const k = i % specs.length;
+    const started = performance.now();
+    const status = await send(agent, base, specs[k]).catch(() => 0);
+    samples[k].push(performance.now() - started);
+    if (status < 200 || status >= 300) errors[k] += 1;
+  }
+  agent.destroy();
+  const seconds = (performance.now() - start) / 1000;
+  return samples.map((latencies, k) => summarise(latencies, errors[k], seconds));
 }
 
 /** A single request with its parsed JSON body and headers, for checking a scenario before loading it. */

@@ -4,6 +4,8 @@ import type { ServerReady } from "./server.ts";
 export interface ServerProcess extends ServerReady {
   baseUrl: string;
   pid: number;
+  /** CPU time (user + system, ms) the server process has used so far. */
+  cpuMs(): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -45,12 +47,23 @@ export function startServer(options: ServerOptions): Promise<ServerProcess> {
     };
     child.once("exit", exitedEarly);
     child.once("message", (message: { ready: ServerReady }) => {
+      const cpuMs = () =>
+        new Promise<number>((answer) => {
+          const listener = (reply: { cpu?: NodeJS.CpuUsage }) => {
+            if (!reply.cpu) return;
+            child.off("message", listener);
+            answer((reply.cpu.user + reply.cpu.system) / 1000);
+          };
+          child.on("message", listener);
+          child.send("cpu");
+        });
       clearTimeout(timer);
       child.off("exit", exitedEarly);
       resolve({
         ...message.ready,
         baseUrl: `http://127.0.0.1:${message.ready.port}`,
         pid: child.pid!,
+        cpuMs,
         async stop() {
           if (child.exitCode === null) child.send("stop");
           const timeout = setTimeout(() => child.kill("SIGKILL"), 10_000);

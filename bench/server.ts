@@ -3,7 +3,8 @@
  *   BENCH_SERVER=app   the gateway (createApp) on PGlite in memory, or on BENCH_DATABASE_URL
  *   BENCH_SERVER=bare  the node:http + pg floor (bench/bare-server.ts) on BENCH_DATABASE_URL
  *   BENCH_SEED=1       seed the benchmark data first (app only) and report the staff token
- * Reports `{ port, token? }` over IPC once listening; exits on the "stop" message.
+ * Reports `{ ready: { port, token? } }` over IPC once listening; answers "cpu" with its process.cpuUsage();
+ * exits on "stop".
  */
 import type { AddressInfo } from "node:net";
 import pg from "pg";
@@ -62,6 +63,9 @@ async function stop() {
   await close().catch((error) => console.error("bench server: close failed", error));
   process.exit(0);
 }
-process.on("message", (message) => message === "stop" && void stop());
+process.on("message", (message) => {
+  if (message === "stop") void stop();
+  if (message === "cpu") process.send?.({ cpu: process.cpuUsage() });
+});
 process.on("SIGTERM", () => void stop());
 process.on("disconnect", () => void stop());
