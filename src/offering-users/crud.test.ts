@@ -68,6 +68,9 @@ describe("POST /api/marketplace-offering-users/", () => {
       service_provider_comment: "",
       service_provider_comment_url: "",
       backend_metadata: {},
+      // No active terms of service on the offering (src/terms-of-service/consent-status.ts: NOT_REQUIRED).
+      has_consent: false,
+      requires_reconsent: false,
       created: expect.stringMatching(ISO_Z),
       modified: expect.stringMatching(ISO_Z),
     });
@@ -79,30 +82,21 @@ describe("POST /api/marketplace-offering-users/", () => {
 
   it("creates from offering_uuid and user_uuid (hex or dashed)", async () => {
     const user = await freshUser();
-    const res = await t.http("POST", BASE, {
-      token: owner,
-      body: { offering_uuid: dashed(t.world.offering.uuid), user_uuid: user.uuid },
-    });
+    const res = await t.http("POST", BASE, { token: owner, body: { offering_uuid: dashed(t.world.offering.uuid), user_uuid: user.uuid } });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ offering_uuid: t.world.offering.uuid, user_uuid: user.uuid, state: "Requested" });
   });
 
   it("a username given at creation puts the record straight into OK", async () => {
     const user = await freshUser();
-    const res = await t.http("POST", BASE, {
-      token: owner,
-      body: { offering_uuid: t.world.offering.uuid, user_uuid: user.uuid, username: "ada" },
-    });
+    const res = await t.http("POST", BASE, { token: owner, body: { offering_uuid: t.world.offering.uuid, user_uuid: user.uuid, username: "ada" } });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ username: "ada", state: "OK" });
   });
 
   it("an empty username at creation leaves the record Requested", async () => {
     const user = await freshUser();
-    const res = await t.http("POST", BASE, {
-      token: owner,
-      body: { offering_uuid: t.world.offering.uuid, user_uuid: user.uuid, username: "" },
-    });
+    const res = await t.http("POST", BASE, { token: owner, body: { offering_uuid: t.world.offering.uuid, user_uuid: user.uuid, username: "" } });
     expect(res.status).toBe(201);
     expect(res.body.state).toBe("Requested");
   });
@@ -270,10 +264,7 @@ describe("PATCH update_comments", () => {
 
   it("on a Deleted record → 403 with Waldur's message, nothing changes", async () => {
     const ou = await t.world.offeringUser("DELETED", { comment: "gone" });
-    const res = await t.http("PATCH", `${BASE}${ou.uuid}/update_comments/`, {
-      token: owner,
-      body: { service_provider_comment: "new" },
-    });
+    const res = await t.http("PATCH", `${BASE}${ou.uuid}/update_comments/`, { token: owner, body: { service_provider_comment: "new" } });
     expect(res.status).toBe(403);
     expect(res.body).toEqual({ detail: "Cannot update comments for offering user in state: Deleted" });
     expect((await rowOf(ou.id))?.serviceProviderComment).toBe("gone");

@@ -80,7 +80,7 @@ export const ConsentRef = builder.prismaObject("UserOfferingConsent", {
 
 builder.prismaObjectFields("OfferingUser", (t) => ({
   hasConsent: t.boolean({
-    description: "The user has a current consent to the offering's active terms (true when there are none)",
+    description: "The user has a current consent to the offering's active terms (false when it has none)",
     ...consentStatusField(hasConsent),
   }),
   requiresReconsent: t.boolean({

@@ -1,0 +1,224 @@
+import { PGlite } from "@electric-sql/pglite";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { OfferingUserState } from "../generated/prisma/client.ts";
+import { startTestApp, type TestApp } from "../../test/support/app.ts";
+import { toHex } from "../platform/ids.ts";
+
+let t: TestApp;
+let owner: string;
+/** Five records of a dedicated offering, oldest first, in these states. */
+const STATES: OfferingUserState[] = ["OK", "OK", "CREATING", "OK", "ERROR_CREATING"];
+const five: string[] = [];
+let fiveOffering: string;
+let thirtyOffering: string;
+
+async function offeringWith(name: string, count: number, state: (i: number) => OfferingUserState) {
+  const db = t.app.deps.db;
+  const offering = await db.offering.create({
+    data: { customerId: t.world.provider.id, name, type: "Marketplace.Slurm", state: "ACTIVE", pluginOptions: { service_provider_can_create_offering_user: true } },
+  });
+  const uuids: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const user = await db.user.create({ data: { username: `${name}-${i}`, email: `${name}-${i}@example.org` } });
+    const ou = await db.offeringUser.create({
+      data: { offeringId: offering.id, userId: user.id, state: state(i), created: new Date(Date.UTC(2024, 0, i + 1)) },
+    });
+    uuids.push(toHex(ou.id));
+  }
+  return { uuid: toHex(offering.id), uuids };
+}
+
+beforeAll(async () => {
+  t = await startTestApp();
+  owner = t.world.tokens.providerOwner;
+  const small = await offeringWith("five", 5, (i) => STATES[i]);
+  fiveOffering = small.uuid;
+  five.push(...small.uuids);
+  thirtyOffering = (await offeringWith("thirty", 30, () => "OK")).uuid;
+});
+afterAll(() => t.close());
+
+const LIST = `query($filter: OfferingUserFilter, $orderBy: [OfferingUserOrder!], $first: Int, $after: String) {
+  offeringUsers(filter: $filter, orderBy: $orderBy, first: $first, after: $after) {
+    totalCount
+    pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
+    edges { cursor node { uuid } }
+    nodes { uuid state stateLabel }
+  } }`;
+
+describe("offeringUsers", () => {
+  it("filters, orders and pages with cursors; edges and nodes agree", async () => {
+    const filter = { offeringUuid: [fiveOffering], state: ["OK"] };
+    const first = await t.gql(LIST, { filter, orderBy: ["CREATED_DESC"], first: 2 }, owner);
+    expect(first.errors).toBeUndefined();
+    const page1 = first.data.offeringUsers;
+    expect(page1.totalCount).toBe(3);
+    expect(page1.nodes).toEqual([
+      { uuid: five[3], state: "OK", stateLabel: "OK" },
+      { uuid: five[1], state: "OK", stateLabel: "OK" },
+    ]);
+    expect(page1.edges.map((e: { node: { uuid: string } }) => e.node.uuid)).toEqual([five[3], five[1]]);
+    expect(page1.pageInfo).toEqual({
+      hasNextPage: true, hasPreviousPage: false, startCursor: page1.edges[0].cursor, endCursor: page1.edges[1].cursor,
+    });
+
+    const second = await t.gql(LIST, { filter, orderBy: ["CREATED_DESC"], first: 2, after: page1.pageInfo.endCursor }, owner);
+    const page2 = second.data.offeringUsers;
+    expect(page2.nodes.map((n: { uuid: string }) => n.uuid)).toEqual([five[0]]);
+    expect(page2.pageInfo).toMatchObject({ hasNextPage: false, hasPreviousPage: true });
+    expect(page2.edges[0].cursor).not.toBe(page1.edges[1].cursor);
+  });
+
+  it("without first it returns 10 at most; totalCount counts all", async () => {
+    const res = await t.gql(LIST, { filter: { offeringUuid: [thirtyOffering] } }, owner);
+    expect(res.data.offeringUsers.totalCount).toBe(30);
+    expect(res.data.offeringUsers.nodes).toHaveLength(10);
+  });
+
+  it("a bad uuid in the filter or a bad cursor → VALIDATION with fields", async () => {
+    const bad = await t.gql(LIST, { filter: { providerUuid: "xyz" } }, owner);
+    expect(bad.errors?.[0].extensions).toMatchObject({ code: "VALIDATION", fields: { provider_uuid: ["Enter a valid UUID."] } });
+    const cursor = await t.gql(LIST, { after: "bm9wZQ" }, owner);
+    expect(cursor.errors?.[0].extensions).toMatchObject({ code: "VALIDATION", fields: { after: ["Invalid cursor."] } });
+  });
+
+  it("anonymous → UNAUTHENTICATED", async () => {
+    const res = await t.gql(LIST, {});
+    expect(res.errors?.[0]).toMatchObject({ message: "Authentication credentials were not provided.", extensions: { code: "UNAUTHENTICATED" } });
+  });
+});
+
+const ONE = `query($uuid: ID!) { offeringUser(uuid: $uuid) { uuid state offering { uuid name } user { username } customerName } }`;
+
+describe("offeringUser", () => {
+  it("returns the record with its relations", async () => {
+    const res = await t.gql(ONE, { uuid: five[2] }, owner);
+    expect(res.data.offeringUser).toEqual({
+      uuid: five[2], state: "CREATING", offering: { uuid: fiveOffering, name: "five" }, user: { username: "five-2" }, customerName: "Provider Org",
+    });
+  });
+
+  it("an unknown, malformed or invisible uuid → NOT_FOUND", async () => {
+    for (const [uuid, token] of [["0123456789abcdef0123456789abcdef", owner], ["nope", owner], [five[2], t.world.tokens.unrelated]]) {
+      const res = await t.gql(ONE, { uuid }, token);
+      expect(res.data).toBeNull();
+      expect(res.errors?.[0]).toMatchObject({ message: "Not found.", extensions: { code: "NOT_FOUND" } });
+    }
+  });
+});
+
+describe("mutations return the record or an error with extensions.code", () => {
+  const BEGIN = `mutation($uuid: ID!) { beginCreatingOfferingUser(uuid: $uuid) { uuid state serviceProviderComment } }`;
+
+  it("a transition returns the moved record", async () => {
+    const ou = await t.world.offeringUser("CREATION_REQUESTED");
+    const res = await t.gql(BEGIN, { uuid: ou.uuid }, owner);
+    expect(res).toEqual({ data: { beginCreatingOfferingUser: { uuid: ou.uuid, state: "CREATING", serviceProviderComment: "" } } });
+  });
+
+  it("from a wrong state → INVALID_TRANSITION with Waldur's message", async () => {
+    const ou = await t.world.offeringUser("OK");
+    const res = await t.gql(BEGIN, { uuid: ou.uuid }, owner);
+    expect(res.errors?.[0]).toMatchObject({
+      message: "Cannot transition to Creating from current state: 5. Valid states for operation: Requested, Error creating.",
+      extensions: { code: "INVALID_TRANSITION" },
+    });
+  });
+
+  it("visible without UPDATE_OFFERING_USER → FORBIDDEN; invisible → NOT_FOUND", async () => {
+    const ou = await t.world.offeringUser("CREATION_REQUESTED");
+    expect((await t.gql(BEGIN, { uuid: ou.uuid }, t.world.tokens.support)).errors?.[0].extensions?.code).toBe("FORBIDDEN");
+    expect((await t.gql(BEGIN, { uuid: ou.uuid }, t.world.tokens.unrelated)).errors?.[0].extensions?.code).toBe("NOT_FOUND");
+    expect((await t.app.deps.db.offeringUser.findUniqueOrThrow({ where: { id: ou.id } })).state).toBe("CREATION_REQUESTED");
+  });
+
+  it("a comment URL that is not a URL → VALIDATION with fields", async () => {
+    const ou = await t.world.offeringUser("CREATING");
+    const res = await t.gql(
+      `mutation($uuid: ID!) { setPendingAccountLinkingOfferingUser(uuid: $uuid, comment: "x", commentUrl: "nope") { uuid } }`,
+      { uuid: ou.uuid },
+      owner,
+    );
+    expect(res.errors?.[0].extensions).toEqual({ code: "VALIDATION", fields: { comment_url: ["Enter a valid URL."] } });
+  });
+
+  it("createOfferingUser returns the record; a duplicate → VALIDATION non_field_errors", async () => {
+    const user = await t.app.deps.db.user.create({ data: { username: "gql-create" } });
+    const CREATE = `mutation($input: CreateOfferingUserInput!) { createOfferingUser(input: $input) { state username offering { name } user { username } } }`;
+    const input = { offeringUuid: t.world.offering.uuid, userUuid: toHex(user.id), username: "gc" };
+    const created = await t.gql(CREATE, { input }, owner);
+    expect(created.data.createOfferingUser).toEqual({ state: "OK", username: "gc", offering: { name: "HPC" }, user: { username: "gql-create" } });
+    const again = await t.gql(CREATE, { input }, owner);
+    expect(again.errors?.[0].extensions).toEqual({
+      code: "VALIDATION", fields: { non_field_errors: ["The fields offering, user must make a unique set."] },
+    });
+  });
+
+  it("updateOfferingUser, updateOfferingUserComments and deleteOfferingUser", async () => {
+    const ou = await t.world.offeringUser("PENDING_ADDITIONAL_VALIDATION", { comment: "Upload ID" });
+    const updated = await t.gql(`mutation($uuid: ID!) { updateOfferingUser(uuid: $uuid, username: "ada") { username state serviceProviderComment } }`, { uuid: ou.uuid }, owner);
+    expect(updated.data.updateOfferingUser).toEqual({ username: "ada", state: "OK", serviceProviderComment: "" });
+
+    const COMMENT = `mutation($uuid: ID!) { updateOfferingUserComments(uuid: $uuid, serviceProviderComment: "<b>hi</b><script>x</script>") { serviceProviderComment state } }`;
+    expect((await t.gql(COMMENT, { uuid: ou.uuid }, owner)).data.updateOfferingUserComments).toEqual({ serviceProviderComment: "<b>hi</b>", state: "OK" });
+
+    const DELETE = `mutation($uuid: ID!) { deleteOfferingUser(uuid: $uuid) { uuid } }`;
+    expect((await t.gql(DELETE, { uuid: ou.uuid }, t.world.tokens.projectAdmin)).errors?.[0]).toMatchObject({
+      message: "You do not have permission to delete this user.", extensions: { code: "FORBIDDEN" },
+    });
+    expect((await t.gql(DELETE, { uuid: ou.uuid }, owner)).data).toEqual({ deleteOfferingUser: { uuid: ou.uuid } });
+    expect((await t.gql(DELETE, { uuid: ou.uuid }, owner)).errors?.[0].extensions?.code).toBe("NOT_FOUND");
+  });
+
+  it("updateOfferingUserComments on a Deleted record → FORBIDDEN", async () => {
+    const ou = await t.world.offeringUser("DELETED");
+    const res = await t.gql(`mutation($uuid: ID!) { updateOfferingUserComments(uuid: $uuid, serviceProviderComment: "x") { uuid } }`, { uuid: ou.uuid }, owner);
+    expect(res.errors?.[0]).toMatchObject({ message: "Cannot update comments for offering user in state: Deleted", extensions: { code: "FORBIDDEN" } });
+  });
+});
+
+/**
+ * Counts the SQL statements sent to the database while `run` runs, at the driver: PGlite's `query` (embedded) and
+ * node-postgres' `Client.query` (PostgreSQL, which Pool.query also goes through).
+ */
+async function countSql<T>(run: () => Promise<T>): Promise<{ result: T; statements: number }> {
+  let statements = 0;
+  let pgliteProto = PGlite.prototype as object;
+  while (!Object.prototype.hasOwnProperty.call(pgliteProto, "query")) pgliteProto = Object.getPrototypeOf(pgliteProto);
+  const targets = [pgliteProto, pg.Client.prototype] as Array<{ query: (...args: unknown[]) => unknown }>;
+  const originals = targets.map((target) => target.query);
+  targets.forEach((target, i) => {
+    target.query = function (this: unknown, ...args: unknown[]) {
+      statements += 1;
+      return originals[i].apply(this, args);
+    };
+  });
+  try {
+    return { result: await run(), statements };
+  } finally {
+    targets.forEach((target, i) => (target.query = originals[i]));
+  }
+}
+
+describe("no N+1", () => {
+  const NESTED = `query($filter: OfferingUserFilter, $first: Int) {
+    offeringUsers(filter: $filter, first: $first, orderBy: [CREATED_ASC]) {
+      totalCount
+      nodes { uuid offering { name customer { name } } user { username email } customerName userEmail }
+      edges { node { user { username } } }
+    } }`;
+
+  it("listing 30 offering users with nested offering.customer and user costs as many queries as listing 3", async () => {
+    const list = (first: number) => countSql(() => t.gql(NESTED, { filter: { offeringUuid: [thirtyOffering] }, first }, owner));
+    const three = await list(3);
+    const thirty = await list(30);
+    expect(thirty.result.errors).toBeUndefined();
+    expect(thirty.result.data.offeringUsers.nodes).toHaveLength(30);
+    expect(thirty.result.data.offeringUsers.nodes[29]).toMatchObject({
+      offering: { name: "thirty", customer: { name: "Provider Org" } }, user: { username: "thirty-29" }, customerName: "Provider Org",
+    });
+    expect(three.statements).toBeGreaterThan(0);
+    expect(thirty.statements).toBe(three.statements);
+  });
+});
