@@ -7,7 +7,7 @@ export type Authentication = { viewer: Viewer | null; failure?: DomainError };
 
 const ANONYMOUS: Authentication = { viewer: null };
 
-/** DRF's TokenAuthentication, including its error messages. Other schemes are ignored (anonymous). */
+/** DRF's TokenAuthentication, including its error messages. Other schemes are ignored (anonymous). One query per call. */
 export async function authenticate(db: Db, authorization: string | null | undefined): Promise<Authentication> {
   const parts = (authorization ?? "").trim().split(/\s+/).filter(Boolean);
   if (parts.length === 0 || parts[0].toLowerCase() !== "token") return ANONYMOUS;
@@ -17,12 +17,12 @@ export async function authenticate(db: Db, authorization: string | null | undefi
   }
   const key = parts[1];
   if (!TOKEN_PATTERN.test(key)) return { viewer: null, failure: unauthenticated("Invalid token.") };
-  const token = await db.authToken.findUnique({
-    where: { keyDigest: tokenDigest(key) },
-    select: { user: { select: { id: true, username: true, isStaff: true, isSupport: true, isActive: true } } },
-  });
-  if (!token) return { viewer: null, failure: unauthenticated("Invalid token.") };
-  if (!token.user.isActive) return { viewer: null, failure: unauthenticated("User inactive or deleted.") };
-  const { isActive: _active, ...viewer } = token.user;
+  const [user] = await db.$queryRaw<Array<Viewer & { isActive: boolean }>>`
+    SELECT u.id, u.username, u.is_staff AS "isStaff", u.is_support AS "isSupport", u.is_active AS "isActive"
+    FROM auth_tokens t JOIN users u ON u.id = t.user_id
+    WHERE t.key_digest = ${tokenDigest(key)}`;
+  if (!user) return { viewer: null, failure: unauthenticated("Invalid token.") };
+  if (!user.isActive) return { viewer: null, failure: unauthenticated("User inactive or deleted.") };
+  const { isActive: _active, ...viewer } = user;
   return { viewer };
 }

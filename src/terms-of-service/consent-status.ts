@@ -71,7 +71,9 @@ export const consentOf = (ctx: Context) =>
     }, ({ userId, offeringId }) => `${userId}:${offeringId}`),
   );
 
+/** Consents are only looked up for offerings that have active terms. */
 export async function consentStatusOf(ctx: Context, userId: string, offeringId: string): Promise<ConsentStatus> {
-  const [terms, consent] = await Promise.all([activeTermsOf(ctx)(offeringId), consentOf(ctx)({ userId, offeringId })]);
-  return consentStatus(terms, consent, ctx.now());
+  const terms = await activeTermsOf(ctx)(offeringId);
+  if (!terms) return "NOT_REQUIRED";
+  return consentStatus(terms, await consentOf(ctx)({ userId, offeringId }), ctx.now());
 }
