@@ -1,4 +1,6 @@
 import type { ObjectRef } from "@pothos/core";
+import { queryFromInfo } from "@pothos/plugin-prisma";
+import type { GraphQLResolveInfo } from "graphql";
 import { fieldError } from "../platform/errors.ts";
 import { builder } from "./builder.ts";
 
@@ -85,3 +87,7 @@ export function connectionType<T>(name: string, node: ObjectRef<any, T>) {
     }),
   });
 }
+
+/** What plugin-prisma must load for the nodes of a connection, whether the client asked for `nodes` or `edges.node`. */
+export const nodesQuery = (ctx: object, info: GraphQLResolveInfo, typeName: string) =>
+  queryFromInfo({ context: ctx, info, typeName, paths: [["nodes"], ["edges", "node"]] }) as never;

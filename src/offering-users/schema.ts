@@ -1,7 +1,6 @@
-import { queryFromInfo } from "@pothos/plugin-prisma";
 import { filter, pipe } from "graphql-yoga";
 import { builder } from "../graphql/builder.ts";
-import { connectionType, pageArgs, toPage } from "../graphql/pagination.ts";
+import { connectionType, nodesQuery, pageArgs, toPage } from "../graphql/pagination.ts";
 import { apiUrl } from "../graphql/urls.ts";
 import { toHex } from "../platform/ids.ts";
 import type { OfferingUserChangedPayload } from "../platform/pubsub.ts";
@@ -77,15 +76,13 @@ const OfferingUserFilterInput = builder.inputType("OfferingUserFilter", {
 });
 
 const OfferingUserConnection = connectionType("OfferingUser", OfferingUserRef);
-const queryOf = (ctx: object, info: Parameters<typeof queryFromInfo>[0]["info"]) =>
-  queryFromInfo({ context: ctx, info, typeName: "OfferingUser", paths: [["nodes"], ["edges", "node"]] }) as service.OfferingUserQuery;
 
 builder.queryFields((t) => ({
   offeringUsers: t.field({
     type: OfferingUserConnection,
     args: { filter: t.arg({ type: OfferingUserFilterInput }), orderBy: t.arg({ type: [OfferingUserOrderEnum] }), ...pageArgs },
     resolve: (_root, args, ctx, info) =>
-      service.listOfferingUsers(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, queryOf(ctx, info)) as never,
+      service.listOfferingUsers(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "OfferingUser")) as never,
   }),
   offeringUser: t.prismaField({
     type: "OfferingUser",

@@ -1,6 +1,5 @@
-import { queryFromInfo } from "@pothos/plugin-prisma";
 import { builder } from "../graphql/builder.ts";
-import { connectionType, pageArgs, toPage } from "../graphql/pagination.ts";
+import { connectionType, nodesQuery, pageArgs, toPage } from "../graphql/pagination.ts";
 import * as consents from "./consents.ts";
 import { ConsentRef } from "./schema.ts";
 
@@ -24,7 +23,7 @@ builder.queryFields((t) => ({
           orderBy: args.orderBy,
           page: toPage(args),
         },
-        queryFromInfo({ context: ctx, info, typeName: "UserOfferingConsent", paths: [["nodes"], ["edges", "node"]] }) as never,
+        nodesQuery(ctx, info, "UserOfferingConsent"),
       ) as never,
   }),
   userOfferingConsent: t.prismaField({

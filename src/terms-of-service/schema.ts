@@ -1,7 +1,5 @@
-import { queryFromInfo } from "@pothos/plugin-prisma";
-import type { GraphQLResolveInfo } from "graphql";
 import { builder } from "../graphql/builder.ts";
-import { connectionType, pageArgs, toPage } from "../graphql/pagination.ts";
+import { connectionType, nodesQuery, pageArgs, toPage } from "../graphql/pagination.ts";
 import { apiUrl } from "../graphql/urls.ts";
 import { toHex } from "../platform/ids.ts";
 import { consentOf, consentStatusOf, hasConsent, requiresReconsent } from "./consent-status.ts";
@@ -88,9 +86,6 @@ builder.prismaObjectFields("OfferingUser", (t) => ({
     ...consentStatusField(requiresReconsent),
   }),
 }));
-
-const nodesQuery = (ctx: object, info: GraphQLResolveInfo, typeName: string) =>
-  queryFromInfo({ context: ctx, info, typeName, paths: [["nodes"], ["edges", "node"]] }) as never;
 
 const TermsOrderEnum = builder.enumType("TermsOfServiceOrder", { values: Object.keys(terms.TERMS_ORDER) as terms.TermsOrder[] });
 const TermsFilterInput = builder.inputType("TermsOfServiceFilter", {

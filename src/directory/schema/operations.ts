@@ -1,16 +1,11 @@
-import { queryFromInfo } from "@pothos/plugin-prisma";
-import type { GraphQLResolveInfo } from "graphql";
 import { builder } from "../../graphql/builder.ts";
-import { connectionType, pageArgs, toPage } from "../../graphql/pagination.ts";
+import { connectionType, nodesQuery, pageArgs, toPage } from "../../graphql/pagination.ts";
 import { ROLES } from "../../auth/permissions.ts";
 import * as offerings from "../offerings.ts";
 import * as organisations from "../organisations.ts";
 import { grantRole, revokeRole } from "../roles.ts";
 import * as users from "../users.ts";
 import { BillingTypeEnum, CustomerRef, OfferingRef, OfferingStateEnum, ProjectRef, RoleGrantRef, ServiceProviderRef, UserRef } from "./types.ts";
-
-const nodesQuery = (ctx: object, info: GraphQLResolveInfo, typeName: string) =>
-  queryFromInfo({ context: ctx, info, typeName, paths: [["nodes"], ["edges", "node"]] }) as never;
 
 const UserConnection = connectionType("User", UserRef);
 const CustomerConnection = connectionType("Customer", CustomerRef);
