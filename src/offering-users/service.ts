@@ -5,7 +5,7 @@ import type { OfferingUserState, Prisma } from "../generated/prisma/client.ts";
 import type { Connection, Page } from "../graphql/pagination.ts";
 import { DomainError, ErrorCode, fieldError, forbidden, notFound } from "../platform/errors.ts";
 import { parseUuid, toHex } from "../platform/ids.ts";
-import { canTransition, compareAndSwap, type TransitionRule } from "../platform/state-machine.ts";
+import { canTransition, swapFromObserved, type TransitionRule } from "../platform/state-machine.ts";
 import { sanitizeComment, validUrl, maxLength } from "../platform/text.ts";
 import { transact } from "../platform/transaction.ts";
 import { paginate } from "../platform/paginate.ts";
@@ -53,8 +53,12 @@ const scopesOf = (ou: { offeringId: string; offering: { customerId: string } }):
   { type: "CUSTOMER", id: ou.offering.customerId },
 ];
 
-const reload = (ctx: Context, id: string, query: OfferingUserQuery) =>
-  ctx.db.offeringUser.findUniqueOrThrow({ ...query, where: { id } });
+/** The record after a change; a concurrent deletion in between makes it a 404, not a 500. */
+async function reload(ctx: Context, id: string, query: OfferingUserQuery) {
+  const row = await ctx.db.offeringUser.findUnique({ ...query, where: { id } });
+  if (!row) throw notFound();
+  return row;
+}
 
 export function invalidTransition(rule: TransitionRule<OfferingUserState, unknown>, current: OfferingUserState) {
   const valid = rule.from.map(stateLabel).join(", ");
@@ -65,14 +69,21 @@ export function invalidTransition(rule: TransitionRule<OfferingUserState, unknow
   );
 }
 
-/** Reads the state another transaction left behind, to explain why ours lost the race. */
-async function lostRace(
+/** Swaps the state inside `tx` from the one last seen (see swapFromObserved); returns the state replaced. */
+function swapState(
   tx: Prisma.TransactionClient,
-  id: string,
+  ou: OfferingUserCore,
   rule: TransitionRule<OfferingUserState, unknown>,
-): Promise<never> {
-  const now = await tx.offeringUser.findUnique({ where: { id }, select: { state: true } });
-  throw now ? invalidTransition(rule, now.state) : notFound();
+  data: Prisma.OfferingUserUpdateManyMutationInput,
+  extraWhere: Prisma.OfferingUserWhereInput = {},
+) {
+  return swapFromObserved(
+    rule,
+    ou.state,
+    (from) => tx.offeringUser.updateMany({ where: { id: ou.id, state: from, ...extraWhere }, data }),
+    async () => (await tx.offeringUser.findUnique({ where: { id: ou.id }, select: { state: true } }))?.state ?? null,
+    { invalid: (current) => invalidTransition(rule, current), missing: notFound },
+  );
 }
 
 export interface CommentInput {
@@ -102,15 +113,11 @@ export async function transitionOfferingUser(
   if (!canTransition(rule, ou.state)) throw invalidTransition(rule, ou.state);
   const data = { state: rule.to, ...commentData(rule.effect, input) };
   await transact(ctx, async (tx, outbox) => {
-    await compareAndSwap(
-      rule,
-      (from) => tx.offeringUser.updateMany({ where: { id: ou.id, state: { in: from } }, data }),
-      () => lostRace(tx, ou.id, rule),
-    );
+    const replaced = await swapState(tx, ou, rule, data);
     await recordOfferingUserChange(ctx, tx, outbox, ou, {
       eventType: rule.effect?.eventType ?? UPDATED,
-      message: `Offering user ${describe(ou)} has been moved from ${stateLabel(ou.state)} to ${stateLabel(rule.to)}.`,
-      previousState: ou.state,
+      message: `Offering user ${describe(ou)} has been moved from ${stateLabel(replaced)} to ${stateLabel(rule.to)}.`,
+      previousState: replaced,
       state: rule.to,
       context: { operation, ...changedComments(ou, data) },
     });
@@ -185,15 +192,11 @@ export async function updateOfferingUser(
   const rule: TransitionRule<OfferingUserState, unknown> = finishes ? assigned : { from: [ou.state], to: ou.state };
   const data = { username, ...(finishes ? { state: assigned.to, ...commentData(assigned.effect, {}) } : {}) };
   await transact(ctx, async (tx, outbox) => {
-    await compareAndSwap(
-      rule,
-      (from) => tx.offeringUser.updateMany({ where: { id: ou.id, state: { in: from }, username: ou.username }, data }),
-      () => lostRace(tx, ou.id, rule),
-    );
+    const replaced = await swapState(tx, ou, rule, data, { username: ou.username });
     await recordOfferingUserChange(ctx, tx, outbox, ou, {
       eventType: UPDATED,
       message: `Username of offering user ${describe(ou)} has been changed from "${ou.username ?? ""}" to "${username ?? ""}".`,
-      previousState: ou.state,
+      previousState: replaced,
       state: rule.to,
       context: { old_username: ou.username, new_username: username },
     });

@@ -69,10 +69,6 @@ export class Feed<T> {
     return this.items.splice(0);
   }
 
-  get pending() {
-    return this.items.length;
-  }
-
   /** The error that ended the subscription, once it has. */
   async failed(timeoutMs = 5_000): Promise<unknown> {
     const deadline = Date.now() + timeoutMs;
