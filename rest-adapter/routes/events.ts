@@ -12,6 +12,9 @@ const SCOPE_COLLECTIONS: Record<string, string> = {
   "marketplace-public-offerings": "OFFERING",
   "marketplace-service-providers": "SERVICE_PROVIDER",
   "marketplace-offering-users": "OFFERING_USER",
+  "maintenance-announcements": "MAINTENANCE",
+  "public-maintenance-announcements": "MAINTENANCE",
+  "marketplace-offering-terms-of-service": "TERMS_OF_SERVICE",
 };
 
 function scope(value: string | undefined) {

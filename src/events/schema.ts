@@ -1,6 +1,7 @@
 import { queryFromInfo } from "@pothos/plugin-prisma";
 import { filter, pipe } from "graphql-yoga";
 import type { Context } from "../context.ts";
+import { EventScopeType } from "../generated/prisma/enums.ts";
 import { builder } from "../graphql/builder.ts";
 import { connectionType, pageArgs, toPage } from "../graphql/pagination.ts";
 import { toHex } from "../platform/ids.ts";
@@ -19,9 +20,7 @@ export const EventRef = builder.prismaObject("Event", {
   }),
 });
 
-export const EventScopeTypeEnum = builder.enumType("EventScopeType", {
-  values: ["USER", "CUSTOMER", "PROJECT", "OFFERING", "SERVICE_PROVIDER", "OFFERING_USER"] as const,
-});
+export const EventScopeTypeEnum = builder.enumType(EventScopeType, { name: "EventScopeType" });
 
 const EventScopeInput = builder.inputType("EventScopeInput", {
   fields: (t) => ({ type: t.field({ type: EventScopeTypeEnum, required: true }), uuid: t.id({ required: true }) }),

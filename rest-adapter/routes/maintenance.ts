@@ -1,0 +1,209 @@
+import { isMaintenanceType, maintenanceStateFromLabel } from "../../src/maintenance/enums.ts";
+import { MAINTENANCE_ORDER_PARAMS } from "../../src/maintenance/filters.ts";
+import { MAINTENANCE_ACTIONS, MAINTENANCE_TRANSITIONS } from "../../src/maintenance/transitions.ts";
+import { fieldError, invalid } from "../../src/platform/errors.ts";
+import {
+  choices,
+  compact,
+  dateTimeParam,
+  hyperlink,
+  optionalDateTime,
+  optionalString,
+  ordering,
+  queryValues,
+  readAll,
+  uuidParam,
+} from "../input.ts";
+import type { RestRequest, RouteSpec } from "../route.ts";
+
+const BASE = "/api/maintenance-announcements";
+const LINKS = "/api/maintenance-announcement-offerings";
+const PUBLIC = "/api/public-maintenance-announcements";
+
+/** A DRF ChoiceField of integers: 2 and "2" are accepted, anything else is not a valid choice. */
+export function optionalChoiceInteger(body: Record<string, unknown>, field: string): number | null | undefined {
+  const value = body[field];
+  if (value === undefined || value === null) return value as null | undefined;
+  const number = typeof value === "number" || typeof value === "string" ? Number(value) : Number.NaN;
+  if (!Number.isInteger(number) || String(value).trim() === "") throw fieldError(field, `"${String(value)}" is not a valid choice.`);
+  return number;
+}
+
+/** `?maintenance_type=1&maintenance_type=2`. */
+function maintenanceTypes(query: URLSearchParams, name: string) {
+  const values = queryValues(query, name);
+  if (!values.length) return undefined;
+  return values.map((value) => {
+    if (!/^\d{1,2}$/.test(value) || !isMaintenanceType(Number(value))) {
+      throw fieldError(name, `Select a valid choice. ${value} is not one of the available choices.`);
+    }
+    return Number(value);
+  });
+}
+
+export function maintenanceFilter({ query }: RestRequest) {
+  return compact({
+    state: choices(query, "state", maintenanceStateFromLabel),
+    maintenanceType: maintenanceTypes(query, "maintenance_type"),
+    serviceProviderUuid: uuidParam(query, "service_provider_uuid"),
+    scheduledStartAfter: dateTimeParam(query, "scheduled_start_after"),
+    scheduledStartBefore: dateTimeParam(query, "scheduled_start_before"),
+    scheduledEndAfter: dateTimeParam(query, "scheduled_end_after"),
+    scheduledEndBefore: dateTimeParam(query, "scheduled_end_before"),
+  });
+}
+
+const listVariables = (request: RestRequest) =>
+  compact({ filter: maintenanceFilter(request), orderBy: ordering(request.query, MAINTENANCE_ORDER_PARAMS) });
+
+/** Fields that must be present on create and PUT; PATCH takes any subset. */
+const REQUIRED = ["name", "scheduled_start", "scheduled_end", "service_provider"];
+
+function maintenanceInput({ body }: RestRequest, full: boolean) {
+  const present = (field: string) => body[field] !== undefined;
+  const values = readAll({
+    required: () => {
+      const missing = full ? REQUIRED.filter((field) => !present(field)) : [];
+      if (missing.length) throw invalid(Object.fromEntries(missing.map((field) => [field, ["This field is required."]])));
+    },
+    name: () => optionalString(body, "name"),
+    message: () => optionalString(body, "message"),
+    internalNotes: () => optionalString(body, "internal_notes"),
+    maintenanceType: () => optionalChoiceInteger(body, "maintenance_type"),
+    externalReferenceUrl: () => optionalString(body, "external_reference_url"),
+    scheduledStart: () => optionalDateTime(body, "scheduled_start"),
+    scheduledEnd: () => optionalDateTime(body, "scheduled_end"),
+    serviceProviderUuid: () =>
+      present("service_provider") ? hyperlink(body.service_provider, "service_provider", "marketplace-service-providers") : undefined,
+  });
+  const { required: _checked, ...input } = values;
+  return { input: compact(input) };
+}
+
+const retrieve = (path: string, field: string, fragment: string, summary: string, isPublic = false): RouteSpec => ({
+  method: "GET",
+  path: `${path}/:uuid/`,
+  summary,
+  document: `query($uuid: ID!) { ${field}(uuid: $uuid) { ...${fragment} } }`,
+  variables: ({ params }) => ({ uuid: params.uuid }),
+  kind: "object",
+  ...(isPublic ? { public: true } : {}),
+});
+
+const remove = (path: string, mutation: string, summary: string): RouteSpec => ({
+  method: "DELETE",
+  path: `${path}/:uuid/`,
+  summary,
+  document: `mutation($uuid: ID!) { ${mutation}(uuid: $uuid) { uuid } }`,
+  variables: ({ params }) => ({ uuid: params.uuid }),
+  kind: "empty",
+  status: 204,
+});
+
+const updateMaintenance = (method: "PUT" | "PATCH"): RouteSpec => ({
+  method,
+  path: `${BASE}/:uuid/`,
+  summary: method === "PUT" ? "Update a maintenance announcement" : "Partially update a maintenance announcement",
+  document: `mutation($uuid: ID!, $input: UpdateMaintenanceAnnouncementInput!) {
+    updateMaintenanceAnnouncement(uuid: $uuid, input: $input) { ...MaintenanceAnnouncementRest } }`,
+  variables: (request) => ({ uuid: request.params.uuid, ...maintenanceInput(request, method === "PUT") }),
+  kind: "object",
+});
+
+const actions: RouteSpec[] = MAINTENANCE_ACTIONS.map((action) => {
+  const { effect, from, to } = MAINTENANCE_TRANSITIONS[action];
+  return {
+    method: "POST",
+    path: `${BASE}/:uuid/${action}/`,
+    summary: `Maintenance announcement action ${action}: ${from.join(", ")} → ${to}`,
+    document: `mutation($uuid: ID!) { ${effect.mutation}(uuid: $uuid) { uuid } }`,
+    variables: ({ params }) => ({ uuid: params.uuid }),
+    kind: "object",
+    shape: () => ({ detail: effect.detail }),
+  };
+});
+
+function linkInput({ body }: RestRequest, full: boolean) {
+  const present = (field: string) => body[field] !== undefined;
+  const input = readAll({
+    maintenanceUuid: () =>
+      full || present("maintenance") ? hyperlink(body.maintenance, "maintenance", "maintenance-announcements") : undefined,
+    offeringUuid: () =>
+      full || present("offering") ? hyperlink(body.offering, "offering", "marketplace-provider-offerings") : undefined,
+    impactLevel: () => optionalChoiceInteger(body, "impact_level"),
+    impactDescription: () => optionalString(body, "impact_description"),
+  });
+  return { input: compact(input) };
+}
+
+const updateLink = (method: "PUT" | "PATCH"): RouteSpec => ({
+  method,
+  path: `${LINKS}/:uuid/`,
+  summary: method === "PUT" ? "Update an affected offering" : "Partially update an affected offering",
+  document: `mutation($uuid: ID!, $input: UpdateMaintenanceAnnouncementOfferingInput!) {
+    updateMaintenanceAnnouncementOffering(uuid: $uuid, input: $input) { ...MaintenanceAnnouncementOfferingRest } }`,
+  variables: (request) => ({ uuid: request.params.uuid, ...linkInput(request, method === "PUT") }),
+  kind: "object",
+});
+
+export const maintenanceRoutes: RouteSpec[] = [
+  {
+    method: "GET",
+    path: `${BASE}/`,
+    summary: "List maintenance announcements of the providers the caller manages",
+    document: `query($filter: MaintenanceAnnouncementFilter, $orderBy: [MaintenanceAnnouncementOrder!], $first: Int, $offset: Int) {
+      maintenanceAnnouncements(filter: $filter, orderBy: $orderBy, first: $first, offset: $offset) { totalCount nodes { ...MaintenanceAnnouncementRest } } }`,
+    variables: listVariables,
+    kind: "list",
+  },
+  {
+    method: "POST",
+    path: `${BASE}/`,
+    summary: "Create a maintenance announcement (Draft)",
+    document: `mutation($input: CreateMaintenanceAnnouncementInput!) { createMaintenanceAnnouncement(input: $input) { ...MaintenanceAnnouncementRest } }`,
+    variables: (request) => maintenanceInput(request, true),
+    kind: "object",
+    status: 201,
+  },
+  retrieve(BASE, "maintenanceAnnouncement", "MaintenanceAnnouncementRest", "Retrieve a maintenance announcement"),
+  updateMaintenance("PUT"),
+  updateMaintenance("PATCH"),
+  remove(BASE, "deleteMaintenanceAnnouncement", "Delete a maintenance announcement (and its system announcement)"),
+  ...actions,
+  {
+    method: "GET",
+    path: `${LINKS}/`,
+    summary: "List offerings affected by maintenance announcements",
+    document: `query($filter: MaintenanceAnnouncementOfferingFilter, $first: Int, $offset: Int) {
+      maintenanceAnnouncementOfferings(filter: $filter, first: $first, offset: $offset) { totalCount nodes { ...MaintenanceAnnouncementOfferingRest } } }`,
+    variables: ({ query }) => ({
+      filter: compact({ maintenanceUuid: uuidParam(query, "maintenance_uuid"), offeringUuid: uuidParam(query, "offering_uuid") }),
+    }),
+    kind: "list",
+  },
+  {
+    method: "POST",
+    path: `${LINKS}/`,
+    summary: "Link an offering to a maintenance announcement",
+    document: `mutation($input: CreateMaintenanceAnnouncementOfferingInput!) {
+      createMaintenanceAnnouncementOffering(input: $input) { ...MaintenanceAnnouncementOfferingRest } }`,
+    variables: (request) => linkInput(request, true),
+    kind: "object",
+    status: 201,
+  },
+  retrieve(LINKS, "maintenanceAnnouncementOffering", "MaintenanceAnnouncementOfferingRest", "Retrieve an affected offering"),
+  updateLink("PUT"),
+  updateLink("PATCH"),
+  remove(LINKS, "deleteMaintenanceAnnouncementOffering", "Unlink an offering from a maintenance announcement"),
+  {
+    method: "GET",
+    path: `${PUBLIC}/`,
+    summary: "Scheduled, in-progress and completed maintenance of every provider (no authentication)",
+    document: `query($filter: MaintenanceAnnouncementFilter, $orderBy: [MaintenanceAnnouncementOrder!], $first: Int, $offset: Int) {
+      publicMaintenanceAnnouncements(filter: $filter, orderBy: $orderBy, first: $first, offset: $offset) { totalCount nodes { ...PublicMaintenanceAnnouncementRest } } }`,
+    variables: listVariables,
+    kind: "list",
+    public: true,
+  },
+  retrieve(PUBLIC, "publicMaintenanceAnnouncement", "PublicMaintenanceAnnouncementRest", "Retrieve a public maintenance announcement", true),
+];

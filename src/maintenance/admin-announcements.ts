@@ -1,0 +1,144 @@
+import type { Context } from "../context.ts";
+import { requireStaff } from "../directory/lookup.ts";
+import { recordEvent } from "../events/record.ts";
+import type { AnnouncementType, Prisma } from "../generated/prisma/client.ts";
+import type { Connection, Page } from "../graphql/pagination.ts";
+import { type FieldErrors, invalid, notFound } from "../platform/errors.ts";
+import { parseUuid, toHex } from "../platform/ids.ts";
+import { paginate } from "../platform/paginate.ts";
+import { type Outbox, type Tx, transact } from "../platform/transaction.ts";
+
+export type AdminAnnouncementQuery = { select?: Prisma.AdminAnnouncementSelect; include?: Prisma.AdminAnnouncementInclude };
+
+export interface AdminAnnouncementFilter {
+  description?: string | null;
+  isActive?: boolean | null;
+  type?: AnnouncementType[] | null;
+}
+
+export const ADMIN_ANNOUNCEMENT_ORDER = {
+  ACTIVE_FROM_ASC: { activeFrom: "asc" },
+  ACTIVE_FROM_DESC: { activeFrom: "desc" },
+  ACTIVE_TO_ASC: { activeTo: "asc" },
+  ACTIVE_TO_DESC: { activeTo: "desc" },
+  CREATED_ASC: { created: "asc" },
+  CREATED_DESC: { created: "desc" },
+  // Waldur offers `name`; an announcement's name is its text.
+  NAME_ASC: { description: "asc" },
+  NAME_DESC: { description: "desc" },
+  TYPE_ASC: { type: "asc" },
+  TYPE_DESC: { type: "desc" },
+} as const satisfies Record<string, Prisma.AdminAnnouncementOrderByWithRelationInput>;
+export type AdminAnnouncementOrder = keyof typeof ADMIN_ANNOUNCEMENT_ORDER;
+
+export interface AdminAnnouncementInput {
+  description?: string | null;
+  type?: AnnouncementType | null;
+  activeFrom?: Date | null;
+  activeTo?: Date | null;
+}
+
+const REST_NAMES: Record<keyof AdminAnnouncementInput, string> = {
+  description: "description",
+  type: "type",
+  activeFrom: "active_from",
+  activeTo: "active_to",
+};
+
+/** Active while now lies within [active_from, active_to]. */
+const activeAt = (now: Date, active: boolean): Prisma.AdminAnnouncementWhereInput =>
+  active
+    ? { activeFrom: { lte: now }, activeTo: { gte: now } }
+    : { OR: [{ activeFrom: { gt: now } }, { activeTo: { lt: now } }] };
+
+function announcementWhere(ctx: Context, f: AdminAnnouncementFilter | null | undefined): Prisma.AdminAnnouncementWhereInput[] {
+  if (!f) return [];
+  return [
+    f.description ? { description: { contains: f.description, mode: "insensitive" as const } } : {},
+    f.isActive != null ? activeAt(ctx.now(), f.isActive) : {},
+    f.type?.length ? { type: { in: f.type } } : {},
+  ];
+}
+
+/** Reading is open to every authenticated user (Waldur §4.5). */
+export async function listAdminAnnouncements(
+  ctx: Context,
+  args: { filter?: AdminAnnouncementFilter | null; orderBy?: AdminAnnouncementOrder[] | null; page: Page },
+  query: AdminAnnouncementQuery = {},
+): Promise<Connection<unknown>> {
+  ctx.requireViewer();
+  const where = { AND: announcementWhere(ctx, args.filter) };
+  const chosen = args.orderBy?.length ? args.orderBy : (["CREATED_DESC"] as const);
+  const orderBy = [...chosen.map((o) => ADMIN_ANNOUNCEMENT_ORDER[o]), { created: "desc" as const }, { id: "asc" as const }];
+  return paginate(ctx.db.adminAnnouncement, { where, orderBy, page: args.page, query });
+}
+
+export async function getAdminAnnouncement(ctx: Context, uuid: string, query: AdminAnnouncementQuery = {}) {
+  ctx.requireViewer();
+  const id = parseUuid(uuid);
+  const row = id ? await ctx.db.adminAnnouncement.findUnique({ ...query, where: { id } }) : null;
+  if (!row) throw notFound();
+  return row;
+}
+
+function validAnnouncement(input: AdminAnnouncementInput, current: { activeFrom: Date; activeTo: Date } | null) {
+  const errors: FieldErrors = {};
+  const required = current ? [] : (["description", "activeFrom", "activeTo"] as const);
+  for (const key of required) if (input[key] === undefined) errors[REST_NAMES[key]] = ["This field is required."];
+  for (const [key, value] of Object.entries(input)) if (value === null) errors[REST_NAMES[key as keyof AdminAnnouncementInput]] = ["This field may not be null."];
+  if (typeof input.description === "string") {
+    if (input.description.trim() === "") errors.description = ["This field may not be blank."];
+    else if (input.description.length > 4096) errors.description = ["Ensure this field has no more than 4096 characters."];
+  }
+  const from = input.activeFrom ?? current?.activeFrom;
+  const to = input.activeTo ?? current?.activeTo;
+  if (!Object.keys(errors).length && from && to && to < from) errors.active_to = ["Active to must not be before active from."];
+  if (Object.keys(errors).length) throw invalid(errors);
+  const { description, type, activeFrom, activeTo } = input;
+  return Object.fromEntries(Object.entries({ description, type, activeFrom, activeTo }).filter(([, v]) => v != null));
+}
+
+/** Staff-only writes leave an audit event that concerns only its author (and staff and support). */
+async function recordAnnouncementEvent(ctx: Context, tx: Tx, outbox: Outbox, id: string, verb: string) {
+  await recordEvent(ctx, tx, outbox, {
+    type: `admin_announcement_${verb}`,
+    message: `Admin announcement ${toHex(id)} has been ${verb}.`,
+    context: { admin_announcement_uuid: toHex(id) },
+    scopes: [],
+  });
+}
+
+export async function createAdminAnnouncement(ctx: Context, input: AdminAnnouncementInput, query: AdminAnnouncementQuery = {}) {
+  requireStaff(ctx);
+  const data = validAnnouncement(input, null) as Prisma.AdminAnnouncementUncheckedCreateInput;
+  const id = await transact(ctx, async (tx, outbox) => {
+    const created = await tx.adminAnnouncement.create({ data: { ...data, created: ctx.now() }, select: { id: true } });
+    await recordAnnouncementEvent(ctx, tx, outbox, created.id, "created");
+    return created.id;
+  });
+  return ctx.db.adminAnnouncement.findUniqueOrThrow({ ...query, where: { id } });
+}
+
+export async function updateAdminAnnouncement(ctx: Context, uuid: string, input: AdminAnnouncementInput, query: AdminAnnouncementQuery = {}) {
+  requireStaff(ctx);
+  const current = await getAdminAnnouncement(ctx, uuid, { select: { id: true, activeFrom: true, activeTo: true } });
+  const data = validAnnouncement(input, current);
+  await transact(ctx, async (tx, outbox) => {
+    const { count } = await tx.adminAnnouncement.updateMany({ where: { id: current.id }, data });
+    if (count === 0) throw notFound();
+    await recordAnnouncementEvent(ctx, tx, outbox, current.id, "updated");
+  });
+  return ctx.db.adminAnnouncement.findUniqueOrThrow({ ...query, where: { id: current.id } });
+}
+
+/** Deleting the announcement of a maintenance by hand is final: later edits of the maintenance do not recreate it. */
+export async function deleteAdminAnnouncement(ctx: Context, uuid: string): Promise<string> {
+  requireStaff(ctx);
+  const current = await getAdminAnnouncement(ctx, uuid, { select: { id: true } });
+  await transact(ctx, async (tx, outbox) => {
+    const { count } = await tx.adminAnnouncement.deleteMany({ where: { id: current.id } });
+    if (count === 0) throw notFound();
+    await recordAnnouncementEvent(ctx, tx, outbox, current.id, "deleted");
+  });
+  return toHex(current.id);
+}

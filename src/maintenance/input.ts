@@ -1,0 +1,80 @@
+import type { Prisma } from "../generated/prisma/client.ts";
+import { type FieldErrors, invalid } from "../platform/errors.ts";
+import { parseUuid } from "../platform/ids.ts";
+import { validUrl } from "../platform/text.ts";
+import { isMaintenanceType, MAINTENANCE_TYPES } from "./enums.ts";
+
+/** The writable fields of an announcement; `serviceProvider` is a uuid. Absent fields are left as they are. */
+export interface MaintenanceInput {
+  name?: string | null;
+  message?: string | null;
+  internalNotes?: string | null;
+  maintenanceType?: number | null;
+  externalReferenceUrl?: string | null;
+  scheduledStart?: Date | null;
+  scheduledEnd?: Date | null;
+  serviceProvider?: string | null;
+}
+
+const REQUIRED_ON_CREATE = ["name", "scheduledStart", "scheduledEnd", "serviceProvider"] as const;
+
+/** Waldur's field names, for error messages. */
+export const FIELD_NAMES: Record<keyof MaintenanceInput, string> = {
+  name: "name",
+  message: "message",
+  internalNotes: "internal_notes",
+  maintenanceType: "maintenance_type",
+  externalReferenceUrl: "external_reference_url",
+  scheduledStart: "scheduled_start",
+  scheduledEnd: "scheduled_end",
+  serviceProvider: "service_provider",
+};
+
+const TEXT_LIMITS = { name: 150, message: 2000, internalNotes: 2000 } as const;
+
+export interface ValidMaintenanceInput {
+  data: Omit<Prisma.MaintenanceAnnouncementUncheckedUpdateInput, "serviceProviderId">;
+  serviceProviderId?: string;
+}
+
+/** Checks every field as a DRF serializer does and reports all field errors together (400). */
+export function validMaintenanceInput(input: MaintenanceInput, creating: boolean): ValidMaintenanceInput {
+  const errors: FieldErrors = {};
+  const fail = (key: keyof MaintenanceInput, message: string) => (errors[FIELD_NAMES[key]] = [message]);
+  if (creating) for (const key of REQUIRED_ON_CREATE) if (input[key] === undefined) fail(key, "This field is required.");
+  for (const [key, value] of Object.entries(input) as Array<[keyof MaintenanceInput, unknown]>) {
+    if (value === null) fail(key, "This field may not be null.");
+  }
+  const data: ValidMaintenanceInput["data"] = {};
+  for (const key of Object.keys(TEXT_LIMITS) as Array<keyof typeof TEXT_LIMITS>) {
+    const value = input[key];
+    if (typeof value !== "string") continue;
+    if (key === "name" && value.trim() === "") fail(key, "This field may not be blank.");
+    else if (value.length > TEXT_LIMITS[key]) fail(key, `Ensure this field has no more than ${TEXT_LIMITS[key]} characters.`);
+    else data[key] = key === "name" ? value.trim() : value;
+  }
+  if (typeof input.maintenanceType === "number") {
+    if (isMaintenanceType(input.maintenanceType)) data.maintenanceType = input.maintenanceType;
+    else fail("maintenanceType", `"${input.maintenanceType}" is not a valid choice.`);
+  }
+  if (typeof input.externalReferenceUrl === "string") {
+    try {
+      data.externalReferenceUrl = validUrl("external_reference_url", input.externalReferenceUrl);
+    } catch (error) {
+      Object.assign(errors, (error as { extensions: { fields: FieldErrors } }).extensions.fields);
+    }
+  }
+  if (input.scheduledStart) data.scheduledStart = input.scheduledStart;
+  if (input.scheduledEnd) data.scheduledEnd = input.scheduledEnd;
+  let serviceProviderId: string | undefined;
+  if (typeof input.serviceProvider === "string") {
+    serviceProviderId = parseUuid(input.serviceProvider) ?? undefined;
+    if (!serviceProviderId) fail("serviceProvider", "Invalid hyperlink - Object does not exist.");
+  }
+  if (Object.keys(errors).length) throw invalid(errors);
+  return { data, serviceProviderId };
+}
+
+export const scheduleError = () => invalid({ scheduled_end: ["Scheduled end must be after scheduled start."] });
+
+export const MAINTENANCE_TYPE_CHOICES = Object.keys(MAINTENANCE_TYPES).map(Number);

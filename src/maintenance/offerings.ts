@@ -1,0 +1,200 @@
+import type { Context } from "../context.ts";
+import type { Prisma } from "../generated/prisma/client.ts";
+import type { Connection, Page } from "../graphql/pagination.ts";
+import { fieldError, type FieldErrors, invalid, notFound } from "../platform/errors.ts";
+import { parseUuid, toHex } from "../platform/ids.ts";
+import { paginate } from "../platform/paginate.ts";
+import { type Outbox, type Tx, transact } from "../platform/transaction.ts";
+import { MAINTENANCE_CORE, type MaintenanceCore, recordMaintenanceChange } from "./changes.ts";
+import { impactLevelDisplay, isImpactLevel } from "./enums.ts";
+import { uuidOf } from "./filters.ts";
+import { canManageProvider, requireManager, visibleMaintenance } from "./visibility.ts";
+
+export type MaintenanceOfferingQuery = {
+  select?: Prisma.MaintenanceAnnouncementOfferingSelect;
+  include?: Prisma.MaintenanceAnnouncementOfferingInclude;
+};
+
+export interface MaintenanceOfferingFilter {
+  maintenanceUuid?: string | null;
+  offeringUuid?: string | null;
+}
+
+/** Writable fields of a link; `maintenance` and `offering` are uuids. */
+export interface MaintenanceOfferingInput {
+  maintenance?: string | null;
+  offering?: string | null;
+  impactLevel?: number | null;
+  impactDescription?: string | null;
+}
+
+const LINK_CORE = {
+  id: true,
+  maintenanceId: true,
+  offeringId: true,
+  impactLevel: true,
+  impactDescription: true,
+  offering: { select: { name: true } },
+  maintenance: { select: MAINTENANCE_CORE },
+} as const;
+type LinkCore = Prisma.MaintenanceAnnouncementOfferingGetPayload<{ select: typeof LINK_CORE }>;
+
+const visibleLinks = async (ctx: Context): Promise<Prisma.MaintenanceAnnouncementOfferingWhereInput> => ({
+  maintenance: await visibleMaintenance(ctx),
+});
+
+export async function listMaintenanceOfferings(
+  ctx: Context,
+  args: { filter?: MaintenanceOfferingFilter | null; page: Page },
+  query: MaintenanceOfferingQuery = {},
+): Promise<Connection<unknown>> {
+  const f = args.filter ?? {};
+  const where = {
+    AND: [
+      await visibleLinks(ctx),
+      f.maintenanceUuid ? { maintenanceId: uuidOf("maintenance_uuid", f.maintenanceUuid) } : {},
+      f.offeringUuid ? { offeringId: uuidOf("offering_uuid", f.offeringUuid) } : {},
+    ],
+  };
+  const orderBy = [{ created: "desc" as const }, { id: "asc" as const }];
+  return paginate(ctx.db.maintenanceAnnouncementOffering, { where, orderBy, page: args.page, query });
+}
+
+export async function getMaintenanceOffering(ctx: Context, uuid: string, query: MaintenanceOfferingQuery = {}) {
+  const id = parseUuid(uuid);
+  const visible = await visibleLinks(ctx);
+  const row = id ? await ctx.db.maintenanceAnnouncementOffering.findFirst({ ...query, where: { AND: [{ id }, visible] } }) : null;
+  if (!row) throw notFound();
+  return row;
+}
+
+const missing = (field: string) => fieldError(field, "Invalid hyperlink - Object does not exist.");
+
+/** The announcement named in a body: one the caller may not manage does not exist for them (400). */
+async function manageableMaintenance(ctx: Context, uuid: string): Promise<MaintenanceCore> {
+  const id = parseUuid(uuid);
+  const m = id ? await ctx.db.maintenanceAnnouncement.findUnique({ where: { id }, select: MAINTENANCE_CORE }) : null;
+  if (!m || !(await canManageProvider(ctx, m.serviceProvider.customerId))) throw missing("maintenance");
+  return m;
+}
+
+/** An affected offering must be one of the announcing provider's own. */
+async function providerOffering(ctx: Context, uuid: string, m: MaintenanceCore) {
+  const id = parseUuid(uuid);
+  const offering = id ? await ctx.db.offering.findUnique({ where: { id }, select: { id: true, name: true, customerId: true } }) : null;
+  if (!offering) throw missing("offering");
+  if (offering.customerId !== m.serviceProvider.customerId) {
+    throw fieldError("offering", "Offering must belong to the service provider of the maintenance announcement.");
+  }
+  return offering;
+}
+
+function validLinkFields(input: MaintenanceOfferingInput, creating: boolean) {
+  const errors: FieldErrors = {};
+  if (creating) for (const field of ["maintenance", "offering"] as const) if (input[field] === undefined) errors[field] = ["This field is required."];
+  if (input.maintenance === null) errors.maintenance = ["This field may not be null."];
+  if (input.offering === null) errors.offering = ["This field may not be null."];
+  if (input.impactLevel === null) errors.impact_level = ["This field may not be null."];
+  if (input.impactDescription === null) errors.impact_description = ["This field may not be null."];
+  if (typeof input.impactLevel === "number" && !isImpactLevel(input.impactLevel)) {
+    errors.impact_level = [`"${input.impactLevel}" is not a valid choice.`];
+  }
+  if (Object.keys(errors).length) throw invalid(errors);
+  return {
+    ...(input.impactLevel != null ? { impactLevel: input.impactLevel } : {}),
+    ...(input.impactDescription != null ? { impactDescription: input.impactDescription } : {}),
+  };
+}
+
+const duplicate = () => fieldError("non_field_errors", "The fields maintenance, offering must make a unique set.");
+const rethrowDuplicate = (error: { code?: string }) => {
+  throw error.code === "P2002" ? duplicate() : error.code === "P2025" ? notFound() : error;
+};
+
+/** Each change of a link is a change of its announcement's affected offerings: one event, one notification. */
+interface LinkSummary {
+  id: string;
+  offeringId: string;
+  offeringName: string;
+  impactLevel: number;
+}
+
+async function recordLinkChange(
+  ctx: Context,
+  tx: Tx,
+  outbox: Outbox,
+  link: LinkSummary,
+  m: MaintenanceCore,
+  verb: "created" | "updated" | "deleted",
+) {
+  await recordMaintenanceChange(ctx, tx, outbox, m, {
+    eventType: `maintenance_announcement_offering_${verb}`,
+    message: `Offering ${link.offeringName} affected by maintenance announcement ${m.name} has been ${verb}.`,
+    previousState: m.state,
+    state: m.state,
+    context: {
+      maintenance_announcement_offering_uuid: toHex(link.id),
+      offering_uuid: toHex(link.offeringId),
+      offering_name: link.offeringName,
+      impact_level: link.impactLevel,
+      impact_level_display: impactLevelDisplay(link.impactLevel),
+    },
+  });
+}
+
+export async function createMaintenanceOffering(ctx: Context, input: MaintenanceOfferingInput, query: MaintenanceOfferingQuery = {}) {
+  ctx.requireViewer();
+  const fields = validLinkFields(input, true);
+  const m = await manageableMaintenance(ctx, input.maintenance!);
+  const offering = await providerOffering(ctx, input.offering!, m);
+  const id = await transact(ctx, async (tx, outbox) => {
+    const link = await tx.maintenanceAnnouncementOffering.create({
+      data: { maintenanceId: m.id, offeringId: offering.id, created: ctx.now(), ...fields },
+      select: { id: true, impactLevel: true },
+    });
+    await recordLinkChange(ctx, tx, outbox, { ...link, offeringId: offering.id, offeringName: offering.name }, m, "created");
+    return link.id;
+  }).catch(rethrowDuplicate);
+  return ctx.db.maintenanceAnnouncementOffering.findUniqueOrThrow({ ...query, where: { id } });
+}
+
+async function loadManageableLink(ctx: Context, uuid: string): Promise<LinkCore> {
+  const link = (await getMaintenanceOffering(ctx, uuid, { select: LINK_CORE })) as unknown as LinkCore;
+  await requireManager(ctx, link.maintenance.serviceProvider.customerId);
+  return link;
+}
+
+export async function updateMaintenanceOffering(
+  ctx: Context,
+  uuid: string,
+  input: MaintenanceOfferingInput,
+  query: MaintenanceOfferingQuery = {},
+) {
+  const link = await loadManageableLink(ctx, uuid);
+  const fields = validLinkFields(input, false);
+  const m = input.maintenance ? await manageableMaintenance(ctx, input.maintenance) : link.maintenance;
+  const offering = input.offering ? await providerOffering(ctx, input.offering, m) : { id: link.offeringId, name: link.offering.name };
+  if (m.id !== link.maintenanceId && offering.id === link.offeringId) await providerOffering(ctx, toHex(offering.id), m);
+  await transact(ctx, async (tx, outbox) => {
+    const updated = await tx.maintenanceAnnouncementOffering.update({
+      where: { id: link.id },
+      data: { maintenanceId: m.id, offeringId: offering.id, ...fields },
+      select: { id: true, impactLevel: true },
+    });
+    const summary = { ...updated, offeringId: offering.id, offeringName: offering.name };
+    await recordLinkChange(ctx, tx, outbox, summary, m, "updated");
+    if (m.id !== link.maintenanceId) await recordLinkChange(ctx, tx, outbox, summary, link.maintenance, "deleted");
+  }).catch(rethrowDuplicate);
+  return ctx.db.maintenanceAnnouncementOffering.findUniqueOrThrow({ ...query, where: { id: link.id } });
+}
+
+export async function deleteMaintenanceOffering(ctx: Context, uuid: string): Promise<string> {
+  const link = await loadManageableLink(ctx, uuid);
+  await transact(ctx, async (tx, outbox) => {
+    const { count } = await tx.maintenanceAnnouncementOffering.deleteMany({ where: { id: link.id } });
+    if (count === 0) throw notFound();
+    const summary = { id: link.id, offeringId: link.offeringId, offeringName: link.offering.name, impactLevel: link.impactLevel };
+    await recordLinkChange(ctx, tx, outbox, summary, link.maintenance, "deleted");
+  });
+  return toHex(link.id);
+}

@@ -1,0 +1,74 @@
+import { queryFromInfo } from "@pothos/plugin-prisma";
+import { builder } from "../graphql/builder.ts";
+import { connectionType, pageArgs, toPage } from "../graphql/pagination.ts";
+import * as announcements from "./admin-announcements.ts";
+import { DeletionRef } from "./schema.ts";
+import { AdminAnnouncementRef, AnnouncementTypeEnum } from "./schema-types.ts";
+
+const OrderEnum = builder.enumType("AdminAnnouncementOrder", {
+  values: Object.keys(announcements.ADMIN_ANNOUNCEMENT_ORDER) as announcements.AdminAnnouncementOrder[],
+});
+
+const FilterInput = builder.inputType("AdminAnnouncementFilter", {
+  fields: (t) => ({
+    description: t.string({ description: "Case-insensitive substring" }),
+    isActive: t.boolean({ description: "Whether now lies within the active window" }),
+    type: t.field({ type: [AnnouncementTypeEnum], description: "Any of these types" }),
+  }),
+});
+
+const announcementInput = (creating: boolean) =>
+  builder.inputType(creating ? "CreateAdminAnnouncementInput" : "UpdateAdminAnnouncementInput", {
+    fields: (t) => ({
+      description: t.string({ required: creating }),
+      type: t.field({ type: AnnouncementTypeEnum, description: "Default INFORMATION" }),
+      activeFrom: t.field({ type: "DateTime", required: creating }),
+      activeTo: t.field({ type: "DateTime", required: creating }),
+    }),
+  });
+const CreateInput = announcementInput(true);
+const UpdateInput = announcementInput(false);
+
+const Connection = connectionType("AdminAnnouncement", AdminAnnouncementRef);
+
+builder.queryFields((t) => ({
+  adminAnnouncements: t.field({
+    type: Connection,
+    description: "System notifications, including those kept in step with scheduled maintenance",
+    args: { filter: t.arg({ type: FilterInput }), orderBy: t.arg({ type: [OrderEnum] }), ...pageArgs },
+    resolve: (_root, args, ctx, info) =>
+      announcements.listAdminAnnouncements(
+        ctx,
+        { filter: args.filter as announcements.AdminAnnouncementFilter, orderBy: args.orderBy, page: toPage(args) },
+        queryFromInfo({ context: ctx, info, typeName: "AdminAnnouncement", paths: [["nodes"], ["edges", "node"]] }) as announcements.AdminAnnouncementQuery,
+      ) as never,
+  }),
+  adminAnnouncement: t.prismaField({
+    type: "AdminAnnouncement",
+    args: { uuid: t.arg.id({ required: true }) },
+    resolve: (query, _root, args, ctx) => announcements.getAdminAnnouncement(ctx, String(args.uuid), query) as never,
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  createAdminAnnouncement: t.prismaField({
+    type: "AdminAnnouncement",
+    description: "Staff only",
+    args: { input: t.arg({ type: CreateInput, required: true }) },
+    resolve: (query, _root, { input }, ctx) =>
+      announcements.createAdminAnnouncement(ctx, input as announcements.AdminAnnouncementInput, query) as never,
+  }),
+  updateAdminAnnouncement: t.prismaField({
+    type: "AdminAnnouncement",
+    description: "Staff only",
+    args: { uuid: t.arg.id({ required: true }), input: t.arg({ type: UpdateInput, required: true }) },
+    resolve: (query, _root, args, ctx) =>
+      announcements.updateAdminAnnouncement(ctx, String(args.uuid), args.input as announcements.AdminAnnouncementInput, query) as never,
+  }),
+  deleteAdminAnnouncement: t.field({
+    type: DeletionRef,
+    description: "Staff only; a maintenance's announcement deleted this way is not recreated by later edits",
+    args: { uuid: t.arg.id({ required: true }) },
+    resolve: async (_root, args, ctx) => ({ uuid: await announcements.deleteAdminAnnouncement(ctx, String(args.uuid)) }),
+  }),
+}));

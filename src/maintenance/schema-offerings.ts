@@ -1,0 +1,70 @@
+import { queryFromInfo } from "@pothos/plugin-prisma";
+import { builder } from "../graphql/builder.ts";
+import { connectionType, pageArgs, toPage } from "../graphql/pagination.ts";
+import * as links from "./offerings.ts";
+import { DeletionRef } from "./schema.ts";
+import { MaintenanceAnnouncementOfferingRef } from "./schema-types.ts";
+
+const LinkFilterInput = builder.inputType("MaintenanceAnnouncementOfferingFilter", {
+  fields: (t) => ({ maintenanceUuid: t.id(), offeringUuid: t.id() }),
+});
+
+const linkInput = (creating: boolean) =>
+  builder.inputType(creating ? "CreateMaintenanceAnnouncementOfferingInput" : "UpdateMaintenanceAnnouncementOfferingInput", {
+    fields: (t) => ({
+      maintenanceUuid: t.id({ required: creating }),
+      offeringUuid: t.id({ required: creating, description: "An offering of the announcing service provider" }),
+      impactLevel: t.int({ description: "1 No impact, 2 Degraded performance, 3 Partial outage, 4 Full outage" }),
+      impactDescription: t.string(),
+    }),
+  });
+const CreateLinkInput = linkInput(true);
+const UpdateLinkInput = linkInput(false);
+
+function toServiceInput(input: Record<string, unknown>): links.MaintenanceOfferingInput {
+  const { maintenanceUuid, offeringUuid, ...rest } = input;
+  return {
+    ...rest,
+    ...(maintenanceUuid !== undefined ? { maintenance: maintenanceUuid as string | null } : {}),
+    ...(offeringUuid !== undefined ? { offering: offeringUuid as string | null } : {}),
+  } as links.MaintenanceOfferingInput;
+}
+
+const LinkConnection = connectionType("MaintenanceAnnouncementOffering", MaintenanceAnnouncementOfferingRef);
+
+builder.queryFields((t) => ({
+  maintenanceAnnouncementOfferings: t.field({
+    type: LinkConnection,
+    description: "Offerings linked to the announcements the caller may see",
+    args: { filter: t.arg({ type: LinkFilterInput }), ...pageArgs },
+    resolve: (_root, args, ctx, info) =>
+      links.listMaintenanceOfferings(
+        ctx,
+        { filter: args.filter as links.MaintenanceOfferingFilter, page: toPage(args) },
+        queryFromInfo({ context: ctx, info, typeName: "MaintenanceAnnouncementOffering", paths: [["nodes"], ["edges", "node"]] }) as links.MaintenanceOfferingQuery,
+      ) as never,
+  }),
+  maintenanceAnnouncementOffering: t.prismaField({
+    type: "MaintenanceAnnouncementOffering",
+    args: { uuid: t.arg.id({ required: true }) },
+    resolve: (query, _root, args, ctx) => links.getMaintenanceOffering(ctx, String(args.uuid), query) as never,
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  createMaintenanceAnnouncementOffering: t.prismaField({
+    type: "MaintenanceAnnouncementOffering",
+    args: { input: t.arg({ type: CreateLinkInput, required: true }) },
+    resolve: (query, _root, { input }, ctx) => links.createMaintenanceOffering(ctx, toServiceInput(input), query) as never,
+  }),
+  updateMaintenanceAnnouncementOffering: t.prismaField({
+    type: "MaintenanceAnnouncementOffering",
+    args: { uuid: t.arg.id({ required: true }), input: t.arg({ type: UpdateLinkInput, required: true }) },
+    resolve: (query, _root, args, ctx) => links.updateMaintenanceOffering(ctx, String(args.uuid), toServiceInput(args.input), query) as never,
+  }),
+  deleteMaintenanceAnnouncementOffering: t.field({
+    type: DeletionRef,
+    args: { uuid: t.arg.id({ required: true }) },
+    resolve: async (_root, args, ctx) => ({ uuid: await links.deleteMaintenanceOffering(ctx, String(args.uuid)) }),
+  }),
+}));

@@ -1,0 +1,152 @@
+import { queryFromInfo } from "@pothos/plugin-prisma";
+import { filter, pipe } from "graphql-yoga";
+import { EventRef } from "../events/schema.ts";
+import { freshViewerContext } from "../events/visibility.ts";
+import { builder } from "../graphql/builder.ts";
+import { connectionType, pageArgs, toPage } from "../graphql/pagination.ts";
+import { toHex } from "../platform/ids.ts";
+import type { MaintenanceChangedPayload } from "../platform/pubsub.ts";
+import { MAINTENANCE_ORDER, type MaintenanceFilter } from "./filters.ts";
+import type { MaintenanceInput } from "./input.ts";
+import { MaintenanceAnnouncementRef, MaintenanceStateEnum } from "./schema-types.ts";
+import * as service from "./service.ts";
+import { MAINTENANCE_ACTIONS, MAINTENANCE_TRANSITIONS } from "./transitions.ts";
+
+export const MaintenanceOrderEnum = builder.enumType("MaintenanceAnnouncementOrder", {
+  values: Object.keys(MAINTENANCE_ORDER) as Array<keyof typeof MAINTENANCE_ORDER>,
+});
+
+export const MaintenanceFilterInput = builder.inputType("MaintenanceAnnouncementFilter", {
+  fields: (t) => ({
+    state: t.field({ type: [MaintenanceStateEnum], description: "Any of these states" }),
+    maintenanceType: t.intList({ description: "Any of these types (1-5)" }),
+    serviceProviderUuid: t.id(),
+    scheduledStartAfter: t.field({ type: "DateTime", description: "Inclusive" }),
+    scheduledStartBefore: t.field({ type: "DateTime", description: "Inclusive" }),
+    scheduledEndAfter: t.field({ type: "DateTime", description: "Inclusive" }),
+    scheduledEndBefore: t.field({ type: "DateTime", description: "Inclusive" }),
+  }),
+});
+
+const inputFields = (required: boolean) =>
+  builder.inputType(required ? "CreateMaintenanceAnnouncementInput" : "UpdateMaintenanceAnnouncementInput", {
+    description: required ? undefined : "Fields left out keep their value",
+    fields: (t) => ({
+      name: t.string({ required }),
+      message: t.string(),
+      internalNotes: t.string(),
+      maintenanceType: t.int({ description: "1-5, default 1" }),
+      externalReferenceUrl: t.string(),
+      scheduledStart: t.field({ type: "DateTime", required }),
+      scheduledEnd: t.field({ type: "DateTime", required }),
+      serviceProviderUuid: t.id({ required }),
+    }),
+  });
+const CreateMaintenanceInput = inputFields(true);
+const UpdateMaintenanceInput = inputFields(false);
+
+/** GraphQL input → service input; only the fields that were given. */
+function maintenanceInput(input: Record<string, unknown>): MaintenanceInput {
+  const { serviceProviderUuid, ...rest } = input;
+  return { ...rest, ...(serviceProviderUuid !== undefined ? { serviceProvider: serviceProviderUuid as string | null } : {}) } as MaintenanceInput;
+}
+
+export const DeletionRef = builder.objectRef<{ uuid: string }>("DeletionResult").implement({
+  fields: (t) => ({ uuid: t.exposeString("uuid") }),
+});
+
+const MaintenanceConnection = connectionType("MaintenanceAnnouncement", MaintenanceAnnouncementRef);
+
+builder.queryFields((t) => ({
+  maintenanceAnnouncements: t.field({
+    type: MaintenanceConnection,
+    description: "Announcements of the service providers the caller manages (staff and support: all)",
+    args: { filter: t.arg({ type: MaintenanceFilterInput }), orderBy: t.arg({ type: [MaintenanceOrderEnum] }), ...pageArgs },
+    resolve: (_root, args, ctx, info) =>
+      service.listMaintenance(
+        ctx,
+        { filter: args.filter as MaintenanceFilter, orderBy: args.orderBy, page: toPage(args) },
+        queryFromInfo({ context: ctx, info, typeName: "MaintenanceAnnouncement", paths: [["nodes"], ["edges", "node"]] }) as service.MaintenanceQuery,
+      ) as never,
+  }),
+  maintenanceAnnouncement: t.prismaField({
+    type: "MaintenanceAnnouncement",
+    args: { uuid: t.arg.id({ required: true }) },
+    resolve: (query, _root, args, ctx) => service.getMaintenance(ctx, String(args.uuid), query) as never,
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  createMaintenanceAnnouncement: t.prismaField({
+    type: "MaintenanceAnnouncement",
+    description: "A new announcement, in Draft",
+    args: { input: t.arg({ type: CreateMaintenanceInput, required: true }) },
+    resolve: (query, _root, { input }, ctx) => service.createMaintenance(ctx, maintenanceInput(input), query) as never,
+  }),
+  updateMaintenanceAnnouncement: t.prismaField({
+    type: "MaintenanceAnnouncement",
+    args: { uuid: t.arg.id({ required: true }), input: t.arg({ type: UpdateMaintenanceInput, required: true }) },
+    resolve: (query, _root, args, ctx) => service.updateMaintenance(ctx, String(args.uuid), maintenanceInput(args.input), query) as never,
+  }),
+  deleteMaintenanceAnnouncement: t.field({
+    type: DeletionRef,
+    description: "Deletes the announcement, its offering links and its system announcement",
+    args: { uuid: t.arg.id({ required: true }) },
+    resolve: async (_root, args, ctx) => ({ uuid: await service.deleteMaintenance(ctx, String(args.uuid)) }),
+  }),
+  ...Object.fromEntries(
+    MAINTENANCE_ACTIONS.map((action) => {
+      const rule = MAINTENANCE_TRANSITIONS[action];
+      return [
+        rule.effect.mutation,
+        t.prismaField({
+          type: "MaintenanceAnnouncement",
+          description: `${action}: ${rule.from.join(", ")} → ${rule.to}`,
+          args: { uuid: t.arg.id({ required: true }) },
+          resolve: (query, _root, args, ctx) => service.transitionMaintenance(ctx, String(args.uuid), action, query) as never,
+        }),
+      ];
+    }),
+  ),
+}));
+
+const MaintenanceChangeRef = builder.objectRef<MaintenanceChangedPayload>("MaintenanceChange").implement({
+  fields: (t) => ({
+    maintenanceAnnouncementUuid: t.string({ resolve: (p) => toHex(p.maintenanceId) }),
+    serviceProviderUuid: t.string({ resolve: (p) => toHex(p.serviceProviderId) }),
+    previousState: t.field({ type: MaintenanceStateEnum, nullable: true, description: "null when just created", resolve: (p) => p.previousState as never }),
+    state: t.field({ type: MaintenanceStateEnum, nullable: true, description: "null once deleted", resolve: (p) => p.state as never }),
+    maintenanceAnnouncement: t.prismaField({
+      type: "MaintenanceAnnouncement",
+      nullable: true,
+      description: "The announcement as it is now; null once deleted",
+      resolve: (query, p, _args, ctx) => ctx.db.maintenanceAnnouncement.findUnique({ ...query, where: { id: p.maintenanceId } }),
+    }),
+    event: t.field({
+      type: EventRef,
+      // Delivery already checked that the subscriber manages the provider, and the event is scoped to it.
+      resolve: (p, _args, ctx) => ctx.db.event.findUniqueOrThrow({ where: { id: p.eventId } }) as never,
+    }),
+  }),
+});
+
+builder.subscriptionFields((t) => ({
+  maintenanceChanged: t.field({
+    type: MaintenanceChangeRef,
+    description: "Every change to an announcement (or its offering links) the subscriber may manage, after commit",
+    args: { serviceProviderUuid: t.arg.id(), state: t.arg({ type: [MaintenanceStateEnum] }) },
+    subscribe: (_root, args, ctx) => {
+      ctx.requireViewer();
+      const provider = args.serviceProviderUuid ? toHex(String(args.serviceProviderUuid)) : null;
+      return pipe(
+        ctx.pubsub.subscribe("maintenanceChanged"),
+        filter(async (p: MaintenanceChangedPayload) => {
+          if (provider && toHex(p.serviceProviderId) !== provider) return false;
+          if (args.state?.length && !args.state.includes((p.state ?? p.previousState) as never)) return false;
+          return service.canSeeMaintenanceChange(freshViewerContext(ctx), p);
+        }),
+      );
+    },
+    resolve: (payload) => payload,
+  }),
+}));

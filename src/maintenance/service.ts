@@ -1,0 +1,186 @@
+import type { Context } from "../context.ts";
+import type { MaintenanceState, Prisma } from "../generated/prisma/client.ts";
+import type { Connection, Page } from "../graphql/pagination.ts";
+import { DomainError, ErrorCode, fieldError, notFound } from "../platform/errors.ts";
+import { parseUuid, toHex } from "../platform/ids.ts";
+import { paginate } from "../platform/paginate.ts";
+import { canTransition, compareAndSwap, type TransitionRule } from "../platform/state-machine.ts";
+import { type Tx, transact } from "../platform/transaction.ts";
+import { ANNOUNCEMENT_SOURCE, syncAnnouncement } from "./announcement-sync.ts";
+import { MAINTENANCE_CORE, type MaintenanceCore, recordMaintenanceChange } from "./changes.ts";
+import { maintenanceStateLabel } from "./enums.ts";
+import { type MaintenanceFilter, type MaintenanceOrder, maintenanceOrderBy, maintenanceWhere } from "./filters.ts";
+import { FIELD_NAMES, type MaintenanceInput, scheduleError, validMaintenanceInput } from "./input.ts";
+import { type MaintenanceAction, maintenanceRule } from "./transitions.ts";
+import { canManageProvider, requireManager, visibleMaintenance } from "./visibility.ts";
+
+/** The selection GraphQL asks for (plugin-prisma's queryFromInfo); services return rows shaped by it. */
+export type MaintenanceQuery = { select?: Prisma.MaintenanceAnnouncementSelect; include?: Prisma.MaintenanceAnnouncementInclude };
+
+/** Fields whose change the system announcement follows (Waldur's _has_content_changes). */
+const ANNOUNCED_FIELDS = ["name", "message", "maintenanceType", "scheduledStart", "scheduledEnd"] as const;
+/** While the system announcement exists and is kept in step. */
+const ANNOUNCED_STATES: readonly MaintenanceState[] = ["SCHEDULED", "IN_PROGRESS"];
+
+const EDITABLE = { ...MAINTENANCE_CORE, ...ANNOUNCEMENT_SOURCE, internalNotes: true, externalReferenceUrl: true } as const;
+type Editable = Prisma.MaintenanceAnnouncementGetPayload<{ select: typeof EDITABLE }>;
+
+export async function listMaintenance(
+  ctx: Context,
+  args: { filter?: MaintenanceFilter | null; orderBy?: MaintenanceOrder[] | null; page: Page },
+  query: MaintenanceQuery = {},
+): Promise<Connection<unknown>> {
+  const where = { AND: [await visibleMaintenance(ctx), ...maintenanceWhere(args.filter)] };
+  const orderBy = maintenanceOrderBy(args.orderBy, "CREATED_DESC");
+  return paginate(ctx.db.maintenanceAnnouncement, { where, orderBy, page: args.page, query });
+}
+
+export async function getMaintenance(ctx: Context, uuid: string, query: MaintenanceQuery = {}) {
+  const visible = await visibleMaintenance(ctx);
+  const id = parseUuid(uuid);
+  const row = id ? await ctx.db.maintenanceAnnouncement.findFirst({ ...query, where: { AND: [{ id }, visible] } }) : null;
+  if (!row) throw notFound();
+  return row;
+}
+
+/** The announcement the viewer may change: 404 when they cannot see it, 403 when they only read (support). */
+export async function loadManageable(ctx: Context, uuid: string): Promise<Editable> {
+  const m = (await getMaintenance(ctx, uuid, { select: EDITABLE })) as unknown as Editable;
+  await requireManager(ctx, m.serviceProvider.customerId);
+  return m;
+}
+
+/** A service provider named in a request body; one the caller may not manage does not exist for them (400). */
+async function manageableProvider(ctx: Context, serviceProviderId: string) {
+  const provider = await ctx.db.serviceProvider.findUnique({ where: { id: serviceProviderId }, select: { id: true, customerId: true } });
+  if (!provider || !(await canManageProvider(ctx, provider.customerId))) {
+    throw fieldError("service_provider", "Invalid hyperlink - Object does not exist.");
+  }
+  return provider;
+}
+
+const reload = (ctx: Context, id: string, query: MaintenanceQuery) =>
+  ctx.db.maintenanceAnnouncement.findUniqueOrThrow({ ...query, where: { id } });
+
+const coreOf = (m: Editable): MaintenanceCore => ({
+  id: m.id,
+  name: m.name,
+  state: m.state,
+  serviceProviderId: m.serviceProviderId,
+  serviceProvider: { customerId: m.serviceProvider.customerId },
+});
+
+export async function createMaintenance(ctx: Context, input: MaintenanceInput, query: MaintenanceQuery = {}) {
+  ctx.requireViewer();
+  const { data, serviceProviderId } = validMaintenanceInput(input, true);
+  const provider = await manageableProvider(ctx, serviceProviderId!);
+  if (input.scheduledEnd! <= input.scheduledStart!) throw scheduleError();
+  const id = await transact(ctx, async (tx, outbox) => {
+    const created = (await tx.maintenanceAnnouncement.create({
+      data: { ...data, serviceProviderId: provider.id, createdById: ctx.viewer!.id, created: ctx.now() } as Prisma.MaintenanceAnnouncementUncheckedCreateInput,
+      select: EDITABLE,
+    })) as Editable;
+    await recordMaintenanceChange(ctx, tx, outbox, coreOf(created), {
+      eventType: "maintenance_announcement_created",
+      message: `Maintenance announcement ${created.name} has been created.`,
+      previousState: null,
+      state: created.state,
+    });
+    return created.id;
+  });
+  return reload(ctx, id, query);
+}
+
+const display = (value: unknown) => (value instanceof Date ? value.toISOString() : JSON.stringify(value));
+
+function changedFields(before: Editable, after: Editable) {
+  return (Object.keys(FIELD_NAMES) as Array<keyof typeof FIELD_NAMES>)
+    .map((key) => (key === "serviceProvider" ? "serviceProviderId" : key))
+    .filter((key) => display(before[key as keyof Editable]) !== display(after[key as keyof Editable]));
+}
+
+const restName = (key: string) => FIELD_NAMES[(key === "serviceProviderId" ? "serviceProvider" : key) as keyof typeof FIELD_NAMES];
+
+/** PUT and PATCH: absent fields stay; the system announcement follows text, type and schedule. */
+export async function updateMaintenance(ctx: Context, uuid: string, input: MaintenanceInput, query: MaintenanceQuery = {}) {
+  const before = await loadManageable(ctx, uuid);
+  const { data, serviceProviderId } = validMaintenanceInput(input, false);
+  if (serviceProviderId && serviceProviderId !== before.serviceProviderId) await manageableProvider(ctx, serviceProviderId);
+  await transact(ctx, async (tx, outbox) => {
+    const after = (await tx.maintenanceAnnouncement.update({
+      where: { id: before.id },
+      data: { ...data, ...(serviceProviderId ? { serviceProviderId } : {}) },
+      select: EDITABLE,
+    })) as Editable;
+    if (after.scheduledEnd <= after.scheduledStart) throw scheduleError();
+    const changed = changedFields(before, after);
+    if (!changed.length) return;
+    if (ANNOUNCED_STATES.includes(after.state) && changed.some((key) => (ANNOUNCED_FIELDS as readonly string[]).includes(key))) {
+      await syncAnnouncement(tx, "refresh", after);
+    }
+    const changes = changed.map((key) => `${restName(key)}: ${display(before[key as keyof Editable])} -> ${display(after[key as keyof Editable])}`);
+    await recordMaintenanceChange(ctx, tx, outbox, coreOf(after), {
+      eventType: "maintenance_announcement_updated",
+      message: `Maintenance announcement ${after.name} has been updated. Changes: ${changes.join("; ")}.`,
+      previousState: after.state,
+      state: after.state,
+      context: { changed_fields: changed.map(restName) },
+    });
+  }).catch((error: { code?: string }) => {
+    throw error.code === "P2025" ? notFound() : error;
+  });
+  return reload(ctx, before.id, query);
+}
+
+/** Deleting also deletes the offering links and the system announcement (foreign-key cascades). */
+export async function deleteMaintenance(ctx: Context, uuid: string): Promise<string> {
+  const m = await loadManageable(ctx, uuid);
+  await transact(ctx, async (tx, outbox) => {
+    const { count } = await tx.maintenanceAnnouncement.deleteMany({ where: { id: m.id } });
+    if (count === 0) throw notFound();
+    await recordMaintenanceChange(ctx, tx, outbox, coreOf(m), {
+      eventType: "maintenance_announcement_deleted",
+      message: `Maintenance announcement ${m.name} has been deleted.`,
+      previousState: m.state,
+      state: null,
+    });
+  });
+  return toHex(m.id);
+}
+
+const wrongState = (rule: TransitionRule<MaintenanceState, unknown>) =>
+  new DomainError(ErrorCode.CONFLICT, `Valid states for operation: ${rule.from.map(maintenanceStateLabel).join(", ")}.`);
+
+export async function transitionMaintenance(ctx: Context, uuid: string, action: MaintenanceAction, query: MaintenanceQuery = {}) {
+  const m = await loadManageable(ctx, uuid);
+  const rule = maintenanceRule(action);
+  if (!canTransition(rule, m.state)) throw wrongState(rule);
+  const effect = rule.effect!;
+  const data = { state: rule.to, ...(effect.stamps ? { [effect.stamps]: ctx.now() } : {}) };
+  await transact(ctx, async (tx, outbox) => {
+    await compareAndSwap(
+      rule,
+      (from) => tx.maintenanceAnnouncement.updateMany({ where: { id: m.id, state: { in: from } }, data }),
+      async () => {
+        throw wrongState(rule);
+      },
+    );
+    await syncAnnouncement(tx, effect.announcement, await sourceOf(tx, m.id));
+    await recordMaintenanceChange(ctx, tx, outbox, coreOf(m), {
+      eventType: effect.eventType,
+      message: `Maintenance announcement ${m.name} has been ${effect.eventType.replace("maintenance_announcement_", "")}.`,
+      previousState: m.state,
+      state: rule.to,
+      context: { action },
+    });
+  });
+  return reload(ctx, m.id, query);
+}
+
+const sourceOf = (tx: Tx, id: string) => tx.maintenanceAnnouncement.findUniqueOrThrow({ where: { id }, select: ANNOUNCEMENT_SOURCE });
+
+/** Subscribers hear of changes to the announcements of the providers they manage (staff and support: all). */
+export async function canSeeMaintenanceChange(ctx: Context, change: { providerCustomerId: string }) {
+  ctx.requireViewer();
+  return ctx.access.readsAll || canManageProvider(ctx, change.providerCustomerId);
+}

@@ -1,0 +1,78 @@
+import type { MaintenanceState } from "../generated/prisma/client.ts";
+import type { TransitionRule } from "../platform/state-machine.ts";
+
+/** What becomes of the linked system announcement (Waldur's manage_maintenance_admin_announcements). */
+export type AnnouncementEffect = "create" | "remove" | "refresh";
+
+export interface MaintenanceEffect {
+  /** The moment of the transition is stored as this field. */
+  stamps?: "actualStart" | "actualEnd";
+  announcement: AnnouncementEffect;
+  eventType: string;
+  /** The 200 response body's `detail`. */
+  detail: string;
+  /** The GraphQL mutation running this action. */
+  mutation: string;
+}
+
+type Rule = TransitionRule<MaintenanceState, MaintenanceEffect>;
+
+/** Waldur §4.2: one action per row, POST /api/maintenance-announcements/{uuid}/<action>/. */
+export const MAINTENANCE_TRANSITIONS = {
+  schedule: {
+    from: ["DRAFT"],
+    to: "SCHEDULED",
+    effect: {
+      announcement: "create",
+      eventType: "maintenance_announcement_scheduled",
+      detail: "Maintenance announcement has been scheduled",
+      mutation: "scheduleMaintenance",
+    },
+  },
+  unschedule: {
+    from: ["SCHEDULED"],
+    to: "DRAFT",
+    effect: {
+      announcement: "remove",
+      eventType: "maintenance_announcement_unscheduled",
+      detail: "Maintenance announcement has been unscheduled",
+      mutation: "unscheduleMaintenance",
+    },
+  },
+  start_maintenance: {
+    from: ["SCHEDULED"],
+    to: "IN_PROGRESS",
+    effect: {
+      stamps: "actualStart",
+      announcement: "refresh",
+      eventType: "maintenance_announcement_started",
+      detail: "Maintenance announcement has been started",
+      mutation: "startMaintenance",
+    },
+  },
+  complete_maintenance: {
+    from: ["IN_PROGRESS"],
+    to: "COMPLETED",
+    effect: {
+      stamps: "actualEnd",
+      announcement: "refresh",
+      eventType: "maintenance_announcement_completed",
+      detail: "Maintenance announcement has been completed",
+      mutation: "completeMaintenance",
+    },
+  },
+  cancel_maintenance: {
+    from: ["DRAFT", "SCHEDULED"],
+    to: "CANCELLED",
+    effect: {
+      announcement: "remove",
+      eventType: "maintenance_announcement_cancelled",
+      detail: "Maintenance announcement has been cancelled",
+      mutation: "cancelMaintenance",
+    },
+  },
+} as const satisfies Record<string, Rule>;
+
+export type MaintenanceAction = keyof typeof MAINTENANCE_TRANSITIONS;
+export const MAINTENANCE_ACTIONS = Object.keys(MAINTENANCE_TRANSITIONS) as MaintenanceAction[];
+export const maintenanceRule = (action: MaintenanceAction): Rule => MAINTENANCE_TRANSITIONS[action];
