@@ -1,7 +1,7 @@
 import type { Context as HonoContext, Hono } from "hono";
 import type { GraphQLError } from "graphql";
 import { type AppDeps, buildContext } from "../src/context.ts";
-import { fieldError } from "../src/platform/errors.ts";
+import { type FieldErrors, fieldError, invalid } from "../src/platform/errors.ts";
 import { clientAddress } from "../src/server/client-address.ts";
 import { requestInfo, type Yoga } from "../src/server/yoga.ts";
 import { type CompiledRoute, compileRoutes, runOperation } from "./execute.ts";
@@ -55,6 +55,18 @@ async function readBody(c: HonoContext, maxBytes: number): Promise<Record<string
   return parsed as Record<string, unknown>;
 }
 
+const NULL_CHARACTERS = ["Null characters are not allowed."];
+
+/** PostgreSQL cannot store U+0000; Django's ProhibitNullCharactersValidator turns it into a 400 for the field. */
+function rejectNullCharacters({ query, body }: RestRequest) {
+  const errors: FieldErrors = {};
+  for (const [name, value] of query) if (value.includes("\u0000")) errors[name] = NULL_CHARACTERS;
+  for (const [name, value] of Object.entries(body)) {
+    if (JSON.stringify(value)?.includes("\\u0000")) errors[name.includes("\u0000") ? "non_field_errors" : name] = NULL_CHARACTERS;
+  }
+  if (Object.keys(errors).length) throw invalid(errors);
+}
+
 function respond(c: HonoContext, status: number, body: unknown, headers: Record<string, string> = {}) {
   for (const [name, value] of Object.entries(headers)) c.header(name, value);
   if (body === undefined) return c.body(null, status as never);
@@ -66,6 +78,7 @@ async function handle(c: HonoContext, route: CompiledRoute, yoga: Yoga, deps: Ap
     const ctx = await buildContext(deps, requestInfo(c.req.raw, clientAddress(c)));
     const url = new URL(c.req.url);
     const request: RestRequest = { params: c.req.param() as Record<string, string>, query: url.searchParams, body: await readBody(c, deps.config.maxBodyBytes) };
+    rejectNullCharacters(request);
     if (!route.public) ctx.requireViewer();
     const page = route.kind === "list" ? pageRequest(url.searchParams) : undefined;
     const variables = {

@@ -20,6 +20,8 @@ const FIELDS = [
   "username", "password", "email", "first_name", "last_name", "is_staff", "is_support", "name", "abbreviation", "description",
   "customer", "type", "plugin_options", "components", "plans", "user", "role", "expiration_time", "offering", "offering_uuid",
   "user_uuid", "comment", "comment_url", "service_provider_comment", "service_provider_comment_url",
+  "usages", "resource", "date", "plan_period", "amount", "state", "backend_id", "error_message", "message", "maintenance_type",
+  "scheduled_start", "scheduled_end", "service_provider", "impact_level", "version", "terms_of_service", "requires_reconsent",
 ];
 const weirdBodies = () => WEIRD_VALUES.map((value) => Object.fromEntries(FIELDS.map((field) => [field, value])));
 
@@ -42,6 +44,7 @@ const GARBAGE_QUERIES = [
   "state=nope", "state=", "type=%00", "o=bogus", "o=-", "o=,,,", "customer_uuid=zz", "customer=zz", "offering_uuid=a,b,,",
   "provider_uuid=1", "user_uuid=%", "created=notadate", "created=99999-01-01", "modified_before=2020-02-31", "is_restricted=maybe",
   "created_from=abc", "created_from=1e400", "created_to=-1e308", "scope=http://x/api/nowhere/1/", "scope=%%%", "event_type=a,,b",
+  "billing_period=2020-13", "billing_period=abc", "resource_uuid=x", "project_uuid=x", "date_after=abc", "date_before=9999-99-99",
   "field=nope", "field=", "name=%27%3B--", "query=%5C%5C", "username=\u0000", "email=a%00b",
 ];
 
@@ -65,31 +68,28 @@ async function concretePaths(path: string): Promise<string[]> {
   return [randomUUID(), "garbage", ...realUuids(path), ...ou].map((value) => path.replace(/:\w+/, value));
 }
 
-function expectNoServerError(status: number, what: string) {
-  expect(status, what).toBeGreaterThanOrEqual(200);
-  expect(status, what).toBeLessThan(500);
-}
-
+/** Garbage is sent as staff, who passes every permission check and so reaches the deepest code; others probe the early exits. */
 describe("every route answers garbage without a 5xx", () => {
   for (const route of ROUTES) {
     it(`${route.method} ${route.path}`, async () => {
-      const tokens = [t.world.tokens.staff, t.world.tokens.providerOwner, t.world.tokens.projectMember, undefined];
+      const send = async (path: string, options: { token?: string; body?: unknown; raw?: string }) => {
+        const headers = options.raw === undefined ? undefined : { "content-type": "application/json" };
+        const res = await t.http(route.method, path, { ...options, headers });
+        const what = `${route.method} ${path} ${options.raw ?? JSON.stringify(options.body) ?? ""}`.slice(0, 160);
+        expect(res.status, what).toBeGreaterThanOrEqual(200);
+        expect(res.status, what).toBeLessThan(500);
+      };
       for (const path of await concretePaths(route.path)) {
-        for (const token of tokens) {
-          for (const query of GARBAGE_QUERIES) {
-            const res = await t.http(route.method, `${path}?${query}`, { token });
-            expectNoServerError(res.status, `${route.method} ${path}?${query}`);
-          }
-          if (route.method === "GET") continue;
-          for (const raw of GARBAGE_RAW_BODIES) {
-            const res = await t.http(route.method, path, { token, raw, headers: { "content-type": "application/json" } });
-            expectNoServerError(res.status, `${route.method} ${path} raw ${raw.slice(0, 20)}`);
-          }
-          for (const body of [...weirdBodies(), ...nestedBodies()]) {
-            const res = await t.http(route.method, path, { token, body });
-            expectNoServerError(res.status, `${route.method} ${path} ${JSON.stringify(body).slice(0, 120)}`);
-          }
+        for (const token of [undefined, t.world.tokens.projectMember, t.world.tokens.providerOwner]) {
+          await send(path, { token, body: route.method === "GET" ? undefined : {} });
         }
+        if (path.includes("/garbage/")) continue;
+        const token = t.world.tokens.staff;
+        const queries = route.method === "GET" ? GARBAGE_QUERIES : GARBAGE_QUERIES.slice(0, 3);
+        await Promise.all(queries.map((query) => send(`${path}?${query}`, { token })));
+        if (route.method === "GET") continue;
+        await Promise.all(GARBAGE_RAW_BODIES.map((raw) => send(path, { token, raw })));
+        await Promise.all([...weirdBodies(), ...nestedBodies()].map((body) => send(path, { token, body })));
       }
     });
   }

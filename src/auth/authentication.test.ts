@@ -88,6 +88,15 @@ describe("accepted Authorization headers", () => {
     expect(res.body.username).toBe("providerOwner");
   });
 
+  it("the x-auth-token query parameter is a fallback for the header", async () => {
+    const res = await t.http("GET", `${PROTECTED}?x-auth-token=${t.world.tokens.offeringManager}`);
+    expect(res.status).toBe(200);
+    expect(res.body.username).toBe("offeringManager");
+    const unknown = await t.http("GET", `${PROTECTED}?x-auth-token=${newTokenKey()}`);
+    expect(unknown.status).toBe(401);
+    expect(unknown.body).toEqual({ detail: "Invalid token." });
+  });
+
   it("a public path ignores the missing header", async () => {
     const res = await t.http("POST", "/api-auth/password/", { body: { username: "nobody", password: "x" } });
     expect(res.status).toBe(400);

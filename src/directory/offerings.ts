@@ -123,6 +123,16 @@ export interface CreateOfferingInput {
   plans?: Array<{ name: string; unitPrice?: string | null; unit?: string | null }> | null;
 }
 
+/** DRF DecimalField(max_digits=22, decimal_places=10), the type of unit_price. */
+function unitPriceError(price: string): string | undefined {
+  const match = /^[-+]?(\d*)(?:\.(\d*))?$/.exec(price.trim());
+  if (!match || (match[1] + (match[2] ?? "")) === "") return "A valid number is required.";
+  const [, whole, fraction = ""] = match;
+  if (fraction.length > 10) return "Ensure that there are no more than 10 decimal places.";
+  if (whole.replace(/^0+/, "").length > 12) return "Ensure that there are no more than 12 digits before the decimal point.";
+  return undefined;
+}
+
 function validOffering(input: CreateOfferingInput) {
   const errors: Record<string, string[]> = {};
   if (!input.name?.trim()) errors.name = ["This field may not be blank."];
@@ -132,6 +142,8 @@ function validOffering(input: CreateOfferingInput) {
   const types = (input.components ?? []).map((c) => c.type);
   if (types.some((t) => !/^[\w-]{1,50}$/.test(t))) errors.components = ["Component type must be 1-50 letters, digits, - or _."];
   else if (new Set(types).size !== types.length) errors.components = ["Component types must be unique."];
+  const priceError = (input.plans ?? []).map((p) => (p.unitPrice == null ? undefined : unitPriceError(p.unitPrice))).find(Boolean);
+  if (priceError) errors.plans = [`unit_price: ${priceError}`];
   if (Object.keys(errors).length) throw invalid(errors);
   return options as Prisma.InputJsonObject;
 }

@@ -73,6 +73,10 @@ export async function grantRole(ctx: Context, input: RoleInput) {
   }
   return transact(ctx, async (tx, outbox) => {
     const active = { userId: user.id, role, scopeType: input.scopeType, scopeId: scope.id, isActive: true };
+    // Serialises concurrent grants to the same user, so the duplicate check below cannot be raced.
+    await tx.$queryRaw`SELECT 1 FROM users WHERE id = ${user.id}::uuid FOR UPDATE`;
+    // An expired grant is no grant: retire it so the role can be given again.
+    await tx.roleGrant.updateMany({ where: { ...active, expirationTime: { lte: ctx.now() } }, data: { isActive: false } });
     if (await tx.roleGrant.findFirst({ where: active, select: { id: true } })) {
       throw fieldError("non_field_errors", "User already has role within this scope.");
     }
