@@ -25,7 +25,7 @@ describe("with PUBLIC_URL set", () => {
     const link = res.headers.get("link")!;
     expect(link).toContain(`<${PUBLIC_URL}/api/users/?page_size=3>; rel="first"`);
     expect(link).toContain(`<${PUBLIC_URL}/api/users/?page_size=3>; rel="prev"`);
-    expect(link).toContain(`<${PUBLIC_URL}/api/users/?page_size=3&page=3>; rel="next"`);
+    expect(link).toContain(`<${PUBLIC_URL}/api/users/?page=3&page_size=3>; rel="next"`);
     expect(link).not.toContain("127.0.0.1");
   });
 

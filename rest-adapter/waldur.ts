@@ -49,13 +49,14 @@ export function pageRequest(query: URLSearchParams): PageRequest {
   return { page, pageSize };
 }
 
-/** RFC 5988 links as DRF's LinkHeaderPagination writes them: first, prev, next, last (those that exist). */
+/** RFC 5988 links as DRF's LinkHeaderPagination writes them: first, prev, next, last (those that exist), query keys sorted. */
 export function linkHeader(url: URL, { page, pageSize }: PageRequest, total: number): string {
   const last = Math.max(1, Math.ceil(total / pageSize));
   const at = (n: number) => {
     const u = new URL(url);
     if (n === 1) u.searchParams.delete("page");
     else u.searchParams.set("page", String(n));
+    u.searchParams.sort();
     return u.toString();
   };
   const links: Array<[string, number]> = [["first", 1]];
