@@ -8,11 +8,26 @@ export interface CompiledRoute extends RouteSpec {
   parsed: DocumentNode;
 }
 
+/** The text of every fragment a document spreads, directly or inside another fragment. */
+function fragmentsUsedBy(document: string): string[] {
+  const used = new Map<string, string>();
+  const pending = [document];
+  while (pending.length) {
+    const text = pending.pop()!;
+    for (const f of FRAGMENTS) {
+      if (!used.has(f.name) && new RegExp(`\\.\\.\\.${f.name}\\b`).test(text)) {
+        used.set(f.name, f.text);
+        pending.push(f.text);
+      }
+    }
+  }
+  return [...used.values()];
+}
+
 /** Parses and validates every route's document once, at start-up: a broken route fails the boot, not a request. */
 export function compileRoutes(routes: RouteSpec[], schema: Parameters<typeof validate>[0]): CompiledRoute[] {
   return routes.map((route) => {
-    const used = FRAGMENTS.filter((f) => route.document.includes(`...${f.name}`)).map((f) => f.text);
-    const parsed = parse([route.document, ...used].join("\n"));
+    const parsed = parse([route.document, ...fragmentsUsedBy(route.document)].join("\n"));
     const errors = validate(schema, parsed);
     if (errors.length) throw new Error(`${route.method} ${route.path}: ${errors.map((e) => e.message).join("; ")}`);
     return { ...route, parsed };
