@@ -1,4 +1,5 @@
-import { createYoga, type YogaServerInstance } from "graphql-yoga";
+import { createYoga, maskError, type YogaServerInstance } from "graphql-yoga";
+import { clientDataError } from "../platform/database-errors.ts";
 import { type AppDeps, buildContext, type Context } from "../context.ts";
 import { schema } from "../graphql/schema.ts";
 
@@ -30,6 +31,10 @@ export function createGraphqlServer(deps: AppDeps): Yoga {
     graphiql: { title: "Marketplace Gateway", subscriptionsProtocol: "WS" },
     batching: false,
     logging: false,
+    maskedErrors: {
+      maskError: (error, message, isDev) =>
+        clientDataError((error as { originalError?: unknown }).originalError) ?? maskError(error, message, isDev),
+    },
     context: async (initial) =>
       initial.gatewayContext ??
       buildContext(deps, requestInfo((initial as unknown as { request: Request }).request, initial.clientAddress)),
