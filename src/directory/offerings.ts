@@ -3,10 +3,10 @@ import type { Context } from "../context.ts";
 import type { BillingType, OfferingState, Prisma } from "../generated/prisma/client.ts";
 import { recordEvent } from "../events/record.ts";
 import type { Page } from "../graphql/pagination.ts";
-import { DomainError, ErrorCode, fieldError, invalid } from "../platform/errors.ts";
+import { DomainError, ErrorCode, fieldError, invalid, notFound } from "../platform/errors.ts";
 import { parseUuid, toHex } from "../platform/ids.ts";
 import { paginate } from "../platform/paginate.ts";
-import { canTransition, compareAndSwap, type TransitionRule } from "../platform/state-machine.ts";
+import { canTransition, swapFromObserved, type TransitionRule } from "../platform/state-machine.ts";
 import { maxLength } from "../platform/text.ts";
 import { transact } from "../platform/transaction.ts";
 import { referenced, visibleOne } from "./lookup.ts";
@@ -206,17 +206,17 @@ export async function activateOffering(ctx: Context, uuid: string, query: Offeri
   const rule = OFFERING_TRANSITIONS.activate;
   if (!canTransition(rule, offering.state)) throw wrongState(rule);
   await transact(ctx, async (tx, outbox) => {
-    await compareAndSwap(
+    const replaced = await swapFromObserved(
       rule,
-      (from) => tx.offering.updateMany({ where: { id: offering.id, state: { in: from } }, data: { state: rule.to } }),
-      async () => {
-        throw wrongState(rule);
-      },
+      offering.state,
+      (from) => tx.offering.updateMany({ where: { id: offering.id, state: from }, data: { state: rule.to } }),
+      async () => (await tx.offering.findUnique({ where: { id: offering.id }, select: { state: true } }))?.state ?? null,
+      { invalid: () => wrongState(rule), missing: notFound },
     );
     await recordEvent(ctx, tx, outbox, {
       type: "marketplace_offering_updated",
       message: `Offering ${offering.name} has been activated.`,
-      context: { offering_uuid: toHex(offering.id), old_state: OFFERING_STATE_LABELS[offering.state], new_state: "Active" },
+      context: { offering_uuid: toHex(offering.id), old_state: OFFERING_STATE_LABELS[replaced], new_state: "Active" },
       scopes: [
         { type: "OFFERING", id: offering.id },
         { type: "CUSTOMER", id: offering.customerId },

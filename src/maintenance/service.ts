@@ -4,7 +4,7 @@ import type { Connection, Page } from "../graphql/pagination.ts";
 import { DomainError, ErrorCode, fieldError, notFound } from "../platform/errors.ts";
 import { parseUuid, toHex } from "../platform/ids.ts";
 import { paginate } from "../platform/paginate.ts";
-import { canTransition, compareAndSwap, type TransitionRule } from "../platform/state-machine.ts";
+import { canTransition, swapFromObserved, type TransitionRule } from "../platform/state-machine.ts";
 import { type Tx, transact } from "../platform/transaction.ts";
 import { ANNOUNCEMENT_SOURCE, syncAnnouncement } from "./announcement-sync.ts";
 import { MAINTENANCE_CORE, type MaintenanceCore, recordMaintenanceChange } from "./changes.ts";
@@ -158,18 +158,18 @@ export async function transitionMaintenance(ctx: Context, uuid: string, action: 
   const effect = rule.effect!;
   const data = { state: rule.to, ...(effect.stamps ? { [effect.stamps]: ctx.now() } : {}) };
   await transact(ctx, async (tx, outbox) => {
-    await compareAndSwap(
+    const replaced = await swapFromObserved(
       rule,
-      (from) => tx.maintenanceAnnouncement.updateMany({ where: { id: m.id, state: { in: from } }, data }),
-      async () => {
-        throw wrongState(rule);
-      },
+      m.state,
+      (from) => tx.maintenanceAnnouncement.updateMany({ where: { id: m.id, state: from }, data }),
+      async () => (await tx.maintenanceAnnouncement.findUnique({ where: { id: m.id }, select: { state: true } }))?.state ?? null,
+      { invalid: () => wrongState(rule), missing: notFound },
     );
     await syncAnnouncement(tx, effect.announcement, await sourceOf(tx, m.id));
     await recordMaintenanceChange(ctx, tx, outbox, coreOf(m), {
       eventType: effect.eventType,
       message: `Maintenance announcement ${m.name} has been ${effect.eventType.replace("maintenance_announcement_", "")}.`,
-      previousState: m.state,
+      previousState: replaced,
       state: rule.to,
       context: { action },
     });
