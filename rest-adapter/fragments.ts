@@ -1,7 +1,57 @@
 /** GraphQL fragments whose aliases are Waldur's field names: the selection is the serializer. */
 const fragment = (name: string, type: string, body: string) => ({ name, text: `fragment ${name} on ${type} {${body}}` });
 
+/** Routes include only the fragments their document names, so the nested link fields are spelled out. */
+const MAINTENANCE_OFFERING_FIELDS = `url uuid maintenance: maintenanceUrl offering: offeringUrl offering_name: offeringName
+  impact_level: impactLevel impact_level_display: impactLevelDisplay impact_description: impactDescription`;
+
+const PUBLIC_MAINTENANCE_FIELDS = `url uuid name message maintenance_type: maintenanceType
+  maintenance_type_display: maintenanceTypeDisplay external_reference_url: externalReferenceUrl state: stateLabel
+  scheduled_start: scheduledStart scheduled_end: scheduledEnd actual_start: actualStart actual_end: actualEnd
+  service_provider_name: serviceProviderName affected_offerings: affectedOfferings { ${MAINTENANCE_OFFERING_FIELDS} }`;
+
 export const FRAGMENTS = [
+  fragment(
+    "ComponentUsageRest",
+    "ComponentUsage",
+    `uuid created description type name measured_unit: measuredUnit usage date recurring billing_period: billingPeriod
+     resource_uuid: resourceUuid resource_name: resourceName offering_uuid: offeringUuid offering_name: offeringName
+     project_uuid: projectUuid project_name: projectName customer_uuid: customerUuid customer_name: customerName`,
+  ),
+  fragment(
+    "ComponentUserUsageRest",
+    "ComponentUserUsage",
+    `uuid user: userUrl username component_usage: componentUsageUrl usage measured_unit: measuredUnit description
+     created modified date billing_period: billingPeriod component_type: componentType
+     resource_uuid: resourceUuid resource_name: resourceName offering_uuid: offeringUuid offering_name: offeringName
+     project_uuid: projectUuid project_name: projectName customer_uuid: customerUuid customer_name: customerName`,
+  ),
+  fragment(
+    "OrderRest",
+    "Order",
+    `url uuid type: typeLabel state: stateLabel attributes limits
+     offering: offeringUrl offering_uuid: offeringUuid offering_name: offeringName offering_type: offeringType
+     provider_uuid: providerUuid provider_name: providerName
+     plan: planUrl plan_uuid: planUuid plan_name: planName
+     resource_uuid: resourceUuid marketplace_resource_uuid: resourceUuid resource_name: resourceName
+     project: projectUrl project_uuid: projectUuid project_name: projectName customer_uuid: customerUuid customer_name: customerName
+     created_by_username: createdByUsername created_by_full_name: createdByFullName
+     consumer_reviewed_by: consumerReviewedBy consumer_reviewed_at: consumerReviewedAt
+     provider_reviewed_by: providerReviewedBy provider_reviewed_at: providerReviewedAt
+     error_message: errorMessage error_traceback: errorTraceback backend_id: backendId request_comment: requestComment
+     start_date: startDate completed_at: completedAt created modified`,
+  ),
+  fragment(
+    "ResourceRest",
+    "Resource",
+    `url uuid name state: stateLabel backend_id: backendId attributes limits current_usages: currentUsages
+     backend_metadata: backendMetadata error_message: errorMessage end_date: endDate scope: scopeUrl
+     offering: offeringUrl offering_uuid: offeringUuid offering_name: offeringName offering_type: offeringType
+     offering_plugin_options: offeringPluginOptions provider_uuid: providerUuid provider_name: providerName
+     plan: planUrl plan_uuid: planUuid plan_name: planName
+     project: projectUrl project_uuid: projectUuid project_name: projectName project_description: projectDescription
+     customer_uuid: customerUuid customer_name: customerName created modified`,
+  ),
   fragment(
     "OfferingUserRest",
     "OfferingUser",
@@ -40,6 +90,25 @@ export const FRAGMENTS = [
      plans { uuid name unit_price: unitPrice unit archived }`,
   ),
   fragment("EventRest", "Event", `uuid created event_type: eventType message context`),
+  fragment("MaintenanceAnnouncementOfferingRest", "MaintenanceAnnouncementOffering", MAINTENANCE_OFFERING_FIELDS),
+  fragment(
+    "MaintenanceAnnouncementRest",
+    "MaintenanceAnnouncement",
+    `${PUBLIC_MAINTENANCE_FIELDS}
+     internal_notes: internalNotes service_provider: serviceProviderUrl created_by: createdByUrl backend_id: backendId`,
+  ),
+  fragment("PublicMaintenanceAnnouncementRest", "PublicMaintenanceAnnouncement", PUBLIC_MAINTENANCE_FIELDS),
+  fragment(
+    "AdminAnnouncementRest",
+    "AdminAnnouncement",
+    `uuid description active_from: activeFrom active_to: activeTo is_active: isActive type: typeLabel created
+     maintenance_uuid: maintenanceUuid maintenance_name: maintenanceName maintenance_type: maintenanceType
+     maintenance_state: maintenanceStateLabel maintenance_scheduled_start: maintenanceScheduledStart
+     maintenance_scheduled_end: maintenanceScheduledEnd maintenance_service_provider: maintenanceServiceProvider
+     maintenance_affected_offerings: maintenanceAffectedOfferings {
+       uuid name impact_level: impactLevel impact_level_display: impactLevelDisplay impact_description: impactDescription }
+     maintenance_external_reference_url: maintenanceExternalReferenceUrl`,
+  ),
   fragment(
     "TermsOfServiceRest",
     "OfferingTermsOfService",

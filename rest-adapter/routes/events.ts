@@ -15,6 +15,9 @@ const SCOPE_COLLECTIONS: Record<string, string> = {
   "maintenance-announcements": "MAINTENANCE",
   "public-maintenance-announcements": "MAINTENANCE",
   "marketplace-offering-terms-of-service": "TERMS_OF_SERVICE",
+  "marketplace-orders": "ORDER",
+  "marketplace-provider-resources": "RESOURCE",
+  "marketplace-resources": "RESOURCE",
 };
 
 function scope(value: string | undefined) {

@@ -1,8 +1,13 @@
 import type { RouteSpec } from "../route.ts";
+import { adminAnnouncementRoutes } from "./admin-announcements.ts";
 import { directoryRoutes } from "./directory.ts";
 import { eventRoutes } from "./events.ts";
+import { maintenanceRoutes } from "./maintenance.ts";
 import { offeringUserRoutes } from "./offering-users.ts";
+import { orderRoutes } from "./orders.ts";
+import { resourceRoutes } from "./resources.ts";
 import { termsOfServiceRoutes } from "./terms-of-service.ts";
+import { usageRoutes } from "./usage.ts";
 
 /** Every documented REST path, in matching order (static segments before `:uuid`). */
-export const ROUTES: RouteSpec[] = [...directoryRoutes, ...eventRoutes, ...offeringUserRoutes, ...termsOfServiceRoutes];
+export const ROUTES: RouteSpec[] = [...directoryRoutes, ...eventRoutes, ...offeringUserRoutes, ...termsOfServiceRoutes, ...orderRoutes, ...resourceRoutes, ...usageRoutes, ...maintenanceRoutes, ...adminAnnouncementRoutes];

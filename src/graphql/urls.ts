@@ -10,6 +10,15 @@ export const COLLECTIONS = {
   offering: "marketplace-provider-offerings",
   offeringUser: "marketplace-offering-users",
   event: "events",
+  order: "marketplace-orders",
+  providerResource: "marketplace-provider-resources",
+  plan: "marketplace-plans",
+  componentUsage: "marketplace-component-usages",
+  componentUserUsage: "marketplace-component-user-usages",
+  maintenanceAnnouncement: "maintenance-announcements",
+  maintenanceAnnouncementOffering: "maintenance-announcement-offerings",
+  publicMaintenanceAnnouncement: "public-maintenance-announcements",
+  adminAnnouncement: "admin-announcements",
 } as const;
 export type Collection = keyof typeof COLLECTIONS;
 

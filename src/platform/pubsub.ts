@@ -16,9 +16,45 @@ export interface EventCreatedPayload {
   eventType: string;
 }
 
+/** A maintenance announcement (or one of its offering links) changed; `state` is null once it is deleted. */
+export interface MaintenanceChangedPayload {
+  maintenanceId: string;
+  serviceProviderId: string;
+  providerCustomerId: string;
+  state: string | null;
+  previousState: string | null;
+  eventId: number;
+}
+
+/** An order changed (state, backend id) or was deleted; `state` is null once it is gone. */
+export interface OrderChangedPayload {
+  orderId: string;
+  offeringId: string;
+  projectId: string;
+  providerCustomerId: string;
+  consumerCustomerId: string;
+  state: string | null;
+  previousState: string | null;
+  eventId: number;
+}
+
+/** A provisioned resource was created or changed state. */
+export interface ResourceChangedPayload {
+  resourceId: string;
+  offeringId: string;
+  projectId: string;
+  providerCustomerId: string;
+  state: string;
+  previousState: string | null;
+  eventId: number;
+}
+
 export type Topics = {
   offeringUserChanged: OfferingUserChangedPayload;
   eventCreated: EventCreatedPayload;
+  orderChanged: OrderChangedPayload;
+  resourceChanged: ResourceChangedPayload;
+  maintenanceChanged: MaintenanceChangedPayload;
 };
 
 export interface PubSub {

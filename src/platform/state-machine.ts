@@ -13,19 +13,6 @@ export type TransitionTable<Op extends string, S extends string, Effect = unknow
 export const canTransition = <S extends string>(rule: TransitionRule<S, unknown>, state: S) => rule.from.includes(state);
 
 /**
- * Applies a rule as compare-and-swap: `swap` must update the row only where its state is still one of
- * `rule.from` and return how many rows it changed. Of two concurrent calls on one record, one gets 0.
- */
-export async function compareAndSwap<S extends string>(
-  rule: TransitionRule<S, unknown>,
-  swap: (from: S[]) => Promise<{ count: number }>,
-  onLost: () => Promise<never>,
-): Promise<void> {
-  const { count } = await swap([...rule.from]);
-  if (count === 0) await onLost();
-}
-
-/**
  * Applies `rule` as compare-and-swap from the state last seen: `swap(state)` must update the row only where it
  * is still in `state`. When another transaction got there first, the state it left is read back and the swap is
  * retried if the rule still allows it, so the returned state (the one actually replaced) is exact for the event.

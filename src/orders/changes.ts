@@ -1,0 +1,111 @@
+import type { Context } from "../context.ts";
+import type { OrderState, OrderType, Prisma } from "../generated/prisma/client.ts";
+import { recordEvent } from "../events/record.ts";
+import { toHex } from "../platform/ids.ts";
+import type { Outbox, Tx } from "../platform/transaction.ts";
+import { describeResource, RESOURCE_CORE, type ResourceCore, recordResourceChange } from "../resources/changes.ts";
+import { resourceStateLabel } from "../resources/states.ts";
+import { orderStateLabel, orderTypeLabel } from "./states.ts";
+import { RESOURCE_FOLLOWS_ORDER } from "./transitions.ts";
+
+/** What the order actions and their events need to know about an order. */
+export const ORDER_CORE = {
+  id: true,
+  type: true,
+  state: true,
+  offeringId: true,
+  projectId: true,
+  resourceId: true,
+  createdById: true,
+  startDate: true,
+  limits: true,
+  attributes: true,
+  backendId: true,
+  offering: { select: { name: true, type: true, customerId: true, pluginOptions: true } },
+  project: { select: { name: true, customerId: true } },
+} as const;
+export type OrderCore = Prisma.OrderGetPayload<{ select: typeof ORDER_CORE }>;
+
+export interface OrderChange {
+  eventType: string;
+  message: string;
+  /** Null once the order is deleted. */
+  state: OrderState | null;
+  previousState: OrderState | null;
+  context?: Record<string, unknown>;
+}
+
+export const describeOrder = (o: OrderCore) => `${orderTypeLabel(o.type)} order ${toHex(o.id)} for offering ${o.offering.name}`;
+
+/** Writes the audit event of an order change in the caller's transaction and queues its notification. */
+export async function recordOrderChange(ctx: Context, tx: Tx, outbox: Outbox, order: OrderCore, change: OrderChange) {
+  const stateChange =
+    change.previousState && change.state && change.previousState !== change.state
+      ? { old_state: orderStateLabel(change.previousState), new_state: orderStateLabel(change.state) }
+      : {};
+  const event = await recordEvent(ctx, tx, outbox, {
+    type: change.eventType,
+    message: change.message,
+    context: {
+      order_uuid: toHex(order.id),
+      order_type: orderTypeLabel(order.type),
+      offering_uuid: toHex(order.offeringId),
+      offering_name: order.offering.name,
+      project_uuid: toHex(order.projectId),
+      project_name: order.project.name,
+      customer_uuid: toHex(order.project.customerId),
+      provider_uuid: toHex(order.offering.customerId),
+      ...(order.resourceId ? { resource_uuid: toHex(order.resourceId) } : {}),
+      ...(change.state ? { state: orderStateLabel(change.state) } : {}),
+      ...stateChange,
+      ...change.context,
+    },
+    scopes: [
+      { type: "ORDER", id: order.id },
+      ...(order.resourceId ? [{ type: "RESOURCE" as const, id: order.resourceId }] : []),
+      { type: "OFFERING", id: order.offeringId },
+      { type: "PROJECT", id: order.projectId },
+      { type: "CUSTOMER", id: order.project.customerId },
+      { type: "CUSTOMER", id: order.offering.customerId },
+    ],
+  });
+  outbox.publish("orderChanged", {
+    orderId: order.id,
+    offeringId: order.offeringId,
+    projectId: order.projectId,
+    providerCustomerId: order.offering.customerId,
+    consumerCustomerId: order.project.customerId,
+    state: change.state,
+    previousState: change.previousState,
+    eventId: event.id,
+  });
+  return event;
+}
+
+/** Moves the order's resource as RESOURCE_FOLLOWS_ORDER says for the state the order just reached. */
+export async function followResource(
+  ctx: Context,
+  tx: Tx,
+  outbox: Outbox,
+  order: { id: string; type: OrderType; resourceId: string | null; limits: Prisma.JsonValue },
+  reached: OrderState,
+) {
+  const follow = RESOURCE_FOLLOWS_ORDER[reached]?.[order.type];
+  if (!follow || !order.resourceId) return;
+  const resource: ResourceCore | null = await tx.resource.findUnique({ where: { id: order.resourceId }, select: RESOURCE_CORE });
+  if (!resource || (follow.onlyFrom && !follow.onlyFrom.includes(resource.state))) return;
+  const limits = follow.appliesLimits && isNonEmptyObject(order.limits) ? { limits: order.limits as Prisma.InputJsonObject } : {};
+  if (resource.state === follow.to && !Object.keys(limits).length) return;
+  const { count } = await tx.resource.updateMany({ where: { id: resource.id, state: resource.state }, data: { state: follow.to, ...limits } });
+  if (count === 0) return;
+  await recordResourceChange(ctx, tx, outbox, resource, {
+    eventType: follow.eventType,
+    message: `Resource ${describeResource(resource)} has been moved from ${resourceStateLabel(resource.state)} to ${resourceStateLabel(follow.to)}.`,
+    previousState: resource.state,
+    state: follow.to,
+    context: { order_uuid: toHex(order.id) },
+  });
+}
+
+const isNonEmptyObject = (value: unknown) =>
+  typeof value === "object" && value !== null && !Array.isArray(value) && Object.keys(value).length > 0;

@@ -1,0 +1,147 @@
+import type { Context } from "../context.ts";
+import type { OrderType, Prisma } from "../generated/prisma/client.ts";
+import { referenced } from "../directory/lookup.ts";
+import { visibleOfferings, visibleProjects } from "../directory/visibility.ts";
+import { DomainError, fieldError } from "../platform/errors.ts";
+import { toHex } from "../platform/ids.ts";
+import { maxLength } from "../platform/text.ts";
+import { transact } from "../platform/transaction.ts";
+import { RESOURCE_CORE, recordResourceChange } from "../resources/changes.ts";
+import { recordConsent } from "../terms-of-service/consents.ts";
+import { nextState, waitsOf } from "./approval.ts";
+import { describeOrder, followResource, ORDER_CORE, recordOrderChange } from "./changes.ts";
+import { orderStateLabel, TERMINAL_ORDER_STATES } from "./states.ts";
+import { ORDERABLE_RESOURCE_STATES } from "./transitions.ts";
+import type { OrderQuery } from "./service.ts";
+
+export interface CreateOrderInput {
+  offering: string;
+  project: string;
+  type?: OrderType | null;
+  plan?: string | null;
+  /** Required for Update and Terminate orders. */
+  resource?: string | null;
+  attributes?: unknown;
+  limits?: unknown;
+  acceptingTermsOfService?: boolean | null;
+  requestComment?: string | null;
+  /** YYYY-MM-DD; a future date makes the approved order wait in pending-start-date. */
+  startDate?: string | null;
+}
+
+const ignoreDomainError = (error: unknown) => {
+  if (!(error instanceof DomainError)) throw error;
+};
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+function jsonObject(field: string, value: unknown): Prisma.InputJsonObject {
+  if (value === undefined || value === null) return {};
+  if (!isObject(value)) throw fieldError(field, "Expected a dictionary of items.");
+  return value as Prisma.InputJsonObject;
+}
+
+function validLimits(value: unknown): Prisma.InputJsonObject {
+  const limits = jsonObject("limits", value);
+  const bad = Object.entries(limits).find(([, amount]) => typeof amount !== "number" || !Number.isFinite(amount) || amount < 0);
+  if (bad) throw fieldError("limits", `Limit of ${bad[0]} must be a non-negative number.`);
+  return limits;
+}
+
+function startDateOf(value: string | null | undefined): Date | null {
+  if (!value) return null;
+  const date = /^\d{4}-\d{2}-\d{2}$/.test(value) ? new Date(`${value}T00:00:00Z`) : new Date(Number.NaN);
+  if (Number.isNaN(date.getTime())) throw fieldError("start_date", "Date has wrong format. Use one of these formats instead: YYYY-MM-DD.");
+  return date;
+}
+
+async function orderableResource(ctx: Context, type: Exclude<OrderType, "CREATE">, uuid: string | null | undefined, offeringId: string, projectId: string) {
+  if (!uuid) throw fieldError("resource", "This field is required.");
+  const resource = await referenced("resource", uuid, (id) =>
+    ctx.db.resource.findFirst({ where: { id, offeringId, projectId }, select: { id: true, state: true } }),
+  );
+  if (!ORDERABLE_RESOURCE_STATES[type].includes(resource.state)) throw fieldError("resource", "Resource is not in valid state.");
+  return resource.id;
+}
+
+/** With consent enforcement on and active terms, the order must accept them (Waldur's accepting_terms_of_service). */
+async function termsToAccept(ctx: Context, offeringId: string, accepting: boolean | null | undefined) {
+  if (!ctx.config.enforceUserConsent) return false;
+  const terms = await ctx.db.offeringTermsOfService.findFirst({ where: { offeringId, isActive: true }, select: { id: true } });
+  if (!terms) return false;
+  if (accepting !== true) throw fieldError("accepting_terms_of_service", "Terms of service for offering have not been accepted.");
+  return true;
+}
+
+/** POST /api/marketplace-orders/: the order starts at the first approval its creator cannot give (approval.ts). */
+export async function createOrder(ctx: Context, input: CreateOrderInput, query: OrderQuery = {}) {
+  const viewer = ctx.requireViewer();
+  const type = input.type ?? "CREATE";
+  const [offerings, projects] = await Promise.all([visibleOfferings(ctx), visibleProjects(ctx)]);
+  const offering = await referenced("offering", input.offering, (id) =>
+    ctx.db.offering.findFirst({ where: { AND: [{ id }, offerings] }, select: { id: true, name: true, state: true, customerId: true, pluginOptions: true } }),
+  );
+  const project = await referenced("project", input.project, (id) =>
+    ctx.db.project.findFirst({ where: { AND: [{ id }, projects] }, select: { id: true, customerId: true } }),
+  );
+  const available = type === "CREATE" ? ["ACTIVE"] : ["ACTIVE", "PAUSED"];
+  if (!available.includes(offering.state)) throw fieldError("offering", "This offering is not available for ordering.");
+  const plan = input.plan
+    ? await referenced("plan", input.plan, (id) => ctx.db.offeringPlan.findFirst({ where: { id, offeringId: offering.id, archived: false }, select: { id: true } }))
+    : null;
+  const resourceId = type === "CREATE" ? null : await orderableResource(ctx, type, input.resource, offering.id, project.id);
+  const attributes = jsonObject("attributes", input.attributes);
+  const limits = validLimits(input.limits);
+  const startDate = startDateOf(input.startDate);
+  const requestComment = maxLength("request_comment", input.requestComment ?? "", 255);
+  const acceptsTerms = await termsToAccept(ctx, offering.id, input.acceptingTermsOfService);
+  const subject = { projectId: project.id, project, offeringId: offering.id, offering, startDate };
+  const waits = await waitsOf(ctx, subject, viewer.id);
+  const state = nextState(waits, null);
+  const now = ctx.now();
+
+  const id = await transact(ctx, async (tx, outbox) => {
+    if (resourceId) {
+      const pending = await tx.order.count({ where: { resourceId, state: { notIn: [...TERMINAL_ORDER_STATES] } } });
+      if (pending) throw fieldError("resource", "Pending order for resource already exists.");
+    }
+    const resource = type === "CREATE"
+      ? await tx.resource.create({
+          data: {
+            name: maxLength("attributes", typeof attributes.name === "string" ? attributes.name : "", 150),
+            projectId: project.id, offeringId: offering.id, planId: plan?.id ?? null, attributes, limits, created: now,
+          },
+          select: RESOURCE_CORE,
+        })
+      : null;
+    const order = await tx.order.create({
+      data: {
+        type, state, offeringId: offering.id, projectId: project.id, planId: plan?.id ?? null,
+        resourceId: resource?.id ?? resourceId, attributes, limits, startDate, requestComment, createdById: viewer.id, created: now,
+        ...(waits.consumer ? {} : { consumerReviewedById: viewer.id, consumerReviewedAt: now }),
+      },
+      select: ORDER_CORE,
+    });
+    await recordOrderChange(ctx, tx, outbox, order, {
+      eventType: "marketplace_order_created",
+      message: `${describeOrder(order)} has been created in ${orderStateLabel(state)}.`,
+      previousState: null,
+      state,
+    });
+    if (resource) {
+      await recordResourceChange(ctx, tx, outbox, resource, {
+        eventType: "marketplace_resource_create_requested",
+        message: `Resource ${resource.name || toHex(resource.id)} has been requested in offering ${offering.name}.`,
+        previousState: null,
+        state: resource.state,
+        context: { order_uuid: toHex(order.id) },
+      });
+    }
+    await followResource(ctx, tx, outbox, order, state);
+    return order.id;
+  });
+  // The order stands even if the terms were deactivated meanwhile (recordConsent then has nothing to record).
+  if (acceptsTerms) await recordConsent(ctx, viewer.id, offering, { rejectCurrent: false }).catch(ignoreDomainError);
+  return ctx.db.order.findUniqueOrThrow({ ...query, where: { id } });
+}

@@ -1,0 +1,148 @@
+import { Permission } from "../auth/permissions.ts";
+import type { Context } from "../context.ts";
+import type { OrderState, Prisma } from "../generated/prisma/client.ts";
+import type { Connection, Page } from "../graphql/pagination.ts";
+import { requireStaff, visibleOne } from "../directory/lookup.ts";
+import { visibleEvents } from "../events/visibility.ts";
+import { DomainError, ErrorCode, notFound } from "../platform/errors.ts";
+import { paginate } from "../platform/paginate.ts";
+import { canTransition, swapFromObserved, type TransitionRule } from "../platform/state-machine.ts";
+import { maxLength } from "../platform/text.ts";
+import { transact } from "../platform/transaction.ts";
+import { APPROVAL_DETAILS, nextState, waitsOf } from "./approval.ts";
+import { describeOrder, followResource, ORDER_CORE, type OrderCore, recordOrderChange } from "./changes.ts";
+import { type OrderFilter, type OrderOrder, orderOrderBy, orderWhere } from "./filters.ts";
+import { orderStateLabel, TERMINAL_ORDER_STATES } from "./states.ts";
+import { DELETABLE_ORDER_STATES, type OrderAction, type OrderEffect, orderRule } from "./transitions.ts";
+import { consumerScopes, providerScopes, visibleOrders } from "./visibility.ts";
+
+/** The selection GraphQL asks for (plugin-prisma's queryFromInfo); services return rows shaped by it. */
+export type OrderQuery = { select?: Prisma.OrderSelect; include?: Prisma.OrderInclude };
+
+export async function listOrders(
+  ctx: Context,
+  args: { filter?: OrderFilter | null; orderBy?: OrderOrder[] | null; page: Page },
+  query: OrderQuery = {},
+): Promise<Connection<unknown>> {
+  const where = { AND: [await visibleOrders(ctx), ...orderWhere(args.filter)] };
+  return paginate(ctx.db.order, { where, orderBy: orderOrderBy(args.orderBy), page: args.page, query });
+}
+
+export async function getOrder(ctx: Context, uuid: string, query: OrderQuery = {}) {
+  const visible = await visibleOrders(ctx);
+  return visibleOne(uuid, (id) => ctx.db.order.findFirst({ ...query, where: { AND: [{ id }, visible] } }));
+}
+
+const loadVisible = async (ctx: Context, uuid: string) => (await getOrder(ctx, uuid, { select: ORDER_CORE })) as unknown as OrderCore;
+
+const scopesFor = (side: OrderEffect["side"], order: OrderCore) => (side === "consumer" ? consumerScopes(order) : providerScopes(order));
+
+export const wrongOrderState = (from: readonly OrderState[]) =>
+  new DomainError(ErrorCode.CONFLICT, `Valid states for operation: ${from.map(orderStateLabel).join(", ")}.`);
+
+const unsupportedType = (type: string) =>
+  new DomainError(ErrorCode.METHOD_NOT_ALLOWED, `The order's offering with ${type} type does not support this action`);
+
+export interface OrderActionInput {
+  errorMessage?: string | null;
+  errorTraceback?: string | null;
+  /** approve_by_provider: merged into the order's attributes. */
+  attributes?: Record<string, unknown> | null;
+}
+
+/** Runs one action of ORDER_TRANSITIONS: 404 invisible, 403 not permitted, 409 wrong state, 405 wrong offering type. */
+export async function transitionOrder(ctx: Context, uuid: string, action: OrderAction, input: OrderActionInput = {}) {
+  const order = await loadVisible(ctx, uuid);
+  const rule = orderRule(action);
+  const effect = rule.effect!;
+  await ctx.access.require(effect.permission, scopesFor(effect.side, order));
+  if (!canTransition(rule, order.state)) throw wrongOrderState(rule.from);
+  if (effect.offeringTypes && !effect.offeringTypes.includes(order.offering.type)) throw unsupportedType(order.offering.type);
+  const to = effect.approves ? nextState(await waitsOf(ctx, order, order.createdById), effect.approves) : rule.to;
+  const now = ctx.now();
+  const data: Prisma.OrderUncheckedUpdateManyInput = {
+    state: to,
+    completedAt: TERMINAL_ORDER_STATES.includes(to) ? now : null,
+    ...(effect.reviews === "consumer" ? { consumerReviewedById: ctx.viewer!.id, consumerReviewedAt: now } : {}),
+    ...(effect.reviews === "provider" ? { providerReviewedById: ctx.viewer!.id, providerReviewedAt: now } : {}),
+    ...(effect.storesError ? { errorMessage: input.errorMessage ?? "", errorTraceback: input.errorTraceback ?? "" } : {}),
+    ...(effect.approves === "provider" && input.attributes
+      ? { attributes: { ...(order.attributes as Record<string, unknown>), ...input.attributes } as Prisma.InputJsonObject }
+      : {}),
+  };
+  const applied: TransitionRule<OrderState> = { from: rule.from, to };
+  await transact(ctx, async (tx, outbox) => {
+    const replaced = await swapFromObserved(
+      applied,
+      order.state,
+      (from) => tx.order.updateMany({ where: { id: order.id, state: from }, data }),
+      async () => (await tx.order.findUnique({ where: { id: order.id }, select: { state: true } }))?.state ?? null,
+      { invalid: () => wrongOrderState(rule.from), missing: notFound },
+    );
+    await recordOrderChange(ctx, tx, outbox, order, {
+      eventType: effect.eventType,
+      message: `${describeOrder(order)} has been moved from ${orderStateLabel(replaced)} to ${orderStateLabel(to)}.`,
+      previousState: replaced,
+      state: to,
+      context: { action, ...(effect.storesError ? { error_message: data.errorMessage } : {}) },
+    });
+    await followResource(ctx, tx, outbox, order, to);
+  });
+  return { orderId: order.id, state: to, detail: APPROVAL_DETAILS[to] ?? "" };
+}
+
+/** Waldur checks SET_RESOURCE_BACKEND_ID; this table has no such permission, so the provider's APPROVE_ORDER stands in. */
+export async function setOrderBackendId(ctx: Context, uuid: string, backendId: string) {
+  const order = await loadVisible(ctx, uuid);
+  await ctx.access.require(Permission.APPROVE_ORDER, providerScopes(order));
+  const value = maxLength("backend_id", backendId, 255);
+  if (value === order.backendId) return { orderId: order.id, changed: false };
+  await transact(ctx, async (tx, outbox) => {
+    await tx.order.update({ where: { id: order.id }, data: { backendId: value } });
+    await recordOrderChange(ctx, tx, outbox, order, {
+      eventType: "marketplace_order_updated",
+      message: `Backend id of ${describeOrder(order)} has been changed from "${order.backendId}" to "${value}".`,
+      previousState: order.state,
+      state: order.state,
+      context: { old_backend_id: order.backendId, new_backend_id: value },
+    });
+  });
+  return { orderId: order.id, changed: true };
+}
+
+async function removeOrder(ctx: Context, order: OrderCore, eventType: string, verb: string, onlyFrom?: readonly OrderState[]) {
+  await transact(ctx, async (tx, outbox) => {
+    const { count } = await tx.order.deleteMany({ where: { id: order.id, ...(onlyFrom ? { state: { in: [...onlyFrom] } } : {}) } });
+    if (count === 0) throw onlyFrom ? wrongOrderState(onlyFrom) : notFound();
+    await recordOrderChange(ctx, tx, outbox, order, {
+      eventType,
+      message: `${describeOrder(order)} has been ${verb}.`,
+      previousState: order.state,
+      state: null,
+    });
+  });
+  return order.id;
+}
+
+/** DELETE: the consumer withdraws an order not yet approved by the provider. */
+export async function deleteOrder(ctx: Context, uuid: string) {
+  const order = await loadVisible(ctx, uuid);
+  await ctx.access.require(Permission.DESTROY_ORDER, consumerScopes(order));
+  if (!DELETABLE_ORDER_STATES.includes(order.state)) throw wrongOrderState(DELETABLE_ORDER_STATES);
+  return removeOrder(ctx, order, "marketplace_order_deleted", "deleted", DELETABLE_ORDER_STATES);
+}
+
+/** unlink/: staff remove an order in any state, leaving its resource alone. */
+export async function unlinkOrder(ctx: Context, uuid: string) {
+  const order = await loadVisible(ctx, uuid);
+  requireStaff(ctx);
+  return removeOrder(ctx, order, "marketplace_order_unlinked", "unlinked");
+}
+
+/** A subscriber hears of a change when it may see the order, or, once it is deleted, its event. */
+export async function canSeeOrderChange(ctx: Context, change: { orderId: string; eventId: number }) {
+  if (await ctx.db.order.count({ where: { id: change.orderId } })) {
+    return (await ctx.db.order.count({ where: { AND: [{ id: change.orderId }, await visibleOrders(ctx)] } })) > 0;
+  }
+  return (await ctx.db.event.count({ where: { AND: [{ id: change.eventId }, await visibleEvents(ctx)] } })) > 0;
+}

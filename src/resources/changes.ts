@@ -1,0 +1,79 @@
+import type { Context } from "../context.ts";
+import type { ResourceState } from "../generated/prisma/client.ts";
+import { recordEvent } from "../events/record.ts";
+import { toHex } from "../platform/ids.ts";
+import type { Outbox, Tx } from "../platform/transaction.ts";
+import { resourceStateLabel } from "./states.ts";
+
+/** What an event about a resource needs to know about it. */
+export const RESOURCE_CORE = {
+  id: true,
+  name: true,
+  state: true,
+  offeringId: true,
+  projectId: true,
+  offering: { select: { name: true, customerId: true } },
+  project: { select: { name: true, customerId: true } },
+} as const;
+
+export interface ResourceCore {
+  id: string;
+  name: string;
+  state: ResourceState;
+  offeringId: string;
+  projectId: string;
+  offering: { name: string; customerId: string };
+  project: { name: string; customerId: string };
+}
+
+export interface ResourceChange {
+  eventType: string;
+  message: string;
+  state: ResourceState;
+  previousState: ResourceState | null;
+  context?: Record<string, unknown>;
+}
+
+export const describeResource = (r: ResourceCore) => `${r.name || toHex(r.id)} in offering ${r.offering.name}`;
+
+/** Writes the audit event of a resource change in the caller's transaction and queues its notification. */
+export async function recordResourceChange(ctx: Context, tx: Tx, outbox: Outbox, resource: ResourceCore, change: ResourceChange) {
+  const stateChange =
+    change.previousState && change.previousState !== change.state
+      ? { old_state: resourceStateLabel(change.previousState), new_state: resourceStateLabel(change.state) }
+      : {};
+  const event = await recordEvent(ctx, tx, outbox, {
+    type: change.eventType,
+    message: change.message,
+    context: {
+      resource_uuid: toHex(resource.id),
+      resource_name: resource.name,
+      offering_uuid: toHex(resource.offeringId),
+      offering_name: resource.offering.name,
+      project_uuid: toHex(resource.projectId),
+      project_name: resource.project.name,
+      customer_uuid: toHex(resource.project.customerId),
+      provider_uuid: toHex(resource.offering.customerId),
+      state: resourceStateLabel(change.state),
+      ...stateChange,
+      ...change.context,
+    },
+    scopes: [
+      { type: "RESOURCE", id: resource.id },
+      { type: "OFFERING", id: resource.offeringId },
+      { type: "PROJECT", id: resource.projectId },
+      { type: "CUSTOMER", id: resource.project.customerId },
+      { type: "CUSTOMER", id: resource.offering.customerId },
+    ],
+  });
+  outbox.publish("resourceChanged", {
+    resourceId: resource.id,
+    offeringId: resource.offeringId,
+    projectId: resource.projectId,
+    providerCustomerId: resource.offering.customerId,
+    state: change.state,
+    previousState: change.previousState,
+    eventId: event.id,
+  });
+  return event;
+}

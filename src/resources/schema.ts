@@ -1,0 +1,170 @@
+import { queryFromInfo } from "@pothos/plugin-prisma";
+import { filter, pipe } from "graphql-yoga";
+import { builder } from "../graphql/builder.ts";
+import { connectionType, pageArgs, toPage } from "../graphql/pagination.ts";
+import { apiUrl } from "../graphql/urls.ts";
+import { toHex } from "../platform/ids.ts";
+import type { ResourceChangedPayload } from "../platform/pubsub.ts";
+import { freshViewerContext } from "../events/visibility.ts";
+import { EventRef } from "../events/schema.ts";
+import { RESOURCE_ORDER } from "./filters.ts";
+import { RESOURCE_STATE_LABELS, resourceStateLabel } from "./states.ts";
+import * as service from "./service.ts";
+
+export const ResourceStateEnum = builder.enumType("ResourceState", {
+  values: Object.fromEntries(
+    Object.entries(RESOURCE_STATE_LABELS).map(([state, label]) => [state, { description: `REST label "${label}"` }]),
+  ) as Record<keyof typeof RESOURCE_STATE_LABELS, { description: string }>,
+});
+
+const dateOnly = (date: Date | null) => (date ? date.toISOString().slice(0, 10) : null);
+
+export const ResourceRef = builder.prismaObject("Resource", {
+  fields: (t) => ({
+    uuid: t.string({ resolve: (r) => toHex(r.id) }),
+    url: t.string({ resolve: (r, _a, ctx) => apiUrl(ctx, "providerResource", r.id) }),
+    name: t.exposeString("name"),
+    state: t.expose("state", { type: ResourceStateEnum }),
+    stateLabel: t.string({ description: "Waldur's display label of the state", resolve: (r) => resourceStateLabel(r.state) }),
+    backendId: t.exposeString("backendId"),
+    attributes: t.expose("attributes", { type: "JSON" }),
+    limits: t.expose("limits", { type: "JSON" }),
+    currentUsages: t.expose("currentUsages", { type: "JSON", description: "Latest reported usage per component type" }),
+    backendMetadata: t.expose("backendMetadata", { type: "JSON" }),
+    errorMessage: t.exposeString("errorMessage"),
+    endDate: t.string({ nullable: true, description: "YYYY-MM-DD", resolve: (r) => dateOnly(r.endDate) }),
+    created: t.expose("created", { type: "DateTime" }),
+    modified: t.expose("modified", { type: "DateTime" }),
+    offering: t.relation("offering"),
+    offeringUuid: t.string({ resolve: (r) => toHex(r.offeringId) }),
+    offeringUrl: t.string({ resolve: (r, _a, ctx) => apiUrl(ctx, "offering", r.offeringId) }),
+    offeringName: t.string({ select: { offering: { select: { name: true } } }, resolve: (r) => r.offering.name }),
+    offeringType: t.string({ select: { offering: { select: { type: true } } }, resolve: (r) => r.offering.type }),
+    offeringPluginOptions: t.field({
+      type: "JSON",
+      select: { offering: { select: { pluginOptions: true } } },
+      resolve: (r) => r.offering.pluginOptions,
+    }),
+    providerUuid: t.string({ select: { offering: { select: { customerId: true } } }, resolve: (r) => toHex(r.offering.customerId) }),
+    providerName: t.string({
+      select: { offering: { select: { customer: { select: { name: true } } } } },
+      resolve: (r) => r.offering.customer.name,
+    }),
+    project: t.relation("project"),
+    projectUuid: t.string({ resolve: (r) => toHex(r.projectId) }),
+    projectUrl: t.string({ resolve: (r, _a, ctx) => apiUrl(ctx, "project", r.projectId) }),
+    projectName: t.string({ select: { project: { select: { name: true } } }, resolve: (r) => r.project.name }),
+    projectDescription: t.string({ select: { project: { select: { description: true } } }, resolve: (r) => r.project.description }),
+    customerUuid: t.string({ select: { project: { select: { customerId: true } } }, resolve: (r) => toHex(r.project.customerId) }),
+    customerName: t.string({
+      select: { project: { select: { customer: { select: { name: true } } } } },
+      resolve: (r) => r.project.customer.name,
+    }),
+    plan: t.relation("plan", { nullable: true }),
+    planUuid: t.string({ nullable: true, resolve: (r) => (r.planId ? toHex(r.planId) : null) }),
+    planUrl: t.string({ nullable: true, resolve: (r, _a, ctx) => (r.planId ? apiUrl(ctx, "plan", r.planId) : null) }),
+    planName: t.string({ nullable: true, select: { plan: { select: { name: true } } }, resolve: (r) => r.plan?.name ?? null }),
+    scopeUrl: t.string({
+      nullable: true,
+      description: "The backend object (another resource), when there is one",
+      resolve: (r, _a, ctx) => (r.scopeId ? apiUrl(ctx, "providerResource", r.scopeId) : null),
+    }),
+  }),
+});
+
+const ResourceOrderEnum = builder.enumType("ResourceOrder", { values: Object.keys(RESOURCE_ORDER) as Array<keyof typeof RESOURCE_ORDER> });
+const ResourceViewEnum = builder.enumType("ResourceView", {
+  values: {
+    PROVIDER: { description: "Resources of the offerings of the viewer's provider organisations (REST provider-resources)" },
+    ANY: { description: "Also resources of the viewer's projects and consumer organisations" },
+  },
+});
+
+const ResourceFilterInput = builder.inputType("ResourceFilter", {
+  fields: (t) => ({
+    state: t.field({ type: [ResourceStateEnum], description: "Any of these states" }),
+    offeringUuid: t.idList({ description: "Any of these offerings" }),
+    projectUuid: t.id(),
+    customerUuid: t.id({ description: "The consumer organisation (the project's customer)" }),
+    providerUuid: t.id({ description: "The provider organisation (the offering's customer)" }),
+    name: t.string({ description: "Case-insensitive substring" }),
+    nameExact: t.string(),
+    backendId: t.string(),
+    createdAfter: t.field({ type: "DateTime", description: "Created at or after" }),
+    modifiedAfter: t.field({ type: "DateTime", description: "Modified at or after" }),
+  }),
+});
+
+const ResourceConnection = connectionType("Resource", ResourceRef);
+const queryOf = (ctx: object, info: Parameters<typeof queryFromInfo>[0]["info"]) =>
+  queryFromInfo({ context: ctx, info, typeName: "Resource", paths: [["nodes"], ["edges", "node"]] }) as service.ResourceQuery;
+
+builder.queryFields((t) => ({
+  resources: t.field({
+    type: ResourceConnection,
+    args: {
+      view: t.arg({ type: ResourceViewEnum, defaultValue: "ANY" }),
+      filter: t.arg({ type: ResourceFilterInput }),
+      orderBy: t.arg({ type: [ResourceOrderEnum] }),
+      ...pageArgs,
+    },
+    resolve: (_root, args, ctx, info) =>
+      service.listResources(
+        ctx,
+        { view: args.view ?? "ANY", filter: args.filter, orderBy: args.orderBy, page: toPage(args) },
+        queryOf(ctx, info),
+      ) as never,
+  }),
+  resource: t.prismaField({
+    type: "Resource",
+    args: { uuid: t.arg.id({ required: true }), view: t.arg({ type: ResourceViewEnum, defaultValue: "ANY" }) },
+    resolve: (query, _root, args, ctx) => service.getResource(ctx, args.view ?? "ANY", String(args.uuid), query) as never,
+  }),
+  resourceDetails: t.prismaField({
+    type: "Resource",
+    description: "The backend object behind a resource (provider view); not found when it has none",
+    args: { uuid: t.arg.id({ required: true }) },
+    resolve: (query, _root, args, ctx) => service.resourceDetails(ctx, String(args.uuid), query) as never,
+  }),
+}));
+
+const ResourceChangeRef = builder.objectRef<ResourceChangedPayload>("ResourceChange").implement({
+  fields: (t) => ({
+    resourceUuid: t.string({ resolve: (p) => toHex(p.resourceId) }),
+    state: t.field({ type: ResourceStateEnum, resolve: (p) => p.state as never }),
+    previousState: t.field({ type: ResourceStateEnum, nullable: true, resolve: (p) => p.previousState as never }),
+    resource: t.prismaField({
+      type: "Resource",
+      description: "The resource as it is now",
+      resolve: (query, p, _args, ctx) => ctx.db.resource.findUniqueOrThrow({ ...query, where: { id: p.resourceId } }),
+    }),
+    event: t.field({
+      type: EventRef,
+      resolve: (p, _args, ctx) => ctx.db.event.findUniqueOrThrow({ where: { id: p.eventId } }) as never,
+    }),
+  }),
+});
+
+builder.subscriptionFields((t) => ({
+  resourceChanged: t.field({
+    type: ResourceChangeRef,
+    description: "Every change to a resource the subscriber may see (either side), after it is committed",
+    args: { offeringUuid: t.arg.id(), projectUuid: t.arg.id(), providerUuid: t.arg.id(), state: t.arg({ type: [ResourceStateEnum] }) },
+    subscribe: (_root, args, ctx) => {
+      ctx.requireViewer();
+      const wanted = (value: unknown) => (value ? toHex(String(value)) : null);
+      const [offering, project, provider] = [wanted(args.offeringUuid), wanted(args.projectUuid), wanted(args.providerUuid)];
+      return pipe(
+        ctx.pubsub.subscribe("resourceChanged"),
+        filter(async (p: ResourceChangedPayload) => {
+          if (offering && toHex(p.offeringId) !== offering) return false;
+          if (project && toHex(p.projectId) !== project) return false;
+          if (provider && toHex(p.providerCustomerId) !== provider) return false;
+          if (args.state?.length && !args.state.includes(p.state as never)) return false;
+          return service.canSeeResourceChange(freshViewerContext(ctx), p);
+        }),
+      );
+    },
+    resolve: (payload) => payload,
+  }),
+}));

@@ -1,0 +1,179 @@
+import { queryFromInfo } from "@pothos/plugin-prisma";
+import { builder } from "../graphql/builder.ts";
+import { connectionType, pageArgs, toPage } from "../graphql/pagination.ts";
+import { apiUrl } from "../graphql/urls.ts";
+import { toHex } from "../platform/ids.ts";
+import { dateOnly } from "./amounts.ts";
+import { COMPONENT_USAGE_ORDER, COMPONENT_USER_USAGE_ORDER } from "./filters.ts";
+import { setUsage, setUserUsages } from "./report.ts";
+import * as service from "./service.ts";
+
+const RESOURCE_NAMES = { select: { name: true, projectId: true, offeringId: true, offering: { select: { name: true } }, project: { select: { name: true, customerId: true, customer: { select: { name: true } } } } } } as const;
+
+/** The resource, offering, project and customer columns both usage types carry. */
+type ResourceNames = { id?: string; name: string; projectId: string; offeringId: string; offering: { name: string }; project: { name: string; customerId: string; customer: { name: string } } };
+function resourceColumns<Row>(t: any, resourceOf: (row: Row) => ResourceNames, select: object) {
+  const column = (resolve: (r: ResourceNames) => string) => t.string({ select, resolve: (row: Row) => resolve(resourceOf(row)) });
+  return {
+    resourceName: column((r) => r.name),
+    offeringUuid: column((r) => toHex(r.offeringId)),
+    offeringName: column((r) => r.offering.name),
+    projectUuid: column((r) => toHex(r.projectId)),
+    projectName: column((r) => r.project.name),
+    customerUuid: column((r) => toHex(r.project.customerId)),
+    customerName: column((r) => r.project.customer.name),
+  };
+}
+
+export const ComponentUsageRef = builder.prismaObject("ComponentUsage", {
+  fields: (t) => ({
+    uuid: t.string({ resolve: (u) => toHex(u.id) }),
+    url: t.string({ resolve: (u, _a, ctx) => apiUrl(ctx, "componentUsage", u.id) }),
+    type: t.string({ select: { component: { select: { type: true } } }, resolve: (u) => u.component.type }),
+    name: t.string({ select: { component: { select: { name: true } } }, resolve: (u) => u.component.name }),
+    measuredUnit: t.string({ select: { component: { select: { measuredUnit: true } } }, resolve: (u) => u.component.measuredUnit }),
+    usage: t.float({ resolve: (u) => u.usage.toNumber() }),
+    description: t.exposeString("description"),
+    recurring: t.exposeBoolean("recurring"),
+    date: t.expose("date", { type: "DateTime" }),
+    billingPeriod: t.string({ description: "YYYY-MM-DD, the first day of the month", resolve: (u) => dateOnly(u.billingPeriod) }),
+    created: t.expose("created", { type: "DateTime" }),
+    modified: t.expose("modified", { type: "DateTime" }),
+    modifiedByUsername: t.string({ nullable: true, select: { modifiedBy: { select: { username: true } } }, resolve: (u) => u.modifiedBy?.username ?? null }),
+    resource: t.relation("resource"),
+    resourceUuid: t.string({ resolve: (u) => toHex(u.resourceId) }),
+    resourceUrl: t.string({ resolve: (u, _a, ctx) => apiUrl(ctx, "providerResource", u.resourceId) }),
+    ...resourceColumns(t, (u: { resource: ResourceNames }) => u.resource, { resource: RESOURCE_NAMES }),
+    userUsages: t.relation("userUsages", { query: { orderBy: { username: "asc" } } }),
+  }),
+});
+
+export const ComponentUserUsageRef = builder.prismaObject("ComponentUserUsage", {
+  fields: (t) => ({
+    uuid: t.string({ resolve: (u) => toHex(u.id) }),
+    url: t.string({ resolve: (u, _a, ctx) => apiUrl(ctx, "componentUserUsage", u.id) }),
+    username: t.exposeString("username"),
+    usage: t.float({ resolve: (u) => u.usage.toNumber() }),
+    date: t.expose("date", { type: "DateTime" }),
+    created: t.expose("created", { type: "DateTime" }),
+    modified: t.expose("modified", { type: "DateTime" }),
+    userUrl: t.string({
+      nullable: true,
+      description: "The offering user, when known",
+      resolve: (u, _a, ctx) => (u.offeringUserId ? apiUrl(ctx, "offeringUser", u.offeringUserId) : null),
+    }),
+    offeringUser: t.relation("offeringUser", { nullable: true }),
+    componentUsage: t.relation("componentUsage"),
+    componentUsageUrl: t.string({ resolve: (u, _a, ctx) => apiUrl(ctx, "componentUsage", u.componentUsageId) }),
+    componentUsageUuid: t.string({ resolve: (u) => toHex(u.componentUsageId) }),
+    componentType: t.string({ select: { componentUsage: { select: { component: { select: { type: true } } } } }, resolve: (u) => u.componentUsage.component.type }),
+    measuredUnit: t.string({
+      select: { componentUsage: { select: { component: { select: { measuredUnit: true } } } } },
+      resolve: (u) => u.componentUsage.component.measuredUnit,
+    }),
+    description: t.string({ select: { componentUsage: { select: { description: true } } }, resolve: (u) => u.componentUsage.description }),
+    billingPeriod: t.string({ select: { componentUsage: { select: { billingPeriod: true } } }, resolve: (u) => dateOnly(u.componentUsage.billingPeriod) }),
+    resourceUuid: t.string({ select: { componentUsage: { select: { resourceId: true } } }, resolve: (u) => toHex(u.componentUsage.resourceId) }),
+    ...resourceColumns(t, (u: { componentUsage: { resource: ResourceNames } }) => u.componentUsage.resource, {
+      componentUsage: { select: { resource: RESOURCE_NAMES } },
+    }),
+  }),
+});
+
+const UsageFilterInput = builder.inputType("UsageFilter", {
+  fields: (t) => ({
+    resourceUuid: t.id(),
+    offeringUuid: t.id(),
+    projectUuid: t.id(),
+    customerUuid: t.id({ description: "The consumer organisation" }),
+    type: t.string({ description: "Component type" }),
+    billingPeriod: t.field({ type: "DateTime", description: "The first day of the month" }),
+    billingPeriodYear: t.int(),
+    billingPeriodMonth: t.int({ description: "1-12" }),
+    dateAfter: t.field({ type: "DateTime", description: "Reported at or after" }),
+    dateBefore: t.field({ type: "DateTime", description: "Reported at or before" }),
+    username: t.string({ description: "User usages only" }),
+  }),
+});
+
+const ComponentUsageOrderEnum = builder.enumType("ComponentUsageOrder", { values: Object.keys(COMPONENT_USAGE_ORDER) as Array<keyof typeof COMPONENT_USAGE_ORDER> });
+const ComponentUserUsageOrderEnum = builder.enumType("ComponentUserUsageOrder", {
+  values: Object.keys(COMPONENT_USER_USAGE_ORDER) as Array<keyof typeof COMPONENT_USER_USAGE_ORDER>,
+});
+const ComponentUsageConnection = connectionType("ComponentUsage", ComponentUsageRef);
+const ComponentUserUsageConnection = connectionType("ComponentUserUsage", ComponentUserUsageRef);
+const queryOf = (ctx: object, info: Parameters<typeof queryFromInfo>[0]["info"], typeName: string) =>
+  queryFromInfo({ context: ctx, info, typeName, paths: [["nodes"], ["edges", "node"]] }) as object;
+
+builder.queryFields((t) => ({
+  componentUsages: t.field({
+    type: ComponentUsageConnection,
+    args: { filter: t.arg({ type: UsageFilterInput }), orderBy: t.arg({ type: [ComponentUsageOrderEnum] }), ...pageArgs },
+    resolve: (_root, args, ctx, info) =>
+      service.listComponentUsages(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, queryOf(ctx, info, "ComponentUsage")) as never,
+  }),
+  componentUsage: t.prismaField({
+    type: "ComponentUsage",
+    args: { uuid: t.arg.id({ required: true }) },
+    resolve: (query, _root, args, ctx) => service.getComponentUsage(ctx, String(args.uuid), query) as never,
+  }),
+  componentUserUsages: t.field({
+    type: ComponentUserUsageConnection,
+    args: { filter: t.arg({ type: UsageFilterInput }), orderBy: t.arg({ type: [ComponentUserUsageOrderEnum] }), ...pageArgs },
+    resolve: (_root, args, ctx, info) =>
+      service.listComponentUserUsages(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, queryOf(ctx, info, "ComponentUserUsage")) as never,
+  }),
+  componentUserUsage: t.prismaField({
+    type: "ComponentUserUsage",
+    args: { uuid: t.arg.id({ required: true }) },
+    resolve: (query, _root, args, ctx) => service.getComponentUserUsage(ctx, String(args.uuid), query) as never,
+  }),
+}));
+
+const UsageReportInput = builder.inputType("UsageReportInput", {
+  fields: (t) => ({
+    type: t.string({ required: true, description: "Component type" }),
+    amount: t.string({ required: true, description: "Decimal, at most 2 decimal places" }),
+    description: t.string(),
+    recurring: t.boolean(),
+  }),
+});
+
+const UserUsageReportInput = builder.inputType("UserUsageReportInput", {
+  fields: (t) => ({
+    username: t.string({ required: true }),
+    usage: t.string({ required: true, description: "Decimal, at most 2 decimal places" }),
+    offeringUserUuid: t.id(),
+    date: t.field({ type: "DateTime", description: "Report into this moment's month" }),
+  }),
+});
+
+builder.mutationFields((t) => ({
+  setComponentUsage: t.boolean({
+    description: "Report usage of a resource's components for a month; a second report in the same month replaces the first",
+    args: {
+      resourceUuid: t.arg.id(),
+      planPeriodUuid: t.arg.id(),
+      usages: t.arg({ type: [UsageReportInput], required: true }),
+      date: t.arg({ type: "DateTime", description: "Default now" }),
+    },
+    resolve: async (_root, args, ctx) => {
+      await setUsage(ctx, {
+        resource: args.resourceUuid == null ? null : String(args.resourceUuid),
+        planPeriod: args.planPeriodUuid == null ? null : String(args.planPeriodUuid),
+        usages: args.usages,
+        date: args.date,
+      });
+      return true;
+    },
+  }),
+  setComponentUserUsages: t.boolean({
+    description: "Report per-user usage of a component usage (all or nothing)",
+    args: { componentUsageUuid: t.arg.id({ required: true }), usages: t.arg({ type: [UserUsageReportInput], required: true }) },
+    resolve: async (_root, args, ctx) => {
+      const usages = args.usages.map((u) => ({ ...u, user: u.offeringUserUuid == null ? null : String(u.offeringUserUuid) }));
+      await setUserUsages(ctx, String(args.componentUsageUuid), usages);
+      return true;
+    },
+  }),
+}));
