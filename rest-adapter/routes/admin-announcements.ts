@@ -3,6 +3,7 @@ import { announcementTypeFromLabel } from "../../src/maintenance/enums.ts";
 import { fieldError, invalid } from "../../src/platform/errors.ts";
 import { booleanParam, choices, compact, optionalDateTime, optionalString, ordering, queryValue, readAll } from "../input.ts";
 import type { RestRequest, RouteSpec } from "../route.ts";
+import { retrieveRoute, deleteRoute } from "./common.ts";
 
 const BASE = "/api/admin-announcements";
 
@@ -74,23 +75,8 @@ export const adminAnnouncementRoutes: RouteSpec[] = [
     kind: "object",
     status: 201,
   },
-  {
-    method: "GET",
-    path: `${BASE}/:uuid/`,
-    summary: "Retrieve a system announcement",
-    document: `query($uuid: ID!) { adminAnnouncement(uuid: $uuid) { ...AdminAnnouncementRest } }`,
-    variables: ({ params }) => ({ uuid: params.uuid }),
-    kind: "object",
-  },
+  retrieveRoute(BASE, "Retrieve a system announcement", "adminAnnouncement", "AdminAnnouncementRest"),
   update("PUT"),
   update("PATCH"),
-  {
-    method: "DELETE",
-    path: `${BASE}/:uuid/`,
-    summary: "Delete a system announcement (staff)",
-    document: `mutation($uuid: ID!) { deleteAdminAnnouncement(uuid: $uuid) { uuid } }`,
-    variables: ({ params }) => ({ uuid: params.uuid }),
-    kind: "empty",
-    status: 204,
-  },
+  deleteRoute(BASE, "Delete a system announcement (staff)", "deleteAdminAnnouncement", "{ uuid }"),
 ];

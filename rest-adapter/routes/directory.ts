@@ -14,16 +14,11 @@ import {
   uuidParam,
 } from "../input.ts";
 import type { RouteSpec } from "../route.ts";
+import { byUuid, retrieveRoute } from "./common.ts";
 import { roleRoutes } from "./roles.ts";
 
-const retrieve = (base: string, noun: string, field: string, fragment: string): RouteSpec => ({
-  method: "GET",
-  path: `${base}/:uuid/`,
-  summary: `Retrieve ${/^[aeiou]/.test(noun) ? "an" : "a"} ${noun}`,
-  document: `query($uuid: ID!) { ${field}(uuid: $uuid) { ...${fragment} } }`,
-  variables: ({ params }) => ({ uuid: params.uuid }),
-  kind: "object",
-});
+const retrieve = (base: string, noun: string, field: string, fragment: string) =>
+  retrieveRoute(base, `Retrieve ${/^[aeiou]/.test(noun) ? "an" : "a"} ${noun}`, field, fragment);
 
 const offeringStateByLabel = (label: string) =>
   (Object.keys(OFFERING_STATE_LABELS) as Array<keyof typeof OFFERING_STATE_LABELS>).find(
@@ -218,7 +213,7 @@ export const directoryRoutes: RouteSpec[] = [
     path: "/api/marketplace-provider-offerings/:uuid/activate/",
     summary: "Activate a Draft or Paused offering",
     document: `mutation($uuid: ID!) { activateOffering(uuid: $uuid) { uuid } }`,
-    variables: ({ params }) => ({ uuid: params.uuid }),
+    variables: byUuid,
     kind: "object",
     shape: () => ({ status: "Offering has been activated." }),
   },

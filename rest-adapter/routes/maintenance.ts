@@ -15,6 +15,7 @@ import {
   uuidParam,
 } from "../input.ts";
 import type { RestRequest, RouteSpec } from "../route.ts";
+import { byUuid } from "./common.ts";
 
 const BASE = "/api/maintenance-announcements";
 const LINKS = "/api/maintenance-announcement-offerings";
@@ -85,7 +86,7 @@ const retrieve = (path: string, field: string, fragment: string, summary: string
   path: `${path}/:uuid/`,
   summary,
   document: `query($uuid: ID!) { ${field}(uuid: $uuid) { ...${fragment} } }`,
-  variables: ({ params }) => ({ uuid: params.uuid }),
+  variables: byUuid,
   kind: "object",
   ...(isPublic ? { public: true } : {}),
 });
@@ -95,7 +96,7 @@ const remove = (path: string, mutation: string, summary: string): RouteSpec => (
   path: `${path}/:uuid/`,
   summary,
   document: `mutation($uuid: ID!) { ${mutation}(uuid: $uuid) { uuid } }`,
-  variables: ({ params }) => ({ uuid: params.uuid }),
+  variables: byUuid,
   kind: "empty",
   status: 204,
 });
@@ -117,7 +118,7 @@ const actions: RouteSpec[] = MAINTENANCE_ACTIONS.map((action) => {
     path: `${BASE}/:uuid/${action}/`,
     summary: `Maintenance announcement action ${action}: ${from.join(", ")} → ${to}`,
     document: `mutation($uuid: ID!) { ${effect.mutation}(uuid: $uuid) { uuid } }`,
-    variables: ({ params }) => ({ uuid: params.uuid }),
+    variables: byUuid,
     kind: "object",
     shape: () => ({ detail: effect.detail }),
   };

@@ -19,6 +19,7 @@ import {
   uuidParam,
 } from "../input.ts";
 import type { RestRequest, RouteSpec } from "../route.ts";
+import { retrieveRoute, deleteRoute } from "./common.ts";
 
 const BASE = "/api/marketplace-offering-users";
 
@@ -106,25 +107,10 @@ export const offeringUserRoutes: RouteSpec[] = [
     kind: "object",
     status: 201,
   },
-  {
-    method: "GET",
-    path: `${BASE}/:uuid/`,
-    summary: "Retrieve an offering user",
-    document: `query($uuid: ID!) { offeringUser(uuid: $uuid) { ...OfferingUserRest } }`,
-    variables: ({ params }) => ({ uuid: params.uuid }),
-    kind: "object",
-  },
+  retrieveRoute(BASE, "Retrieve an offering user", "offeringUser", "OfferingUserRest"),
   update("PUT"),
   update("PATCH"),
-  {
-    method: "DELETE",
-    path: `${BASE}/:uuid/`,
-    summary: "Delete an offering user",
-    document: `mutation($uuid: ID!) { deleteOfferingUser(uuid: $uuid) { uuid } }`,
-    variables: ({ params }) => ({ uuid: params.uuid }),
-    kind: "empty",
-    status: 204,
-  },
+  deleteRoute(BASE, "Delete an offering user", "deleteOfferingUser", "{ uuid }"),
   {
     method: "PATCH",
     path: `${BASE}/:uuid/update_comments/`,

@@ -18,6 +18,7 @@ import {
   uuidParam,
 } from "../input.ts";
 import type { RestRequest, RouteSpec } from "../route.ts";
+import { byUuid, retrieveRoute, deleteRoute } from "./common.ts";
 import { orderParams } from "./resources.ts";
 
 const BASE = "/api/marketplace-orders";
@@ -127,29 +128,14 @@ export const orderRoutes: RouteSpec[] = [
     kind: "object",
     status: 201,
   },
-  {
-    method: "GET",
-    path: `${BASE}/:uuid/`,
-    summary: "Retrieve an order",
-    document: `query($uuid: ID!) { order(uuid: $uuid) { ...OrderRest } }`,
-    variables: ({ params }) => ({ uuid: params.uuid }),
-    kind: "object",
-  },
-  {
-    method: "DELETE",
-    path: `${BASE}/:uuid/`,
-    summary: "Delete an order (pending-consumer or pending-provider only)",
-    document: `mutation($uuid: ID!) { deleteOrder(uuid: $uuid) { uuid } }`,
-    variables: ({ params }) => ({ uuid: params.uuid }),
-    kind: "empty",
-    status: 204,
-  },
+  retrieveRoute(BASE, "Retrieve an order", "order", "OrderRest"),
+  deleteRoute(BASE, "Delete an order (pending-consumer or pending-provider only)", "deleteOrder", "{ uuid }"),
   {
     method: "POST",
     path: `${BASE}/:uuid/unlink/`,
     summary: "Remove an order in any state (staff only)",
     document: `mutation($uuid: ID!) { unlinkOrder(uuid: $uuid) { uuid } }`,
-    variables: ({ params }) => ({ uuid: params.uuid }),
+    variables: byUuid,
     kind: "empty",
     status: 204,
   },

@@ -2,6 +2,7 @@ import { RESOURCE_ORDER, type ResourceOrder } from "../../src/resources/filters.
 import { resourceStateFromLabel } from "../../src/resources/states.ts";
 import { choices, compact, dateTimeParam, ordering, queryValue, uuidListParam, uuidParam } from "../input.ts";
 import type { RestRequest, RouteSpec } from "../route.ts";
+import { byUuid } from "./common.ts";
 
 const BASE = "/api/marketplace-provider-resources";
 
@@ -46,7 +47,7 @@ export const resourceRoutes: RouteSpec[] = [
     path: `${BASE}/:uuid/`,
     summary: "Retrieve a resource (provider view)",
     document: `query($uuid: ID!) { resource(uuid: $uuid, view: PROVIDER) { ...ResourceRest } }`,
-    variables: ({ params }) => ({ uuid: params.uuid }),
+    variables: byUuid,
     kind: "object",
   },
   {
@@ -54,7 +55,7 @@ export const resourceRoutes: RouteSpec[] = [
     path: `${BASE}/:uuid/details/`,
     summary: "The backend object behind a resource: 404 when it has none",
     document: `query($uuid: ID!) { resourceDetails(uuid: $uuid) { ...ResourceRest } }`,
-    variables: ({ params }) => ({ uuid: params.uuid }),
+    variables: byUuid,
     kind: "object",
   },
 ];

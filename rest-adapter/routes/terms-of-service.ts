@@ -3,6 +3,7 @@ import type { TermsOrder } from "../../src/terms-of-service/service.ts";
 import { booleanParam, compact, hyperlink, optionalBoolean, optionalString, ordering, queryValue, uuidParam } from "../input.ts";
 import { fieldError } from "../../src/platform/errors.ts";
 import type { RestRequest, RouteSpec } from "../route.ts";
+import { byUuid, retrieveRoute, deleteRoute } from "./common.ts";
 
 const TERMS = "/api/marketplace-offering-terms-of-service";
 const CONSENTS = "/api/marketplace-user-offering-consents";
@@ -62,14 +63,7 @@ export const termsOfServiceRoutes: RouteSpec[] = [
     variables: (request) => compact({ filter: termsFilter(request), orderBy: ordering(request.query, TERMS_ORDER) }),
     kind: "list",
   },
-  {
-    method: "GET",
-    path: `${TERMS}/:uuid/`,
-    summary: "Retrieve a terms-of-service configuration",
-    document: `query($uuid: ID!) { offeringTermsOfService(uuid: $uuid) { ...TermsOfServiceRest } }`,
-    variables: ({ params }) => ({ uuid: params.uuid }),
-    kind: "object",
-  },
+  retrieveRoute(TERMS, "Retrieve a terms-of-service configuration", "offeringTermsOfService", "TermsOfServiceRest"),
   {
     method: "POST",
     path: `${TERMS}/`,
@@ -88,15 +82,7 @@ export const termsOfServiceRoutes: RouteSpec[] = [
   },
   update("PUT"),
   update("PATCH"),
-  {
-    method: "DELETE",
-    path: `${TERMS}/:uuid/`,
-    summary: "Delete a terms-of-service configuration",
-    document: `mutation($uuid: ID!) { deleteOfferingTermsOfService(uuid: $uuid) }`,
-    variables: ({ params }) => ({ uuid: params.uuid }),
-    kind: "empty",
-    status: 204,
-  },
+  deleteRoute(TERMS, "Delete a terms-of-service configuration", "deleteOfferingTermsOfService"),
   {
     method: "GET",
     path: `${CONSENTS}/`,
@@ -110,14 +96,7 @@ export const termsOfServiceRoutes: RouteSpec[] = [
       }),
     kind: "list",
   },
-  {
-    method: "GET",
-    path: `${CONSENTS}/:uuid/`,
-    summary: "Retrieve a consent",
-    document: `query($uuid: ID!) { userOfferingConsent(uuid: $uuid) { ...ConsentRest } }`,
-    variables: ({ params }) => ({ uuid: params.uuid }),
-    kind: "object",
-  },
+  retrieveRoute(CONSENTS, "Retrieve a consent", "userOfferingConsent", "ConsentRest"),
   {
     method: "POST",
     path: `${CONSENTS}/`,
@@ -132,7 +111,7 @@ export const termsOfServiceRoutes: RouteSpec[] = [
     path: `${CONSENTS}/:uuid/revoke/`,
     summary: "Revoke a consent (its owner or staff)",
     document: `mutation($uuid: ID!) { revokeOfferingConsent(uuid: $uuid) { ...ConsentRest } }`,
-    variables: ({ params }) => ({ uuid: params.uuid }),
+    variables: byUuid,
     kind: "object",
   },
 ];

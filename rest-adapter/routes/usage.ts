@@ -17,6 +17,7 @@ import {
   uuidParam,
 } from "../input.ts";
 import type { RestRequest, RouteSpec } from "../route.ts";
+import { retrieveRoute } from "./common.ts";
 import { orderParams } from "./resources.ts";
 
 const USAGES = "/api/marketplace-component-usages";
@@ -133,14 +134,7 @@ export const usageRoutes: RouteSpec[] = [
     kind: "empty",
     status: 201,
   },
-  {
-    method: "GET",
-    path: `${USAGES}/:uuid/`,
-    summary: "Retrieve a component usage",
-    document: `query($uuid: ID!) { componentUsage(uuid: $uuid) { ...ComponentUsageRest } }`,
-    variables: ({ params }) => ({ uuid: params.uuid }),
-    kind: "object",
-  },
+  retrieveRoute(USAGES, "Retrieve a component usage", "componentUsage", "ComponentUsageRest"),
   {
     method: "POST",
     path: `${USAGES}/:uuid/set_user_usage/`,
@@ -169,12 +163,5 @@ export const usageRoutes: RouteSpec[] = [
       compact({ filter: usageFilter(request, "component_usage__billing_period"), orderBy: ordering(request.query, USER_USAGE_ORDER) }),
     kind: "list",
   },
-  {
-    method: "GET",
-    path: `${USER_USAGES}/:uuid/`,
-    summary: "Retrieve a component user usage",
-    document: `query($uuid: ID!) { componentUserUsage(uuid: $uuid) { ...ComponentUserUsageRest } }`,
-    variables: ({ params }) => ({ uuid: params.uuid }),
-    kind: "object",
-  },
+  retrieveRoute(USER_USAGES, "Retrieve a component user usage", "componentUserUsage", "ComponentUserUsageRest"),
 ];
