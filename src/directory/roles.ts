@@ -5,6 +5,7 @@ import { recordEvent } from "../events/record.ts";
 import { fieldError, notFound } from "../platform/errors.ts";
 import { toHex } from "../platform/ids.ts";
 import { transact } from "../platform/transaction.ts";
+import { reconcileRoleChange } from "../offering-users/allocations.ts";
 import { referenced } from "./lookup.ts";
 import { getOffering } from "./offerings.ts";
 import { getCustomer, getProject } from "./organisations.ts";
@@ -89,6 +90,7 @@ export async function grantRole(ctx: Context, input: RoleInput) {
       context: { affected_user_uuid: toHex(user.id), role_name: role, scope_type: input.scopeType, scope_uuid: toHex(scope.id) },
       scopes: eventScopes(input.scopeType, scope, user.id),
     });
+    await reconcileRoleChange(ctx, tx, outbox, { userId: user.id, scopeType: input.scopeType, scopeId: scope.id, role });
     return grant;
   });
 }
@@ -107,5 +109,6 @@ export async function revokeRole(ctx: Context, input: RoleInput) {
       context: { affected_user_uuid: toHex(user.id), role_name: role, scope_type: input.scopeType, scope_uuid: toHex(scope.id) },
       scopes: eventScopes(input.scopeType, scope, user.id),
     });
+    await reconcileRoleChange(ctx, tx, outbox, { userId: user.id, scopeType: input.scopeType, scopeId: scope.id, role });
   });
 }

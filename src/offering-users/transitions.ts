@@ -52,6 +52,17 @@ export const INTERNAL_OFFERING_USER_TRANSITIONS = {
     to: "OK",
     effect: { clearsComments: true },
   },
+  /** The user regained access to a resource of the offering before the account was removed (Waldur §2.6). */
+  restore: { from: ["DELETION_REQUESTED", "DELETING"], to: "OK", effect: { clearsComments: true } },
+  /** The user regained access after the account was removed: it has to be created again. */
+  recreate: { from: ["DELETED"], to: "CREATION_REQUESTED", effect: { clearsComments: true } },
+  /** The user lost the last connection to a non-terminated resource of the offering (Waldur §2.6). */
+  access_lost: {
+    from: ["OK", "CREATING", "PENDING_ACCOUNT_LINKING", "PENDING_ADDITIONAL_VALIDATION", "ERROR_CREATING"],
+    to: "DELETION_REQUESTED",
+  },
+  /** As access_lost, for an account never provisioned: there is nothing to delete. */
+  access_lost_unprovisioned: { from: ["CREATION_REQUESTED"], to: "DELETED" },
 } as const satisfies Record<string, Rule>;
 
 /** update_comments is valid in every state but these. */

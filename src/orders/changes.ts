@@ -5,6 +5,7 @@ import { toHex } from "../platform/ids.ts";
 import type { Outbox, Tx } from "../platform/transaction.ts";
 import { describeResource, RESOURCE_CORE, type ResourceCore, recordResourceChange } from "../resources/changes.ts";
 import { resourceStateLabel } from "../resources/states.ts";
+import { reconcileResourceStateChange } from "../offering-users/allocations.ts";
 import { orderStateLabel, orderTypeLabel } from "./states.ts";
 import { RESOURCE_FOLLOWS_ORDER } from "./transitions.ts";
 
@@ -105,6 +106,7 @@ export async function followResource(
     state: follow.to,
     context: { order_uuid: toHex(order.id) },
   });
+  await reconcileResourceStateChange(ctx, tx, outbox, resource, resource.state, follow.to);
 }
 
 const isNonEmptyObject = (value: unknown) =>

@@ -2,12 +2,13 @@ import type { Context } from "../context.ts";
 import type { OrderType, Prisma } from "../generated/prisma/client.ts";
 import { referenced } from "../directory/lookup.ts";
 import { visibleOfferings, visibleProjects } from "../directory/visibility.ts";
-import { DomainError, fieldError } from "../platform/errors.ts";
+import { fieldError } from "../platform/errors.ts";
 import { toHex } from "../platform/ids.ts";
 import { maxLength } from "../platform/text.ts";
 import { transact } from "../platform/transaction.ts";
 import { RESOURCE_CORE, recordResourceChange } from "../resources/changes.ts";
-import { recordConsent } from "../terms-of-service/consents.ts";
+import { reconcileResourceAccess } from "../offering-users/allocations.ts";
+import { consentWithin } from "../terms-of-service/consents.ts";
 import { nextState, waitsOf } from "./approval.ts";
 import { describeOrder, followResource, ORDER_CORE, recordOrderChange } from "./changes.ts";
 import { orderStateLabel, TERMINAL_ORDER_STATES } from "./states.ts";
@@ -28,10 +29,6 @@ export interface CreateOrderInput {
   /** YYYY-MM-DD; a future date makes the approved order wait in pending-start-date. */
   startDate?: string | null;
 }
-
-const ignoreDomainError = (error: unknown) => {
-  if (!(error instanceof DomainError)) throw error;
-};
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
@@ -102,6 +99,8 @@ export async function createOrder(ctx: Context, input: CreateOrderInput, query: 
   const now = ctx.now();
 
   const id = await transact(ctx, async (tx, outbox) => {
+    // Recorded first, so the offering users this order grants see the consent (terms deactivated meanwhile: nothing to record).
+    if (acceptsTerms) await consentWithin(ctx, tx, outbox, viewer.id, offering, { rejectCurrent: false });
     if (resourceId) {
       const pending = await tx.order.count({ where: { resourceId, state: { notIn: [...TERMINAL_ORDER_STATES] } } });
       if (pending) throw fieldError("resource", "Pending order for resource already exists.");
@@ -137,11 +136,10 @@ export async function createOrder(ctx: Context, input: CreateOrderInput, query: 
         state: resource.state,
         context: { order_uuid: toHex(order.id) },
       });
+      await reconcileResourceAccess(ctx, tx, outbox, resource);
     }
     await followResource(ctx, tx, outbox, order, state);
     return order.id;
   });
-  // The order stands even if the terms were deactivated meanwhile (recordConsent then has nothing to record).
-  if (acceptsTerms) await recordConsent(ctx, viewer.id, offering, { rejectCurrent: false }).catch(ignoreDomainError);
   return ctx.db.order.findUniqueOrThrow({ ...query, where: { id } });
 }

@@ -105,22 +105,39 @@ export async function recordConsent(
   query: ConsentQuery = {},
 ) {
   const id = await transact(ctx, async (tx, outbox) => {
-    const terms = await tx.offeringTermsOfService.findFirst({ where: { offeringId: offering.id, isActive: true }, select: { version: true } });
-    if (!terms) throw fieldError("offering", "This offering has no active terms of service.");
-    const existing = await tx.userOfferingConsent.findUnique({ where: { userId_offeringId: { userId, offeringId: offering.id } } });
-    const current = existing && !existing.revocationDate && existing.version === terms.version;
-    if (current && options.rejectCurrent) {
-      throw fieldError("non_field_errors", "You have already consented to the current terms of service of this offering.");
-    }
-    if (current) return existing.id;
-    const data = { version: terms.version, agreementDate: ctx.now(), revocationDate: null };
-    const consent = existing
-      ? await tx.userOfferingConsent.update({ where: { id: existing.id }, data })
-      : await tx.userOfferingConsent.create({ data: { ...data, userId, offeringId: offering.id, created: ctx.now() } });
-    await recordConsentEvent(ctx, tx, outbox, true, consent, offering);
-    return consent.id;
+    const consentId = await consentWithin(ctx, tx, outbox, userId, offering, options);
+    if (!consentId) throw fieldError("offering", "This offering has no active terms of service.");
+    return consentId;
   });
   return ctx.db.userOfferingConsent.findUniqueOrThrow({ ...query, where: { id } });
+}
+
+/**
+ * Records consent to the offering's active version inside the caller's transaction (a revoked or outdated
+ * consent is reactivated). Returns the consent's id, or null when the offering has no active terms.
+ */
+export async function consentWithin(
+  ctx: Context,
+  tx: Tx,
+  outbox: Outbox,
+  userId: string,
+  offering: { id: string; name: string; customerId: string },
+  options: { rejectCurrent: boolean },
+): Promise<string | null> {
+  const terms = await tx.offeringTermsOfService.findFirst({ where: { offeringId: offering.id, isActive: true }, select: { version: true } });
+  if (!terms) return null;
+  const existing = await tx.userOfferingConsent.findUnique({ where: { userId_offeringId: { userId, offeringId: offering.id } } });
+  const current = existing && !existing.revocationDate && existing.version === terms.version;
+  if (current && options.rejectCurrent) {
+    throw fieldError("non_field_errors", "You have already consented to the current terms of service of this offering.");
+  }
+  if (current) return existing.id;
+  const data = { version: terms.version, agreementDate: ctx.now(), revocationDate: null };
+  const consent = existing
+    ? await tx.userOfferingConsent.update({ where: { id: existing.id }, data })
+    : await tx.userOfferingConsent.create({ data: { ...data, userId, offeringId: offering.id, created: ctx.now() } });
+  await recordConsentEvent(ctx, tx, outbox, true, consent, offering);
+  return consent.id;
 }
 
 export async function revokeConsent(ctx: Context, uuid: string, query: ConsentQuery = {}) {

@@ -1,0 +1,272 @@
+import type { ScopeType } from "../auth/access.ts";
+import { Role } from "../auth/permissions.ts";
+import type { Context } from "../context.ts";
+import type { OfferingUserState, Prisma, ResourceState } from "../generated/prisma/client.ts";
+import { swapFromObserved } from "../platform/state-machine.ts";
+import type { Outbox, Tx } from "../platform/transaction.ts";
+import { consentStatus, hasConsent } from "../terms-of-service/consent-status.ts";
+import { describe, OFFERING_USER_CORE, type OfferingUserCore, recordOfferingUserChange } from "./changes.ts";
+import { stateLabel } from "./states.ts";
+import { INTERNAL_OFFERING_USER_TRANSITIONS } from "./transitions.ts";
+
+/**
+ * Offering users follow allocations (spec 3.2, Waldur §2.6): a user connected to a non-terminated resource of an
+ * offering that allows offering users gets one requested; losing the last connection requests its deletion when
+ * the offering opts in with `offering_user_auto_deletion`; regaining access restores it. Everything runs in the
+ * caller's transaction, so the change that moved access and the offering-user changes commit together.
+ */
+
+export interface AccessPair {
+  userId: string;
+  offeringId: string;
+}
+
+type AccessTransition = "restore" | "recreate" | "access_lost" | "access_lost_unprovisioned";
+
+/** The internal transitions tried, in order, when the user has access and when the user has lost it. */
+const FOLLOWS_ACCESS: Record<"granted" | "lost", readonly AccessTransition[]> = {
+  granted: ["restore", "recreate"],
+  lost: ["access_lost", "access_lost_unprovisioned"],
+};
+
+/** What a transition writes besides the state: a recreated account gets a fresh username from the hosting site. */
+const RESETS: Partial<Record<AccessTransition, Prisma.OfferingUserUpdateManyMutationInput>> = {
+  recreate: { username: null },
+};
+
+const CLEARED_COMMENTS = { serviceProviderComment: "", serviceProviderCommentUrl: "" };
+
+/** The roles that connect a user to a resource: any role in its project, or ownership of the project's customer. */
+const CONNECTING_GRANTS: Prisma.RoleGrantWhereInput[] = [
+  { scopeType: "PROJECT" },
+  { scopeType: "CUSTOMER", role: Role.CUSTOMER_OWNER },
+];
+
+/** The consumer customer whose resources a role change can connect or disconnect, and which resources those are. */
+const REACHED_BY: Partial<
+  Record<ScopeType, (tx: Tx, scopeId: string, role: string) => Promise<{ customerId: string; resources: Prisma.ResourceWhereInput } | null>>
+> = {
+  PROJECT: async (tx, scopeId) => {
+    const project = await tx.project.findUnique({ where: { id: scopeId }, select: { customerId: true } });
+    return project && { customerId: project.customerId, resources: { projectId: scopeId } };
+  },
+  CUSTOMER: async (_tx, scopeId, role) =>
+    role === Role.CUSTOMER_OWNER ? { customerId: scopeId, resources: { project: { customerId: scopeId } } } : null,
+};
+
+const UPDATED = "marketplace_offering_user_updated";
+
+const option = (pluginOptions: Prisma.JsonValue, name: string) =>
+  (pluginOptions as Record<string, unknown> | null)?.[name] === true;
+
+const pairKey = (pair: AccessPair) => `${pair.userId}:${pair.offeringId}`;
+
+const unexpired = (now: Date): Prisma.RoleGrantWhereInput => ({
+  isActive: true,
+  OR: [{ expirationTime: null }, { expirationTime: { gt: now } }],
+});
+
+/** A concurrent transaction that changed the offering user first; the change it made stands. */
+class ConcurrentChange extends Error {}
+
+/**
+ * Brings the offering users of `pairs` in line with the users' access. Call it inside the transaction of the
+ * change that may alter access; subscribers hear of each offering-user change after that transaction commits.
+ */
+export async function reconcileAccess(ctx: Context, tx: Tx, outbox: Outbox, pairs: AccessPair[]) {
+  const unique = [...new Map(pairs.map((pair) => [pairKey(pair), pair])).values()];
+  if (!unique.length) return;
+  const offerings = new Map(
+    (
+      await tx.offering.findMany({
+        where: { id: { in: [...new Set(unique.map((p) => p.offeringId))] } },
+        select: { id: true, name: true, customerId: true, pluginOptions: true },
+      })
+    )
+      .filter((o) => option(o.pluginOptions, "service_provider_can_create_offering_user"))
+      .map((o) => [o.id, o]),
+  );
+  const followed = unique.filter((pair) => offerings.has(pair.offeringId)).sort((a, b) => pairKey(a).localeCompare(pairKey(b)));
+  if (!followed.length) return;
+  await lock(tx, followed.map(pairLock));
+
+  const [withAccess, existing] = await Promise.all([
+    pairsWithAccess(ctx, tx, followed),
+    tx.offeringUser.findMany({ where: { OR: followed }, select: OFFERING_USER_CORE }),
+  ]);
+  const offeringUsers = new Map(existing.map((ou) => [pairKey(ou), ou as OfferingUserCore]));
+
+  const toCreate = followed.filter((pair) => withAccess.has(pairKey(pair)) && !offeringUsers.has(pairKey(pair)));
+  await requestOfferingUsers(ctx, tx, outbox, await consenting(ctx, tx, toCreate), offerings);
+
+  for (const ou of offeringUsers.values()) {
+    const access = withAccess.has(pairKey(ou)) ? "granted" : "lost";
+    if (access === "lost" && !option(offerings.get(ou.offeringId)!.pluginOptions, "offering_user_auto_deletion")) continue;
+    const transition = FOLLOWS_ACCESS[access].find((name) => fromStates(name).includes(ou.state));
+    if (transition) await applyTransition(ctx, tx, outbox, ou, transition);
+  }
+}
+
+/** The users a role change can connect or disconnect: the grantee, against every offering reached through the scope. */
+export async function reconcileRoleChange(
+  ctx: Context,
+  tx: Tx,
+  outbox: Outbox,
+  change: { userId: string; scopeType: ScopeType; scopeId: string; role: string },
+) {
+  const reached = await REACHED_BY[change.scopeType]?.(tx, change.scopeId, change.role);
+  if (!reached) return;
+  await lock(tx, [customerLock(reached.customerId)]);
+  const offerings = await tx.resource.findMany({ where: reached.resources, distinct: ["offeringId"], select: { offeringId: true } });
+  await reconcileAccess(ctx, tx, outbox, offerings.map(({ offeringId }) => ({ userId: change.userId, offeringId })));
+}
+
+/** Everyone connected to a resource's project (its members and its customer's owners), against its offering. */
+export async function reconcileResourceAccess(ctx: Context, tx: Tx, outbox: Outbox, resource: { projectId: string; offeringId: string }) {
+  const project = await tx.project.findUnique({ where: { id: resource.projectId }, select: { customerId: true } });
+  if (!project) return;
+  await lock(tx, [customerLock(project.customerId)]);
+  const grants = await tx.roleGrant.findMany({
+    where: {
+      AND: [
+        unexpired(ctx.now()),
+        { OR: [{ scopeType: "PROJECT", scopeId: resource.projectId }, { scopeType: "CUSTOMER", role: Role.CUSTOMER_OWNER, scopeId: project.customerId }] },
+      ],
+    },
+    distinct: ["userId"],
+    select: { userId: true },
+  });
+  await reconcileAccess(ctx, tx, outbox, grants.map(({ userId }) => ({ userId, offeringId: resource.offeringId })));
+}
+
+/** A resource moving into or out of Terminated connects or disconnects the users of its project. */
+export async function reconcileResourceStateChange(
+  ctx: Context,
+  tx: Tx,
+  outbox: Outbox,
+  resource: { projectId: string; offeringId: string },
+  from: ResourceState,
+  to: ResourceState,
+) {
+  if ((from === "TERMINATED") === (to === "TERMINATED")) return;
+  await reconcileResourceAccess(ctx, tx, outbox, resource);
+}
+
+const fromStates = (name: AccessTransition): readonly OfferingUserState[] => INTERNAL_OFFERING_USER_TRANSITIONS[name].from;
+
+/**
+ * Transaction-scoped advisory locks, taken in the order given. Under READ COMMITTED, whoever waited reads what the
+ * holder committed, so two concurrent changes cannot both miss each other:
+ * - per consumer customer, taken before the users or offerings to reconcile are listed (a new grant and a new
+ *   resource of the same project);
+ * - per (user, offering), taken before access is computed (changes under different customers reaching one pair).
+ */
+async function lock(tx: Tx, keys: string[]) {
+  await tx.$queryRaw`SELECT count(*)::int AS locked FROM (
+    SELECT pg_advisory_xact_lock(hashtextextended(k, 0)) FROM unnest(${keys}::text[]) WITH ORDINALITY AS u(k, i) ORDER BY i
+  ) AS l`;
+}
+
+const customerLock = (customerId: string) => `offering-users:customer:${customerId}`;
+const pairLock = (pair: AccessPair) => `offering-users:pair:${pairKey(pair)}`;
+
+/** The pairs whose user is connected to a non-terminated resource of the offering, in two queries per batch. */
+async function pairsWithAccess(ctx: Context, tx: Tx, pairs: AccessPair[]): Promise<Set<string>> {
+  const grants = await tx.roleGrant.findMany({
+    where: { AND: [unexpired(ctx.now()), { userId: { in: [...new Set(pairs.map((p) => p.userId))] } }, { OR: CONNECTING_GRANTS }] },
+    select: { userId: true, scopeType: true, scopeId: true },
+  });
+  if (!grants.length) return new Set();
+  const scopeIds = (type: ScopeType) => [...new Set(grants.filter((g) => g.scopeType === type).map((g) => g.scopeId))];
+  const resources = await tx.resource.findMany({
+    where: {
+      offeringId: { in: [...new Set(pairs.map((p) => p.offeringId))] },
+      state: { not: "TERMINATED" },
+      OR: [{ projectId: { in: scopeIds("PROJECT") } }, { project: { customerId: { in: scopeIds("CUSTOMER") } } }],
+    },
+    distinct: ["offeringId", "projectId"],
+    select: { offeringId: true, projectId: true, project: { select: { customerId: true } } },
+  });
+  const connections = new Set(grants.map((g) => `${g.userId}:${g.scopeType}:${g.scopeId}`));
+  const connected = (pair: AccessPair) =>
+    resources.some(
+      (r) =>
+        r.offeringId === pair.offeringId &&
+        (connections.has(`${pair.userId}:PROJECT:${r.projectId}`) || connections.has(`${pair.userId}:CUSTOMER:${r.project.customerId}`)),
+    );
+  return new Set(pairs.filter(connected).map(pairKey));
+}
+
+/** With consent enforcement on, only users with a current consent to the offering's active terms (Waldur §3.3). */
+async function consenting(ctx: Context, tx: Tx, pairs: AccessPair[]): Promise<AccessPair[]> {
+  if (!ctx.config.enforceUserConsent || !pairs.length) return pairs;
+  const [terms, consents] = await Promise.all([
+    tx.offeringTermsOfService.findMany({
+      where: { offeringId: { in: [...new Set(pairs.map((p) => p.offeringId))] }, isActive: true },
+      select: { id: true, offeringId: true, version: true, requiresReconsent: true, gracePeriodDays: true, activatedAt: true, created: true },
+    }),
+    tx.userOfferingConsent.findMany({ where: { OR: pairs }, select: { userId: true, offeringId: true, version: true, revocationDate: true } }),
+  ]);
+  const termsOf = new Map(terms.map((t) => [t.offeringId, t]));
+  const consentOf = new Map(consents.map((c) => [pairKey(c), c]));
+  return pairs.filter((pair) => {
+    const active = termsOf.get(pair.offeringId);
+    return !active || hasConsent(consentStatus(active, consentOf.get(pairKey(pair)), ctx.now()));
+  });
+}
+
+type FollowedOffering = { id: string; name: string; customerId: string };
+
+async function requestOfferingUsers(ctx: Context, tx: Tx, outbox: Outbox, pairs: AccessPair[], offerings: Map<string, FollowedOffering>) {
+  if (!pairs.length) return;
+  const state: OfferingUserState = "CREATION_REQUESTED";
+  // skipDuplicates: an offering user created meanwhile stays as it is, and the transaction is not aborted.
+  const created = await tx.offeringUser.createManyAndReturn({
+    data: pairs.map((pair) => ({ ...pair, state, created: ctx.now() })),
+    skipDuplicates: true,
+    select: { id: true, offeringId: true, userId: true },
+  });
+  const users = new Map(
+    (await tx.user.findMany({ where: { id: { in: created.map((c) => c.userId) } }, select: { id: true, username: true } })).map((u) => [u.id, u]),
+  );
+  for (const row of created) {
+    const offering = offerings.get(row.offeringId)!;
+    const core: OfferingUserCore = {
+      ...row, state, username: null, ...CLEARED_COMMENTS,
+      offering: { name: offering.name, customerId: offering.customerId },
+      user: { username: users.get(row.userId)!.username },
+    };
+    await recordOfferingUserChange(ctx, tx, outbox, core, {
+      eventType: "marketplace_offering_user_created",
+      message: `Offering user ${describe(core)} has been created.`,
+      previousState: null,
+      state,
+      context: { username: null, operation: "access_granted" },
+    });
+  }
+}
+
+async function applyTransition(ctx: Context, tx: Tx, outbox: Outbox, ou: OfferingUserCore, name: AccessTransition) {
+  const rule = INTERNAL_OFFERING_USER_TRANSITIONS[name];
+  const effect: { clearsComments?: boolean } | undefined = "effect" in rule ? rule.effect : undefined;
+  const data = { state: rule.to, ...(effect?.clearsComments ? CLEARED_COMMENTS : {}), ...RESETS[name] };
+  const replaced = await swapFromObserved<OfferingUserState>(
+    rule,
+    ou.state,
+    (from) => tx.offeringUser.updateMany({ where: { id: ou.id, state: from }, data }),
+    async () => (await tx.offeringUser.findUnique({ where: { id: ou.id }, select: { state: true } }))?.state ?? null,
+    { invalid: () => new ConcurrentChange(), missing: () => new ConcurrentChange() },
+  ).catch((error: unknown) => {
+    if (error instanceof ConcurrentChange) return null;
+    throw error;
+  });
+  if (!replaced) return;
+  const usernameReset = "username" in data && ou.username !== null ? { old_username: ou.username, new_username: null } : {};
+  await recordOfferingUserChange(ctx, tx, outbox, ou, {
+    eventType: UPDATED,
+    message: `Offering user ${describe(ou)} has been moved from ${stateLabel(replaced)} to ${stateLabel(rule.to)}.`,
+    previousState: replaced,
+    state: rule.to,
+    context: { operation: name, ...usernameReset },
+  });
+}
