@@ -6,6 +6,7 @@ import { contextFor } from "../context.ts";
 import { transact } from "../platform/transaction.ts";
 import { reconcileResourceAccess } from "./allocations.ts";
 import { makeOffering, userWithRoles } from "../orders/fixtures.ts";
+import { allocationFixtures } from "./allocation-fixtures.ts";
 import { OFFERING_TYPES } from "../orders/transitions.ts";
 import { parseUuid, toHex } from "../platform/ids.ts";
 
@@ -20,85 +21,8 @@ afterAll(async () => {
   await t.close();
 });
 
-type Ref = { id: string; uuid: string };
-const ref = (id: string): Ref => ({ id, uuid: toHex(id) });
-const db = () => t.app.deps.db;
-let counter = 0;
-
-/** An offering that allows offering users, with or without automatic deletion. */
-const offering = (autoDeletion?: boolean) =>
-  makeOffering(db(), t.world, OFFERING_TYPES.SLURM, {
-    service_provider_can_create_offering_user: true,
-    ...(autoDeletion === undefined ? {} : { offering_user_auto_deletion: autoDeletion }),
-  });
-
-/** A project nobody holds a role in, under a customer of its own unless given one. */
-async function project(customerId?: string): Promise<Ref & { customerId: string }> {
-  counter += 1;
-  const customer = customerId ?? (await db().customer.create({ data: { name: `Consumer ${counter}` } })).id;
-  const created = await db().project.create({ data: { customerId: customer, name: `Project ${counter}` } });
-  return { ...ref(created.id), customerId: customer };
-}
-
-async function user(): Promise<Ref> {
-  counter += 1;
-  return ref((await db().user.create({ data: { username: `alloc${counter}`, firstName: "A", lastName: String(counter) } })).id);
-}
-
-const roleCall = (action: "add_user" | "delete_user", base: string, scopeUuid: string, member: Ref, role: string) =>
-  t.http("POST", `${base}/${scopeUuid}/${action}/`, { token: t.world.tokens.staff, body: { user: member.uuid, role } });
-
-async function addMember(p: Ref, member: Ref, role = "PROJECT.MEMBER") {
-  expect((await roleCall("add_user", "/api/projects", p.uuid, member, role)).status).toBe(201);
-}
-async function removeMember(p: Ref, member: Ref, role = "PROJECT.MEMBER") {
-  expect((await roleCall("delete_user", "/api/projects", p.uuid, member, role)).status).toBe(200);
-}
-
-const orderAction = async (uuid: string, action: string) =>
-  expect((await t.http("POST", `/api/marketplace-orders/${uuid}/${action}/`, { token: t.world.tokens.providerOwner, body: {} })).status).toBe(200);
-
-async function placeOrder(body: Record<string, unknown>) {
-  const res = await t.http("POST", "/api/marketplace-orders/", { token: t.world.tokens.staff, body });
-  expect(res.status).toBe(201);
-  return res.body as { uuid: string; state: string; resource_uuid: string };
-}
-
-/** A Create order through REST; with `done` the provider completes it and the resource is OK. */
-async function allocate(o: Ref, p: Ref, done = true): Promise<Ref> {
-  const order = await placeOrder({
-    offering: `${t.baseUrl}/api/marketplace-provider-offerings/${o.uuid}/`,
-    project: `${t.baseUrl}/api/projects/${p.uuid}/`,
-    attributes: { name: `alloc-${++counter}` },
-  });
-  if (order.state === "pending-provider") await orderAction(order.uuid, "approve_by_provider");
-  if (done) await orderAction(order.uuid, "set_state_done");
-  return ref(parseUuid(order.resource_uuid)!);
-}
-
-/** A Terminate order through REST, completed by the provider. */
-async function terminate(o: Ref, p: Ref, resource: Ref) {
-  const order = await placeOrder({
-    type: "Terminate",
-    offering: `${t.baseUrl}/api/marketplace-provider-offerings/${o.uuid}/`,
-    project: `${t.baseUrl}/api/projects/${p.uuid}/`,
-    resource: resource.uuid,
-  });
-  if (order.state === "pending-provider") await orderAction(order.uuid, "approve_by_provider");
-  await orderAction(order.uuid, "set_state_done");
-  expect((await db().resource.findUniqueOrThrow({ where: { id: resource.id } })).state).toBe("TERMINATED");
-}
-
-const offeringUser = (o: Ref, member: Ref) =>
-  db().offeringUser.findUnique({ where: { offeringId_userId: { offeringId: o.id, userId: member.id } } });
-const stateOf = async (o: Ref, member: Ref) => (await offeringUser(o, member))?.state ?? null;
-const eventsOf = (offeringUserId: string) =>
-  db().event.findMany({ where: { scopes: { some: { scopeType: "OFFERING_USER", scopeId: offeringUserId } } }, orderBy: { id: "asc" } });
-const setState = (o: Ref, member: Ref, state: OfferingUserState, extra: { username?: string; comment?: string } = {}) =>
-  db().offeringUser.update({
-    where: { offeringId_userId: { offeringId: o.id, userId: member.id } },
-    data: { state, username: extra.username, serviceProviderComment: extra.comment ?? "", serviceProviderCommentUrl: extra.comment ? "https://x.example/c" : "" },
-  });
+const { ref, db, roleCall, offering, project, user, addMember, removeMember, orderAction, placeOrder, allocate, terminate, offeringUser, stateOf, eventsOf, setState } =
+  allocationFixtures(() => t);
 
 describe("access granted: an offering user is requested", () => {
   it("resource first, then a member is added → Requested, with a created event", async () => {
@@ -328,7 +252,7 @@ describe("events and subscribers", () => {
     await primeFeed(feed, () =>
       t.http("PATCH", `/api/marketplace-offering-users/${toHex(probe.id)}/update_comments/`, {
         token: t.world.tokens.staff,
-        body: { service_provider_comment: `probe ${++counter}` },
+        body: { service_provider_comment: `probe ${Date.now()}` },
       }),
     );
     const heard = async () => (await feed.nextData()).offeringUserChanged;
@@ -339,50 +263,5 @@ describe("events and subscribers", () => {
     await addMember(p, member);
     expect(await heard()).toMatchObject({ state: "CREATION_REQUESTED", previousState: "DELETED", event: { context: { operation: "recreate" } } });
     feed.stop();
-  });
-});
-
-describe("with consent enforcement", () => {
-  let e: TestApp;
-  beforeAll(async () => {
-    e = await startTestApp({ enforceUserConsent: true });
-  });
-  afterAll(() => e.close());
-
-  it("only members with a current consent to the active terms get an offering user", async () => {
-    const edb = e.app.deps.db;
-    const o = await makeOffering(edb, e.world, OFFERING_TYPES.SLURM, { service_provider_can_create_offering_user: true });
-    await edb.offeringTermsOfService.create({ data: { offeringId: o.id, version: "1", isActive: true, activatedAt: new Date() } });
-    const p = await edb.project.create({ data: { customerId: e.world.consumer.id, name: "Consent" } });
-    await edb.resource.create({ data: { offeringId: o.id, projectId: p.id, state: "OK" } });
-    const [consenting, refusing] = await Promise.all(
-      ["consenting", "refusing"].map(async (name) => ref((await edb.user.create({ data: { username: name } })).id)),
-    );
-    await edb.userOfferingConsent.create({ data: { userId: consenting.id, offeringId: o.id, version: "1" } });
-    for (const member of [consenting, refusing]) {
-      const res = await e.http("POST", `/api/projects/${toHex(p.id)}/add_user/`, { token: e.world.tokens.staff, body: { user: member.uuid, role: "PROJECT.MEMBER" } });
-      expect(res.status).toBe(201);
-    }
-    const states = await edb.offeringUser.findMany({ where: { offeringId: o.id }, select: { userId: true, state: true } });
-    expect(states).toEqual([{ userId: consenting.id, state: "CREATION_REQUESTED" }]);
-  });
-
-  it("the creator of an order that accepts the terms gets an offering user from that order", async () => {
-    const edb = e.app.deps.db;
-    const o = await makeOffering(edb, e.world, OFFERING_TYPES.SLURM, { service_provider_can_create_offering_user: true });
-    await edb.offeringTermsOfService.create({ data: { offeringId: o.id, version: "1", isActive: true, activatedAt: new Date() } });
-    const res = await e.http("POST", "/api/marketplace-orders/", {
-      token: e.world.tokens.projectAdmin,
-      body: {
-        offering: `${e.baseUrl}/api/marketplace-provider-offerings/${toHex(o.id)}/`,
-        project: `${e.baseUrl}/api/projects/${e.world.project.uuid}/`,
-        attributes: { name: "with terms" },
-        accepting_terms_of_service: true,
-      },
-    });
-    expect(res.status).toBe(201);
-    const created = await edb.offeringUser.findMany({ where: { offeringId: o.id }, select: { userId: true, state: true } });
-    expect(created).toContainEqual({ userId: e.world.users.projectAdmin.id, state: "CREATION_REQUESTED" });
-    expect(await edb.userOfferingConsent.count({ where: { offeringId: o.id, userId: e.world.users.projectAdmin.id, revocationDate: null } })).toBe(1);
   });
 });
