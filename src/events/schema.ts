@@ -1,9 +1,8 @@
-import { queryFromInfo } from "@pothos/plugin-prisma";
 import { filter, pipe } from "graphql-yoga";
 import type { Context } from "../context.ts";
 import { EventScopeType } from "../generated/prisma/enums.ts";
 import { builder } from "../graphql/builder.ts";
-import { connectionType, pageArgs, toPage } from "../graphql/pagination.ts";
+import { connectionType, nodesQuery, pageArgs, toPage } from "../graphql/pagination.ts";
 import { toHex } from "../platform/ids.ts";
 import type { EventCreatedPayload } from "../platform/pubsub.ts";
 import * as service from "./service.ts";
@@ -54,7 +53,7 @@ builder.queryFields((t) => ({
       service.listEvents(
         ctx,
         { filter: args.filter as service.EventFilter, orderBy: args.orderBy, page: toPage(args) },
-        queryFromInfo({ context: ctx, info, typeName: "Event", paths: [["nodes"], ["edges", "node"]] }) as service.EventQuery,
+        nodesQuery(ctx, info, "Event"),
       ) as never,
   }),
   event: t.prismaField({

@@ -1,6 +1,5 @@
-import { queryFromInfo } from "@pothos/plugin-prisma";
 import { builder } from "../graphql/builder.ts";
-import { connectionType, pageArgs, toPage } from "../graphql/pagination.ts";
+import { connectionType, nodesQuery, pageArgs, toPage } from "../graphql/pagination.ts";
 import * as announcements from "./admin-announcements.ts";
 import { DeletionRef } from "./schema.ts";
 import { AdminAnnouncementRef, AnnouncementTypeEnum } from "./schema-types.ts";
@@ -40,7 +39,7 @@ builder.queryFields((t) => ({
       announcements.listAdminAnnouncements(
         ctx,
         { filter: args.filter as announcements.AdminAnnouncementFilter, orderBy: args.orderBy, page: toPage(args) },
-        queryFromInfo({ context: ctx, info, typeName: "AdminAnnouncement", paths: [["nodes"], ["edges", "node"]] }) as announcements.AdminAnnouncementQuery,
+        nodesQuery(ctx, info, "AdminAnnouncement"),
       ) as never,
   }),
   adminAnnouncement: t.prismaField({

@@ -1,6 +1,5 @@
-import { queryFromInfo } from "@pothos/plugin-prisma";
 import { builder } from "../graphql/builder.ts";
-import { connectionType, pageArgs, toPage } from "../graphql/pagination.ts";
+import { connectionType, nodesQuery, pageArgs, toPage } from "../graphql/pagination.ts";
 import * as links from "./offerings.ts";
 import { DeletionRef } from "./schema.ts";
 import { MaintenanceAnnouncementOfferingRef } from "./schema-types.ts";
@@ -41,7 +40,7 @@ builder.queryFields((t) => ({
       links.listMaintenanceOfferings(
         ctx,
         { filter: args.filter as links.MaintenanceOfferingFilter, page: toPage(args) },
-        queryFromInfo({ context: ctx, info, typeName: "MaintenanceAnnouncementOffering", paths: [["nodes"], ["edges", "node"]] }) as links.MaintenanceOfferingQuery,
+        nodesQuery(ctx, info, "MaintenanceAnnouncementOffering"),
       ) as never,
   }),
   maintenanceAnnouncementOffering: t.prismaField({

@@ -1,7 +1,6 @@
-import { queryFromInfo } from "@pothos/plugin-prisma";
 import { filter, pipe } from "graphql-yoga";
 import { builder } from "../graphql/builder.ts";
-import { connectionType, pageArgs, toPage } from "../graphql/pagination.ts";
+import { connectionType, nodesQuery, pageArgs, toPage } from "../graphql/pagination.ts";
 import { toHex } from "../platform/ids.ts";
 import type { MaintenanceChangedPayload } from "../platform/pubsub.ts";
 import { PUBLIC_STATES } from "./enums.ts";
@@ -23,7 +22,7 @@ builder.queryFields((t) => ({
       publicView.listPublicMaintenance(
         ctx,
         { filter: args.filter as MaintenanceFilter, orderBy: args.orderBy, page: toPage(args) },
-        queryFromInfo({ context: ctx, info, typeName: "PublicMaintenanceAnnouncement", paths: [["nodes"], ["edges", "node"]] }) as MaintenanceQuery,
+        nodesQuery(ctx, info, "PublicMaintenanceAnnouncement"),
       ) as never,
   }),
   publicMaintenanceAnnouncement: t.prismaField({

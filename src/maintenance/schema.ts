@@ -1,9 +1,8 @@
-import { queryFromInfo } from "@pothos/plugin-prisma";
 import { filter, pipe } from "graphql-yoga";
 import { EventRef } from "../events/schema.ts";
 import { freshViewerContext } from "../events/visibility.ts";
 import { builder } from "../graphql/builder.ts";
-import { connectionType, pageArgs, toPage } from "../graphql/pagination.ts";
+import { connectionType, nodesQuery, pageArgs, toPage } from "../graphql/pagination.ts";
 import { toHex } from "../platform/ids.ts";
 import type { MaintenanceChangedPayload } from "../platform/pubsub.ts";
 import { MAINTENANCE_ORDER, type MaintenanceFilter } from "./filters.ts";
@@ -66,7 +65,7 @@ builder.queryFields((t) => ({
       service.listMaintenance(
         ctx,
         { filter: args.filter as MaintenanceFilter, orderBy: args.orderBy, page: toPage(args) },
-        queryFromInfo({ context: ctx, info, typeName: "MaintenanceAnnouncement", paths: [["nodes"], ["edges", "node"]] }) as service.MaintenanceQuery,
+        nodesQuery(ctx, info, "MaintenanceAnnouncement"),
       ) as never,
   }),
   maintenanceAnnouncement: t.prismaField({

@@ -1,7 +1,6 @@
-import { queryFromInfo } from "@pothos/plugin-prisma";
 import { filter, pipe } from "graphql-yoga";
 import { builder } from "../graphql/builder.ts";
-import { connectionType, pageArgs, toPage } from "../graphql/pagination.ts";
+import { connectionType, nodesQuery, pageArgs, toPage } from "../graphql/pagination.ts";
 import { apiUrl } from "../graphql/urls.ts";
 import { toHex } from "../platform/ids.ts";
 import type { OrderChangedPayload } from "../platform/pubsub.ts";
@@ -107,15 +106,13 @@ const OrderFilterInput = builder.inputType("OrderFilter", {
 });
 
 const OrderConnection = connectionType("Order", OrderRef);
-const queryOf = (ctx: object, info: Parameters<typeof queryFromInfo>[0]["info"]) =>
-  queryFromInfo({ context: ctx, info, typeName: "Order", paths: [["nodes"], ["edges", "node"]] }) as service.OrderQuery;
 
 builder.queryFields((t) => ({
   orders: t.field({
     type: OrderConnection,
     args: { filter: t.arg({ type: OrderFilterInput }), orderBy: t.arg({ type: [OrderOrderEnum] }), ...pageArgs },
     resolve: (_root, args, ctx, info) =>
-      service.listOrders(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, queryOf(ctx, info)) as never,
+      service.listOrders(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "Order")) as never,
   }),
   order: t.prismaField({
     type: "Order",

@@ -1,7 +1,6 @@
-import { queryFromInfo } from "@pothos/plugin-prisma";
 import { filter, pipe } from "graphql-yoga";
 import { builder } from "../graphql/builder.ts";
-import { connectionType, pageArgs, toPage } from "../graphql/pagination.ts";
+import { connectionType, nodesQuery, pageArgs, toPage } from "../graphql/pagination.ts";
 import { apiUrl } from "../graphql/urls.ts";
 import { toHex } from "../platform/ids.ts";
 import type { ResourceChangedPayload } from "../platform/pubsub.ts";
@@ -96,8 +95,6 @@ const ResourceFilterInput = builder.inputType("ResourceFilter", {
 });
 
 const ResourceConnection = connectionType("Resource", ResourceRef);
-const queryOf = (ctx: object, info: Parameters<typeof queryFromInfo>[0]["info"]) =>
-  queryFromInfo({ context: ctx, info, typeName: "Resource", paths: [["nodes"], ["edges", "node"]] }) as service.ResourceQuery;
 
 builder.queryFields((t) => ({
   resources: t.field({
@@ -112,7 +109,7 @@ builder.queryFields((t) => ({
       service.listResources(
         ctx,
         { view: args.view ?? "ANY", filter: args.filter, orderBy: args.orderBy, page: toPage(args) },
-        queryOf(ctx, info),
+        nodesQuery(ctx, info, "Resource"),
       ) as never,
   }),
   resource: t.prismaField({

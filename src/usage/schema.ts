@@ -1,6 +1,5 @@
-import { queryFromInfo } from "@pothos/plugin-prisma";
 import { builder } from "../graphql/builder.ts";
-import { connectionType, pageArgs, toPage } from "../graphql/pagination.ts";
+import { connectionType, nodesQuery, pageArgs, toPage } from "../graphql/pagination.ts";
 import { apiUrl } from "../graphql/urls.ts";
 import { toHex } from "../platform/ids.ts";
 import { dateOnly } from "./amounts.ts";
@@ -102,15 +101,13 @@ const ComponentUserUsageOrderEnum = builder.enumType("ComponentUserUsageOrder", 
 });
 const ComponentUsageConnection = connectionType("ComponentUsage", ComponentUsageRef);
 const ComponentUserUsageConnection = connectionType("ComponentUserUsage", ComponentUserUsageRef);
-const queryOf = (ctx: object, info: Parameters<typeof queryFromInfo>[0]["info"], typeName: string) =>
-  queryFromInfo({ context: ctx, info, typeName, paths: [["nodes"], ["edges", "node"]] }) as object;
 
 builder.queryFields((t) => ({
   componentUsages: t.field({
     type: ComponentUsageConnection,
     args: { filter: t.arg({ type: UsageFilterInput }), orderBy: t.arg({ type: [ComponentUsageOrderEnum] }), ...pageArgs },
     resolve: (_root, args, ctx, info) =>
-      service.listComponentUsages(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, queryOf(ctx, info, "ComponentUsage")) as never,
+      service.listComponentUsages(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "ComponentUsage")) as never,
   }),
   componentUsage: t.prismaField({
     type: "ComponentUsage",
@@ -121,7 +118,7 @@ builder.queryFields((t) => ({
     type: ComponentUserUsageConnection,
     args: { filter: t.arg({ type: UsageFilterInput }), orderBy: t.arg({ type: [ComponentUserUsageOrderEnum] }), ...pageArgs },
     resolve: (_root, args, ctx, info) =>
-      service.listComponentUserUsages(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, queryOf(ctx, info, "ComponentUserUsage")) as never,
+      service.listComponentUserUsages(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "ComponentUserUsage")) as never,
   }),
   componentUserUsage: t.prismaField({
     type: "ComponentUserUsage",
