@@ -34,3 +34,35 @@ export async function recordEvent(ctx: Context, tx: Tx, outbox: Outbox, spec: Ev
   outbox.publish("eventCreated", { eventId: event.id, eventType: event.eventType });
   return event;
 }
+
+/** `old_state` / `new_state` labels for an event's context, when the change moved the state. */
+export function stateChangeContext<S extends string>(previous: S | null | undefined, next: S | null | undefined, label: (state: S) => string) {
+  return previous && next && previous !== next ? { old_state: label(previous), new_state: label(next) } : {};
+}
+
+interface Allocation {
+  offeringId: string;
+  projectId: string;
+  offering: { name: string; customerId: string };
+  project: { name: string; customerId: string };
+}
+
+/** What every event about an order or resource names, and the feeds it belongs to: offering, project, both customers. */
+export function allocationEventParts(a: Allocation) {
+  return {
+    context: {
+      offering_uuid: toHex(a.offeringId),
+      offering_name: a.offering.name,
+      project_uuid: toHex(a.projectId),
+      project_name: a.project.name,
+      customer_uuid: toHex(a.project.customerId),
+      provider_uuid: toHex(a.offering.customerId),
+    },
+    scopes: [
+      { type: "OFFERING" as const, id: a.offeringId },
+      { type: "PROJECT" as const, id: a.projectId },
+      { type: "CUSTOMER" as const, id: a.project.customerId },
+      { type: "CUSTOMER" as const, id: a.offering.customerId },
+    ],
+  };
+}

@@ -1,5 +1,5 @@
 import type { Context } from "../context.ts";
-import { recordEvent } from "../events/record.ts";
+import { recordEvent, stateChangeContext } from "../events/record.ts";
 import type { MaintenanceState } from "../generated/prisma/client.ts";
 import { toHex } from "../platform/ids.ts";
 import type { Outbox, Tx } from "../platform/transaction.ts";
@@ -37,10 +37,6 @@ export interface MaintenanceChange {
  */
 export async function recordMaintenanceChange(ctx: Context, tx: Tx, outbox: Outbox, m: MaintenanceCore, change: MaintenanceChange) {
   const customerId = m.serviceProvider.customerId;
-  const moved =
-    change.previousState && change.state && change.previousState !== change.state
-      ? { old_state: maintenanceStateLabel(change.previousState), new_state: maintenanceStateLabel(change.state) }
-      : {};
   const event = await recordEvent(ctx, tx, outbox, {
     type: change.eventType,
     message: change.message,
@@ -50,7 +46,7 @@ export async function recordMaintenanceChange(ctx: Context, tx: Tx, outbox: Outb
       service_provider_uuid: toHex(m.serviceProviderId),
       customer_uuid: toHex(customerId),
       state: maintenanceStateLabel(change.state ?? m.state),
-      ...moved,
+      ...stateChangeContext(change.previousState, change.state, maintenanceStateLabel),
       ...change.context,
     },
     scopes: [

@@ -1,6 +1,6 @@
 import type { OfferingUserState } from "../generated/prisma/client.ts";
 import type { Context } from "../context.ts";
-import { recordEvent } from "../events/record.ts";
+import { recordEvent, stateChangeContext } from "../events/record.ts";
 import { toHex } from "../platform/ids.ts";
 import type { Outbox, Tx } from "../platform/transaction.ts";
 import { stateLabel } from "./states.ts";
@@ -46,10 +46,6 @@ export async function recordOfferingUserChange(
   ou: OfferingUserCore,
   change: OfferingUserChange,
 ) {
-  const stateChange =
-    change.previousState && change.previousState !== change.state
-      ? { old_state: stateLabel(change.previousState), new_state: stateLabel(change.state) }
-      : {};
   const event = await recordEvent(ctx, tx, outbox, {
     type: change.eventType,
     message: change.message,
@@ -61,7 +57,7 @@ export async function recordOfferingUserChange(
       affected_user_uuid: toHex(ou.userId),
       affected_user_username: ou.user.username,
       state: stateLabel(change.state),
-      ...stateChange,
+      ...stateChangeContext(change.previousState, change.state, stateLabel),
       ...change.context,
     },
     scopes: [

@@ -1,6 +1,6 @@
 import type { Context } from "../context.ts";
 import type { OrderState, OrderType, Prisma } from "../generated/prisma/client.ts";
-import { recordEvent } from "../events/record.ts";
+import { allocationEventParts, recordEvent, stateChangeContext } from "../events/record.ts";
 import { toHex } from "../platform/ids.ts";
 import type { Outbox, Tx } from "../platform/transaction.ts";
 import { describeResource, RESOURCE_CORE, type ResourceCore, recordResourceChange } from "../resources/changes.ts";
@@ -40,34 +40,23 @@ export const describeOrder = (o: OrderCore) => `${orderTypeLabel(o.type)} order 
 
 /** Writes the audit event of an order change in the caller's transaction and queues its notification. */
 export async function recordOrderChange(ctx: Context, tx: Tx, outbox: Outbox, order: OrderCore, change: OrderChange) {
-  const stateChange =
-    change.previousState && change.state && change.previousState !== change.state
-      ? { old_state: orderStateLabel(change.previousState), new_state: orderStateLabel(change.state) }
-      : {};
+  const allocation = allocationEventParts(order);
   const event = await recordEvent(ctx, tx, outbox, {
     type: change.eventType,
     message: change.message,
     context: {
       order_uuid: toHex(order.id),
       order_type: orderTypeLabel(order.type),
-      offering_uuid: toHex(order.offeringId),
-      offering_name: order.offering.name,
-      project_uuid: toHex(order.projectId),
-      project_name: order.project.name,
-      customer_uuid: toHex(order.project.customerId),
-      provider_uuid: toHex(order.offering.customerId),
+      ...allocation.context,
       ...(order.resourceId ? { resource_uuid: toHex(order.resourceId) } : {}),
       ...(change.state ? { state: orderStateLabel(change.state) } : {}),
-      ...stateChange,
+      ...stateChangeContext(change.previousState, change.state, orderStateLabel),
       ...change.context,
     },
     scopes: [
       { type: "ORDER", id: order.id },
       ...(order.resourceId ? [{ type: "RESOURCE" as const, id: order.resourceId }] : []),
-      { type: "OFFERING", id: order.offeringId },
-      { type: "PROJECT", id: order.projectId },
-      { type: "CUSTOMER", id: order.project.customerId },
-      { type: "CUSTOMER", id: order.offering.customerId },
+      ...allocation.scopes,
     ],
   });
   outbox.publish("orderChanged", {

@@ -1,6 +1,6 @@
 import type { Context } from "../context.ts";
 import type { ResourceState } from "../generated/prisma/client.ts";
-import { recordEvent } from "../events/record.ts";
+import { allocationEventParts, recordEvent, stateChangeContext } from "../events/record.ts";
 import { toHex } from "../platform/ids.ts";
 import type { Outbox, Tx } from "../platform/transaction.ts";
 import { resourceStateLabel } from "./states.ts";
@@ -38,33 +38,19 @@ export const describeResource = (r: ResourceCore) => `${r.name || toHex(r.id)} i
 
 /** Writes the audit event of a resource change in the caller's transaction and queues its notification. */
 export async function recordResourceChange(ctx: Context, tx: Tx, outbox: Outbox, resource: ResourceCore, change: ResourceChange) {
-  const stateChange =
-    change.previousState && change.previousState !== change.state
-      ? { old_state: resourceStateLabel(change.previousState), new_state: resourceStateLabel(change.state) }
-      : {};
+  const allocation = allocationEventParts(resource);
   const event = await recordEvent(ctx, tx, outbox, {
     type: change.eventType,
     message: change.message,
     context: {
       resource_uuid: toHex(resource.id),
       resource_name: resource.name,
-      offering_uuid: toHex(resource.offeringId),
-      offering_name: resource.offering.name,
-      project_uuid: toHex(resource.projectId),
-      project_name: resource.project.name,
-      customer_uuid: toHex(resource.project.customerId),
-      provider_uuid: toHex(resource.offering.customerId),
+      ...allocation.context,
       state: resourceStateLabel(change.state),
-      ...stateChange,
+      ...stateChangeContext(change.previousState, change.state, resourceStateLabel),
       ...change.context,
     },
-    scopes: [
-      { type: "RESOURCE", id: resource.id },
-      { type: "OFFERING", id: resource.offeringId },
-      { type: "PROJECT", id: resource.projectId },
-      { type: "CUSTOMER", id: resource.project.customerId },
-      { type: "CUSTOMER", id: resource.offering.customerId },
-    ],
+    scopes: [{ type: "RESOURCE", id: resource.id }, ...allocation.scopes],
   });
   outbox.publish("resourceChanged", {
     resourceId: resource.id,
