@@ -25,7 +25,7 @@ const POOL_SIZE = 10;
 
 async function startApp(): Promise<{ ready: ServerReady; close: () => Promise<void> }> {
   const database = await openDatabase({ databaseUrl, poolSize: POOL_SIZE });
-  const app = await createApp({ database, config: { seedDemo: false, pubsubPrefix: "bench", redisUrl: undefined } });
+  const app = await createApp({ database, config: { seedDemo: false, pubsubPrefix: "bench", redisUrl: undefined, ...(process.env.LOG_LEVEL ? {} : { logLevel: "warn" as const }) } });
   const token = process.env.BENCH_SEED === "1" ? await seedBenchData(app.deps.db) : undefined;
   const port = await app.listen(0, "127.0.0.1");
   return {

@@ -2,12 +2,14 @@ import type { Context as HonoContext, Hono } from "hono";
 import type { GraphQLError } from "graphql";
 import { type AppDeps, buildContext } from "../src/context.ts";
 import { type FieldErrors, fieldError, invalid } from "../src/platform/errors.ts";
+import { reportServerError } from "../src/observability/request-scope.ts";
 import { clientAddress } from "../src/server/client-address.ts";
 import { requestInfo, type Yoga } from "../src/server/yoga.ts";
 import { type CompiledRoute, compileRoutes, runOperation } from "./execute.ts";
 import type { RestRequest } from "./route.ts";
 import { pythonTypeName } from "./input.ts";
 import { ROUTES } from "./routes/index.ts";
+import { mountOpenApi } from "./openapi/mount.ts";
 import { linkHeader, invalidPage, pageRequest, selectFields, toWaldurError, type WaldurError } from "./waldur.ts";
 
 const METHODS_WITH_BODY = new Set(["POST", "PUT", "PATCH"]);
@@ -90,7 +92,10 @@ async function handle(c: HonoContext, route: CompiledRoute, yoga: Yoga, deps: Ap
     const value = Object.values(result.data ?? {})[0] as Record<string, unknown>;
     const fields = url.searchParams.getAll("field");
     if (route.kind === "empty") return respond(c, route.status ?? 200, undefined);
-    if (route.kind === "object") return respond(c, route.status ?? 200, selectFields(route.shape ? route.shape(value) : value, fields));
+    if (route.kind === "object") {
+      const status = route.statusOf?.(value) ?? route.status ?? 200;
+      return respond(c, status, selectFields(route.shape ? route.shape(value) : value, fields));
+    }
     const { totalCount, nodes } = value as { totalCount: number; nodes: unknown[] };
     if (page && page.page > 1 && (page.page - 1) * page.pageSize >= totalCount) throw invalidPage();
     const publicUrl = new URL(url.pathname + url.search, ctx.baseUrl);
@@ -100,7 +105,7 @@ async function handle(c: HonoContext, route: CompiledRoute, yoga: Yoga, deps: Ap
     });
   } catch (error) {
     const failure = error instanceof RestFailure ? error.response : toWaldurError(error as GraphQLError, route.errorStatus);
-    if (failure.status === 500) console.error(error);
+    if (failure.status === 500) reportServerError(error);
     return respond(c, failure.status, failure.body, failure.headers);
   }
 }
@@ -118,6 +123,7 @@ export function mountRest(app: Hono, yoga: Yoga, deps: AppDeps) {
   for (const path of new Set(routes.flatMap((r) => withAndWithoutSlash(r.path)))) {
     app.all(path, (c) => methodNotAllowed(c, deps, publicPaths.has(path)));
   }
+  mountOpenApi(app, routes, yoga.getEnveloped({}).schema, deps.config);
   return routes;
 }
 

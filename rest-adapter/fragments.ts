@@ -12,6 +12,26 @@ const PUBLIC_MAINTENANCE_FIELDS = `url uuid name message maintenance_type: maint
 
 export const FRAGMENTS = [
   fragment(
+    "AgentProcessorRest",
+    "AgentProcessor",
+    `uuid url service: serviceUuid service_name: serviceName name backend_type: backendType
+     backend_version: backendVersion last_run: lastRun created modified`,
+  ),
+  fragment(
+    "AgentServiceRest",
+    "AgentService",
+    `uuid url identity: identityUuid identity_name: identityName name mode state: stateLabel statistics
+     processors { ...AgentProcessorRest } created modified`,
+  ),
+  fragment(
+    "AgentIdentityRest",
+    "AgentIdentity",
+    `uuid url offering: offeringUuid offering_name: offeringName created_by: createdByUuid name version
+     dependencies { package version } config_file_path: configFilePath config_file_content: configFileContent
+     last_restarted: lastRestarted compatibility { status message minimum_required: minimumRequired }
+     services { ...AgentServiceRest } created modified`,
+  ),
+  fragment(
     "ComponentUsageRest",
     "ComponentUsage",
     `uuid created description type name measured_unit: measuredUnit usage date recurring billing_period: billingPeriod
@@ -25,6 +45,18 @@ export const FRAGMENTS = [
      created modified date billing_period: billingPeriod component_type: componentType
      resource_uuid: resourceUuid resource_name: resourceName offering_uuid: offeringUuid offering_name: offeringName
      project_uuid: projectUuid project_name: projectName customer_uuid: customerUuid customer_name: customerName`,
+  ),
+  fragment(
+    "ComponentUserUsageLimitRest",
+    "ComponentUserUsageLimit",
+    `uuid url resource: resourceUrl resource_uuid: resourceUuid resource_name: resourceName component: componentUuid
+     component_type: componentType user: userUrl user_uuid: userUuid username limit created modified`,
+  ),
+  fragment(
+    "SshKeyRest",
+    "SshKey",
+    `url uuid name public_key: publicKey fingerprint_md5: fingerprintMd5 fingerprint_sha256: fingerprintSha256 type
+     is_shared: isShared user_uuid: userUuid`,
   ),
   fragment(
     "OrderRest",
@@ -44,7 +76,9 @@ export const FRAGMENTS = [
   fragment(
     "ResourceRest",
     "Resource",
-    `url uuid name state: stateLabel backend_id: backendId attributes limits current_usages: currentUsages
+    `url uuid name slug state: stateLabel backend_id: backendId attributes limits current_usages: currentUsages
+     restrict_member_access: restrictMemberAccess paused downscaled last_sync: lastSync end_date_updated_at: endDateUpdatedAt
+     offering_backend_id: offeringBackendId project_slug: projectSlug customer_slug: customerSlug project_end_date: projectEndDate
      backend_metadata: backendMetadata error_message: errorMessage end_date: endDate scope: scopeUrl
      offering: offeringUrl offering_uuid: offeringUuid offering_name: offeringName offering_type: offeringType
      offering_plugin_options: offeringPluginOptions provider_uuid: providerUuid provider_name: providerName
@@ -83,7 +117,7 @@ export const FRAGMENTS = [
   fragment(
     "OfferingRest",
     "Offering",
-    `url uuid name type description state: stateLabel plugin_options: pluginOptions created
+    `url uuid name type description state: stateLabel plugin_options: pluginOptions partitions backend_id: backendId created
      customer: customerUrl customer_uuid: customerUuid customer_name: customerName
      components { uuid type name billing_type: billingTypeLabel measured_unit: measuredUnit
                   limit_period: limitPeriod limit_amount: limitAmount }

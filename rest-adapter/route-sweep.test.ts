@@ -22,6 +22,8 @@ const FIELDS = [
   "user_uuid", "comment", "comment_url", "service_provider_comment", "service_provider_comment_url",
   "usages", "resource", "date", "plan_period", "amount", "state", "backend_id", "error_message", "message", "maintenance_type",
   "scheduled_start", "scheduled_end", "service_provider", "impact_level", "version", "terms_of_service", "requires_reconsent",
+  "backend_metadata", "limits", "dependencies", "config_file_path", "config_file_content", "last_restarted", "mode", "backend_type",
+  "backend_version", "partitions", "public_key", "component_type", "limit",
 ];
 const weirdBodies = () => WEIRD_VALUES.map((value) => Object.fromEntries(FIELDS.map((field) => [field, value])));
 

@@ -21,6 +21,8 @@ export interface RouteSpec {
   variables?: (request: RestRequest) => Record<string, unknown>;
   kind: "list" | "object" | "empty";
   status?: number;
+  /** The status for one response, when it depends on the result (201 created vs 200 refreshed). */
+  statusOf?: (value: any) => number;
   /** Reshapes the root field's value (after aliases did the renaming). */
   shape?: (value: any) => unknown;
   /** Where Waldur answers a domain error with another status than the default table. */

@@ -1,11 +1,17 @@
 import type { Server } from "node:http";
 import { serve } from "@hono/node-server";
 import { Hono } from "hono";
+import type { DestinationStream } from "pino";
 import { mountRest } from "../rest-adapter/app.ts";
 import type { AppDeps } from "./context.ts";
 import { type Config, loadConfig } from "./platform/config.ts";
 import { type Database, openDatabase } from "./platform/database.ts";
 import { applyMigrations } from "./platform/migrations.ts";
+import { useOperationObservation } from "./observability/graphql-plugin.ts";
+import { readinessEndpoint } from "./observability/health.ts";
+import { observeHttp } from "./observability/http.ts";
+import { createLogger, type Logger } from "./observability/logger.ts";
+import { countingPublishes, countWebSocketConnections, GatewayMetrics, metricsEndpoint } from "./observability/metrics.ts";
 import { openPubSub, type PubSubHandle } from "./platform/pubsub.ts";
 import { attachWebSocket } from "./server/websocket.ts";
 import { clientAddress } from "./server/client-address.ts";
@@ -17,6 +23,8 @@ export interface App {
   hono: Hono;
   deps: AppDeps;
   database: Database;
+  logger: Logger;
+  metrics: GatewayMetrics;
   fetch: (request: Request) => Response | Promise<Response>;
   /** Starts listening; resolves with the port actually bound. */
   listen(port?: number, host?: string): Promise<number>;
@@ -28,6 +36,8 @@ export interface AppOptions {
   /** An already-open database (tests share one); otherwise opened from the config. */
   database?: Database;
   now?: () => Date;
+  /** Where the JSON log lines go; stdout by default. */
+  logDestination?: DestinationStream;
 }
 
 /** Builds the whole service: database (migrated), pub/sub, GraphQL, REST adapter and WebSocket transport. */
@@ -36,19 +46,28 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
   const database =
     options.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
   await applyMigrations(database.sql, MIGRATIONS_DIR);
-  const pubsub: PubSubHandle = openPubSub(config.redisUrl, config.pubsubPrefix);
-  const deps: AppDeps = { db: database.prisma, pubsub: pubsub.pubsub, config, now: options.now ?? (() => new Date()) };
-  const yoga = createGraphqlServer(deps);
+  const logger = createLogger(config.logLevel, options.logDestination);
+  const metrics = new GatewayMetrics(database.poolUsage);
+  const pubsub: PubSubHandle = openPubSub(config.redisUrl, config.pubsubPrefix, (err) => logger.warn({ err }, "redis connection error"));
+  const deps: AppDeps = {
+    db: database.prisma,
+    pubsub: countingPublishes(pubsub.pubsub, metrics),
+    config,
+    now: options.now ?? (() => new Date()),
+  };
+  const yoga = createGraphqlServer(deps, [useOperationObservation(metrics, logger)]);
 
   const hono = new Hono();
+  const restPaths = new Set<string>();
+  hono.use("*", observeHttp({ logger, metrics, canonicalRoute: (pattern) => (restPaths.has(`${pattern}/`) ? `${pattern}/` : pattern) }));
   hono.get("/health", (c) => c.json({ status: "ok" }));
+  hono.get("/health/ready", readinessEndpoint({ sql: database.sql, migrationsDir: MIGRATIONS_DIR, redisUrl: config.redisUrl }, logger));
+  hono.get("/metrics", metricsEndpoint(metrics, config.metricsToken));
   hono.on(["GET", "POST", "OPTIONS"], "/graphql", (c) => yoga.fetch(c.req.raw, { clientAddress: clientAddress(c) }));
-  mountRest(hono, yoga, deps);
+  for (const route of mountRest(hono, yoga, deps)) restPaths.add(route.path);
   hono.notFound((c) => c.json({ detail: "Not found." }, 404));
-  hono.onError((error, c) => {
-    console.error(error);
-    return c.json({ detail: "Internal server error." }, 500);
-  });
+  // observeHttp logs the error (c.error) with the request's line.
+  hono.onError((_error, c) => c.json({ detail: "Internal server error." }, 500));
 
   let server: Server | undefined;
   let socket: { close(): Promise<void> } | undefined;
@@ -56,11 +75,14 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
     hono,
     deps,
     database,
+    logger,
+    metrics,
     fetch: (request) => hono.fetch(request),
     listen: (port = config.port, host = config.host) =>
       new Promise((resolve) => {
         server = serve({ fetch: hono.fetch, port, hostname: host }, (info) => resolve(info.port)) as Server;
         socket = attachWebSocket(server, yoga, deps);
+        countWebSocketConnections(server, metrics);
       }),
     async close() {
       await socket?.close();

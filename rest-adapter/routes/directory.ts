@@ -75,6 +75,15 @@ export const directoryRoutes: RouteSpec[] = [
   },
   {
     method: "GET",
+    path: "/api/version/",
+    summary: "The gateway's version",
+    document: `query { version }`,
+    kind: "object",
+    shape: (version) => ({ version }),
+    public: true,
+  },
+  {
+    method: "GET",
     path: "/api/users/me/",
     summary: "The authenticated user",
     document: `query { me { ...UserRest } }`,
@@ -190,11 +199,34 @@ export const directoryRoutes: RouteSpec[] = [
   },
   retrieve("/api/marketplace-provider-offerings", "offering", "offering", "OfferingRest"),
   {
+    method: "GET",
+    path: "/api/marketplace-provider-offerings/:uuid/user-attribute-config/",
+    summary: "Which user attributes the provider receives (always the default here)",
+    document: `query($uuid: ID!) { offeringUserAttributeConfig(offeringUuid: $uuid) {
+      uuid offering_uuid: offeringUuid offering_name: offeringName exposed_fields: exposedFields exposeSwitches
+      is_default: isDefault created modified } }`,
+    variables: byUuid,
+    kind: "object",
+    shape: ({ exposeSwitches, ...config }) => ({ ...config, ...exposeSwitches }),
+  },
+  ...(["list_project_service_accounts", "list_course_accounts"] as const).map(
+    (action): RouteSpec => ({
+      method: "GET",
+      path: `/api/marketplace-provider-offerings/:uuid/${action}/`,
+      summary: `${action === "list_course_accounts" ? "Course" : "Project service"} accounts of the offering's projects (not modelled: empty)`,
+      document: `query($uuid: ID!, $first: Int, $offset: Int) {
+        offeringAccounts(offeringUuid: $uuid, kind: ${action === "list_course_accounts" ? "COURSE" : "PROJECT_SERVICE"}, first: $first, offset: $offset) {
+          totalCount nodes { uuid username state project_uuid: projectUuid } } }`,
+      variables: byUuid,
+      kind: "list",
+    }),
+  ),
+  {
     method: "POST",
     path: "/api/marketplace-provider-offerings/",
     summary: "Create an offering (Draft)",
-    document: `mutation($customerUuid: ID!, $name: String!, $type: String!, $description: String, $pluginOptions: JSON, $components: [OfferingComponentInput!], $plans: [OfferingPlanInput!]) {
-      createOffering(customerUuid: $customerUuid, name: $name, type: $type, description: $description, pluginOptions: $pluginOptions, components: $components, plans: $plans) { ...OfferingRest } }`,
+    document: `mutation($customerUuid: ID!, $name: String!, $type: String!, $description: String, $pluginOptions: JSON, $partitions: JSON, $backendId: String, $components: [OfferingComponentInput!], $plans: [OfferingPlanInput!]) {
+      createOffering(customerUuid: $customerUuid, name: $name, type: $type, description: $description, pluginOptions: $pluginOptions, partitions: $partitions, backendId: $backendId, components: $components, plans: $plans) { ...OfferingRest } }`,
     variables: ({ body }) =>
       compact({
         customerUuid: hyperlink(body.customer, "customer", "customers"),
@@ -202,6 +234,8 @@ export const directoryRoutes: RouteSpec[] = [
         type: requiredString(body, "type"),
         description: optionalString(body, "description"),
         pluginOptions: body.plugin_options,
+        partitions: body.partitions,
+        backendId: optionalString(body, "backend_id"),
         components: components(body.components),
         plans: plans(body.plans),
       }),

@@ -6,8 +6,11 @@ import { maintenanceRoutes } from "./maintenance.ts";
 import { offeringUserRoutes } from "./offering-users.ts";
 import { orderRoutes } from "./orders.ts";
 import { resourceRoutes } from "./resources.ts";
+import { siteAgentRoutes } from "./site-agents.ts";
 import { termsOfServiceRoutes } from "./terms-of-service.ts";
 import { usageRoutes } from "./usage.ts";
+import { sshKeyRoutes } from "./ssh-keys.ts";
+import { userUsageLimitRoutes } from "./user-usage-limits.ts";
 
 /** Every documented REST path, in matching order (static segments before `:uuid`). */
-export const ROUTES: RouteSpec[] = [...directoryRoutes, ...eventRoutes, ...offeringUserRoutes, ...termsOfServiceRoutes, ...orderRoutes, ...resourceRoutes, ...usageRoutes, ...maintenanceRoutes, ...adminAnnouncementRoutes];
+export const ROUTES: RouteSpec[] = [...directoryRoutes, ...eventRoutes, ...offeringUserRoutes, ...termsOfServiceRoutes, ...orderRoutes, ...resourceRoutes, ...usageRoutes, ...userUsageLimitRoutes, ...sshKeyRoutes, ...maintenanceRoutes, ...adminAnnouncementRoutes, ...siteAgentRoutes];

@@ -1,6 +1,7 @@
 import { RESOURCE_ORDER, type ResourceOrder } from "../../src/resources/filters.ts";
 import { resourceStateFromLabel } from "../../src/resources/states.ts";
-import { choices, compact, dateTimeParam, ordering, queryValue, uuidListParam, uuidParam } from "../input.ts";
+import { booleanParam, choices, compact, dateTimeParam, ordering, queryValue, requiredString, uuidListParam, uuidParam } from "../input.ts";
+import { invalid } from "../../src/platform/errors.ts";
 import type { RestRequest, RouteSpec } from "../route.ts";
 import { byUuid } from "./common.ts";
 
@@ -27,10 +28,29 @@ export function resourceFilter({ query }: RestRequest) {
     name: queryValue(query, "name"),
     nameExact: queryValue(query, "name_exact"),
     backendId: queryValue(query, "backend_id"),
+    restrictMemberAccess: booleanParam(query, "restrict_member_access"),
+    paused: booleanParam(query, "paused"),
+    downscaled: booleanParam(query, "downscaled"),
     createdAfter: dateTimeParam(query, "created"),
     modifiedAfter: dateTimeParam(query, "modified"),
   });
 }
+
+/** The site agent's write-backs: each answers Waldur's `{"status": …}`. */
+const backendAction = (action: string, summary: string, mutation: string, argument?: { name: string; type: string; read: (body: Record<string, unknown>) => unknown }): RouteSpec => ({
+  method: "POST",
+  path: `${BASE}/:uuid/${action}/`,
+  summary,
+  document: `mutation($uuid: ID!${argument ? `, $${argument.name}: ${argument.type}!` : ""}) {
+    ${mutation}(uuid: $uuid${argument ? `, ${argument.name}: $${argument.name}` : ""}) { status } }`,
+  variables: ({ params, body }) => ({ uuid: params.uuid, ...(argument ? { [argument.name]: argument.read(body) } : {}) }),
+  kind: "object",
+});
+
+const jsonObject = (field: string) => (body: Record<string, unknown>) => body[field] ?? missing(field);
+const missing = (field: string): never => {
+  throw invalid({ [field]: ["This field is required."] });
+};
 
 export const resourceRoutes: RouteSpec[] = [
   {
@@ -57,5 +77,33 @@ export const resourceRoutes: RouteSpec[] = [
     document: `query($uuid: ID!) { resourceDetails(uuid: $uuid) { ...ResourceRest } }`,
     variables: byUuid,
     kind: "object",
+  },
+  {
+    method: "GET",
+    path: `${BASE}/:uuid/team/`,
+    summary: "The resource's project team with their usernames on the offering",
+    document: `query($uuid: ID!) { resourceTeam(uuid: $uuid) { url uuid username full_name: fullName email role
+      expiration_time: expirationTime offering_user_username: offeringUserUsername offering_user_state: offeringUserStateLabel } }`,
+    variables: byUuid,
+    kind: "object",
+  },
+  backendAction("set_backend_id", "Set the resource's backend id", "setResourceBackendId", {
+    name: "backendId",
+    type: "String",
+    read: (body) => requiredString(body, "backend_id"),
+  }),
+  backendAction("set_backend_metadata", "Replace the resource's backend metadata", "setResourceBackendMetadata", {
+    name: "backendMetadata",
+    type: "JSON",
+    read: jsonObject("backend_metadata"),
+  }),
+  backendAction("set_limits", "Replace the limits applied on the backend", "setResourceLimits", {
+    name: "limits",
+    type: "JSON",
+    read: jsonObject("limits"),
+  }),
+  {
+    ...backendAction("refresh_last_sync", "Record that the site agent has just synchronised the resource (200, no body)", "refreshResourceLastSync"),
+    kind: "empty",
   },
 ];

@@ -46,6 +46,8 @@ describe("create", () => {
       description: "Virtual machines",
       state: "Draft",
       plugin_options: OFFERING.plugin_options,
+      partitions: [],
+      backend_id: "",
       created: expect.stringMatching(/Z$/),
       customer: `${t.baseUrl}/api/customers/${t.world.provider.uuid}/`,
       customer_uuid: t.world.provider.uuid,
@@ -64,6 +66,13 @@ describe("create", () => {
     expect(retrieved.body).toEqual(res.body);
   });
 
+  it("keeps the partitions and backend id given at creation, for the site agent", async () => {
+    const partitions = [{ partition_name: "gpu", qos: "normal", max_time: 1440 }, { partition_name: "cpu" }];
+    const created = await createOffering("Partitioned", { partitions, backend_id: "cluster-a" });
+    const read = await t.http("GET", `${BASE}/${created.uuid}/?field=partitions&field=backend_id`, { token: as("providerOwner") });
+    expect(read.body).toEqual({ partitions, backend_id: "cluster-a" });
+  });
+
   const INVALID: Array<[string, Record<string, unknown>, Record<string, string[]>]> = [
     ["invalid billing_type", { components: [{ type: "cpu", name: "CPU", billing_type: "hourly" }] }, { components: ["billing_type must be one of usage, fixed, limit, one."] }],
     ["missing billing_type", { components: [{ type: "cpu", name: "CPU" }] }, { components: ["billing_type must be one of usage, fixed, limit, one."] }],
@@ -73,6 +82,8 @@ describe("create", () => {
     ["a plan price that is not a number", { plans: [{ name: "p", unit_price: "cheap" }] }, { plans: ["unit_price: A valid number is required."] }],
     ["a plan price with 11 decimals", { plans: [{ name: "p", unit_price: "0.00000000001" }] }, { plans: ["unit_price: Ensure that there are no more than 10 decimal places."] }],
     ["plugin_options not an object", { plugin_options: ["a"] }, { plugin_options: ["Expected a dictionary of items."] }],
+    ["a partition without a name", { partitions: [{ qos: "normal" }] }, { partitions: ['Expected a list of objects, each with a "partition_name".'] }],
+    ["partitions not a list", { partitions: { partition_name: "gpu" } }, { partitions: ['Expected a list of objects, each with a "partition_name".'] }],
     ["a blank name", { name: " " }, { name: ["This field may not be blank."] }],
     ["no type", { type: undefined }, { type: ["This field is required."] }],
   ];

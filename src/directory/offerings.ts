@@ -119,6 +119,8 @@ export interface CreateOfferingInput {
   type: string;
   description?: string | null;
   pluginOptions?: unknown;
+  partitions?: unknown;
+  backendId?: string | null;
   components?: ComponentInput[] | null;
   plans?: Array<{ name: string; unitPrice?: string | null; unit?: string | null }> | null;
 }
@@ -142,10 +144,13 @@ function validOffering(input: CreateOfferingInput) {
   const types = (input.components ?? []).map((c) => c.type);
   if (types.some((t) => !/^[\w-]{1,50}$/.test(t))) errors.components = ["Component type must be 1-50 letters, digits, - or _."];
   else if (new Set(types).size !== types.length) errors.components = ["Component types must be unique."];
+  const partitions = input.partitions ?? [];
+  const validPartition = (p: unknown) => !!p && typeof p === "object" && !Array.isArray(p) && typeof (p as { partition_name?: unknown }).partition_name === "string";
+  if (!Array.isArray(partitions) || !partitions.every(validPartition)) errors.partitions = ['Expected a list of objects, each with a "partition_name".'];
   const priceError = (input.plans ?? []).map((p) => (p.unitPrice == null ? undefined : unitPriceError(p.unitPrice))).find(Boolean);
   if (priceError) errors.plans = [`unit_price: ${priceError}`];
   if (Object.keys(errors).length) throw invalid(errors);
-  return options as Prisma.InputJsonObject;
+  return { pluginOptions: options as Prisma.InputJsonObject, partitions: partitions as Prisma.InputJsonArray };
 }
 
 export async function createOffering(ctx: Context, input: CreateOfferingInput, query: OfferingQuery = {}) {
@@ -155,7 +160,7 @@ export async function createOffering(ctx: Context, input: CreateOfferingInput, q
   );
   await ctx.access.require(Permission.CREATE_OFFERING, [{ type: "CUSTOMER", id: customer.id }]);
   if (!customer.serviceProvider) throw fieldError("customer", "The customer is not a service provider.");
-  const pluginOptions = validOffering(input);
+  const { pluginOptions, partitions } = validOffering(input);
   const id = await transact(ctx, async (tx, outbox) => {
     const offering = await tx.offering.create({
       data: {
@@ -164,6 +169,8 @@ export async function createOffering(ctx: Context, input: CreateOfferingInput, q
         type: maxLength("type", input.type.trim(), 100),
         description: input.description ?? "",
         pluginOptions,
+        partitions,
+        backendId: maxLength("backend_id", input.backendId ?? "", 255),
         components: {
           create: (input.components ?? []).map((c) => ({
             type: c.type,

@@ -15,10 +15,15 @@ export const COLLECTIONS = {
   plan: "marketplace-plans",
   componentUsage: "marketplace-component-usages",
   componentUserUsage: "marketplace-component-user-usages",
+  componentUserUsageLimit: "component-user-usage-limits",
+  sshKey: "keys",
   maintenanceAnnouncement: "maintenance-announcements",
   maintenanceAnnouncementOffering: "maintenance-announcement-offerings",
   publicMaintenanceAnnouncement: "public-maintenance-announcements",
   adminAnnouncement: "admin-announcements",
+  agentIdentity: "marketplace-site-agent-identities",
+  agentService: "marketplace-site-agent-services",
+  agentProcessor: "marketplace-site-agent-processors",
 } as const;
 export type Collection = keyof typeof COLLECTIONS;
 

@@ -84,7 +84,7 @@ describe("GraphQL maintenance", () => {
   it("public queries work anonymously and expose no internal fields", async () => {
     const scheduled = await seedMaintenance(t, "SCHEDULED");
     const draft = await seedMaintenance(t, "DRAFT");
-    const list = await t.gql(`{ publicMaintenanceAnnouncements(first: 300) { totalCount nodes { uuid stateLabel serviceProviderName affectedOfferings { uuid } } } }`);
+    const list = await t.gql(`{ publicMaintenanceAnnouncements(first: 100) { totalCount nodes { uuid stateLabel serviceProviderName affectedOfferings { uuid } } } }`);
     expect(list.errors).toBeUndefined();
     const uuids = list.data.publicMaintenanceAnnouncements.nodes.map((n: { uuid: string }) => n.uuid);
     expect(uuids).toContain(scheduled.uuid);

@@ -91,10 +91,9 @@ export async function transitionOrder(ctx: Context, uuid: string, action: OrderA
   return { orderId: order.id, state: to, detail: APPROVAL_DETAILS[to] ?? "" };
 }
 
-/** Waldur checks SET_RESOURCE_BACKEND_ID; this table has no such permission, so the provider's APPROVE_ORDER stands in. */
 export async function setOrderBackendId(ctx: Context, uuid: string, backendId: string) {
   const order = await loadVisible(ctx, uuid);
-  await ctx.access.require(Permission.APPROVE_ORDER, providerScopes(order));
+  await ctx.access.require(Permission.SET_RESOURCE_BACKEND_ID, providerScopes(order));
   const value = maxLength("backend_id", backendId, 255);
   if (value === order.backendId) return { orderId: order.id, changed: false };
   await transact(ctx, async (tx, outbox) => {

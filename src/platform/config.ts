@@ -1,4 +1,7 @@
-export interface Config {
+import { type GraphqlSettings, loadGraphqlSettings } from "./graphql-settings.ts";
+import { loadObservabilitySettings, type ObservabilitySettings } from "../observability/settings.ts";
+
+export interface Config extends GraphqlSettings, ObservabilitySettings {
   port: number;
   host: string;
   dataDir: string;
@@ -11,6 +14,8 @@ export interface Config {
   enforceUserConsent: boolean;
   maxBodyBytes: number;
   seedDemo: boolean;
+  /** Agents reporting an older version are flagged incompatible; unset means unknown. */
+  siteAgentMinimumVersion: string | undefined;
 }
 
 const truthy = (value: string | undefined) => value !== undefined && /^(1|true|yes|on)$/i.test(value);
@@ -36,5 +41,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     enforceUserConsent: truthy(env.ENFORCE_USER_CONSENT_FOR_OFFERINGS),
     maxBodyBytes: Number(env.MAX_BODY_BYTES ?? 1_048_576),
     seedDemo: env.SEED_DEMO === undefined ? true : truthy(env.SEED_DEMO),
+    siteAgentMinimumVersion: env.SITE_AGENT_MINIMUM_VERSION?.trim() || undefined,
+    ...loadGraphqlSettings(env),
+    ...loadObservabilitySettings(env),
   };
 }

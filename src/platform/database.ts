@@ -10,11 +10,19 @@ import type { SqlExecutor } from "./migrations.ts";
 
 export type Db = PrismaClient;
 
+/** Connections of the pool by state, for the metrics; `waiting` counts queries queued for a connection. */
+export interface PoolUsage {
+  total: number;
+  idle?: number;
+  waiting?: number;
+}
+
 export interface Database {
   prisma: PrismaClient;
   /** Raw SQL access for the migration runner and health checks. */
   sql: SqlExecutor;
   kind: "pglite" | "postgresql";
+  poolUsage(): PoolUsage;
   close(): Promise<void>;
 }
 
@@ -44,6 +52,7 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
   return {
     prisma,
     kind: "pglite",
+    poolUsage: () => ({ total: 1 }),
     sql: {
       query: async (text, params) => ({ rows: (await pglite.query(text, params)).rows as never[] }),
       exec: async (text) => void (await pglite.exec(text)),
@@ -62,6 +71,7 @@ async function openPostgres(connectionString: string, poolSize = 10): Promise<Da
   return {
     prisma,
     kind: "postgresql",
+    poolUsage: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     sql: {
       query: async (text, params) => ({ rows: (await pool.query(text, params as unknown[])).rows }),
       exec: async (text) => void (await pool.query(text)),

@@ -75,10 +75,12 @@ export interface PubSubHandle {
   close(): Promise<void>;
 }
 
-export function openPubSub(redisUrl: string | undefined, prefix = "gateway"): PubSubHandle {
+/** `onRedisError` hears connection errors (ioredis keeps reconnecting); without it ioredis prints them to stderr. */
+export function openPubSub(redisUrl: string | undefined, prefix = "gateway", onRedisError?: (error: Error) => void): PubSubHandle {
   if (!redisUrl) return { pubsub: namespaced(createPubSub(), prefix), close: async () => {} };
   const publishClient = new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 });
   const subscribeClient = new Redis(redisUrl, { lazyConnect: false });
+  if (onRedisError) for (const client of [publishClient, subscribeClient]) client.on("error", onRedisError);
   const eventTarget = createRedisEventTarget<never>({ publishClient, subscribeClient });
   return {
     pubsub: namespaced(createPubSub({ eventTarget }), prefix),

@@ -11,6 +11,9 @@ export interface ResourceFilter {
   name?: string | null;
   nameExact?: string | null;
   backendId?: string | null;
+  restrictMemberAccess?: boolean | null;
+  paused?: boolean | null;
+  downscaled?: boolean | null;
   createdAfter?: Date | null;
   modifiedAfter?: Date | null;
 }
@@ -52,6 +55,9 @@ export function resourceWhere(f: ResourceFilter | null | undefined): Prisma.Reso
   if (f.name) where.push({ name: { contains: f.name, mode: "insensitive" } });
   if (f.nameExact != null) where.push({ name: f.nameExact });
   if (f.backendId != null) where.push({ backendId: f.backendId });
+  for (const flag of ["restrictMemberAccess", "paused", "downscaled"] as const) {
+    if (f[flag] != null) where.push({ [flag]: f[flag] });
+  }
   if (f.createdAfter) where.push({ created: { gte: f.createdAfter } });
   if (f.modifiedAfter) where.push({ modified: { gte: f.modifiedAfter } });
   return where;

@@ -1,9 +1,10 @@
 import type { IncomingMessage, Server } from "node:http";
-import type { ExecutionArgs } from "graphql";
+import { type DocumentNode, type ExecutionArgs, GraphQLError } from "graphql";
 import { useServer } from "graphql-ws/use/ws";
 import { WebSocketServer } from "ws";
 import { authenticate } from "../auth/authenticate.ts";
 import { type AppDeps, type Context, contextFor } from "../context.ts";
+import { requestIdFrom } from "../observability/request-id.ts";
 import type { Yoga } from "./yoga.ts";
 
 type SocketExtra = {
@@ -12,11 +13,27 @@ type SocketExtra = {
 
 type Enveloped = ReturnType<Yoga["getEnveloped"]>;
 
+/** The document, or its syntax error (or the token limit) as the operation's error instead of a 4500 close of the socket. */
+function parseOperation(enveloped: Enveloped, query: string): DocumentNode | GraphQLError[] {
+  try {
+    return enveloped.parse(query);
+  } catch (error) {
+    if (error instanceof GraphQLError) return [error];
+    throw error;
+  }
+}
+
+const tooManyOperations = (maximum: number) =>
+  new GraphQLError(`Too many operations on this connection: at most ${maximum} may run at once; complete one first.`, {
+    extensions: { code: "TOO_MANY_SUBSCRIPTIONS" },
+  });
+
 /** graphql-ws on the HTTP server's /graphql path, through yoga's plugins; the token comes in connectionParams. */
 export function attachWebSocket(server: Server, yoga: Yoga, deps: AppDeps) {
   const wss = new WebSocketServer({ server, path: "/graphql" });
   const disposable = useServer<Record<string, unknown> | undefined, SocketExtra>(
     {
+      connectionInitWaitTimeout: deps.config.websocketInitTimeoutMs,
       execute: (args) => (args.rootValue as Enveloped).execute(args as ExecutionArgs),
       subscribe: (args) => (args.rootValue as Enveloped).subscribe(args as ExecutionArgs),
       onConnect: async (ctx) => {
@@ -28,14 +45,17 @@ export function attachWebSocket(server: Server, yoga: Yoga, deps: AppDeps) {
         const origin = `http://${request.headers.host ?? "localhost"}`;
         ctx.extra.gatewayContext = contextFor(deps, viewer, undefined, {
           url: `${origin}/graphql`,
-          requestId: request.headers["x-request-id"] as string | undefined,
+          requestId: requestIdFrom(request.headers["x-request-id"]),
           ipAddress: String(request.headers["x-forwarded-for"] ?? "").split(",")[0].trim() || request.socket.remoteAddress || null,
         });
         return true;
       },
       onSubscribe: async (ctx, _id, payload) => {
+        const running = Object.keys(ctx.subscriptions).length;
+        if (running > deps.config.websocketMaxSubscriptions) return [tooManyOperations(deps.config.websocketMaxSubscriptions)];
         const enveloped = yoga.getEnveloped({ gatewayContext: ctx.extra.gatewayContext });
-        const document = enveloped.parse(payload.query);
+        const document = parseOperation(enveloped, payload.query);
+        if (Array.isArray(document)) return document;
         const errors = enveloped.validate(enveloped.schema, document);
         if (errors.length) return errors;
         return {
@@ -49,6 +69,7 @@ export function attachWebSocket(server: Server, yoga: Yoga, deps: AppDeps) {
       },
     },
     wss,
+    deps.config.websocketHeartbeatMs,
   );
   return {
     close: async () => {

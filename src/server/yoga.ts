@@ -1,7 +1,9 @@
-import { createYoga, maskError, type YogaServerInstance } from "graphql-yoga";
+import { createYoga, maskError, type Plugin, type YogaServerInstance } from "graphql-yoga";
 import { clientDataError } from "../platform/database-errors.ts";
 import { type AppDeps, buildContext, type Context } from "../context.ts";
 import { schema } from "../graphql/schema.ts";
+import { csrfPrevention } from "./csrf.ts";
+import { graphqlLimitPlugins, withoutSuggestions } from "./graphql-limits.ts";
 
 /** Callers that built the context themselves (REST adapter, WebSocket) hand it over as `gatewayContext`. */
 export interface InitialContext {
@@ -23,17 +25,23 @@ export function requestInfo(request: Request, clientAddress?: string) {
   };
 }
 
-export function createGraphqlServer(deps: AppDeps): Yoga {
+/** `instrumentation`: envelop plugins that observe every operation (metrics, logs). */
+export function createGraphqlServer(deps: AppDeps, instrumentation: Plugin[] = []): Yoga {
   return createYoga<InitialContext, Context>({
     schema,
     graphqlEndpoint: "/graphql",
     landingPage: false,
-    graphiql: { title: "Marketplace Gateway", subscriptionsProtocol: "WS" },
+    graphiql: deps.config.graphiql ? { title: "Marketplace Gateway", subscriptionsProtocol: "WS" } : false,
     batching: false,
+    plugins: [csrfPrevention, ...graphqlLimitPlugins(deps.config), ...instrumentation],
     logging: false,
     maskedErrors: {
-      maskError: (error, message, isDev) =>
-        clientDataError((error as { originalError?: unknown }).originalError) ?? maskError(error, message, isDev),
+      isDev: deps.config.graphqlErrorDetails,
+      maskError: (error, message, isDev) => {
+        const cause = (error as { originalError?: unknown }).originalError ?? error;
+        const masked = clientDataError(cause) ?? maskError(error, message, isDev);
+        return deps.config.graphqlFieldSuggestions ? masked : withoutSuggestions(masked);
+      },
     },
     context: async (initial) =>
       initial.gatewayContext ??

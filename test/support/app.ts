@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import type { DestinationStream } from "pino";
 import { type App, createApp } from "../../src/app.ts";
 import type { Config } from "../../src/platform/config.ts";
 import { freshDatabase } from "./database.ts";
@@ -24,12 +25,13 @@ export interface TestApp {
 }
 
 /** The whole service on a random port, over a fresh database (PGlite, or PostgreSQL with TEST_DATABASE_URL). */
-export async function startTestApp(config: Partial<Config> = {}, options: { now?: () => Date } = {}): Promise<TestApp> {
+export async function startTestApp(config: Partial<Config> = {}, options: { now?: () => Date; logDestination?: DestinationStream } = {}): Promise<TestApp> {
   const database = await freshDatabase();
   const app = await createApp({
     database,
     now: options.now,
-    config: { seedDemo: false, pubsubPrefix: `test-${randomBytes(4).toString("hex")}`, ...config },
+    logDestination: options.logDestination,
+    config: { seedDemo: false, logLevel: "silent", pubsubPrefix: `test-${randomBytes(4).toString("hex")}`, ...config },
   });
   const world = await buildWorld(app.deps.db);
   const port = await app.listen(0, "127.0.0.1");

@@ -164,6 +164,8 @@ builder.mutationFields((t) => ({
       type: t.arg.string({ required: true }),
       description: t.arg.string(),
       pluginOptions: t.arg({ type: "JSON" }),
+      partitions: t.arg({ type: "JSON", description: 'A list of objects, each with a "partition_name"' }),
+      backendId: t.arg.string(),
       components: t.arg({ type: [ComponentInput] }),
       plans: t.arg({ type: [PlanInput] }),
     },

@@ -97,6 +97,8 @@ export const OfferingRef = builder.prismaObject("Offering", {
     stateLabel: t.string({ resolve: (o) => OFFERING_STATE_LABELS[o.state] }),
     description: t.exposeString("description"),
     pluginOptions: t.expose("pluginOptions", { type: "JSON" }),
+    partitions: t.expose("partitions", { type: "JSON", description: "The backend's partitions, as the site agent reads them" }),
+    backendId: t.exposeString("backendId"),
     created: t.expose("created", { type: "DateTime" }),
     customer: t.relation("customer"),
     customerUuid: t.string({ resolve: (o) => toHex(o.customerId) }),

@@ -2,7 +2,8 @@
 ALTER TABLE "customers" ADD COLUMN     "slug" VARCHAR(50) NOT NULL DEFAULT '';
 
 -- AlterTable
-ALTER TABLE "offerings" ADD COLUMN     "backend_id" VARCHAR(255) NOT NULL DEFAULT '';
+ALTER TABLE "offerings" ADD COLUMN     "backend_id" VARCHAR(255) NOT NULL DEFAULT '',
+ADD COLUMN     "partitions" JSONB NOT NULL DEFAULT '[]';
 
 -- AlterTable
 ALTER TABLE "projects" ADD COLUMN     "end_date" DATE,

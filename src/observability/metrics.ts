@@ -1,0 +1,182 @@
+import { createHash, timingSafeEqual } from "node:crypto";
+import type { IncomingMessage, Server } from "node:http";
+import type { Duplex } from "node:stream";
+import type { Handler } from "hono";
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+import type { PoolUsage } from "../platform/database.ts";
+import type { PubSub } from "../platform/pubsub.ts";
+
+const SECONDS_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+const DISTINCT_OPERATION_NAMES = 200;
+const OTHER = "other";
+
+/** Client-chosen label values (operation names) stop adding series after `limit` distinct values. */
+class BoundedLabel {
+  private readonly seen = new Set<string>();
+
+  constructor(private readonly limit: number) {}
+
+  of(value: string): string {
+    if (this.seen.has(value)) return value;
+    if (this.seen.size >= this.limit) return OTHER;
+    this.seen.add(value);
+    return value;
+  }
+}
+
+let processRegistry: Registry | undefined;
+
+/** Node's own metrics, one set per process and only once someone scrapes (tests build many apps). */
+function processMetrics(): Registry {
+  if (!processRegistry) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry });
+  }
+  return processRegistry;
+}
+
+export interface HttpLabels {
+  method: string;
+  route: string;
+  status: string;
+}
+
+export interface OperationLabels {
+  operation: string;
+  type: string;
+  source: string;
+}
+
+/** The metrics of one app instance, in its own registry. */
+export class GatewayMetrics {
+  readonly registry = new Registry();
+  private readonly operationNames = new BoundedLabel(DISTINCT_OPERATION_NAMES);
+  private readonly registers = [this.registry];
+
+  private readonly httpRequests = new Counter({
+    name: "gateway_http_requests_total",
+    help: "HTTP requests served, by method, route pattern and status",
+    labelNames: ["method", "route", "status"] as const,
+    registers: this.registers,
+  });
+  private readonly httpDuration = new Histogram({
+    name: "gateway_http_request_duration_seconds",
+    help: "Time to the response headers, by method, route pattern and status",
+    labelNames: ["method", "route", "status"] as const,
+    buckets: SECONDS_BUCKETS,
+    registers: this.registers,
+  });
+  private readonly operations = new Counter({
+    name: "gateway_graphql_operations_total",
+    help: "GraphQL operations executed or subscribed, by operation, type, source (rest, graphql, websocket) and outcome",
+    labelNames: ["operation", "type", "source", "outcome"] as const,
+    registers: this.registers,
+  });
+  private readonly operationDuration = new Histogram({
+    name: "gateway_graphql_operation_duration_seconds",
+    help: "Execution time of GraphQL queries and mutations, by operation, type and source",
+    labelNames: ["operation", "type", "source"] as const,
+    buckets: SECONDS_BUCKETS,
+    registers: this.registers,
+  });
+  readonly websocketConnections = new Gauge({
+    name: "gateway_websocket_open_connections",
+    help: "Open WebSocket connections on /graphql",
+    registers: this.registers,
+  });
+  private readonly subscriptions = new Gauge({
+    name: "gateway_graphql_open_subscriptions",
+    help: "GraphQL subscriptions currently delivering, by source (websocket, graphql = SSE)",
+    labelNames: ["source"] as const,
+    registers: this.registers,
+  });
+  private readonly eventsPublished = new Counter({
+    name: "gateway_events_published_total",
+    help: "Notifications published to pub/sub after commit, by topic",
+    labelNames: ["topic"] as const,
+    registers: this.registers,
+  });
+
+  constructor(poolUsage: () => PoolUsage) {
+    new Gauge({
+      name: "gateway_database_connections",
+      help: "Database connections by state (total, idle; waiting = queries queued for a connection)",
+      labelNames: ["state"] as const,
+      registers: this.registers,
+      collect() {
+        this.reset();
+        for (const [state, value] of Object.entries(poolUsage())) if (value !== undefined) this.set({ state }, value);
+      },
+    });
+  }
+
+  recordHttpRequest(labels: HttpLabels, seconds: number) {
+    this.httpRequests.inc(labels);
+    this.httpDuration.observe(labels, seconds);
+  }
+
+  recordOperation(labels: OperationLabels, outcome: "ok" | "error", seconds?: number) {
+    const bounded = { ...labels, operation: this.operationNames.of(labels.operation) };
+    this.operations.inc({ ...bounded, outcome });
+    if (seconds !== undefined) this.operationDuration.observe(bounded, seconds);
+  }
+
+  /** Counts a subscription as open until the returned function is called (once). */
+  openSubscription(source: string): () => void {
+    this.subscriptions.inc({ source });
+    let open = true;
+    return () => {
+      if (open) this.subscriptions.dec({ source });
+      open = false;
+    };
+  }
+
+  recordPublish(topic: string) {
+    this.eventsPublished.inc({ topic });
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+
+  async exposition(): Promise<string> {
+    return `${await this.registry.metrics()}\n${await processMetrics().metrics()}`;
+  }
+}
+
+/** The pub/sub the app hands to its services: every publish is counted by topic. */
+export function countingPublishes(pubsub: PubSub, metrics: GatewayMetrics): PubSub {
+  return {
+    publish(topic, payload) {
+      metrics.recordPublish(topic);
+      pubsub.publish(topic, payload);
+    },
+    subscribe: (topic) => pubsub.subscribe(topic),
+  };
+}
+
+/** Counts sockets upgraded on /graphql until they close, whatever the WebSocket server then does with them. */
+export function countWebSocketConnections(server: Server, metrics: GatewayMetrics) {
+  server.on("upgrade", (request: IncomingMessage, socket: Duplex) => {
+    if (new URL(request.url ?? "/", "http://localhost").pathname !== "/graphql") return;
+    metrics.websocketConnections.inc();
+    socket.once("close", () => metrics.websocketConnections.dec());
+  });
+}
+
+const digest = (value: string) => createHash("sha256").update(value).digest();
+
+function bearerMatches(authorization: string | undefined, token: string): boolean {
+  const presented = /^Bearer\s+(\S+)$/i.exec(authorization ?? "")?.[1] ?? "";
+  return timingSafeEqual(digest(presented), digest(token));
+}
+
+/** `GET /metrics` in Prometheus' text format; with a token, only for `Authorization: Bearer <token>`. */
+export function metricsEndpoint(metrics: GatewayMetrics, token: string | undefined): Handler {
+  return async (c) => {
+    if (token && !bearerMatches(c.req.header("authorization"), token)) {
+      return c.json({ detail: "Authentication credentials were not provided." }, 401, { "WWW-Authenticate": "Bearer" });
+    }
+    return c.body(await metrics.exposition(), 200, { "Content-Type": metrics.contentType });
+  };
+}

@@ -1,0 +1,56 @@
+/** How much a GraphQL operation may ask for, what the endpoint reveals, and how WebSocket connections are kept. */
+export interface GraphqlSettings {
+  graphqlMaxDepth: number;
+  graphqlMaxAliases: number;
+  graphqlMaxTokens: number;
+  graphqlMaxCost: number;
+  graphqlMaxDirectives: number;
+  graphqlIntrospection: boolean;
+  graphiql: boolean;
+  graphqlFieldSuggestions: boolean;
+  /** The original error (message and stack) in `extensions.originalError` of masked errors. */
+  graphqlErrorDetails: boolean;
+  websocketInitTimeoutMs: number;
+  websocketMaxSubscriptions: number;
+  /** Ping interval; a socket that has not answered the previous ping by the next one is terminated. */
+  websocketHeartbeatMs: number;
+}
+
+type LimitKey = { [K in keyof GraphqlSettings]: GraphqlSettings[K] extends number ? K : never }[keyof GraphqlSettings];
+
+const LIMITS: Array<[LimitKey, string, number]> = [
+  ["graphqlMaxDepth", "GRAPHQL_MAX_DEPTH", 10],
+  ["graphqlMaxAliases", "GRAPHQL_MAX_ALIASES", 50],
+  ["graphqlMaxTokens", "GRAPHQL_MAX_TOKENS", 2000],
+  ["graphqlMaxCost", "GRAPHQL_MAX_COST", 5000],
+  ["graphqlMaxDirectives", "GRAPHQL_MAX_DIRECTIVES", 50],
+  ["websocketInitTimeoutMs", "GRAPHQL_WS_INIT_TIMEOUT_MS", 10_000],
+  ["websocketMaxSubscriptions", "GRAPHQL_WS_MAX_SUBSCRIPTIONS", 100],
+  ["websocketHeartbeatMs", "GRAPHQL_WS_HEARTBEAT_MS", 30_000],
+];
+
+function positiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer`);
+  return value;
+}
+
+function flag(value: string | undefined, fallback: boolean): boolean {
+  if (value === undefined || value.trim() === "") return fallback;
+  return /^(1|true|yes|on)$/i.test(value.trim());
+}
+
+/** Production (`NODE_ENV=production`) hides introspection, GraphiQL and suggestions unless asked for. */
+export function loadGraphqlSettings(env: NodeJS.ProcessEnv = process.env): GraphqlSettings {
+  const exposed = env.NODE_ENV !== "production";
+  const limits = Object.fromEntries(LIMITS.map(([key, name, fallback]) => [key, positiveInteger(env, name, fallback)]));
+  return {
+    ...(limits as Record<LimitKey, number>),
+    graphqlIntrospection: flag(env.GRAPHQL_INTROSPECTION, exposed),
+    graphiql: flag(env.GRAPHIQL, exposed),
+    graphqlFieldSuggestions: flag(env.GRAPHQL_FIELD_SUGGESTIONS, exposed),
+    graphqlErrorDetails: flag(env.GRAPHQL_ERROR_DETAILS, env.NODE_ENV === "development"),
+  };
+}

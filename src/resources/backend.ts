@@ -1,0 +1,99 @@
+import { Permission } from "../auth/permissions.ts";
+import type { Context } from "../context.ts";
+import type { Prisma } from "../generated/prisma/client.ts";
+import { invalid } from "../platform/errors.ts";
+import { maxLength } from "../platform/text.ts";
+import { transact } from "../platform/transaction.ts";
+import { describeResource, RESOURCE_CORE, recordResourceChange } from "./changes.ts";
+import { visibleOne } from "../directory/lookup.ts";
+import { providerResources } from "./visibility.ts";
+
+/**
+ * What the site agent writes back about a resource's backend (Waldur's provider-resource actions), one row per
+ * action: who may do it, the column it sets, and the `{"status": …}` message Waldur answers with.
+ */
+const BACKEND_UPDATES = {
+  backendId: {
+    permission: Permission.SET_RESOURCE_BACKEND_ID,
+    column: "backendId",
+    field: "backend_id",
+    changed: "Resource backend_id has been changed.",
+    unchanged: "Resource backend_id is not changed.",
+  },
+  backendMetadata: {
+    permission: Permission.SET_RESOURCE_BACKEND_METADATA,
+    column: "backendMetadata",
+    field: "backend_metadata",
+    changed: "The backend metadata is updated",
+    unchanged: "The backend metadata is updated",
+  },
+  limits: {
+    permission: Permission.SET_RESOURCE_LIMITS,
+    column: "limits",
+    field: "limits",
+    changed: "The resource limits are updated",
+    unchanged: "The resource limits are updated",
+  },
+} as const satisfies Record<
+  string,
+  { permission: Permission; column: keyof Prisma.ResourceUncheckedUpdateInput; field: string; changed: string; unchanged: string }
+>;
+export type BackendUpdate = keyof typeof BACKEND_UPDATES;
+
+const providerScopes = (r: { offeringId: string; offering: { customerId: string } }) => [
+  { type: "OFFERING" as const, id: r.offeringId },
+  { type: "CUSTOMER" as const, id: r.offering.customerId },
+];
+
+async function loadForProvider<S extends Prisma.ResourceSelect>(ctx: Context, uuid: string, select: S) {
+  const visible = await providerResources(ctx);
+  return visibleOne(uuid, (id) => ctx.db.resource.findFirst({ select, where: { AND: [{ id }, visible] } }));
+}
+
+const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+async function updateBackend(ctx: Context, uuid: string, kind: BackendUpdate, value: unknown) {
+  const update = BACKEND_UPDATES[kind];
+  const resource = await loadForProvider(ctx, uuid, { ...RESOURCE_CORE, backendId: true, backendMetadata: true, limits: true });
+  await ctx.access.require(update.permission, providerScopes(resource));
+  const previous = resource[update.column];
+  if (sameJson(previous, value)) return { resourceId: resource.id, status: update.unchanged, changed: false };
+  await transact(ctx, async (tx, outbox) => {
+    await tx.resource.update({ where: { id: resource.id }, data: { [update.column]: value } });
+    await recordResourceChange(ctx, tx, outbox, resource, {
+      eventType: "marketplace_resource_updated",
+      message: `The ${update.field} of resource ${describeResource(resource)} has been changed.`,
+      previousState: resource.state,
+      state: resource.state,
+      context: { [`old_${update.field}`]: previous, [`new_${update.field}`]: value },
+    });
+  });
+  return { resourceId: resource.id, status: update.changed, changed: true };
+}
+
+export function setResourceBackendId(ctx: Context, uuid: string, backendId: string) {
+  return updateBackend(ctx, uuid, "backendId", maxLength("backend_id", backendId, 255));
+}
+
+export function setResourceBackendMetadata(ctx: Context, uuid: string, metadata: unknown) {
+  if (!metadata || typeof metadata !== "object" || Array.isArray(metadata)) {
+    throw invalid({ backend_metadata: ["Expected a dictionary of items."] });
+  }
+  return updateBackend(ctx, uuid, "backendMetadata", metadata);
+}
+
+/** Limits are numbers per component type, as in orders. */
+export function setResourceLimits(ctx: Context, uuid: string, limits: unknown) {
+  if (!limits || typeof limits !== "object" || Array.isArray(limits)) throw invalid({ limits: ["Expected a dictionary of items."] });
+  const bad = Object.entries(limits).filter(([, v]) => typeof v !== "number" || !Number.isFinite(v) || v < 0);
+  if (bad.length) throw invalid({ limits: [`Limits must be non-negative numbers: ${bad.map(([k]) => k).join(", ")}.`] });
+  return updateBackend(ctx, uuid, "limits", limits);
+}
+
+/** Called on every agent loop, so it writes no audit event: the time itself is the record. */
+export async function refreshResourceLastSync(ctx: Context, uuid: string) {
+  const resource = await loadForProvider(ctx, uuid, { id: true, offeringId: true, offering: { select: { customerId: true } } });
+  await ctx.access.require(Permission.SET_RESOURCE_BACKEND_METADATA, providerScopes(resource));
+  await ctx.db.resource.update({ where: { id: resource.id }, data: { lastSync: ctx.now() } });
+  return { resourceId: resource.id, status: "Last sync has been refreshed.", changed: true };
+}

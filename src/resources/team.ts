@@ -1,0 +1,63 @@
+import type { Context } from "../context.ts";
+import type { OfferingUserState } from "../generated/prisma/client.ts";
+import { consentStatusOf } from "../terms-of-service/consent-status.ts";
+import { getResource } from "./service.ts";
+
+export interface TeamMember {
+  userId: string;
+  username: string;
+  fullName: string;
+  email: string;
+  role: string;
+  expirationTime: Date | null;
+  offeringUserUsername: string | null;
+  offeringUserState: OfferingUserState | null;
+}
+
+/**
+ * Waldur's `team/`: who holds a current role in the resource's project, with the username their offering user
+ * has on the resource's offering (null before the provider sets one). Not paginated, as in Waldur: the agent
+ * reads the whole team in one call. With ENFORCE_USER_CONSENT_FOR_OFFERINGS, members without a current consent to
+ * the offering's active terms are left out, so the agent does not give them an account.
+ */
+export async function resourceTeam(ctx: Context, uuid: string): Promise<TeamMember[]> {
+  const resource = await getResource(ctx, "PROVIDER", uuid, { select: { projectId: true, offeringId: true } });
+  const now = ctx.now();
+  const where = {
+    scopeType: "PROJECT" as const,
+    scopeId: resource.projectId,
+    isActive: true,
+    OR: [{ expirationTime: null }, { expirationTime: { gt: now } }],
+  };
+  const grants = await ctx.db.roleGrant.findMany({
+      where,
+      orderBy: [{ user: { username: "asc" } }, { role: "asc" }, { id: "asc" }],
+      select: {
+        role: true,
+        expirationTime: true,
+        user: {
+          select: {
+            id: true,
+            username: true,
+            firstName: true,
+            lastName: true,
+            email: true,
+            offeringUsers: { where: { offeringId: resource.offeringId }, select: { username: true, state: true } },
+          },
+        },
+      },
+    });
+  const members = grants.map(({ role, expirationTime, user }) => ({
+    userId: user.id,
+    username: user.username,
+    fullName: `${user.firstName} ${user.lastName}`.trim(),
+    email: user.email,
+    role,
+    expirationTime,
+    offeringUserUsername: user.offeringUsers[0]?.username ?? null,
+    offeringUserState: user.offeringUsers[0]?.state ?? null,
+  }));
+  if (!ctx.config.enforceUserConsent) return members;
+  const statuses = await Promise.all(members.map((m) => consentStatusOf(ctx, m.userId, resource.offeringId)));
+  return members.filter((_m, i) => statuses[i] !== "MISSING" && statuses[i] !== "EXPIRED");
+}

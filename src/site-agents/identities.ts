@@ -1,0 +1,146 @@
+import { Permission } from "../auth/permissions.ts";
+import type { Context } from "../context.ts";
+import type { Prisma } from "../generated/prisma/client.ts";
+import { referenced, visibleOne } from "../directory/lookup.ts";
+import { recordEvent } from "../events/record.ts";
+import type { Page } from "../graphql/pagination.ts";
+import { fieldError, invalid } from "../platform/errors.ts";
+import { parseUuid, toHex } from "../platform/ids.ts";
+import { paginate } from "../platform/paginate.ts";
+import { maxLength } from "../platform/text.ts";
+import { transact } from "../platform/transaction.ts";
+import { visibleAgentIdentities } from "./visibility.ts";
+
+export type IdentityQuery = { select?: Prisma.AgentIdentitySelect; include?: Prisma.AgentIdentityInclude };
+
+export interface IdentityFilter {
+  name?: string | null;
+  offeringUuid?: string | null;
+}
+
+export type AgentDependency = { package: string; version: string };
+
+/** What the agent reports about itself on every start and loop. */
+export interface IdentityInput {
+  offering?: string | null;
+  name?: string | null;
+  version?: string | null;
+  dependencies?: AgentDependency[] | null;
+  configFilePath?: string | null;
+  configFileContent?: string | null;
+  lastRestarted?: Date | null;
+}
+
+export const providerScopes = (offering: { id: string; customerId: string }) => [
+  { type: "OFFERING" as const, id: offering.id },
+  { type: "CUSTOMER" as const, id: offering.customerId },
+];
+
+export async function listAgentIdentities(ctx: Context, args: { filter?: IdentityFilter | null; page: Page }, query: IdentityQuery = {}) {
+  const f = args.filter ?? {};
+  const offeringId = f.offeringUuid ? parseUuid(f.offeringUuid) : undefined;
+  if (offeringId === null) throw fieldError("offering_uuid", "Enter a valid UUID.");
+  const where: Prisma.AgentIdentityWhereInput = {
+    AND: [await visibleAgentIdentities(ctx), f.name != null ? { name: f.name } : {}, offeringId ? { offeringId } : {}],
+  };
+  return paginate(ctx.db.agentIdentity, { where, orderBy: [{ created: "desc" }, { id: "asc" }], page: args.page, query });
+}
+
+export async function getAgentIdentity(ctx: Context, uuid: string, query: IdentityQuery = {}) {
+  const visible = await visibleAgentIdentities(ctx);
+  return visibleOne(uuid, (id) => ctx.db.agentIdentity.findFirst({ ...query, where: { AND: [{ id }, visible] } }));
+}
+
+export async function findAgentIdentity<S extends Prisma.AgentIdentitySelect>(ctx: Context, uuid: string, select: S) {
+  const visible = await visibleAgentIdentities(ctx);
+  return visibleOne(uuid, (id) => ctx.db.agentIdentity.findFirst({ select, where: { AND: [{ id }, visible] } }));
+}
+
+function validDependencies(value: unknown): AgentDependency[] | undefined {
+  if (value == null) return undefined;
+  const valid =
+    Array.isArray(value) &&
+    value.every((d) => d && typeof d === "object" && typeof d.package === "string" && typeof d.version === "string");
+  if (!valid) throw invalid({ dependencies: ['Expected a list of {"package": …, "version": …} objects.'] });
+  return (value as AgentDependency[]).map((d) => ({ package: maxLength("dependencies", d.package, 255), version: maxLength("dependencies", d.version, 100) }));
+}
+
+function reported(input: IdentityInput) {
+  return {
+    ...(input.name != null ? { name: maxLength("name", input.name, 255) } : {}),
+    ...(input.version !== undefined ? { version: input.version === null ? null : maxLength("version", input.version, 100) } : {}),
+    ...(input.dependencies !== undefined ? { dependencies: validDependencies(input.dependencies) ?? [] } : {}),
+    ...(input.configFilePath !== undefined ? { configFilePath: input.configFilePath === null ? null : maxLength("config_file_path", input.configFilePath, 500) } : {}),
+    ...(input.configFileContent !== undefined ? { configFileContent: input.configFileContent } : {}),
+    ...(input.lastRestarted !== undefined ? { lastRestarted: input.lastRestarted } : {}),
+  };
+}
+
+const nameTaken = () => fieldError("name", "Agent identity with this name already exists for the offering.");
+
+async function managedOffering(ctx: Context, uuid: string | null | undefined) {
+  ctx.requireViewer();
+  const offering = await referenced("offering", uuid, (id) =>
+    ctx.db.offering.findUnique({ where: { id }, select: { id: true, name: true, customerId: true } }),
+  );
+  await ctx.access.require(Permission.MANAGE_SITE_AGENT, providerScopes(offering));
+  return offering;
+}
+
+/** Only the offering's service-provider side (owners, managers, offering managers) and staff register agents. */
+export async function createAgentIdentity(ctx: Context, input: IdentityInput, query: IdentityQuery = {}) {
+  const missing = (["offering", "name"] as const).filter((field) => !input[field]?.trim());
+  if (missing.length) throw invalid(Object.fromEntries(missing.map((field) => [field, ["This field is required."]])));
+  const data = { ...reported(input), name: maxLength("name", input.name!, 255) };
+  const offering = await managedOffering(ctx, input.offering);
+  const id = await transact(ctx, async (tx, outbox) => {
+    const identity = await tx.agentIdentity.create({
+      data: { ...data, offeringId: offering.id, createdById: ctx.viewer!.id, created: ctx.now() },
+      select: { id: true },
+    });
+    await recordEvent(ctx, tx, outbox, {
+      type: "marketplace_site_agent_registered",
+      message: `Site agent ${data.name} has been registered for offering ${offering.name}.`,
+      context: { agent_identity_uuid: toHex(identity.id), agent_name: data.name, offering_uuid: toHex(offering.id), version: data.version ?? null },
+      scopes: providerScopes(offering),
+    });
+    return identity.id;
+  }).catch((error: { code?: string }) => {
+    throw error.code === "P2002" ? nameTaken() : error;
+  });
+  return ctx.db.agentIdentity.findUniqueOrThrow({ ...query, where: { id } });
+}
+
+/** The agent's PUT on every start: its version, dependencies and restart time replace the stored ones. */
+export async function updateAgentIdentity(ctx: Context, uuid: string, input: IdentityInput, query: IdentityQuery = {}) {
+  const identity = await findAgentIdentity(ctx, uuid, { id: true, offeringId: true });
+  const data = reported(input);
+  if (data.name !== undefined && !data.name.trim()) throw fieldError("name", "This field may not be blank.");
+  const offering = await managedOffering(ctx, input.offering ?? toHex(identity.offeringId));
+  if (offering.id !== identity.offeringId) throw fieldError("offering", "The offering of an agent identity cannot be changed.");
+  await ctx.db.agentIdentity
+    .update({ where: { id: identity.id }, data: { ...data, modified: ctx.now() } })
+    .catch((error: { code?: string }) => {
+      throw error.code === "P2002" ? nameTaken() : error;
+    });
+  return ctx.db.agentIdentity.findUniqueOrThrow({ ...query, where: { id: identity.id } });
+}
+
+export async function deleteAgentIdentity(ctx: Context, uuid: string) {
+  const identity = await findAgentIdentity(ctx, uuid, {
+    id: true,
+    name: true,
+    offering: { select: { id: true, name: true, customerId: true } },
+  });
+  await ctx.access.require(Permission.MANAGE_SITE_AGENT, providerScopes(identity.offering));
+  await transact(ctx, async (tx, outbox) => {
+    await tx.agentIdentity.deleteMany({ where: { id: identity.id } });
+    await recordEvent(ctx, tx, outbox, {
+      type: "marketplace_site_agent_removed",
+      message: `Site agent ${identity.name} of offering ${identity.offering.name} has been removed.`,
+      context: { agent_identity_uuid: toHex(identity.id), agent_name: identity.name, offering_uuid: toHex(identity.offering.id) },
+      scopes: providerScopes(identity.offering),
+    });
+  });
+  return toHex(identity.id);
+}

@@ -1,0 +1,220 @@
+import { builder } from "../graphql/builder.ts";
+import { connectionType, nodesQuery, pageArgs, toPage } from "../graphql/pagination.ts";
+import { apiUrl } from "../graphql/urls.ts";
+import { toHex } from "../platform/ids.ts";
+import * as identities from "./identities.ts";
+import * as registrations from "./registrations.ts";
+import { AGENT_SERVICE_STATE_LABELS, agentCompatibility, agentServiceState, type Compatibility } from "./status.ts";
+import { visibleAgentIdentities } from "./visibility.ts";
+
+export const AgentProcessorRef = builder.prismaObject("AgentProcessor", {
+  fields: (t) => ({
+    uuid: t.string({ resolve: (p) => toHex(p.id) }),
+    url: t.string({ resolve: (p, _a, ctx) => apiUrl(ctx, "agentProcessor", p.id) }),
+    name: t.exposeString("name"),
+    backendType: t.exposeString("backendType"),
+    backendVersion: t.exposeString("backendVersion", { nullable: true }),
+    lastRun: t.expose("modified", { type: "DateTime", description: "When the agent last registered the processor (every loop)" }),
+    service: t.relation("service"),
+    serviceUuid: t.string({ resolve: (p) => toHex(p.serviceId) }),
+    serviceName: t.string({ select: { service: { select: { name: true } } }, resolve: (p) => p.service.name }),
+    created: t.expose("created", { type: "DateTime" }),
+    modified: t.expose("modified", { type: "DateTime", description: "When the agent last registered it" }),
+  }),
+});
+
+const AgentServiceStateEnum = builder.enumType("AgentServiceState", {
+  values: {
+    ACTIVE: { description: "Registered within the last hour" },
+    IDLE: { description: "Not registered for over an hour" },
+  },
+});
+
+const CompatibilityRef = builder.objectRef<Compatibility>("AgentCompatibility").implement({
+  fields: (t) => ({
+    status: t.exposeString("status", { description: "compatible, incompatible or unknown" }),
+    message: t.exposeString("message"),
+    minimumRequired: t.exposeString("minimumRequired", { nullable: true }),
+  }),
+});
+
+export const AgentServiceRef = builder.prismaObject("AgentService", {
+  fields: (t) => ({
+    uuid: t.string({ resolve: (s) => toHex(s.id) }),
+    url: t.string({ resolve: (s, _a, ctx) => apiUrl(ctx, "agentService", s.id) }),
+    name: t.exposeString("name"),
+    mode: t.exposeString("mode"),
+    state: t.field({ type: AgentServiceStateEnum, resolve: (s, _a, ctx) => agentServiceState(s.modified, ctx.now()) }),
+    stateLabel: t.string({ resolve: (s, _a, ctx) => AGENT_SERVICE_STATE_LABELS[agentServiceState(s.modified, ctx.now())] }),
+    statistics: t.expose("statistics", { type: "JSON" }),
+    identity: t.relation("identity"),
+    identityUuid: t.string({ resolve: (s) => toHex(s.identityId) }),
+    identityName: t.string({ select: { identity: { select: { name: true } } }, resolve: (s) => s.identity.name }),
+    processors: t.relation("processors", { query: { orderBy: [{ name: "asc" }] } }),
+    created: t.expose("created", { type: "DateTime" }),
+    modified: t.expose("modified", { type: "DateTime", description: "When the agent last registered it or one of its processors" }),
+  }),
+});
+
+const AgentDependencyRef = builder.objectRef<identities.AgentDependency>("AgentDependency").implement({
+  fields: (t) => ({ package: t.exposeString("package"), version: t.exposeString("version") }),
+});
+
+export const AgentIdentityRef = builder.prismaObject("AgentIdentity", {
+  fields: (t) => ({
+    uuid: t.string({ resolve: (i) => toHex(i.id) }),
+    url: t.string({ resolve: (i, _a, ctx) => apiUrl(ctx, "agentIdentity", i.id) }),
+    name: t.exposeString("name"),
+    offering: t.relation("offering"),
+    offeringUuid: t.string({ resolve: (i) => toHex(i.offeringId) }),
+    offeringName: t.string({ select: { offering: { select: { name: true } } }, resolve: (i) => i.offering.name }),
+    version: t.exposeString("version", { nullable: true }),
+    dependencies: t.field({
+      type: [AgentDependencyRef],
+      resolve: (i) => (Array.isArray(i.dependencies) ? (i.dependencies as identities.AgentDependency[]) : []),
+    }),
+    configFilePath: t.exposeString("configFilePath", { nullable: true }),
+    configFileContent: t.exposeString("configFileContent", { nullable: true }),
+    compatibility: t.field({
+      type: CompatibilityRef,
+      description: "The reported version against SITE_AGENT_MINIMUM_VERSION",
+      resolve: (i, _a, ctx) => agentCompatibility(i.version, ctx.config.siteAgentMinimumVersion),
+    }),
+    lastRestarted: t.field({
+      type: "DateTime",
+      description: "The agent's last reported start (its registration until it reports one)",
+      resolve: (i) => i.lastRestarted ?? i.created,
+    }),
+    createdByUuid: t.string({ nullable: true, resolve: (i) => (i.createdById ? toHex(i.createdById) : null) }),
+    services: t.relation("services", { query: { orderBy: [{ name: "asc" }] } }),
+    created: t.expose("created", { type: "DateTime" }),
+    modified: t.expose("modified", { type: "DateTime", description: "When the agent last reported itself" }),
+  }),
+});
+
+builder.prismaObjectFields("Offering", (t) => ({
+  agentIdentities: t.prismaField({
+    type: ["AgentIdentity"],
+    description: "The site agents running against this offering (empty unless the viewer is on its provider side)",
+    resolve: async (query, offering, _a, ctx) =>
+      ctx.db.agentIdentity.findMany({
+        ...query,
+        where: { AND: [{ offeringId: offering.id }, await visibleAgentIdentities(ctx)] },
+        orderBy: [{ created: "desc" }, { id: "asc" }],
+      }),
+  }),
+}));
+
+const AgentIdentityFilterInput = builder.inputType("AgentIdentityFilter", {
+  fields: (t) => ({ name: t.string(), offeringUuid: t.id() }),
+});
+
+const IdentityInput = builder.inputType("AgentIdentityInput", {
+  fields: (t) => ({
+    offeringUuid: t.id({ description: "Required" }),
+    name: t.string({ description: "Required" }),
+    version: t.string(),
+    dependencies: t.field({ type: "JSON", description: 'A list of {"package", "version"} objects' }),
+    configFilePath: t.string(),
+    configFileContent: t.string(),
+    lastRestarted: t.field({ type: "DateTime" }),
+  }),
+});
+
+const RegistrationRef = builder
+  .objectRef<{ serviceId?: string; processorId?: string; created: boolean }>("AgentRegistration")
+  .implement({
+    fields: (t) => ({
+      created: t.exposeBoolean("created", { description: "False when an existing registration was refreshed" }),
+      service: t.prismaField({
+        type: "AgentService",
+        nullable: true,
+        resolve: (query, r, _a, ctx) => (r.serviceId ? ctx.db.agentService.findUnique({ ...query, where: { id: r.serviceId } }) : null),
+      }),
+      processor: t.prismaField({
+        type: "AgentProcessor",
+        nullable: true,
+        resolve: (query, r, _a, ctx) =>
+          r.processorId ? ctx.db.agentProcessor.findUnique({ ...query, where: { id: r.processorId } }) : null,
+      }),
+    }),
+  });
+
+const IdentityUpdateInput = builder.inputType("AgentIdentityUpdateInput", {
+  fields: (t) => ({
+    offeringUuid: t.id({ description: "Must stay the identity's offering" }),
+    name: t.string(),
+    version: t.string(),
+    dependencies: t.field({ type: "JSON", description: 'A list of {"package", "version"} objects' }),
+    configFilePath: t.string(),
+    configFileContent: t.string(),
+    lastRestarted: t.field({ type: "DateTime" }),
+  }),
+});
+
+const identityInput = <T extends { offeringUuid?: string | number | null; dependencies?: unknown }>({ offeringUuid, dependencies, ...rest }: T) => ({
+  ...rest,
+  offering: offeringUuid == null ? undefined : String(offeringUuid),
+  dependencies: dependencies as identities.AgentDependency[] | null | undefined,
+});
+
+builder.queryFields((t) => ({
+  agentIdentities: t.field({
+    type: connectionType("AgentIdentity", AgentIdentityRef),
+    args: { filter: t.arg({ type: AgentIdentityFilterInput }), ...pageArgs },
+    resolve: (_r, args, ctx, info) =>
+      identities.listAgentIdentities(
+        ctx,
+        { filter: args.filter && { name: args.filter.name, offeringUuid: args.filter.offeringUuid?.toString() }, page: toPage(args) },
+        nodesQuery(ctx, info, "AgentIdentity"),
+      ) as never,
+  }),
+  agentIdentity: t.prismaField({
+    type: "AgentIdentity",
+    args: { uuid: t.arg.id({ required: true }) },
+    resolve: (query, _r, args, ctx) => identities.getAgentIdentity(ctx, String(args.uuid), query),
+  }),
+  agentService: t.prismaField({
+    type: "AgentService",
+    args: { uuid: t.arg.id({ required: true }) },
+    resolve: (query, _r, args, ctx) => registrations.getAgentService(ctx, String(args.uuid), query),
+  }),
+  agentProcessor: t.prismaField({
+    type: "AgentProcessor",
+    args: { uuid: t.arg.id({ required: true }) },
+    resolve: (query, _r, args, ctx) => registrations.getAgentProcessor(ctx, String(args.uuid), query),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  createAgentIdentity: t.prismaField({
+    type: "AgentIdentity",
+    args: { input: t.arg({ type: IdentityInput, required: true }) },
+    resolve: (query, _r, { input }, ctx) => identities.createAgentIdentity(ctx, identityInput(input), query),
+  }),
+  updateAgentIdentity: t.prismaField({
+    type: "AgentIdentity",
+    args: { uuid: t.arg.id({ required: true }), input: t.arg({ type: IdentityUpdateInput, required: true }) },
+    resolve: (query, _r, args, ctx) => identities.updateAgentIdentity(ctx, String(args.uuid), identityInput(args.input), query),
+  }),
+  deleteAgentIdentity: t.string({
+    description: "Removes the identity with its services and processors; returns its uuid",
+    args: { uuid: t.arg.id({ required: true }) },
+    resolve: (_r, args, ctx) => identities.deleteAgentIdentity(ctx, String(args.uuid)),
+  }),
+  registerAgentService: t.field({
+    type: RegistrationRef,
+    args: { identityUuid: t.arg.id({ required: true }), name: t.arg.string({ required: true }), mode: t.arg.string() },
+    resolve: (_r, args, ctx) => registrations.registerAgentService(ctx, String(args.identityUuid), args),
+  }),
+  registerAgentProcessor: t.field({
+    type: RegistrationRef,
+    args: {
+      serviceUuid: t.arg.id({ required: true }),
+      name: t.arg.string({ required: true }),
+      backendType: t.arg.string(),
+      backendVersion: t.arg.string(),
+    },
+    resolve: (_r, args, ctx) => registrations.registerAgentProcessor(ctx, String(args.serviceUuid), args),
+  }),
+}));

@@ -1,0 +1,50 @@
+import type { Context } from "../context.ts";
+import { visibleOne } from "../directory/lookup.ts";
+import type { Prisma } from "../generated/prisma/client.ts";
+import type { Connection, Page } from "../graphql/pagination.ts";
+import { forbidden } from "../platform/errors.ts";
+import { paginate } from "../platform/paginate.ts";
+import { type SshKeyFilter, type SshKeyOrder, type SshKeyQuery, sshKeyOrderBy, sshKeyWhere } from "./service.ts";
+
+/** Staff and support, anyone with a role on the provider's customer, and the managers of its offerings. */
+async function requireProviderRole(ctx: Context, customerId: string) {
+  if (ctx.access.readsAll || (await ctx.access.hasAnyRole([{ type: "CUSTOMER", id: customerId }]))) return;
+  const managed = await ctx.access.scopeIds("OFFERING");
+  const managesAnOffering = managed.length > 0 && (await ctx.db.offering.count({ where: { customerId, id: { in: managed } } })) > 0;
+  if (!managesAnOffering) throw forbidden();
+}
+
+/** Projects where the provider has a live allocation: a resource of one of its offerings that is not terminated. */
+async function servedProjectIds(ctx: Context, customerId: string) {
+  const resources = await ctx.db.resource.findMany({
+    where: { offering: { customerId }, state: { not: "TERMINATED" } },
+    select: { projectId: true },
+    distinct: ["projectId"],
+  });
+  return resources.map((r) => r.projectId);
+}
+
+const activeProjectMembership = (projectIds: string[], now: Date): Prisma.RoleGrantWhereInput => ({
+  scopeType: "PROJECT",
+  scopeId: { in: projectIds },
+  isActive: true,
+  OR: [{ expirationTime: null }, { expirationTime: { gt: now } }],
+});
+
+/**
+ * GET marketplace-service-providers/{uuid}/keys/ (what the site agent provisions): the SSH keys of the members
+ * of every project that holds a non-terminated resource of the provider's offerings.
+ */
+export async function listServiceProviderKeys(
+  ctx: Context,
+  uuid: string,
+  args: { filter?: SshKeyFilter | null; orderBy?: SshKeyOrder[] | null; page: Page },
+  query: SshKeyQuery = {},
+): Promise<Connection<unknown>> {
+  ctx.requireViewer();
+  const provider = await visibleOne(uuid, (id) => ctx.db.serviceProvider.findUnique({ where: { id }, select: { customerId: true } }));
+  await requireProviderRole(ctx, provider.customerId);
+  const projectIds = await servedProjectIds(ctx, provider.customerId);
+  const where = { AND: [{ user: { roles: { some: activeProjectMembership(projectIds, ctx.now()) } } }, ...sshKeyWhere(args.filter)] };
+  return paginate(ctx.db.sshKey, { where, orderBy: sshKeyOrderBy(args.orderBy), page: args.page, query });
+}

@@ -1,0 +1,79 @@
+import { builder } from "../graphql/builder.ts";
+import { connectionType, nodesQuery, pageArgs, toPage } from "../graphql/pagination.ts";
+import { apiUrl } from "../graphql/urls.ts";
+import { toHex } from "../platform/ids.ts";
+import { listServiceProviderKeys } from "./provider-keys.ts";
+import * as keys from "./service.ts";
+
+export const SshKeyRef = builder.prismaObject("SshKey", {
+  fields: (t) => ({
+    uuid: t.string({ resolve: (k) => toHex(k.id) }),
+    url: t.string({ resolve: (k, _a, ctx) => apiUrl(ctx, "sshKey", k.id) }),
+    name: t.exposeString("name"),
+    publicKey: t.exposeString("publicKey"),
+    type: t.exposeString("type"),
+    fingerprintMd5: t.exposeString("fingerprintMd5"),
+    fingerprintSha256: t.exposeString("fingerprintSha256"),
+    isShared: t.boolean({ description: "Shared keys are not supported: always false", resolve: () => false }),
+    userUuid: t.string({ resolve: (k) => toHex(k.userId) }),
+    userUsername: t.string({ select: { user: { select: { username: true } } }, resolve: (k) => k.user.username }),
+    created: t.expose("created", { type: "DateTime" }),
+  }),
+});
+
+const SshKeyOrderEnum = builder.enumType("SshKeyOrder", { values: Object.keys(keys.SSH_KEY_ORDER) as keys.SshKeyOrder[] });
+const SshKeyFilterInput = builder.inputType("SshKeyFilter", {
+  fields: (t) => ({ userUuid: t.id(), name: t.string(), fingerprintMd5: t.string(), fingerprintSha256: t.string() }),
+});
+const CreateSshKeyInput = builder.inputType("CreateSshKeyInput", {
+  fields: (t) => ({
+    publicKey: t.string({ required: true, description: 'OpenSSH public key line: "type base64 [comment]"' }),
+    name: t.string({ description: "Default: the key's comment" }),
+    userUuid: t.id({ description: "Staff only: add the key for another user" }),
+  }),
+});
+const SshKeyConnection = connectionType("SshKey", SshKeyRef);
+
+const filterOf = (filter: { userUuid?: string | number | null } | null | undefined) =>
+  filter && { ...filter, userUuid: filter.userUuid == null ? null : String(filter.userUuid) };
+
+builder.queryFields((t) => ({
+  sshKeys: t.field({
+    type: SshKeyConnection,
+    description: "The caller's SSH keys (staff and support: all)",
+    args: { filter: t.arg({ type: SshKeyFilterInput }), orderBy: t.arg({ type: [SshKeyOrderEnum] }), ...pageArgs },
+    resolve: (_r, args, ctx, info) =>
+      keys.listSshKeys(ctx, { filter: filterOf(args.filter), orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "SshKey")) as never,
+  }),
+  sshKey: t.prismaField({
+    type: "SshKey",
+    args: { uuid: t.arg.id({ required: true }) },
+    resolve: (query, _r, args, ctx) => keys.getSshKey(ctx, String(args.uuid), query),
+  }),
+  serviceProviderKeys: t.field({
+    type: SshKeyConnection,
+    description: "SSH keys of the members of projects with a non-terminated resource of the provider's offerings",
+    args: { uuid: t.arg.id({ required: true }), filter: t.arg({ type: SshKeyFilterInput }), orderBy: t.arg({ type: [SshKeyOrderEnum] }), ...pageArgs },
+    resolve: (_r, args, ctx, info) =>
+      listServiceProviderKeys(
+        ctx,
+        String(args.uuid),
+        { filter: filterOf(args.filter), orderBy: args.orderBy, page: toPage(args) },
+        nodesQuery(ctx, info, "SshKey"),
+      ) as never,
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  createSshKey: t.prismaField({
+    type: "SshKey",
+    args: { input: t.arg({ type: CreateSshKeyInput, required: true }) },
+    resolve: (query, _r, { input }, ctx) =>
+      keys.createSshKey(ctx, { publicKey: input.publicKey, name: input.name, user: input.userUuid == null ? null : String(input.userUuid) }, query),
+  }),
+  deleteSshKey: t.string({
+    description: "Deletes the key (its owner or staff); returns its uuid",
+    args: { uuid: t.arg.id({ required: true }) },
+    resolve: (_r, args, ctx) => keys.deleteSshKey(ctx, String(args.uuid)),
+  }),
+}));

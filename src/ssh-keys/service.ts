@@ -1,0 +1,140 @@
+import type { Context } from "../context.ts";
+import { referenced, visibleOne } from "../directory/lookup.ts";
+import { recordEvent } from "../events/record.ts";
+import type { Prisma } from "../generated/prisma/client.ts";
+import type { Connection, Page } from "../graphql/pagination.ts";
+import { fieldError, forbidden, notFound } from "../platform/errors.ts";
+import { parseUuid, toHex } from "../platform/ids.ts";
+import { paginate } from "../platform/paginate.ts";
+import { maxLength } from "../platform/text.ts";
+import { type Outbox, transact, type Tx } from "../platform/transaction.ts";
+import { parsePublicKey } from "./openssh.ts";
+import { visibleSshKeys } from "./visibility.ts";
+
+export type SshKeyQuery = { select?: Prisma.SshKeySelect; include?: Prisma.SshKeyInclude };
+
+export interface SshKeyFilter {
+  userUuid?: string | null;
+  name?: string | null;
+  fingerprintMd5?: string | null;
+  fingerprintSha256?: string | null;
+}
+
+export const SSH_KEY_ORDER = {
+  NAME_ASC: { name: "asc" },
+  NAME_DESC: { name: "desc" },
+  CREATED_ASC: { created: "asc" },
+  CREATED_DESC: { created: "desc" },
+} as const satisfies Record<string, Prisma.SshKeyOrderByWithRelationInput>;
+export type SshKeyOrder = keyof typeof SSH_KEY_ORDER;
+
+const MAX_PUBLIC_KEY_LENGTH = 2000;
+const MAX_NAME_LENGTH = 150;
+
+export function sshKeyWhere(filter: SshKeyFilter | null | undefined): Prisma.SshKeyWhereInput[] {
+  const f = filter ?? {};
+  const userId = f.userUuid ? parseUuid(f.userUuid) : undefined;
+  if (userId === null) throw fieldError("user_uuid", "Enter a valid UUID.");
+  return [
+    userId ? { userId } : {},
+    f.name != null ? { name: f.name } : {},
+    f.fingerprintMd5 != null ? { fingerprintMd5: f.fingerprintMd5 } : {},
+    f.fingerprintSha256 != null ? { fingerprintSha256: f.fingerprintSha256 } : {},
+  ];
+}
+
+export const sshKeyOrderBy = (order: SshKeyOrder[] | null | undefined) => [
+  ...(order?.length ? order : (["NAME_ASC"] as const)).map((o) => SSH_KEY_ORDER[o]),
+  { created: "asc" as const },
+  { id: "asc" as const },
+];
+
+export async function listSshKeys(
+  ctx: Context,
+  args: { filter?: SshKeyFilter | null; orderBy?: SshKeyOrder[] | null; page: Page },
+  query: SshKeyQuery = {},
+): Promise<Connection<unknown>> {
+  const where = { AND: [await visibleSshKeys(ctx), ...sshKeyWhere(args.filter)] };
+  return paginate(ctx.db.sshKey, { where, orderBy: sshKeyOrderBy(args.orderBy), page: args.page, query });
+}
+
+export async function getSshKey(ctx: Context, uuid: string, query: SshKeyQuery = {}) {
+  const visible = await visibleSshKeys(ctx);
+  return visibleOne(uuid, (id) => ctx.db.sshKey.findFirst({ ...query, where: { AND: [{ id }, visible] } }));
+}
+
+export interface CreateSshKeyInput {
+  publicKey: string;
+  name?: string | null;
+  /** Staff may add a key for another user. */
+  user?: string | null;
+}
+
+const duplicate = () => fieldError("public_key", "Key with same fingerprint already exists.");
+
+function validKey(publicKey: string) {
+  maxLength("public_key", publicKey, MAX_PUBLIC_KEY_LENGTH);
+  const parsed = parsePublicKey(publicKey);
+  if ("problem" in parsed) throw fieldError("public_key", `Key is not valid: ${parsed.problem}`);
+  return parsed.key;
+}
+
+async function keyOwner(ctx: Context, user: string | null | undefined) {
+  const viewer = ctx.requireViewer();
+  if (user == null || parseUuid(user) === viewer.id) return { id: viewer.id, username: viewer.username };
+  const owner = await referenced("user", user, (id) => ctx.db.user.findUnique({ where: { id }, select: { id: true, username: true } }));
+  if (!ctx.access.isStaff) throw forbidden("Only staff may add a key for another user.");
+  return owner;
+}
+
+type KeyCore = { id: string; name: string; fingerprintSha256: string };
+
+async function recordKeyEvent(ctx: Context, tx: Tx, outbox: Outbox, change: "creation" | "deletion", key: KeyCore, owner: { id: string; username: string }) {
+  await recordEvent(ctx, tx, outbox, {
+    type: `ssh_key_${change}_succeeded`,
+    message: `SSH key ${key.name} has been ${change === "creation" ? "created" : "deleted"} for user ${owner.username}.`,
+    context: {
+      ssh_key_uuid: toHex(key.id),
+      ssh_key_name: key.name,
+      ssh_key_fingerprint_sha256: key.fingerprintSha256,
+      affected_user_uuid: toHex(owner.id),
+      affected_user_username: owner.username,
+    },
+    scopes: [{ type: "USER", id: owner.id }],
+  });
+}
+
+export async function createSshKey(ctx: Context, input: CreateSshKeyInput, query: SshKeyQuery = {}) {
+  ctx.requireViewer();
+  const key = validKey(input.publicKey);
+  const name = input.name ? maxLength("name", input.name, MAX_NAME_LENGTH) : key.comment.slice(0, MAX_NAME_LENGTH);
+  const owner = await keyOwner(ctx, input.user);
+  const id = await transact(ctx, async (tx, outbox) => {
+    const existing = await tx.sshKey.findUnique({ where: { userId_fingerprintSha256: { userId: owner.id, fingerprintSha256: key.fingerprintSha256 } } });
+    if (existing) throw duplicate();
+    const created = await tx.sshKey.create({
+      data: { userId: owner.id, name, publicKey: key.publicKey, type: key.type, fingerprintMd5: key.fingerprintMd5, fingerprintSha256: key.fingerprintSha256, created: ctx.now() },
+      select: { id: true, name: true, fingerprintSha256: true },
+    });
+    await recordKeyEvent(ctx, tx, outbox, "creation", created, owner);
+    return created.id;
+  }).catch((error: { code?: string }) => {
+    throw error.code === "P2002" ? duplicate() : error;
+  });
+  return ctx.db.sshKey.findUniqueOrThrow({ ...query, where: { id } });
+}
+
+/** The owner or staff; support see every key but may not delete one. */
+export async function deleteSshKey(ctx: Context, uuid: string): Promise<string> {
+  const viewer = ctx.requireViewer();
+  const key = (await getSshKey(ctx, uuid, {
+    select: { id: true, name: true, fingerprintSha256: true, user: { select: { id: true, username: true } } },
+  })) as unknown as KeyCore & { user: { id: string; username: string } };
+  if (key.user.id !== viewer.id && !ctx.access.isStaff) throw forbidden();
+  await transact(ctx, async (tx, outbox) => {
+    const { count } = await tx.sshKey.deleteMany({ where: { id: key.id } });
+    if (!count) throw notFound();
+    await recordKeyEvent(ctx, tx, outbox, "deletion", key, key.user);
+  });
+  return toHex(key.id);
+}

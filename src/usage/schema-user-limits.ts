@@ -1,0 +1,90 @@
+import { builder } from "../graphql/builder.ts";
+import { connectionType, nodesQuery, pageArgs, toPage } from "../graphql/pagination.ts";
+import { apiUrl } from "../graphql/urls.ts";
+import { toHex } from "../platform/ids.ts";
+import * as limits from "./user-limits.ts";
+
+export const ComponentUserUsageLimitRef = builder.prismaObject("ComponentUserUsageLimit", {
+  fields: (t) => ({
+    uuid: t.string({ resolve: (l) => toHex(l.id) }),
+    url: t.string({ resolve: (l, _a, ctx) => apiUrl(ctx, "componentUserUsageLimit", l.id) }),
+    resource: t.relation("resource"),
+    resourceUuid: t.string({ resolve: (l) => toHex(l.resourceId) }),
+    resourceUrl: t.string({ resolve: (l, _a, ctx) => apiUrl(ctx, "providerResource", l.resourceId) }),
+    resourceName: t.string({ select: { resource: { select: { name: true } } }, resolve: (l) => l.resource.name }),
+    offeringUuid: t.string({ select: { resource: { select: { offeringId: true } } }, resolve: (l) => toHex(l.resource.offeringId) }),
+    componentUuid: t.string({ resolve: (l) => toHex(l.componentId) }),
+    componentType: t.string({ select: { component: { select: { type: true } } }, resolve: (l) => l.component.type }),
+    userUuid: t.string({ resolve: (l) => toHex(l.userId) }),
+    userUrl: t.string({ resolve: (l, _a, ctx) => apiUrl(ctx, "user", l.userId) }),
+    username: t.string({ select: { user: { select: { username: true } } }, resolve: (l) => l.user.username }),
+    limit: t.string({ description: "Decimal with 2 decimal places", resolve: (l) => l.limit.toFixed(2) }),
+    created: t.expose("created", { type: "DateTime" }),
+    modified: t.expose("modified", { type: "DateTime" }),
+  }),
+});
+
+const UserLimitOrderEnum = builder.enumType("ComponentUserUsageLimitOrder", {
+  values: Object.keys(limits.USER_LIMIT_ORDER) as limits.UserLimitOrder[],
+});
+const UserLimitFilterInput = builder.inputType("ComponentUserUsageLimitFilter", {
+  fields: (t) => ({ resourceUuid: t.id(), userUuid: t.id(), offeringUuid: t.id(), componentUuid: t.id(), componentType: t.string() }),
+});
+const CreateUserLimitInput = builder.inputType("CreateComponentUserUsageLimitInput", {
+  fields: (t) => ({
+    resourceUuid: t.id({ required: true }),
+    componentType: t.string({ required: true, description: "The type of one of the resource's offering components" }),
+    userUuid: t.id({ required: true }),
+    limit: t.string({ required: true, description: "Decimal ≥ 0, at most 2 decimal places" }),
+  }),
+});
+
+const idText = (value: string | number | null | undefined) => (value == null ? null : String(value));
+
+builder.queryFields((t) => ({
+  componentUserUsageLimits: t.field({
+    type: connectionType("ComponentUserUsageLimit", ComponentUserUsageLimitRef),
+    description: "Per-user limits of resources the caller may see (provider or consumer side)",
+    args: { filter: t.arg({ type: UserLimitFilterInput }), orderBy: t.arg({ type: [UserLimitOrderEnum] }), ...pageArgs },
+    resolve: (_r, args, ctx, info) => {
+      const f = args.filter;
+      const filter = f && {
+        resourceUuid: idText(f.resourceUuid),
+        userUuid: idText(f.userUuid),
+        offeringUuid: idText(f.offeringUuid),
+        componentUuid: idText(f.componentUuid),
+        componentType: f.componentType,
+      };
+      return limits.listUserLimits(ctx, { filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "ComponentUserUsageLimit")) as never;
+    },
+  }),
+  componentUserUsageLimit: t.prismaField({
+    type: "ComponentUserUsageLimit",
+    args: { uuid: t.arg.id({ required: true }) },
+    resolve: (query, _r, args, ctx) => limits.getUserLimit(ctx, String(args.uuid), query),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  createComponentUserUsageLimit: t.prismaField({
+    type: "ComponentUserUsageLimit",
+    description: "Caps one user's usage of a resource's component (SET_RESOURCE_LIMITS on the offering or its customer)",
+    args: { input: t.arg({ type: CreateUserLimitInput, required: true }) },
+    resolve: (query, _r, { input }, ctx) =>
+      limits.createUserLimit(
+        ctx,
+        { resource: String(input.resourceUuid), componentType: input.componentType, user: String(input.userUuid), limit: input.limit },
+        query,
+      ),
+  }),
+  updateComponentUserUsageLimit: t.prismaField({
+    type: "ComponentUserUsageLimit",
+    args: { uuid: t.arg.id({ required: true }), limit: t.arg.string({ description: "Decimal ≥ 0; unchanged when omitted" }) },
+    resolve: (query, _r, args, ctx) => limits.updateUserLimit(ctx, String(args.uuid), { limit: args.limit }, query),
+  }),
+  deleteComponentUserUsageLimit: t.string({
+    description: "Deletes the limit; returns its uuid",
+    args: { uuid: t.arg.id({ required: true }) },
+    resolve: (_r, args, ctx) => limits.deleteUserLimit(ctx, String(args.uuid)),
+  }),
+}));

@@ -1,0 +1,185 @@
+import { Permission } from "../auth/permissions.ts";
+import type { Context } from "../context.ts";
+import { referenced, visibleOne } from "../directory/lookup.ts";
+import { allocationEventParts, recordEvent } from "../events/record.ts";
+import type { Prisma } from "../generated/prisma/client.ts";
+import type { Connection, Page } from "../graphql/pagination.ts";
+import { fieldError, notFound } from "../platform/errors.ts";
+import { toHex } from "../platform/ids.ts";
+import { paginate } from "../platform/paginate.ts";
+import { type Outbox, transact, type Tx } from "../platform/transaction.ts";
+import { uuidOf } from "../resources/filters.ts";
+import { visibleResources } from "../resources/visibility.ts";
+import { amountError, toDecimal } from "./amounts.ts";
+
+export type UserLimitQuery = { select?: Prisma.ComponentUserUsageLimitSelect; include?: Prisma.ComponentUserUsageLimitInclude };
+
+export interface UserLimitFilter {
+  resourceUuid?: string | null;
+  userUuid?: string | null;
+  offeringUuid?: string | null;
+  componentUuid?: string | null;
+  componentType?: string | null;
+}
+
+export const USER_LIMIT_ORDER = {
+  CREATED_ASC: { created: "asc" },
+  CREATED_DESC: { created: "desc" },
+  MODIFIED_ASC: { modified: "asc" },
+  MODIFIED_DESC: { modified: "desc" },
+  LIMIT_ASC: { limit: "asc" },
+  LIMIT_DESC: { limit: "desc" },
+} as const satisfies Record<string, Prisma.ComponentUserUsageLimitOrderByWithRelationInput>;
+export type UserLimitOrder = keyof typeof USER_LIMIT_ORDER;
+
+/** Either side of the resource sees its users' limits, as with usages. */
+async function visibleUserLimits(ctx: Context): Promise<Prisma.ComponentUserUsageLimitWhereInput> {
+  if (ctx.access.readsAll) return {};
+  return { resource: await visibleResources(ctx) };
+}
+
+function userLimitWhere(f: UserLimitFilter | null | undefined): Prisma.ComponentUserUsageLimitWhereInput[] {
+  if (!f) return [];
+  const where: Prisma.ComponentUserUsageLimitWhereInput[] = [];
+  if (f.resourceUuid) where.push({ resourceId: uuidOf("resource_uuid", f.resourceUuid) });
+  if (f.userUuid) where.push({ userId: uuidOf("user_uuid", f.userUuid) });
+  if (f.offeringUuid) where.push({ resource: { offeringId: uuidOf("offering_uuid", f.offeringUuid) } });
+  if (f.componentUuid) where.push({ componentId: uuidOf("component_uuid", f.componentUuid) });
+  if (f.componentType != null) where.push({ component: { type: f.componentType } });
+  return where;
+}
+
+export async function listUserLimits(
+  ctx: Context,
+  args: { filter?: UserLimitFilter | null; orderBy?: UserLimitOrder[] | null; page: Page },
+  query: UserLimitQuery = {},
+): Promise<Connection<unknown>> {
+  const where = { AND: [await visibleUserLimits(ctx), ...userLimitWhere(args.filter)] };
+  const orderBy = [...(args.orderBy ?? ["CREATED_ASC" as const]).map((o) => USER_LIMIT_ORDER[o]), { id: "asc" as const }];
+  return paginate(ctx.db.componentUserUsageLimit, { where, orderBy, page: args.page, query });
+}
+
+export async function getUserLimit(ctx: Context, uuid: string, query: UserLimitQuery = {}) {
+  const visible = await visibleUserLimits(ctx);
+  return visibleOne(uuid, (id) => ctx.db.componentUserUsageLimit.findFirst({ ...query, where: { AND: [{ id }, visible] } }));
+}
+
+export interface CreateUserLimitInput {
+  resource: string;
+  componentType: string;
+  user: string;
+  limit: string;
+}
+
+const RESOURCE_CORE = {
+  id: true,
+  name: true,
+  offeringId: true,
+  projectId: true,
+  offering: { select: { name: true, customerId: true } },
+  project: { select: { name: true, customerId: true } },
+} as const;
+type LimitedResource = Prisma.ResourceGetPayload<{ select: typeof RESOURCE_CORE }>;
+
+const LIMIT_CORE = {
+  id: true,
+  limit: true,
+  resource: { select: RESOURCE_CORE },
+  component: { select: { type: true } },
+  user: { select: { id: true, username: true } },
+} as const;
+type LimitCore = Prisma.ComponentUserUsageLimitGetPayload<{ select: typeof LIMIT_CORE }>;
+
+function validLimit(limit: string) {
+  const problem = amountError(limit);
+  if (problem) throw fieldError("limit", problem);
+  return toDecimal(limit);
+}
+
+const providerScopes = (r: LimitedResource) => [
+  { type: "OFFERING" as const, id: r.offeringId },
+  { type: "CUSTOMER" as const, id: r.offering.customerId },
+];
+
+const notUnique = () => fieldError("non_field_errors", "The fields resource, component, user must make a unique set.");
+
+const CHANGE_WORDS = { created: "has been set to", updated: "has been changed to", deleted: "has been removed; it was" } as const;
+
+async function recordLimitEvent(ctx: Context, tx: Tx, outbox: Outbox, change: keyof typeof CHANGE_WORDS, limit: LimitCore, previous?: string) {
+  const parts = allocationEventParts(limit.resource);
+  const value = limit.limit.toFixed(2);
+  await recordEvent(ctx, tx, outbox, {
+    type: `component_user_usage_limit_${change}`,
+    message: `The ${limit.component.type} limit of user ${limit.user.username} on resource ${limit.resource.name} ${CHANGE_WORDS[change]} ${value}.`,
+    context: {
+      ...parts.context,
+      component_user_usage_limit_uuid: toHex(limit.id),
+      resource_uuid: toHex(limit.resource.id),
+      resource_name: limit.resource.name,
+      component_type: limit.component.type,
+      affected_user_uuid: toHex(limit.user.id),
+      affected_user_username: limit.user.username,
+      limit: value,
+      ...(previous !== undefined ? { old_limit: previous } : {}),
+    },
+    scopes: [...parts.scopes, { type: "RESOURCE", id: limit.resource.id }, { type: "USER", id: limit.user.id }],
+  });
+}
+
+/** Input is checked first (400: unknown or invisible resource, user or component type), then SET_RESOURCE_LIMITS (403). */
+export async function createUserLimit(ctx: Context, input: CreateUserLimitInput, query: UserLimitQuery = {}) {
+  ctx.requireViewer();
+  const limit = validLimit(input.limit);
+  const visible = await visibleResources(ctx);
+  const resource = await referenced("resource", input.resource, (id) =>
+    ctx.db.resource.findFirst({ where: { AND: [{ id }, visible] }, select: RESOURCE_CORE }),
+  );
+  const user = await referenced("user", input.user, (id) => ctx.db.user.findUnique({ where: { id }, select: { id: true } }));
+  const component = await ctx.db.offeringComponent.findUnique({
+    where: { offeringId_type: { offeringId: resource.offeringId, type: input.componentType } },
+    select: { id: true },
+  });
+  if (!component) throw fieldError("component_type", `The offering of this resource has no component of type "${input.componentType}".`);
+  await ctx.access.require(Permission.SET_RESOURCE_LIMITS, providerScopes(resource));
+  const id = await transact(ctx, async (tx, outbox) => {
+    const key = { resourceId: resource.id, componentId: component.id, userId: user.id };
+    if (await tx.componentUserUsageLimit.findUnique({ where: { resourceId_componentId_userId: key }, select: { id: true } })) throw notUnique();
+    const created = await tx.componentUserUsageLimit.create({ data: { ...key, limit, created: ctx.now(), modified: ctx.now() }, select: LIMIT_CORE });
+    await recordLimitEvent(ctx, tx, outbox, "created", created);
+    return created.id;
+  }).catch((error: { code?: string }) => {
+    throw error.code === "P2002" ? notUnique() : error;
+  });
+  return ctx.db.componentUserUsageLimit.findUniqueOrThrow({ ...query, where: { id } });
+}
+
+/** Visible from either side (404 otherwise); changed only from the provider side (403). */
+async function loadForChange(ctx: Context, uuid: string) {
+  ctx.requireViewer();
+  const limit = (await getUserLimit(ctx, uuid, { select: LIMIT_CORE })) as unknown as LimitCore;
+  await ctx.access.require(Permission.SET_RESOURCE_LIMITS, providerScopes(limit.resource));
+  return limit;
+}
+
+export async function updateUserLimit(ctx: Context, uuid: string, input: { limit?: string | null }, query: UserLimitQuery = {}) {
+  const newLimit = input.limit == null ? undefined : validLimit(input.limit);
+  const limit = await loadForChange(ctx, uuid);
+  if (newLimit && !newLimit.equals(limit.limit)) {
+    await transact(ctx, async (tx, outbox) => {
+      const { count } = await tx.componentUserUsageLimit.updateMany({ where: { id: limit.id }, data: { limit: newLimit, modified: ctx.now() } });
+      if (!count) throw notFound();
+      await recordLimitEvent(ctx, tx, outbox, "updated", { ...limit, limit: newLimit }, limit.limit.toFixed(2));
+    });
+  }
+  return ctx.db.componentUserUsageLimit.findUniqueOrThrow({ ...query, where: { id: limit.id } });
+}
+
+export async function deleteUserLimit(ctx: Context, uuid: string): Promise<string> {
+  const limit = await loadForChange(ctx, uuid);
+  await transact(ctx, async (tx, outbox) => {
+    const { count } = await tx.componentUserUsageLimit.deleteMany({ where: { id: limit.id } });
+    if (!count) throw notFound();
+    await recordLimitEvent(ctx, tx, outbox, "deleted", limit);
+  });
+  return toHex(limit.id);
+}
