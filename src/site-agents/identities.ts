@@ -65,15 +65,23 @@ function validDependencies(value: unknown): AgentDependency[] | undefined {
   return (value as AgentDependency[]).map((d) => ({ package: maxLength("dependencies", d.package, 255), version: maxLength("dependencies", d.version, 100) }));
 }
 
+/** The free-text fields an agent reports, with their column limits; null clears a field. */
+const REPORTED_TEXT = {
+  version: { field: "version", max: 100 },
+  configFilePath: { field: "config_file_path", max: 500 },
+  configFileContent: { field: "config_file_content", max: Number.POSITIVE_INFINITY },
+} as const;
+
 function reported(input: IdentityInput) {
-  return {
-    ...(input.name != null ? { name: maxLength("name", input.name, 255) } : {}),
-    ...(input.version !== undefined ? { version: input.version === null ? null : maxLength("version", input.version, 100) } : {}),
-    ...(input.dependencies !== undefined ? { dependencies: validDependencies(input.dependencies) ?? [] } : {}),
-    ...(input.configFilePath !== undefined ? { configFilePath: input.configFilePath === null ? null : maxLength("config_file_path", input.configFilePath, 500) } : {}),
-    ...(input.configFileContent !== undefined ? { configFileContent: input.configFileContent } : {}),
-    ...(input.lastRestarted !== undefined ? { lastRestarted: input.lastRestarted } : {}),
-  };
+  const data: Prisma.AgentIdentityUncheckedUpdateInput = {};
+  if (input.name != null) data.name = maxLength("name", input.name, 255);
+  for (const [key, { field, max }] of Object.entries(REPORTED_TEXT) as Array<[keyof typeof REPORTED_TEXT, { field: string; max: number }]>) {
+    const value = input[key];
+    if (value !== undefined) data[key] = value === null ? null : maxLength(field, value, max);
+  }
+  if (input.dependencies !== undefined) data.dependencies = validDependencies(input.dependencies) ?? [];
+  if (input.lastRestarted !== undefined) data.lastRestarted = input.lastRestarted;
+  return data;
 }
 
 const nameTaken = () => fieldError("name", "Agent identity with this name already exists for the offering.");
@@ -91,7 +99,7 @@ async function managedOffering(ctx: Context, uuid: string | null | undefined) {
 export async function createAgentIdentity(ctx: Context, input: IdentityInput, query: IdentityQuery = {}) {
   const missing = (["offering", "name"] as const).filter((field) => !input[field]?.trim());
   if (missing.length) throw invalid(Object.fromEntries(missing.map((field) => [field, ["This field is required."]])));
-  const data = { ...reported(input), name: maxLength("name", input.name!, 255) };
+  const data = { ...reported(input), name: maxLength("name", input.name!, 255) } as Prisma.AgentIdentityUncheckedCreateInput;
   const offering = await managedOffering(ctx, input.offering);
   const id = await transact(ctx, async (tx, outbox) => {
     const identity = await tx.agentIdentity.create({
@@ -114,8 +122,8 @@ export async function createAgentIdentity(ctx: Context, input: IdentityInput, qu
 /** The agent's PUT on every start: its version, dependencies and restart time replace the stored ones. */
 export async function updateAgentIdentity(ctx: Context, uuid: string, input: IdentityInput, query: IdentityQuery = {}) {
   const identity = await findAgentIdentity(ctx, uuid, { id: true, offeringId: true });
+  if (input.name != null && !input.name.trim()) throw fieldError("name", "This field may not be blank.");
   const data = reported(input);
-  if (data.name !== undefined && !data.name.trim()) throw fieldError("name", "This field may not be blank.");
   const offering = await managedOffering(ctx, input.offering ?? toHex(identity.offeringId));
   if (offering.id !== identity.offeringId) throw fieldError("offering", "The offering of an agent identity cannot be changed.");
   await ctx.db.agentIdentity
