@@ -3,7 +3,7 @@ import { startTestApp, type TestApp } from "../../test/support/app.ts";
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ redisUrl: undefined });
 });
 afterAll(async () => {
   await t?.close();
@@ -71,5 +71,18 @@ describe("GET /health/ready with an unreachable Redis", () => {
       checks: { database: { status: "ok" }, migrations: { status: "ok" }, redis: { status: "failed", reason: "PING failed" } },
     });
     expect((await broken.http("GET", "/health")).status).toBe(200);
+  });
+});
+
+describe.runIf(process.env.REDIS_URL)("GET /health/ready with REDIS_URL set", () => {
+  it("checks Redis too", async () => {
+    const withRedis = await startTestApp({ redisUrl: process.env.REDIS_URL });
+    try {
+      const res = await withRedis.http("GET", "/health/ready");
+      expect(res.status).toBe(200);
+      expect(res.body.checks.redis).toEqual({ status: "ok" });
+    } finally {
+      await withRedis.close();
+    }
   });
 });
