@@ -102,8 +102,5 @@ export const resourceRoutes: RouteSpec[] = [
     type: "JSON",
     read: jsonObject("limits"),
   }),
-  {
-    ...backendAction("refresh_last_sync", "Record that the site agent has just synchronised the resource (200, no body)", "refreshResourceLastSync"),
-    kind: "empty",
-  },
+  backendAction("refresh_last_sync", "Record that the site agent has just synchronised the resource", "refreshResourceLastSync"),
 ];
