@@ -28,6 +28,8 @@ export interface LoadResult {
   p99Ms: number;
   meanMs: number;
   maxMs: number;
+  /** Responses by HTTP status ("0": no response). */
+  statuses: Record<string, number>;
   /** CPU time of the server process per measured request (ms), when the caller measured it. */
   serverCpuMsPerRequest?: number;
   /** Raw latencies (ms) of the measured requests, to pool several runs; not written to the results file. */
@@ -50,7 +52,7 @@ function send(agent: http.Agent, base: URL, spec: RequestSpec): Promise<number> 
   });
 }
 
-const percentile = (sorted: Float64Array, p: number) =>
+export const percentile = (sorted: Float64Array, p: number) =>
   sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : Number.NaN;
 
 /** Runs `connections` closed loops for warm-up plus duration; only requests started in the measured window count. */
@@ -58,6 +60,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const base = new URL(options.baseUrl);
   const agent = new http.Agent({ keepAlive: true, maxSockets: options.connections });
   const latencies: number[] = [];
+  const statuses: Record<string, number> = {};
   let errors = 0;
   let lastDone = 0;
   const measureStart = performance.now() + options.warmupMs;
@@ -78,6 +81,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
       const done = performance.now();
       if (started < measureStart) continue;
       latencies.push(done - started);
+      statuses[status] = (statuses[status] ?? 0) + 1;
       if (status < 200 || status >= 300) errors += 1;
       lastDone = Math.max(lastDone, done);
     }
@@ -85,10 +89,10 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   await Promise.all(Array.from({ length: options.connections }, (_, i) => worker(i)));
   agent.destroy();
 
-  return summarise(latencies, errors, (lastDone - measureStart) / 1000);
+  return summarise(latencies, errors, (lastDone - measureStart) / 1000, statuses);
 }
 
-function summarise(latencies: number[], errors: number, seconds: number): LoadResult {
+function summarise(latencies: number[], errors: number, seconds: number, statuses: Record<string, number> = {}): LoadResult {
   const sorted = Float64Array.from(latencies).sort();
   const total = latencies.reduce((sum, ms) => sum + ms, 0);
   return {
@@ -100,6 +104,7 @@ function summarise(latencies: number[], errors: number, seconds: number): LoadRe
     p99Ms: percentile(sorted, 99),
     meanMs: total / Math.max(1, latencies.length),
     maxMs: sorted.length ? sorted[sorted.length - 1] : Number.NaN,
+    statuses,
     latencies,
   };
 }
@@ -107,29 +112,31 @@ function summarise(latencies: number[], errors: number, seconds: number): LoadRe
 /** Several measured runs of one scenario as one: requests and seconds add up, percentiles over all samples. */
 export function pool(runs: LoadResult[]): LoadResult {
   const sum = (pick: (r: LoadResult) => number) => runs.reduce((total, r) => total + pick(r), 0);
-  const pooled = summarise(runs.flatMap((r) => r.latencies), sum((r) => r.errors), sum((r) => r.seconds));
+  const statuses: Record<string, number> = {};
+  for (const run of runs) for (const [status, n] of Object.entries(run.statuses)) statuses[status] = (statuses[status] ?? 0) + n;
+  const pooled = summarise(runs.flatMap((r) => r.latencies), sum((r) => r.errors), sum((r) => r.seconds), statuses);
   const cpuMs = sum((r) => (r.serverCpuMsPerRequest ?? Number.NaN) * r.requests);
   return Number.isFinite(cpuMs) ? { ...pooled, serverCpuMsPerRequest: cpuMs / pooled.requests } : pooled;
 }
 
 /**
- * One connection, requests strictly one after another, cycling through `specs`: each request's latency is its
- * service time, and the kinds share whatever else the machine is doing request by request. Latencies per spec.
+ * One connection per server, requests strictly one after another, cycling through `targets`: each request's latency
+ * is its service time, and the kinds share whatever else the machine is doing request by request. Latencies per target.
  */
-export async function alternatingLatency(baseUrl: string, specs: RequestSpec[], durationMs: number): Promise<LoadResult[]> {
-  const base = new URL(baseUrl);
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-  const samples = specs.map(() => [] as number[]);
-  const errors = specs.map(() => 0);
+export async function alternatingLatency(targets: Array<{ baseUrl: string; spec: RequestSpec }>, durationMs: number): Promise<LoadResult[]> {
+  const agents = targets.map(() => new http.Agent({ keepAlive: true, maxSockets: 1 }));
+  const bases = targets.map((t) => new URL(t.baseUrl));
+  const samples = targets.map(() => [] as number[]);
+  const errors = targets.map(() => 0);
   const start = performance.now();
   for (let i = 0; performance.now() - start < durationMs; i++) {
-    const k = i % specs.length;
+    const k = i % targets.length;
     const started = performance.now();
-    const status = await send(agent, base, specs[k]).catch(() => 0);
+    const status = await send(agents[k], bases[k], targets[k].spec).catch(() => 0);
     samples[k].push(performance.now() - started);
     if (status < 200 || status >= 300) errors[k] += 1;
   }
-  agent.destroy();
+  for (const agent of agents) agent.destroy();
   const seconds = (performance.now() - start) / 1000;
   return samples.map((latencies, k) => summarise(latencies, errors[k], seconds));
 }

@@ -1,150 +1,139 @@
 import fs from "node:fs";
 import path from "node:path";
-import type { LoadResult } from "./load.ts";
-
-export type Database = "postgresql" | "pglite";
-export type Scenario = "rest-list" | "graphql-list" | "bare-list" | "rest-transitions";
-
-export interface Row {
-  scenario: Scenario;
-  database: Database;
-  result: LoadResult;
-  /** Throughput of each alternating round, to show how stable the pooled figure is. */
-  roundRps?: number[];
-  note?: string;
-}
-
-/** Unloaded (one connection, alternating requests) median latency of REST and GraphQL. */
-export interface ServiceTime {
-  database: Database;
-  restP50Ms: number;
-  graphqlP50Ms: number;
-  samples: number;
-}
+import type { FanoutRow } from "./fanout.ts";
+import type { LadderRow } from "./ladder.ts";
+import { LAYERS, type Layer, type Read, READS } from "./scenarios.ts";
+import type { TransitionRow } from "./transitions.ts";
 
 export interface Report {
   startedAt: string;
   machine: Record<string, unknown>;
   settings: Record<string, unknown>;
+  /** Scenarios not run, and why. */
   skipped: string[];
-  /** E.g. other work on the machine while the bench ran. */
+  /** E.g. other work on the machine, or a layer answering other JSON than REST. */
   warnings: string[];
-  rows: Row[];
-  serviceTimes: ServiceTime[];
-  ratios: Record<string, number>;
+  ladder: LadderRow[];
+  transitions: TransitionRow[];
+  fanout: FanoutRow[];
 }
 
-const LABELS: Record<Scenario, string> = {
-  "rest-list": "REST    GET offering-users (10)",
-  "graphql-list": "GraphQL offeringUsers(first: 10)",
-  "bare-list": "bare    node:http + pg (floor)",
-  "rest-transitions": "REST    transitions (tx + event)",
+export interface Target {
+  name: string;
+  value: number;
+  aim: string;
+  met: boolean | undefined;
+}
+
+const LAYER_LABELS: Record<Layer, string> = {
+  bare: "bare node:http + pg",
+  "hono-prisma": "Hono route + Prisma",
+  graphql: "POST /graphql (route's document)",
+  rest: "REST adapter (full stack)",
+};
+const READ_LABELS: Record<Read, string> = { one: "one offering user by uuid", list: "offering users, page_size=10" };
+
+const fixed = (value: number | undefined, digits = 1) => (value !== undefined && Number.isFinite(value) ? value.toFixed(digits) : "-");
+const rowOf = (report: Report, layer: Layer, read: Read) => report.ladder.find((r) => r.layer === layer && r.read === read);
+const rpsRatio = (report: Report, upper: Layer, lower: Layer, read: Read) => {
+  const [a, b] = [rowOf(report, upper, read), rowOf(report, lower, read)];
+  return a && b ? a.result.rps / b.result.rps : Number.NaN;
 };
 
-const find = (rows: Row[], scenario: Scenario, database: Database) =>
-  rows.find((r) => r.scenario === scenario && r.database === database)?.result;
-
-/** Throughput ratios: REST/GraphQL per database (aim ≥ 0.9), and each against the bare floor on PostgreSQL. */
-export function computeRatios(rows: Row[], serviceTimes: ServiceTime[]): Record<string, number> {
-  const ratios: Record<string, number> = {};
-  for (const t of serviceTimes) ratios[`${t.database}.rest_over_graphql_p50_one_connection`] = t.restP50Ms / t.graphqlP50Ms;
-  for (const db of ["postgresql", "pglite"] as const) {
-    const rest = find(rows, "rest-list", db);
-    const gql = find(rows, "graphql-list", db);
-    if (rest && gql) {
-      ratios[`${db}.rest_over_graphql_rps`] = rest.rps / gql.rps;
-      ratios[`${db}.rest_over_graphql_p50`] = rest.p50Ms / gql.p50Ms;
-      if (rest.serverCpuMsPerRequest && gql.serverCpuMsPerRequest) {
-        ratios[`${db}.rest_over_graphql_server_cpu`] = rest.serverCpuMsPerRequest / gql.serverCpuMsPerRequest;
-      }
+export function targets(report: Report): Target[] {
+  const list: Target[] = [];
+  if (report.ladder.length) {
+    for (const read of READS) {
+      const value = rpsRatio(report, "rest", "graphql", read);
+      list.push({ name: `REST / GraphQL throughput, ${READ_LABELS[read]}`, value, aim: ">= 0.90", met: value >= 0.9 });
     }
+    const fullStack = rpsRatio(report, "rest", "bare", "list");
+    list.push({ name: "full stack (REST) / bare node:http + pg throughput, list", value: fullStack, aim: ">= 0.35", met: fullStack >= 0.35 });
   }
-  const bare = find(rows, "bare-list", "postgresql");
-  for (const db of ["postgresql", "pglite"] as const) {
-    const rest = rows.find((r) => r.scenario === "rest-list" && r.database === db)?.roundRps ?? [];
-    const gql = rows.find((r) => r.scenario === "graphql-list" && r.database === db)?.roundRps ?? [];
-    const perRound = rest.map((rps, i) => rps / gql[i]).filter(Number.isFinite);
-    if (perRound.length > 1) {
-      ratios[`${db}.rest_over_graphql_rps_round_min`] = Math.min(...perRound);
-      ratios[`${db}.rest_over_graphql_rps_round_max`] = Math.max(...perRound);
-    }
+  const tenThousand = report.fanout.find((r) => r.subscribers === 10_000);
+  if (tenThousand) {
+    const reached = tenThousand.connected === 10_000 && tenThousand.missed === 0;
+    list.push({ name: "fan-out to 10,000 subscribers, p99 response → last subscriber (ms)", value: tenThousand.lastP99Ms, aim: "< 1000", met: reached && tenThousand.lastP99Ms < 1000 });
   }
-  for (const scenario of ["rest-list", "graphql-list"] as const) {
-    const result = find(rows, scenario, "postgresql");
-    if (bare && result) ratios[`postgresql.${scenario.split("-")[0]}_over_floor_rps`] = result.rps / bare.rps;
-  }
-  const txPg = find(rows, "rest-transitions", "postgresql");
-  const txLite = find(rows, "rest-transitions", "pglite");
-  if (txPg && txLite) ratios["transitions.postgresql_over_pglite"] = txPg.rps / txLite.rps;
-  return ratios;
+  return list;
 }
 
-const pad = (text: string, width: number, right = false) => (right ? text.padStart(width) : text.padEnd(width));
-const num = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : "-");
+type Table = { title: string; header: string[]; rows: string[][] };
 
-export function formatTable(report: Report): string {
-  const header = [pad("scenario", 34), pad("database", 10), pad("req/s", 9, true), pad("p50 ms", 8, true), pad("p99 ms", 8, true), pad("cpu ms/req", 10, true), pad("requests", 9, true), pad("errors", 7, true)];
-  const lines = [header.join("  "), "-".repeat(header.join("  ").length)];
-  for (const row of report.rows) {
-    const r = row.result;
-    lines.push(
-      [pad(LABELS[row.scenario], 34), pad(row.database, 10), pad(num(r.rps, 0), 9, true), pad(num(r.p50Ms, 2), 8, true), pad(num(r.p99Ms, 2), 8, true), pad(num(r.serverCpuMsPerRequest ?? Number.NaN, 2), 10, true), pad(String(r.requests), 9, true), pad(String(r.errors), 7, true)].join("  "),
-    );
-  }
-  for (const t of report.serviceTimes) {
-    lines.push(`one connection, alternating, ${pad(t.database, 10)}  REST p50 ${num(t.restP50Ms, 2)} ms   GraphQL p50 ${num(t.graphqlP50Ms, 2)} ms   (${t.samples} each)`);
-  }
-  lines.push("");
-  const ratio = (key: string, text: string) => {
-    const value = report.ratios[key];
-    if (value !== undefined) lines.push(`${pad(text, 52)} ${value.toFixed(3)}`);
+function tables(report: Report): Table[] {
+  const ladder: Table = {
+    title: "Ladder (PostgreSQL): the same read at each layer",
+    header: ["read", "layer", "req/s", "p50 ms", "p99 ms", "CPU ms/req", "1-conn p50 ms", "errors"],
+    rows: report.ladder.map((r) => [READ_LABELS[r.read], LAYER_LABELS[r.layer], fixed(r.result.rps, 0), fixed(r.result.p50Ms, 2), fixed(r.result.p99Ms, 2), fixed(r.result.serverCpuMsPerRequest, 2), fixed(r.serviceP50Ms, 2), String(r.result.errors)]),
   };
-  const range = (db: string) => {
-    const [min, max] = [report.ratios[`${db}.rest_over_graphql_rps_round_min`], report.ratios[`${db}.rest_over_graphql_rps_round_max`]];
-    if (min !== undefined) lines.push(`${pad("  same, per alternating round (lowest .. highest)", 52)} ${min.toFixed(3)} .. ${max.toFixed(3)}`);
+  const costs: Table = {
+    title: "What each layer costs relative to the one below",
+    header: ["read", "layer / layer below", "throughput ratio", "added CPU ms/req", "added 1-conn p50 ms"],
+    rows: report.ladder.length
+      ? READS.flatMap((read) =>
+          LAYERS.slice(1).map((upper, i) => {
+            const lower = LAYERS[i];
+            const [a, b] = [rowOf(report, upper, read)!, rowOf(report, lower, read)!];
+            return [READ_LABELS[read], `${upper} / ${lower}`, fixed(a.result.rps / b.result.rps, 3), fixed(a.result.serverCpuMsPerRequest! - b.result.serverCpuMsPerRequest!, 2), fixed(a.serviceP50Ms - b.serviceP50Ms, 2)];
+          }),
+        )
+      : [],
   };
-  ratio("postgresql.rest_over_graphql_rps", "REST / GraphQL throughput, PostgreSQL (aim >= 0.90)");
-  ratio("postgresql.rest_over_graphql_p50", "REST / GraphQL p50 latency, PostgreSQL");
-  ratio("postgresql.rest_over_graphql_server_cpu", "REST / GraphQL server CPU per request, PostgreSQL");
-  ratio("postgresql.rest_over_graphql_p50_one_connection", "REST / GraphQL p50, one connection, PostgreSQL");
-  range("postgresql");
-  ratio("pglite.rest_over_graphql_rps", "REST / GraphQL throughput, PGlite (aim >= 0.90)");
-  range("pglite");
-  ratio("pglite.rest_over_graphql_p50", "REST / GraphQL p50 latency, PGlite");
-  ratio("pglite.rest_over_graphql_server_cpu", "REST / GraphQL server CPU per request, PGlite");
-  ratio("pglite.rest_over_graphql_p50_one_connection", "REST / GraphQL p50, one connection, PGlite");
-  ratio("postgresql.rest_over_floor_rps", "REST / bare floor throughput, PostgreSQL");
-  ratio("postgresql.graphql_over_floor_rps", "GraphQL / bare floor throughput, PostgreSQL");
-  ratio("transitions.postgresql_over_pglite", "Transitions/s PostgreSQL / PGlite");
-  for (const reason of report.skipped) lines.push(`SKIPPED: ${reason}`);
-  for (const warning of report.warnings) lines.push(`WARNING: ${warning}`);
-  return lines.join("\n");
+  const transitions: Table = {
+    title: "Offering-user transitions through REST (PostgreSQL)",
+    header: ["clients", "records", "committed/s", "req/s", "p50 ms", "p99 ms", "CPU ms/req", "statuses"],
+    rows: report.transitions.map((t) => [String(t.clients), t.contended ? `${t.records} shared by all` : `own (${t.records} in all)`, fixed(t.committedPerSecond, 0), fixed(t.result.rps, 0), fixed(t.result.p50Ms, 2), fixed(t.result.p99Ms, 2), fixed(t.result.serverCpuMsPerRequest, 2), Object.entries(t.result.statuses).map(([s, n]) => `${s}: ${n}`).join(", ")]),
+  };
+  const fanout: Table = {
+    title: "Subscription fan-out (offeringUserChanged over graphql-ws, one instance, PostgreSQL)",
+    header: ["subscribers", "connected", "connect s", "CPU ms/connect", "last p50 ms", "last p99 ms", "median p50 ms", "missed", "RSS KB/sub", "heap KB/sub", "CPU ms/delivery", "note"],
+    rows: report.fanout.map((f) => [String(f.subscribers), String(f.connected), fixed(f.connectSeconds), fixed(f.serverCpuMsPerConnect, 2), fixed(f.lastP50Ms), fixed(f.lastP99Ms), fixed(f.medianP50Ms), String(f.missed), fixed(f.rssKbPerSubscriber), fixed(f.heapKbPerSubscriber), fixed(f.serverCpuMsPerDelivery, 3), f.problem ?? ""]),
+  };
+  const aims: Table = {
+    title: "Targets",
+    header: ["target", "value", "aim", "met"],
+    rows: targets(report).map((t) => [t.name, fixed(t.value, Math.abs(t.value) >= 100 ? 0 : 3), t.aim, t.met === undefined ? "-" : t.met ? "yes" : "NO"]),
+  };
+  return [ladder, costs, transitions, fanout, aims].filter((t) => t.rows.length);
 }
 
-const round = (value: number, digits: number) => (Number.isFinite(value) ? Number(value.toFixed(digits)) : null);
+function plain(table: Table): string {
+  const widths = table.header.map((h, i) => Math.max(h.length, ...table.rows.map((r) => r[i].length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ").trimEnd();
+  return [table.title, line(table.header), "-".repeat(line(table.header).length), ...table.rows.map(line)].join("\n");
+}
 
-/** Writes the figures (rounded, so the file stays small and diffable) to bench/results/latest.json. */
-export function writeJson(report: Report, file: string) {
-  const compact = {
-    ...report,
-    rows: report.rows.map((row) => ({
-      scenario: row.scenario,
-      database: row.database,
-      rps: round(row.result.rps, 1),
-      p50_ms: round(row.result.p50Ms, 3),
-      p99_ms: round(row.result.p99Ms, 3),
-      mean_ms: round(row.result.meanMs, 3),
-      server_cpu_ms_per_request: round(row.result.serverCpuMsPerRequest ?? Number.NaN, 3),
-      max_ms: round(row.result.maxMs, 3),
-      requests: row.result.requests,
-      errors: row.result.errors,
-      seconds: round(row.result.seconds, 3),
-      ...(row.roundRps && row.roundRps.length > 1 ? { round_rps: row.roundRps.map((v) => round(v, 1)) } : {}),
-      ...(row.note ? { note: row.note } : {}),
-    })),
-    serviceTimes: report.serviceTimes.map((t) => ({ ...t, restP50Ms: round(t.restP50Ms, 3), graphqlP50Ms: round(t.graphqlP50Ms, 3) })),
-    ratios: Object.fromEntries(Object.entries(report.ratios).map(([k, v]) => [k, round(v, 3)])),
-  };
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, `${JSON.stringify(compact, null, 2)}\n`);
+const markdown = (table: Table) =>
+  [`### ${table.title}`, "", `| ${table.header.join(" | ")} |`, `|${table.header.map(() => "---").join("|")}|`, ...table.rows.map((r) => `| ${r.join(" | ")} |`)].join("\n");
+
+const notes = (report: Report) => [...report.skipped.map((s) => `SKIPPED: ${s}`), ...report.warnings.map((w) => `WARNING: ${w}`)];
+
+export function formatText(report: Report): string {
+  return [...tables(report).map(plain), ...notes(report)].join("\n\n");
+}
+
+export function formatMarkdown(report: Report, knobs: string): string {
+  const machine = Object.entries(report.machine).map(([k, v]) => `${k}: ${Array.isArray(v) ? v.join(", ") : v}`).join("; ");
+  return [
+    `## Benchmark ${report.startedAt}`,
+    `Machine: ${machine}.`,
+    ...tables(report).map(markdown),
+    ...notes(report).map((n) => `- ${n}`),
+    "### Settings",
+    knobs,
+    `Effective: \`${JSON.stringify(report.settings)}\``,
+  ].join("\n\n");
+}
+
+/** `<dir>/<timestamp>.md` and `.json` (raw latencies left out), and `<dir>/latest.json`. */
+export function writeResults(report: Report, knobs: string, dir: string) {
+  fs.mkdirSync(dir, { recursive: true });
+  const stamp = report.startedAt.replace(/[:.]/g, "-");
+  const stripLatencies = (key: string, value: unknown) => (key === "latencies" ? undefined : value);
+  const json = `${JSON.stringify({ ...report, targets: targets(report) }, stripLatencies, 2)}\n`;
+  const files = { markdown: path.join(dir, `${stamp}.md`), json: path.join(dir, `${stamp}.json`), latest: path.join(dir, "latest.json") };
+  fs.writeFileSync(files.markdown, `${formatMarkdown(report, knobs)}\n`);
+  fs.writeFileSync(files.json, json);
+  fs.writeFileSync(files.latest, json);
+  return files;
 }

@@ -1,108 +1,103 @@
 import { isDeepStrictEqual } from "node:util";
 import { FRAGMENTS } from "../rest-adapter/fragments.ts";
+import type { RouteSpec } from "../rest-adapter/route.ts";
+import { ROUTES } from "../rest-adapter/routes/index.ts";
 import { fetchJson, type RequestSpec } from "./load.ts";
+import { OFFERING_USERS_PATH } from "./offering-user-json.ts";
+
+/** The two reads of the ladder: one offering user by uuid, and a page of ten. */
+export type Read = "one" | "list";
+/** The ladder's layers, bottom to top. */
+export const LAYERS = ["bare", "hono-prisma", "graphql", "rest"] as const;
+export type Layer = (typeof LAYERS)[number];
+export const READS: Read[] = ["one", "list"];
 
 export const PAGE_SIZE = 10;
-export const LIST_PATH = `/api/marketplace-offering-users/?page_size=${PAGE_SIZE}`;
-
-const fragment = FRAGMENTS.find((f) => f.name === "OfferingUserRest")!;
-/** The REST list route's selection, asked for directly: same fragment, same page, same total count. */
-export const LIST_QUERY = `query { offeringUsers(first: ${PAGE_SIZE}) { totalCount nodes { ...OfferingUserRest } } }\n${fragment.text}`;
+const LIST_QUERY = `page_size=${PAGE_SIZE}`;
 
 const auth = (token: string) => ({ authorization: `Token ${token}` });
+const routeOf = (path: string) => ROUTES.find((r) => r.method === "GET" && r.path === path)!;
+const LIST_ROUTE = routeOf(OFFERING_USERS_PATH);
+const ONE_ROUTE = routeOf(`${OFFERING_USERS_PATH}:uuid/`);
 
-export const restListRequest = (token: string): RequestSpec => ({ method: "GET", path: LIST_PATH, headers: auth(token) });
+/** A route's document with every fragment it spreads, directly or through another fragment: what the adapter runs. */
+function documentOf(route: RouteSpec): string {
+  const used = new Map<string, string>();
+  const pending = [route.document];
+  while (pending.length) {
+    const text = pending.pop()!;
+    for (const f of FRAGMENTS) {
+      if (!used.has(f.name) && new RegExp(`\\.\\.\\.${f.name}\\b`).test(text)) {
+        used.set(f.name, f.text);
+        pending.push(f.text);
+      }
+    }
+  }
+  return [route.document, ...used.values()].join("\n");
+}
 
-export function graphqlListRequest(token: string): RequestSpec {
+/** The variables the REST adapter derives from the request (rest-adapter/app.ts adds first/offset for lists). */
+const variablesOf = (route: RouteSpec, params: Record<string, string>, query: string) => ({
+  ...route.variables?.({ params, query: new URLSearchParams(query), body: {} }),
+  ...(route.kind === "list" ? { first: PAGE_SIZE, offset: 0 } : {}),
+});
+
+function graphqlRequest(token: string, route: RouteSpec, variables: Record<string, unknown>): RequestSpec {
   return {
     method: "POST",
     path: "/graphql",
     headers: { ...auth(token), "content-type": "application/json", accept: "application/json" },
-    body: Buffer.from(JSON.stringify({ query: LIST_QUERY })),
+    body: Buffer.from(JSON.stringify({ query: documentOf(route), variables })),
   };
 }
 
-type Row = Record<string, unknown>;
+/** The requests of one read at one layer; the single-record read cycles through the uuids of the first page. */
+export function ladderRequests(layer: Layer, read: Read, token: string, uuids: string[]): RequestSpec[] {
+  if (layer === "graphql") {
+    return read === "list"
+      ? [graphqlRequest(token, LIST_ROUTE, variablesOf(LIST_ROUTE, {}, LIST_QUERY))]
+      : uuids.map((uuid) => graphqlRequest(token, ONE_ROUTE, variablesOf(ONE_ROUTE, { uuid }, "")));
+  }
+  const get = (path: string): RequestSpec => ({ method: "GET", path, headers: auth(token) });
+  return read === "list" ? [get(`${OFFERING_USERS_PATH}?${LIST_QUERY}`)] : uuids.map((uuid) => get(`${OFFERING_USERS_PATH}${uuid}/`));
+}
 
-/** Reads one page over REST (and GraphQL when asked) and checks that they agree; returns the REST page. */
-export async function checkList(baseUrl: string, token: string, expectedCount: number, compareGraphql: boolean) {
-  const rest = await fetchJson(baseUrl + LIST_PATH, { headers: auth(token) });
-  const count = Number(rest.headers.get("x-result-count"));
-  if (rest.status !== 200 || !Array.isArray(rest.body) || rest.body.length !== PAGE_SIZE || count !== expectedCount) {
-    throw new Error(`REST list check failed at ${baseUrl}: status ${rest.status}, count ${count}, ${JSON.stringify(rest.body).slice(0, 300)}`);
+/** What the layer answered, as the REST JSON (GraphQL's root field value), with its own origin replaced. */
+async function answerOf(baseUrl: string, spec: RequestSpec) {
+  const response = await fetchJson(baseUrl + spec.path, { method: spec.method, headers: spec.headers, body: spec.body?.toString() });
+  if (response.status !== 200 || response.body?.errors) {
+    throw new Error(`${spec.method} ${baseUrl}${spec.path}: ${response.status} ${JSON.stringify(response.body).slice(0, 300)}`);
   }
-  if (compareGraphql) {
-    const spec = graphqlListRequest(token);
-    const gql = await fetchJson(baseUrl + spec.path, { method: "POST", headers: spec.headers, body: spec.body!.toString() });
-    const connection = gql.body?.data?.offeringUsers;
-    if (gql.status !== 200 || gql.body?.errors || connection?.totalCount !== expectedCount) {
-      throw new Error(`GraphQL list check failed: ${JSON.stringify(gql.body).slice(0, 300)}`);
-    }
-    if (!isDeepStrictEqual(connection.nodes, rest.body)) throw new Error("GraphQL nodes differ from the REST page");
-  }
-  return rest.body as Row[];
+  const value = spec.path === "/graphql" ? Object.values(response.body.data)[0] : response.body;
+  const json = JSON.stringify((value as { nodes?: unknown }).nodes ?? value).replaceAll(baseUrl, "ORIGIN");
+  return JSON.parse(json) as unknown;
+}
+
+/** The uuids of the first page, read over REST. */
+export async function firstPageUuids(baseUrl: string, token: string): Promise<string[]> {
+  const page = await answerOf(baseUrl, ladderRequests("rest", "list", token, [])[0]);
+  return (page as Array<{ uuid: string }>).map((row) => row.uuid);
 }
 
 /**
- * The floor must answer the same rows with the same values (its URLs carry its own port). Returns the fields of
- * the gateway's page that the floor does not serialise (the fragment may have grown since the floor was written).
+ * Every layer must answer both reads with REST's JSON. Returns one line per difference (a layer below the gateway
+ * lags behind rest-adapter/fragments.ts when it grew), so the report can say so rather than compare unlike work.
  */
-export function checkSameRows(reference: Row[], floor: Row[]): string[] {
-  const uuids = (rows: Row[]) => rows.map((r) => r.uuid);
-  if (!isDeepStrictEqual(uuids(reference), uuids(floor))) throw new Error("the bare floor answers other rows than the gateway");
-  const URL_FIELDS = new Set(["url", "offering", "user"]);
-  const missing = Object.keys(reference[0] ?? {}).filter((key) => !(key in (floor[0] ?? {})));
-  reference.forEach((row, i) => {
-    for (const key of Object.keys(floor[i])) {
-      if (!(key in row)) throw new Error(`the bare floor serialises ${key}, which the gateway does not`);
-      if (!URL_FIELDS.has(key) && !isDeepStrictEqual(row[key], floor[i][key])) {
-        throw new Error(`the bare floor's ${key} differs: ${JSON.stringify(floor[i][key])} vs ${JSON.stringify(row[key])}`);
-      }
-    }
-  });
-  return missing;
+export async function compareLayers(baseUrls: Record<Layer, string>, token: string, uuids: string[]): Promise<string[]> {
+  const differences: string[] = [];
+  for (const read of READS) {
+    const answers = await Promise.all(LAYERS.map((layer) => answerOf(baseUrls[layer], ladderRequests(layer, read, token, uuids)[0])));
+    const reference = answers[LAYERS.indexOf("rest")];
+    LAYERS.forEach((layer, i) => {
+      if (!isDeepStrictEqual(answers[i], reference)) differences.push(`${layer} ${read}: ${describeDifference(reference, answers[i])}`);
+    });
+  }
+  return differences;
 }
 
-/**
- * A cycle every offering user can run forever, one committed transaction and one event per step:
- * Requested → Creating → OK → Requested deletion → Deleting → Error deleting → OK → …
- */
-const NEXT: Record<string, { operation: string; to: string }> = {
-  Requested: { operation: "begin_creating", to: "Creating" },
-  "Error creating": { operation: "begin_creating", to: "Creating" },
-  Creating: { operation: "set_ok", to: "OK" },
-  "Pending account linking": { operation: "set_validation_complete", to: "OK" },
-  "Pending additional validation": { operation: "set_validation_complete", to: "OK" },
-  OK: { operation: "request_deletion", to: "Requested deletion" },
-  "Requested deletion": { operation: "set_deleting", to: "Deleting" },
-  Deleting: { operation: "set_error_deleting", to: "Error deleting" },
-  "Error deleting": { operation: "set_ok", to: "OK" },
-};
-
-/** Each connection owns its own offering users (no lost races) and walks them round-robin through the cycle. */
-export async function transitionRequests(baseUrl: string, token: string, connections: number) {
-  const all = await fetchJson(`${baseUrl}/api/marketplace-offering-users/?page_size=300`, { headers: auth(token) });
-  const users = (all.body as Row[])
-    .filter((row) => NEXT[row.state as string])
-    .map((row) => ({ uuid: row.uuid as string, state: row.state as string }));
-  if (users.length < connections) throw new Error(`only ${users.length} offering users can transition`);
-  const owned = Array.from({ length: connections }, (_, w) => users.filter((_, i) => i % connections === w));
-  const cursor = new Array<number>(connections).fill(0);
-  const headers = { ...auth(token), "content-type": "application/json" };
-  const body = Buffer.from("{}");
-  const next = (worker: number): RequestSpec => {
-    const mine = owned[worker];
-    const user = mine[cursor[worker]++ % mine.length];
-    const step = NEXT[user.state];
-    return {
-      method: "POST",
-      path: `/api/marketplace-offering-users/${user.uuid}/${step.operation}/`,
-      headers,
-      body,
-      settled: (status) => {
-        if (status === 200) user.state = step.to;
-      },
-    };
-  };
-  return { next, offeringUsers: users.length };
+function describeDifference(reference: unknown, other: unknown): string {
+  const first = (value: unknown) => (Array.isArray(value) ? value[0] : value) as Record<string, unknown> | undefined;
+  const [a, b] = [first(reference) ?? {}, first(other) ?? {}];
+  const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => !isDeepStrictEqual(a[k], b[k]));
+  return keys.length ? `fields ${keys.join(", ")} differ` : "rows differ";
 }

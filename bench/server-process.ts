@@ -6,16 +6,22 @@ export interface ServerProcess extends ServerReady {
   pid: number;
   /** CPU time (user + system, ms) the server process has used so far. */
   cpuMs(): Promise<number>;
+  /** The server's memory (bytes) after a full garbage collection. */
+  memory(): Promise<NodeJS.MemoryUsage>;
   stop(): Promise<void>;
 }
 
 export interface ServerOptions {
-  kind: "app" | "bare";
+  kind: "app" | "bare" | "hono-prisma";
   databaseUrl?: string;
   seed?: boolean;
   /** Directory for a V8 CPU profile of the server (written when it stops). */
   cpuProfileDir?: string;
+  /** Run the server under `taskset -c <cpu>` (path of taskset and the CPU), so it has that core to itself. */
+  pinTo?: { taskset: string; cpu: number };
 }
+
+type Answers = { cpu?: NodeJS.CpuUsage; memory?: NodeJS.MemoryUsage };
 
 const SERVER_ENTRY = new URL("./server.ts", import.meta.url).pathname;
 const START_TIMEOUT_MS = 60_000;
@@ -24,8 +30,10 @@ const START_TIMEOUT_MS = 60_000;
 export function startServer(options: ServerOptions): Promise<ServerProcess> {
   const execArgv = ["--import", "tsx"];
   if (options.cpuProfileDir) execArgv.push("--cpu-prof", `--cpu-prof-dir=${options.cpuProfileDir}`);
+  // fork runs `execPath ...execArgv entry`: with taskset as execPath, taskset execs node in place (same pid, same IPC).
+  const pinned = options.pinTo ? { execPath: options.pinTo.taskset, execArgv: ["-c", String(options.pinTo.cpu), process.execPath, ...execArgv] } : { execArgv };
   const child: ChildProcess = fork(SERVER_ENTRY, [], {
-    execArgv,
+    ...pinned,
     env: {
       ...process.env,
       NODE_ENV: "production",
@@ -47,16 +55,20 @@ export function startServer(options: ServerOptions): Promise<ServerProcess> {
     };
     child.once("exit", exitedEarly);
     child.once("message", (message: { ready: ServerReady }) => {
-      const cpuMs = () =>
-        new Promise<number>((answer) => {
-          const listener = (reply: { cpu?: NodeJS.CpuUsage }) => {
-            if (!reply.cpu) return;
+      const ask = <K extends "cpu" | "memory">(question: K) =>
+        new Promise<NonNullable<Answers[K]>>((answer) => {
+          const listener = (reply: Answers) => {
+            if (!reply[question]) return;
             child.off("message", listener);
-            answer((reply.cpu.user + reply.cpu.system) / 1000);
+            answer(reply[question]!);
           };
           child.on("message", listener);
-          child.send("cpu");
+          child.send(question);
         });
+      const cpuMs = async () => {
+        const cpu = await ask("cpu");
+        return (cpu.user + cpu.system) / 1000;
+      };
       clearTimeout(timer);
       child.off("exit", exitedEarly);
       resolve({
@@ -64,6 +76,7 @@ export function startServer(options: ServerOptions): Promise<ServerProcess> {
         baseUrl: `http://127.0.0.1:${message.ready.port}`,
         pid: child.pid!,
         cpuMs,
+        memory: () => ask("memory"),
         async stop() {
           if (child.exitCode === null) child.send("stop");
           const timeout = setTimeout(() => child.kill("SIGKILL"), 10_000);

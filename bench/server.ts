@@ -1,16 +1,21 @@
 /**
  * The server under test, run as a child process of bench/run.ts so that it has a core of its own.
- *   BENCH_SERVER=app   the gateway (createApp) on PGlite in memory, or on BENCH_DATABASE_URL
- *   BENCH_SERVER=bare  the node:http + pg floor (bench/bare-server.ts) on BENCH_DATABASE_URL
- *   BENCH_SEED=1       seed the benchmark data first (app only) and report the staff token
- * Reports `{ ready: { port, token? } }` over IPC once listening; answers "cpu" with its process.cpuUsage();
- * exits on "stop".
+ *   BENCH_SERVER=app          the gateway (createApp) on PGlite in memory, or on BENCH_DATABASE_URL
+ *   BENCH_SERVER=hono-prisma  a minimal Hono + Prisma app (bench/hono-prisma-server.ts) on BENCH_DATABASE_URL
+ *   BENCH_SERVER=bare         the node:http + pg floor (bench/bare-server.ts) on BENCH_DATABASE_URL
+ *   BENCH_SEED=1              seed the benchmark data first (app only) and report the staff token
+ * Reports `{ ready: { port, token? } }` over IPC once listening; answers "cpu" with its process.cpuUsage(),
+ * "memory" with its process.memoryUsage() after a full garbage collection; exits on "stop".
  */
 import type { AddressInfo } from "node:net";
+import v8 from "node:v8";
+import vm from "node:vm";
+import { serve } from "@hono/node-server";
 import pg from "pg";
 import { createApp } from "../src/app.ts";
 import { openDatabase } from "../src/platform/database.ts";
 import { createBareServer } from "./bare-server.ts";
+import { createHonoPrismaApp } from "./hono-prisma-server.ts";
 import { seedBenchData } from "./seed.ts";
 
 export interface ServerReady {
@@ -22,6 +27,11 @@ export interface ServerReady {
 const kind = process.env.BENCH_SERVER ?? "app";
 const databaseUrl = process.env.BENCH_DATABASE_URL || undefined;
 const POOL_SIZE = 10;
+// Load from one token is what the bench measures, not what a per-caller mutation budget would allow.
+process.env.RATE_LIMIT_MUTATIONS ??= "0";
+
+v8.setFlagsFromString("--expose-gc");
+const collectGarbage = vm.runInNewContext("gc") as () => void;
 
 async function startApp(): Promise<{ ready: ServerReady; close: () => Promise<void> }> {
   const database = await openDatabase({ databaseUrl, poolSize: POOL_SIZE });
@@ -53,7 +63,26 @@ async function startBare(): Promise<{ ready: ServerReady; close: () => Promise<v
   };
 }
 
-const { ready, close } = kind === "bare" ? await startBare() : await startApp();
+async function startHonoPrisma(): Promise<{ ready: ServerReady; close: () => Promise<void> }> {
+  if (!databaseUrl) throw new Error("the Hono + Prisma server needs BENCH_DATABASE_URL");
+  const database = await openDatabase({ databaseUrl, poolSize: POOL_SIZE });
+  const app = createHonoPrismaApp(database.prisma);
+  const { server, port } = await new Promise<{ server: ReturnType<typeof serve>; port: number }>((resolve) => {
+    const server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, (info) => resolve({ server, port: info.port }));
+  });
+  return {
+    ready: { port, database: "postgresql" },
+    close: async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await database.close();
+    },
+  };
+}
+
+const STARTERS = { app: startApp, bare: startBare, "hono-prisma": startHonoPrisma } as const;
+const starter = STARTERS[kind as keyof typeof STARTERS];
+if (!starter) throw new Error(`unknown BENCH_SERVER ${kind}`);
+const { ready, close } = await starter();
 process.send?.({ ready });
 
 let stopping = false;
@@ -66,6 +95,10 @@ async function stop() {
 process.on("message", (message) => {
   if (message === "stop") void stop();
   if (message === "cpu") process.send?.({ cpu: process.cpuUsage() });
+  if (message === "memory") {
+    collectGarbage();
+    process.send?.({ memory: process.memoryUsage() });
+  }
 });
 process.on("SIGTERM", () => void stop());
 process.on("disconnect", () => void stop());

@@ -1,8 +1,7 @@
-import { PGlite } from "@electric-sql/pglite";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { OfferingUserState } from "../generated/prisma/client.ts";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
+import { countSql } from "../../test/support/sql-counter.ts";
 import { toHex } from "../platform/ids.ts";
 
 let t: TestApp;
@@ -177,29 +176,6 @@ describe("mutations return the record or an error with extensions.code", () => {
     expect(res.errors?.[0]).toMatchObject({ message: "Cannot update comments for offering user in state: Deleted", extensions: { code: "FORBIDDEN" } });
   });
 });
-
-/**
- * Counts the SQL statements sent to the database while `run` runs, at the driver: PGlite's `query` (embedded) and
- * node-postgres' `Client.query` (PostgreSQL, which Pool.query also goes through).
- */
-async function countSql<T>(run: () => Promise<T>): Promise<{ result: T; statements: number }> {
-  let statements = 0;
-  let pgliteProto = PGlite.prototype as object;
-  while (!Object.prototype.hasOwnProperty.call(pgliteProto, "query")) pgliteProto = Object.getPrototypeOf(pgliteProto);
-  const targets = [pgliteProto, pg.Client.prototype] as Array<{ query: (...args: unknown[]) => unknown }>;
-  const originals = targets.map((target) => target.query);
-  targets.forEach((target, i) => {
-    target.query = function (this: unknown, ...args: unknown[]) {
-      statements += 1;
-      return originals[i].apply(this, args);
-    };
-  });
-  try {
-    return { result: await run(), statements };
-  } finally {
-    targets.forEach((target, i) => (target.query = originals[i]));
-  }
-}
 
 describe("no N+1", () => {
   const NESTED = `query($filter: OfferingUserFilter, $first: Int) {

@@ -1,0 +1,62 @@
+import { DEFAULT_SERVER_URL } from "./scratch-database.ts";
+
+/** Every knob of `npm run bench`: environment variable, default, and what it sets. Defaults finish in a few minutes. */
+const KNOBS = {
+  scenarios: { env: "BENCH_SCENARIOS", default: "ladder,transitions,fanout", doc: "Which scenarios run (comma-separated)" },
+  connections: { env: "BENCH_CONNECTIONS", default: "16", doc: "Keep-alive connections of the ladder's closed-loop load" },
+  warmupSeconds: { env: "BENCH_WARMUP_S", default: "2", doc: "Warm-up before each scenario's first measured segment" },
+  segmentSeconds: { env: "BENCH_SEGMENT_S", default: "2", doc: "Measured seconds of one ladder segment (one layer, one read, one round)" },
+  rounds: { env: "BENCH_ROUNDS", default: "2", doc: "Ladder rounds: every layer is measured once per round, in turn" },
+  serviceTimeSeconds: { env: "BENCH_SERVICE_TIME_S", default: "2", doc: "One connection cycling through the layers: unloaded latency" },
+  transitionClients: { env: "BENCH_TRANSITION_CLIENTS", default: "1,10,100", doc: "Concurrent clients of the transition runs (own records)" },
+  transitionSeconds: { env: "BENCH_TRANSITION_S", default: "3", doc: "Measured seconds of each transition run" },
+  contention: { env: "BENCH_CONTENTION", default: "10x2", doc: "Contended run: CLIENTSxRECORDS, every client on the same records (0: none)" },
+  fanoutSubscribers: { env: "BENCH_FANOUT", default: "1000,10000", doc: "Subscriber counts of the fan-out runs" },
+  fanoutTransitions: { env: "BENCH_FANOUT_TRANSITIONS", default: "5", doc: "Transitions timed per fan-out run" },
+  fanoutWorkers: { env: "BENCH_FANOUT_WORKERS", default: "2", doc: "Client processes holding the subscribers" },
+  fanoutTimeoutSeconds: { env: "BENCH_FANOUT_TIMEOUT_S", default: "60", doc: "Longest wait for one transition to reach every subscriber" },
+  pin: { env: "BENCH_PIN", default: "1", doc: "0: do not pin processes to cores with taskset" },
+  postgresUrl: { env: "BENCH_POSTGRES_URL", default: DEFAULT_SERVER_URL, doc: "PostgreSQL server (a scratch database mg_bench is created and dropped)" },
+  cpuProfileDir: { env: "BENCH_CPU_PROFILE_DIR", default: "", doc: "Write V8 CPU profiles of the servers there" },
+} as const;
+
+type Knob = keyof typeof KNOBS;
+const raw = (knob: Knob) => process.env[KNOBS[knob].env]?.trim() || KNOBS[knob].default;
+const number = (knob: Knob) => {
+  const value = Number(raw(knob));
+  if (!Number.isFinite(value) || value < 0) throw new Error(`${KNOBS[knob].env} must be a non-negative number`);
+  return value;
+};
+const numbers = (knob: Knob) => raw(knob).split(",").filter(Boolean).map(Number).filter((n) => Number.isInteger(n) && n > 0);
+
+function contention() {
+  const match = /^(\d+)x(\d+)$/.exec(raw("contention"));
+  return match ? { clients: Number(match[1]), records: Number(match[2]) } : undefined;
+}
+
+export const settings = {
+  scenarios: new Set(raw("scenarios").split(",").map((s) => s.trim())),
+  connections: number("connections"),
+  warmupSeconds: number("warmupSeconds"),
+  segmentSeconds: number("segmentSeconds"),
+  rounds: Math.max(1, number("rounds")),
+  serviceTimeSeconds: number("serviceTimeSeconds"),
+  transitionClients: numbers("transitionClients"),
+  transitionSeconds: number("transitionSeconds"),
+  contention: contention(),
+  fanoutSubscribers: numbers("fanoutSubscribers"),
+  fanoutTransitions: Math.max(1, number("fanoutTransitions")),
+  fanoutWorkers: Math.max(1, number("fanoutWorkers")),
+  fanoutTimeoutSeconds: number("fanoutTimeoutSeconds"),
+  pin: raw("pin") !== "0",
+  postgresUrl: raw("postgresUrl"),
+  cpuProfileDir: raw("cpuProfileDir") || undefined,
+  /** Connection pool of every server under test (gateway, Hono + Prisma, bare). */
+  serverPoolSize: 10,
+};
+
+export type Settings = typeof settings;
+
+/** The knobs as a markdown table, for the results file. */
+export const knobsTable = () =>
+  ["| Variable | Default | What it sets |", "|---|---|---|", ...Object.values(KNOBS).map((k) => `| \`${k.env}\` | ${k.default ? `\`${k.default}\`` : "unset"} | ${k.doc} |`)].join("\n");

@@ -1,0 +1,139 @@
+/**
+ * SQL statements per request of the main REST list endpoints, counted at the driver. A page of 10 must cost what a
+ * page of 1 costs (no N+1), and the exact figure is pinned so that an extra round trip per request shows up too.
+ * Every listed row has related objects of its own (user, project, plan, reviewers, services, …), so a relation
+ * loaded per row would make the 10-item page dearer.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Persona } from "./support/world.ts";
+import { startTestApp, type TestApp } from "./support/app.ts";
+import { countSql } from "./support/sql-counter.ts";
+import { ed25519Key } from "../src/ssh-keys/test-keys.ts";
+import { toHex } from "../src/platform/ids.ts";
+
+/** Rows seeded per endpoint: more than the larger page, so both pages are full and the count is real. */
+const ROWS = 12;
+const LARGE_PAGE = 10;
+
+let t: TestApp;
+
+interface Endpoint {
+  path: () => string;
+  viewer: Persona;
+  /** Statements for one request (either page size), token lookup included. */
+  statements: number;
+}
+
+const ENDPOINTS: Record<string, Endpoint> = {
+  "offering users": { path: () => "/api/marketplace-offering-users/", viewer: "providerOwner", statements: 7 },
+  orders: { path: () => "/api/marketplace-orders/", viewer: "providerOwner", statements: 4 },
+  "provider resources": { path: () => "/api/marketplace-provider-resources/", viewer: "providerOwner", statements: 4 },
+  events: { path: () => "/api/events/", viewer: "providerOwner", statements: 4 },
+  "component usages": { path: () => "/api/marketplace-component-usages/", viewer: "providerOwner", statements: 4 },
+  "maintenance announcements": { path: () => "/api/maintenance-announcements/", viewer: "providerOwner", statements: 4 },
+  "terms of service": { path: () => "/api/marketplace-offering-terms-of-service/", viewer: "providerOwner", statements: 5 },
+  "site-agent identities": { path: () => "/api/marketplace-site-agent-identities/", viewer: "providerOwner", statements: 4 },
+  keys: { path: () => "/api/keys/", viewer: "staff", statements: 3 },
+  "service provider keys": {
+    path: () => `/api/marketplace-service-providers/${t.world.serviceProvider.uuid}/keys/`,
+    viewer: "providerOwner",
+    statements: 6,
+  },
+};
+
+/** Twelve of everything the endpoints list, each row with related objects of its own. */
+async function seed() {
+  const db = t.app.deps.db;
+  const { world } = t;
+  const components = await db.offeringComponent.findMany({ where: { offeringId: world.offering.id }, orderBy: { type: "asc" } });
+  const plan = (i: number) => db.offeringPlan.create({ data: { offeringId: world.offering.id, name: `Plan ${i}`, unitPrice: i } });
+  const activeTerms = await db.offeringTermsOfService.create({
+    data: { offeringId: world.offering.id, version: "2", isActive: true, activatedAt: new Date(), termsOfService: "Be nice." },
+  });
+
+  for (let i = 0; i < ROWS; i++) {
+    const consumer = await db.customer.create({ data: { name: `Consumer ${i}` } });
+    const project = await db.project.create({ data: { customerId: consumer.id, name: `Project ${i}` } });
+    const member = await db.user.create({ data: { username: `sql-member-${i}`, firstName: "Member", lastName: String(i), email: `m${i}@example.org` } });
+    const reviewer = await db.user.create({ data: { username: `sql-reviewer-${i}` } });
+    await db.roleGrant.create({ data: { userId: member.id, role: "PROJECT.MEMBER", scopeType: "PROJECT", scopeId: project.id } });
+
+    const offeringUser = await db.offeringUser.create({
+      data: { offeringId: world.offering.id, userId: member.id, state: "OK", username: `site_${i}`, backendMetadata: { n: i } },
+    });
+    if (i % 2 === 0) await db.userOfferingConsent.create({ data: { userId: member.id, offeringId: world.offering.id, version: i % 4 ? "2" : "1" } });
+
+    const { id: planId } = await plan(i);
+    const resource = await db.resource.create({
+      data: { name: `resource-${i}`, state: "OK", offeringId: world.offering.id, projectId: project.id, planId, limits: { cpu: i } },
+    });
+    await db.order.create({
+      data: {
+        state: "DONE", offeringId: world.offering.id, projectId: project.id, planId, resourceId: resource.id, limits: { cpu: i },
+        createdById: member.id, consumerReviewedById: reviewer.id, consumerReviewedAt: new Date(),
+        providerReviewedById: world.users.providerOwner.id, providerReviewedAt: new Date(), completedAt: new Date(),
+      },
+    });
+    const usage = await db.componentUsage.create({
+      data: {
+        resourceId: resource.id, componentId: components[i % components.length].id, usage: i + 0.5, date: new Date(),
+        billingPeriod: new Date(Date.UTC(2025, i % 12, 1)), modifiedById: reviewer.id,
+      },
+    });
+    await db.componentUserUsage.create({ data: { componentUsageId: usage.id, username: `site_${i}`, usage: i, offeringUserId: offeringUser.id, date: new Date() } });
+
+    const offering = await db.offering.create({ data: { customerId: world.provider.id, name: `Offering ${i}`, type: "Marketplace.Slurm", state: "ACTIVE" } });
+    const maintenance = await db.maintenanceAnnouncement.create({
+      data: {
+        name: `Maintenance ${i}`, serviceProviderId: world.serviceProvider.id, createdById: reviewer.id, state: "SCHEDULED",
+        scheduledStart: new Date(Date.UTC(2030, 0, 1 + i)), scheduledEnd: new Date(Date.UTC(2030, 0, 2 + i)),
+        affectedOfferings: { create: [{ offeringId: world.offering.id, impactLevel: 2 }, { offeringId: offering.id, impactLevel: 3 }] },
+      },
+    });
+    await db.offeringTermsOfService.create({ data: { offeringId: offering.id, version: "1", isActive: true, activatedAt: new Date() } });
+    await db.userOfferingConsent.create({ data: { userId: world.users.providerOwner.id, offeringId: offering.id, version: "1" } });
+    await db.agentIdentity.create({
+      data: {
+        offeringId: offering.id, name: `agent-${i}`, version: "0.8.0", createdById: reviewer.id, dependencies: [{ package: "waldur-site-agent", version: "0.8.0" }],
+        services: {
+          create: ["order_process", "membership_sync"].map((mode) => ({
+            name: `${mode}-${i}`, mode, statistics: { runs: i },
+            processors: { create: [{ name: `Processor-${mode}-${i}`, backendType: "slurm" }, { name: `Reporter-${mode}-${i}`, backendType: "slurm" }] },
+          })),
+        },
+      },
+    });
+    const key = await t.http("POST", "/api/keys/", { token: t.world.tokens.staff, body: { public_key: ed25519Key(`key-${i}`), name: `key-${i}`, user: toHex(member.id) } });
+    expect(key.status).toBe(201);
+    await db.event.create({
+      data: {
+        eventType: "bench_event", message: `Event ${i}`, context: { i },
+        scopes: { create: [{ scopeType: "CUSTOMER", scopeId: world.provider.id }, { scopeType: "MAINTENANCE", scopeId: maintenance.id }] },
+      },
+    });
+  }
+  expect(activeTerms.isActive).toBe(true);
+}
+
+beforeAll(async () => {
+  t = await startTestApp();
+  await seed();
+});
+afterAll(() => t.close());
+
+async function page(endpoint: Endpoint, pageSize: number) {
+  const path = `${endpoint.path()}?page_size=${pageSize}`;
+  return countSql(() => t.http("GET", path, { token: t.world.tokens[endpoint.viewer] }));
+}
+
+describe("SQL statements per list request do not grow with the page size", () => {
+  it.each(Object.entries(ENDPOINTS))("%s", async (_name, endpoint) => {
+    await page(endpoint, LARGE_PAGE); // warms whatever is read once per process
+    const one = await page(endpoint, 1);
+    const ten = await page(endpoint, LARGE_PAGE);
+    expect(one.result.status, one.result.text).toBe(200);
+    expect(one.result.body).toHaveLength(1);
+    expect(ten.result.body).toHaveLength(LARGE_PAGE);
+    expect({ one: one.statements, ten: ten.statements }, ten.texts.join("\n")).toEqual({ one: endpoint.statements, ten: endpoint.statements });
+  });
+});
