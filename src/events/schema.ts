@@ -6,7 +6,7 @@ import { connectionType, nodesQuery, pageArgs, toPage } from "../graphql/paginat
 import { toHex } from "../platform/ids.ts";
 import type { EventCreatedPayload } from "../platform/pubsub.ts";
 import * as service from "./service.ts";
-import { freshViewerContext, visibleEvents } from "./visibility.ts";
+import { subscriberMaySee, visibleEvents } from "./visibility.ts";
 
 export const EventRef = builder.prismaObject("Event", {
   fields: (t) => ({
@@ -80,7 +80,7 @@ builder.subscriptionFields((t) => ({
         filter(
           async (p: EventCreatedPayload) =>
             (!args.eventType?.length || args.eventType.includes(p.eventType)) &&
-            (await canSeeEvent(freshViewerContext(ctx), p.eventId)),
+            (await subscriberMaySee(ctx, "event", p, (fresh) => canSeeEvent(fresh, p.eventId))),
         ),
       );
     },

@@ -30,3 +30,23 @@ export async function visibleEvents(ctx: Context): Promise<Prisma.EventWhereInpu
 
 /** A long-lived connection re-reads the subscriber's roles for each delivery, so revoked access stops it. */
 export const freshViewerContext = (ctx: Context): Context => ({ ...ctx, access: new Access(ctx.db, ctx.viewer, ctx.now) });
+
+/** Decisions per published payload (the same object reaches every local subscriber of its topic) and viewer. */
+const decisions = new WeakMap<object, Map<string, Promise<boolean>>>();
+
+/**
+ * Whether a subscriber may see a published change, decided once per change and viewer with freshly read roles:
+ * every subscription of one user (on any connection of this instance) shares the decision instead of asking
+ * the database again.
+ */
+export function subscriberMaySee<P extends object>(ctx: Context, kind: string, payload: P, decide: (fresh: Context, payload: P) => Promise<boolean>) {
+  const perViewer = decisions.get(payload) ?? new Map<string, Promise<boolean>>();
+  decisions.set(payload, perViewer);
+  const key = `${kind}:${ctx.viewer?.id ?? "anonymous"}`;
+  let decision = perViewer.get(key);
+  if (!decision) {
+    decision = decide(freshViewerContext(ctx), payload);
+    perViewer.set(key, decision);
+  }
+  return decision;
+}

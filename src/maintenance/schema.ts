@@ -1,6 +1,6 @@
 import { filter, pipe } from "graphql-yoga";
 import { EventRef } from "../events/schema.ts";
-import { freshViewerContext } from "../events/visibility.ts";
+import { subscriberMaySee } from "../events/visibility.ts";
 import { builder } from "../graphql/builder.ts";
 import { connectionType, nodesQuery, pageArgs, toPage } from "../graphql/pagination.ts";
 import { toHex } from "../platform/ids.ts";
@@ -142,7 +142,7 @@ builder.subscriptionFields((t) => ({
         filter(async (p: MaintenanceChangedPayload) => {
           if (provider && toHex(p.serviceProviderId) !== provider) return false;
           if (args.state?.length && !args.state.includes((p.state ?? p.previousState) as never)) return false;
-          return service.canSeeMaintenanceChange(freshViewerContext(ctx), p);
+          return subscriberMaySee(ctx, "maintenance", p, service.canSeeMaintenanceChange);
         }),
       );
     },

@@ -4,7 +4,7 @@ import { connectionType, nodesQuery, pageArgs, toPage } from "../graphql/paginat
 import { apiUrl } from "../graphql/urls.ts";
 import { toHex } from "../platform/ids.ts";
 import type { OfferingUserChangedPayload } from "../platform/pubsub.ts";
-import { freshViewerContext } from "../events/visibility.ts";
+import { subscriberMaySee } from "../events/visibility.ts";
 import { EventRef } from "../events/schema.ts";
 import { OFFERING_USER_ORDER } from "./filters.ts";
 import { OFFERING_USER_STATES, stateLabel } from "./states.ts";
@@ -194,7 +194,7 @@ builder.subscriptionFields((t) => ({
           if (offering && toHex(p.offeringId) !== offering) return false;
           if (provider && toHex(p.providerCustomerId) !== provider) return false;
           if (args.state?.length && !args.state.includes(p.state as never)) return false;
-          return service.canSeeChange(freshViewerContext(ctx), p);
+          return subscriberMaySee(ctx, "offeringUser", p, service.canSeeChange);
         }),
       );
     },

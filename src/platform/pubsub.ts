@@ -1,5 +1,6 @@
 import { createRedisEventTarget } from "@graphql-yoga/redis-event-target";
 import { createPubSub } from "graphql-yoga";
+import { setMaxListeners } from "node:events";
 import { Redis } from "ioredis";
 
 /** Payloads carry ids only: they cross instances through Redis, and each subscriber reloads what it may see. */
@@ -70,6 +71,13 @@ function namespaced(inner: ReturnType<typeof createPubSub<Record<string, [unknow
   };
 }
 
+/** Every subscription is a listener of its topic; Node's default warns past ten. */
+function unboundedEventTarget() {
+  const target = new EventTarget();
+  setMaxListeners(0, target);
+  return target;
+}
+
 export interface PubSubHandle {
   pubsub: PubSub;
   close(): Promise<void>;
@@ -77,7 +85,7 @@ export interface PubSubHandle {
 
 /** `onRedisError` hears connection errors (ioredis keeps reconnecting); without it ioredis prints them to stderr. */
 export function openPubSub(redisUrl: string | undefined, prefix = "gateway", onRedisError?: (error: Error) => void): PubSubHandle {
-  if (!redisUrl) return { pubsub: namespaced(createPubSub(), prefix), close: async () => {} };
+  if (!redisUrl) return { pubsub: namespaced(createPubSub({ eventTarget: unboundedEventTarget() }), prefix), close: async () => {} };
   const publishClient = new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 });
   const subscribeClient = new Redis(redisUrl, { lazyConnect: false });
   if (onRedisError) for (const client of [publishClient, subscribeClient]) client.on("error", onRedisError);

@@ -4,7 +4,7 @@ import { connectionType, nodesQuery, pageArgs, toPage } from "../graphql/paginat
 import { apiUrl } from "../graphql/urls.ts";
 import { toHex } from "../platform/ids.ts";
 import type { ResourceChangedPayload } from "../platform/pubsub.ts";
-import { freshViewerContext } from "../events/visibility.ts";
+import { subscriberMaySee } from "../events/visibility.ts";
 import { EventRef } from "../events/schema.ts";
 import { RESOURCE_ORDER } from "./filters.ts";
 import { RESOURCE_STATE_LABELS, resourceStateLabel } from "./states.ts";
@@ -161,7 +161,7 @@ builder.subscriptionFields((t) => ({
           if (project && toHex(p.projectId) !== project) return false;
           if (provider && toHex(p.providerCustomerId) !== provider) return false;
           if (args.state?.length && !args.state.includes(p.state as never)) return false;
-          return service.canSeeResourceChange(freshViewerContext(ctx), p);
+          return subscriberMaySee(ctx, "resource", p, service.canSeeResourceChange);
         }),
       );
     },
