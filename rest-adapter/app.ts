@@ -2,6 +2,7 @@ import type { Context as HonoContext, Hono } from "hono";
 import type { GraphQLError } from "graphql";
 import { type AppDeps, buildContext } from "../src/context.ts";
 import { type FieldErrors, fieldError, invalid } from "../src/platform/errors.ts";
+import { MAX_JSON_DEPTH, nestsDeeperThan } from "../src/platform/json-depth.ts";
 import { reportServerError } from "../src/observability/request-scope.ts";
 import { clientAddress } from "../src/server/client-address.ts";
 import { requestInfo, type Yoga } from "../src/server/yoga.ts";
@@ -50,6 +51,9 @@ async function readBody(c: HonoContext, maxBytes: number): Promise<Record<string
     parsed = JSON.parse(text);
   } catch (error) {
     throw new RestFailure({ status: 400, body: { detail: `JSON parse error - ${(error as Error).message}` } });
+  }
+  if (nestsDeeperThan(parsed)) {
+    throw new RestFailure({ status: 400, body: { detail: `JSON parse error - nesting deeper than ${MAX_JSON_DEPTH} levels.` } });
   }
   if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
     throw fieldError("non_field_errors", `Invalid data. Expected a dictionary, but got ${pythonTypeName(parsed)}.`);

@@ -1,5 +1,6 @@
 import { DomainError, type FieldErrors, fieldError, invalid } from "../src/platform/errors.ts";
 import { parseUuid } from "../src/platform/ids.ts";
+import { parseTimestamp } from "../src/platform/timestamps.ts";
 
 /** Readers for request bodies and query strings that fail with Waldur's field errors (400). */
 
@@ -57,7 +58,7 @@ const BODY_BOOLEANS = new Map<unknown, boolean>([
 
 export function optionalDateTime(body: Record<string, unknown>, field: string): string | null | undefined {
   const value = optionalString(body, field);
-  if (value && Number.isNaN(new Date(value).getTime())) {
+  if (value && !parseTimestamp(value)) {
     throw fieldError(field, "Datetime has wrong format. Use one of these formats instead: YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z].");
   }
   return value;
@@ -131,8 +132,8 @@ export function booleanParam(query: URLSearchParams, name: string): boolean | un
 export function dateTimeParam(query: URLSearchParams, name: string): string | undefined {
   const value = queryValue(query, name);
   if (value === undefined) return undefined;
-  const date = new Date(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value);
-  if (Number.isNaN(date.getTime())) throw fieldError(name, "Enter a valid date/time.");
+  const date = parseTimestamp(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value);
+  if (!date) throw fieldError(name, "Enter a valid date/time.");
   return date.toISOString();
 }
 

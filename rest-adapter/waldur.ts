@@ -12,6 +12,7 @@ export const ERROR_STATUS: Record<string, number> = {
   [ErrorCode.CONFLICT]: 409,
   [ErrorCode.METHOD_NOT_ALLOWED]: 405,
   [ErrorCode.RATE_LIMITED]: 429,
+  [ErrorCode.UNAVAILABLE]: 503,
   BAD_USER_INPUT: 400,
 };
 
@@ -27,8 +28,13 @@ export function toWaldurError(error: GraphQLError, overrides: Partial<Record<str
   const status = (code && (overrides[code] ?? ERROR_STATUS[code])) || (isVariableError(error) ? 400 : 500);
   if (status === 500) return { status, body: { detail: "Internal server error." } };
   const body = fields ?? { detail: error.message };
-  return status === 401 ? { status, body, headers: { "WWW-Authenticate": "Token" } } : { status, body };
+  const headers = { ...(status === 401 ? { "WWW-Authenticate": "Token" } : {}), ...httpHeadersOf(error) };
+  return Object.keys(headers).length ? { status, body, headers } : { status, body };
 }
+
+/** Response headers an error asks for, as yoga reads them for /graphql (`extensions.http.headers`, e.g. Retry-After). */
+const httpHeadersOf = (error: GraphQLError) =>
+  (error.extensions?.http as { headers?: Record<string, string> } | undefined)?.headers ?? {};
 
 /** graphql-js reports input that does not fit the operation's variable types before anything runs. */
 const isVariableError = (error: GraphQLError) => /^Variable "\$\w+"/.test(error.message);

@@ -13,6 +13,7 @@ import { observeHttp } from "./observability/http.ts";
 import { createLogger, type Logger } from "./observability/logger.ts";
 import { countingPublishes, countWebSocketConnections, GatewayMetrics, metricsEndpoint } from "./observability/metrics.ts";
 import { openPubSub, type PubSubHandle } from "./platform/pubsub.ts";
+import { trackRequests } from "./server/http-drain.ts";
 import { attachWebSocket } from "./server/websocket.ts";
 import { clientAddress } from "./server/client-address.ts";
 import { createGraphqlServer } from "./server/yoga.ts";
@@ -43,10 +44,17 @@ export interface AppOptions {
 /** Builds the whole service: database (migrated), pub/sub, GraphQL, REST adapter and WebSocket transport. */
 export async function createApp(options: AppOptions = {}): Promise<App> {
   const config = { ...loadConfig(), ...options.config };
-  const database =
-    options.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
-  await applyMigrations(database.sql, MIGRATIONS_DIR);
   const logger = createLogger(config.logLevel, options.logDestination);
+  const database =
+    options.database ??
+    (await openDatabase({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      poolSize: config.databasePoolSize,
+      statementTimeoutMs: config.databaseStatementTimeoutMs,
+      onIdleConnectionError: (err) => logger.warn({ err }, "idle database connection lost"),
+    }));
+  await applyMigrations(database.sql, MIGRATIONS_DIR);
   const metrics = new GatewayMetrics(database.poolUsage);
   const pubsub: PubSubHandle = openPubSub(config.redisUrl, config.pubsubPrefix, (err) => logger.warn({ err }, "redis connection error"));
   const deps: AppDeps = {
@@ -71,6 +79,7 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
 
   let server: Server | undefined;
   let socket: { close(): Promise<void> } | undefined;
+  let requests: ReturnType<typeof trackRequests> | undefined;
   return {
     hono,
     deps,
@@ -81,12 +90,15 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
     listen: (port = config.port, host = config.host) =>
       new Promise((resolve) => {
         server = serve({ fetch: hono.fetch, port, hostname: host }, (info) => resolve(info.port)) as Server;
+        requests = trackRequests(server);
         socket = attachWebSocket(server, yoga, deps);
         countWebSocketConnections(server, metrics);
       }),
+    /** Graceful: new connections are refused, requests in flight get up to SHUTDOWN_GRACE_MS, subscriptions end (1001). */
     async close() {
-      await socket?.close();
-      if (server) await new Promise<void>((resolve) => server!.close(() => resolve()));
+      const [drained] = await Promise.all([requests?.drain(config.shutdownGraceMs), socket?.close()]);
+      if (drained) logger[drained.cutOff ? "warn" : "info"](drained, "http server drained");
+      await yoga.dispose();
       await pubsub.close();
       if (!options.database) await database.close();
     },

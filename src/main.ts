@@ -17,6 +17,8 @@ console.log(
     `  REST:          ${base}/api/`,
     `  GraphQL:       ${base}/graphql  (GraphiQL in a browser)`,
     `  Subscriptions: ${base.replace(/^http/, "ws")}/graphql  (graphql-ws; SSE on the same URL)`,
+    `  API docs:      ${base}/api/docs/  (OpenAPI document: ${base}/api/schema/)`,
+    `  Health:        ${base}/health/ready   Metrics: ${base}/metrics`,
     token ? `  Staff token:   ${token}\n  Try: curl -H "Authorization: Token ${token}" ${base}/api/marketplace-offering-users/` : "",
     config.adminToken ? "  ADMIN_TOKEN is active for user admin." : "",
   ]
@@ -24,13 +26,26 @@ console.log(
     .join("\n"),
 );
 
+// The grace period bounds the drain; this bounds everything after it (database and Redis connections).
+const CLOSE_MARGIN_MS = 10_000;
 let stopping = false;
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.on(signal, async () => {
-    if (stopping) return;
-    stopping = true;
-    console.log(`${signal}: shutting down`);
+async function shutDown(signal: NodeJS.Signals) {
+  // npm forwards the terminal's Ctrl-C as a second SIGINT: one shutdown is enough.
+  if (stopping) return;
+  stopping = true;
+  const started = Date.now();
+  console.log(`${signal}: shutting down (requests in flight get up to ${config.shutdownGraceMs} ms)`);
+  setTimeout(() => {
+    console.error("Shutdown did not finish in time; exiting.");
+    process.exit(1);
+  }, config.shutdownGraceMs + CLOSE_MARGIN_MS).unref();
+  try {
     await app.close();
-    process.exit(0);
-  });
+  } catch (error) {
+    console.error("Shutdown failed:", error);
+    process.exit(1);
+  }
+  console.log(`Stopped after ${Date.now() - started} ms.`);
+  process.exit(0);
 }
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => void shutDown(signal));

@@ -1,4 +1,6 @@
 import { GraphQLError, Kind } from "graphql";
+import { MAX_JSON_DEPTH, nestsDeeperThan } from "../platform/json-depth.ts";
+import { parseTimestamp } from "../platform/timestamps.ts";
 import { builder } from "./builder.ts";
 
 /** ISO-8601 in UTC with `Z`; fractional seconds only when non-zero, as Waldur (DRF) renders them. */
@@ -8,8 +10,8 @@ export const formatDateTime = (date: Date) => {
 };
 
 function parseDateTime(value: unknown): Date {
-  const date = typeof value === "string" && value.trim() !== "" ? new Date(value) : new Date(Number.NaN);
-  if (Number.isNaN(date.getTime())) {
+  const date = typeof value === "string" && value.trim() !== "" ? parseTimestamp(value) : null;
+  if (!date) {
     throw new GraphQLError("Datetime has wrong format. Use ISO 8601.", { extensions: { code: "VALIDATION" } });
   }
   return date;
@@ -22,8 +24,15 @@ builder.scalarType("DateTime", {
   parseLiteral: (ast) => parseDateTime(ast.kind === Kind.STRING ? ast.value : undefined),
 });
 
+function parseJson(value: unknown): unknown {
+  if (nestsDeeperThan(value)) {
+    throw new GraphQLError(`JSON nests deeper than ${MAX_JSON_DEPTH} levels.`, { extensions: { code: "VALIDATION" } });
+  }
+  return value;
+}
+
 builder.scalarType("JSON", {
   description: "Any JSON value",
   serialize: (value) => value,
-  parseValue: (value) => value,
+  parseValue: parseJson,
 });

@@ -1,3 +1,4 @@
+import { clampTimestamp } from "../platform/timestamps.ts";
 import type { Tx } from "../platform/transaction.ts";
 import { MAINTENANCE_TYPES } from "./enums.ts";
 import type { AnnouncementEffect } from "./transitions.ts";
@@ -36,8 +37,8 @@ export function announcementContent(m: AnnouncementSource) {
   return {
     description: `${kind.prefix}: ${m.message}`,
     type: kind.announcementType,
-    activeFrom: new Date(start.getTime() - NOTIFY_BEFORE_MINUTES * MINUTE),
-    activeTo: new Date(end.getTime() + TRAILING_BUFFER_MINUTES * MINUTE),
+    activeFrom: clampTimestamp(new Date(start.getTime() - NOTIFY_BEFORE_MINUTES * MINUTE)),
+    activeTo: clampTimestamp(new Date(end.getTime() + TRAILING_BUFFER_MINUTES * MINUTE)),
   };
 }
 

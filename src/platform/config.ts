@@ -1,7 +1,9 @@
 import { type GraphqlSettings, loadGraphqlSettings } from "./graphql-settings.ts";
 import { loadObservabilitySettings, type ObservabilitySettings } from "../observability/settings.ts";
+import { loadRateLimitSettings, type RateLimitSettings } from "./rate-limit.ts";
+import { type DeploymentSettings, loadDeploymentSettings } from "./deployment-settings.ts";
 
-export interface Config extends GraphqlSettings, ObservabilitySettings {
+export interface Config extends GraphqlSettings, ObservabilitySettings, RateLimitSettings, DeploymentSettings {
   port: number;
   host: string;
   dataDir: string;
@@ -44,5 +46,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     siteAgentMinimumVersion: env.SITE_AGENT_MINIMUM_VERSION?.trim() || undefined,
     ...loadGraphqlSettings(env),
     ...loadObservabilitySettings(env),
+    ...loadRateLimitSettings(env),
+    ...loadDeploymentSettings(env),
   };
 }

@@ -30,11 +30,19 @@ export interface DatabaseOptions {
   databaseUrl?: string;
   /** PGlite data directory; undefined keeps the embedded database in memory (tests). */
   dataDir?: string;
+  /** PostgreSQL only: connections of the pool (default 10). */
   poolSize?: number;
+  /** PostgreSQL only: the server cancels a statement running longer than this (SQLSTATE 57014); 0 or unset: no limit. */
+  statementTimeoutMs?: number;
+  /**
+   * PostgreSQL only: an idle pooled connection broke (server restart, terminated backend). The pool drops it and
+   * opens another when needed; without a listener node-postgres would crash the process.
+   */
+  onIdleConnectionError?: (error: Error) => void;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  return options.databaseUrl ? openPostgres(options.databaseUrl, options.poolSize) : openPglite(options.dataDir);
+  return options.databaseUrl ? openPostgres(options.databaseUrl, options) : openPglite(options.dataDir);
 }
 
 async function openPglite(dataDir: string | undefined): Promise<Database> {
@@ -65,8 +73,20 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
   };
 }
 
-async function openPostgres(connectionString: string, poolSize = 10): Promise<Database> {
-  const pool = new pg.Pool({ connectionString, max: poolSize });
+/** How the gateway's connections show in pg_stat_activity (an `application_name` in DATABASE_URL wins). */
+export const APPLICATION_NAME = "marketplace-gateway";
+
+async function openPostgres(
+  connectionString: string,
+  { poolSize = 10, statementTimeoutMs = 0, onIdleConnectionError = () => {} }: DatabaseOptions,
+): Promise<Database> {
+  const pool = new pg.Pool({
+    connectionString,
+    max: poolSize,
+    application_name: APPLICATION_NAME,
+    ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs } : {}),
+  });
+  pool.on("error", onIdleConnectionError);
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   return {
     prisma,
@@ -74,11 +94,28 @@ async function openPostgres(connectionString: string, poolSize = 10): Promise<Da
     poolUsage: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     sql: {
       query: async (text, params) => ({ rows: (await pool.query(text, params as unknown[])).rows }),
-      exec: async (text) => void (await pool.query(text)),
+      exec: (text) => withoutStatementTimeout(pool, text),
     },
     close: async () => {
       await prisma.$disconnect();
       await pool.end();
     },
   };
+}
+
+/** Runs a script (a migration) on one connection with the statement timeout lifted: a migration may take longer than a request. */
+async function withoutStatementTimeout(pool: pg.Pool, script: string): Promise<void> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    await client.query("SET statement_timeout = 0");
+    await client.query(script);
+    await client.query("RESET statement_timeout");
+  } catch (error) {
+    broken = error as Error;
+    throw error;
+  } finally {
+    // A connection that failed midway may still carry the lifted timeout: drop it rather than return it to the pool.
+    client.release(broken);
+  }
 }

@@ -10,6 +10,8 @@ export const ErrorCode = {
   CONFLICT: "CONFLICT",
   METHOD_NOT_ALLOWED: "METHOD_NOT_ALLOWED",
   RATE_LIMITED: "RATE_LIMITED",
+  /** The database is too busy or too slow right now; the same request may succeed later. */
+  UNAVAILABLE: "UNAVAILABLE",
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 

@@ -1,9 +1,10 @@
 import { createYoga, maskError, type Plugin, type YogaServerInstance } from "graphql-yoga";
-import { clientDataError } from "../platform/database-errors.ts";
+import { databaseErrorForClient } from "../platform/database-errors.ts";
 import { type AppDeps, buildContext, type Context } from "../context.ts";
 import { schema } from "../graphql/schema.ts";
 import { csrfPrevention } from "./csrf.ts";
 import { graphqlLimitPlugins, withoutSuggestions } from "./graphql-limits.ts";
+import { mutationRateLimit } from "../platform/rate-limit.ts";
 
 /** Callers that built the context themselves (REST adapter, WebSocket) hand it over as `gatewayContext`. */
 export interface InitialContext {
@@ -33,13 +34,14 @@ export function createGraphqlServer(deps: AppDeps, instrumentation: Plugin[] = [
     landingPage: false,
     graphiql: deps.config.graphiql ? { title: "Marketplace Gateway", subscriptionsProtocol: "WS" } : false,
     batching: false,
-    plugins: [csrfPrevention, ...graphqlLimitPlugins(deps.config), ...instrumentation],
+    // The rate limit comes after instrumentation, so throttled mutations are still observed.
+    plugins: [csrfPrevention, ...graphqlLimitPlugins(deps.config), ...instrumentation, mutationRateLimit(deps)],
     logging: false,
     maskedErrors: {
       isDev: deps.config.graphqlErrorDetails,
       maskError: (error, message, isDev) => {
         const cause = (error as { originalError?: unknown }).originalError ?? error;
-        const masked = clientDataError(cause) ?? maskError(error, message, isDev);
+        const masked = databaseErrorForClient(cause) ?? maskError(error, message, isDev);
         return deps.config.graphqlFieldSuggestions ? masked : withoutSuggestions(masked);
       },
     },

@@ -1,4 +1,5 @@
 import type { Prisma } from "../generated/prisma/client.ts";
+import { fieldError } from "../platform/errors.ts";
 import { uuidOf } from "../resources/filters.ts";
 
 /** Filters shared by component usages and user usages; dates select billing periods and report dates. */
@@ -18,8 +19,22 @@ export interface UsageFilter {
   username?: string | null;
 }
 
+/** Year and month of a billing period as REST reads them; GraphQL's Int lets anything through, and a year beyond 9999 is no date. */
+const PERIOD_PARTS = [
+  ["billingPeriodYear", "billing_period_year", 1, 9999],
+  ["billingPeriodMonth", "billing_period_month", 1, 12],
+] as const;
+
+function checkPeriodParts(f: UsageFilter) {
+  for (const [key, name, min, max] of PERIOD_PARTS) {
+    const value = f[key];
+    if (value != null && (!Number.isInteger(value) || value < min || value > max)) throw fieldError(name, "Enter a whole number.");
+  }
+}
+
 export function componentUsageWhere(f: UsageFilter | null | undefined): Prisma.ComponentUsageWhereInput[] {
   if (!f) return [];
+  checkPeriodParts(f);
   const where: Prisma.ComponentUsageWhereInput[] = [];
   if (f.resourceUuid) where.push({ resourceId: uuidOf("resource_uuid", f.resourceUuid) });
   if (f.offeringUuid) where.push({ resource: { offeringId: uuidOf("offering_uuid", f.offeringUuid) } });

@@ -31,7 +31,8 @@ export async function startTestApp(config: Partial<Config> = {}, options: { now?
     database,
     now: options.now,
     logDestination: options.logDestination,
-    config: { seedDemo: false, logLevel: "silent", pubsubPrefix: `test-${randomBytes(4).toString("hex")}`, ...config },
+    // No mutation rate limit unless a test asks for one: many tests run hundreds of mutations with one token.
+    config: { seedDemo: false, logLevel: "silent", rateLimitMutations: 0, pubsubPrefix: `test-${randomBytes(4).toString("hex")}`, ...config },
   });
   const world = await buildWorld(app.deps.db);
   const port = await app.listen(0, "127.0.0.1");

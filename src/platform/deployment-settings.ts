@@ -1,0 +1,29 @@
+/** What one instance takes from the shared database, and how long it lets work finish when it is stopped. */
+export interface DeploymentSettings {
+  /** Connections this instance holds to PostgreSQL at most. */
+  databasePoolSize: number;
+  /** PostgreSQL cancels a statement running longer (the client gets 503); 0 switches the limit off. */
+  databaseStatementTimeoutMs: number;
+  /** On SIGTERM/SIGINT, how long requests in flight may take to finish before their connections are cut. */
+  shutdownGraceMs: number;
+}
+
+const SETTINGS: Array<[keyof DeploymentSettings, string, number, number]> = [
+  // key, variable, default, minimum
+  ["databasePoolSize", "DATABASE_POOL_SIZE", 10, 1],
+  // Below the 15 s an interactive transaction may last (src/platform/transaction.ts), so the database cancels a
+  // stuck statement, releasing its locks and connection, before Prisma gives up on the transaction around it.
+  ["databaseStatementTimeoutMs", "DATABASE_STATEMENT_TIMEOUT_MS", 10_000, 0],
+  ["shutdownGraceMs", "SHUTDOWN_GRACE_MS", 10_000, 0],
+];
+
+export function loadDeploymentSettings(env: NodeJS.ProcessEnv = process.env): DeploymentSettings {
+  const settings = {} as DeploymentSettings;
+  for (const [key, name, fallback, minimum] of SETTINGS) {
+    const raw = env[name]?.trim();
+    const value = raw ? Number(raw) : fallback;
+    if (!Number.isInteger(value) || value < minimum) throw new Error(`${name} must be an integer ≥ ${minimum}`);
+    settings[key] = value;
+  }
+  return settings;
+}

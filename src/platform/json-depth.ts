@@ -1,0 +1,14 @@
+/** Deeper JSON is refused where it enters: JSON.stringify and other recursive code overflow the stack a few thousand levels down. */
+export const MAX_JSON_DEPTH = 512;
+
+/** True when `value` nests arrays and objects deeper than `limit`. Iterative, so measuring is safe at any depth. */
+export function nestsDeeperThan(value: unknown, limit = MAX_JSON_DEPTH): boolean {
+  const pending: Array<[unknown, number]> = [[value, 0]];
+  while (pending.length) {
+    const [item, depth] = pending.pop()!;
+    if (item === null || typeof item !== "object") continue;
+    if (depth >= limit) return true;
+    for (const child of Object.values(item)) pending.push([child, depth + 1]);
+  }
+  return false;
+}

@@ -1,0 +1,193 @@
+import http from "node:http";
+import net from "node:net";
+import pg from "pg";
+import { afterAll, describe, expect, it } from "vitest";
+import WebSocket from "ws";
+import { APPLICATION_NAME } from "../src/platform/database.ts";
+import { killGateways, startGateway } from "./support/server-process.ts";
+import { embeddedStorage, type GatewayStorage, postgresStorage } from "./support/storage.ts";
+import { sleep, subscribeOverSse } from "./support/ws.ts";
+import { buildWorld } from "./support/world.ts";
+
+const postgresUrl = process.env.TEST_DATABASE_URL;
+const storages: GatewayStorage[] = [];
+afterAll(async () => {
+  killGateways();
+  for (const storage of storages) await storage.dispose();
+});
+
+/** A storage with the test world and one offering user in Requested. */
+async function seeded(storage: GatewayStorage) {
+  storages.push(storage);
+  const database = await storage.open();
+  const world = await buildWorld(database.prisma);
+  const offeringUser = await world.offeringUser("CREATION_REQUESTED");
+  await database.close();
+  return { token: world.tokens.staff, offeringUser };
+}
+
+/** A graphql-ws subscriber on a bare socket, so the close code and reason are the server's own. */
+function subscriber(wsUrl: string, token: string) {
+  const socket = new WebSocket(wsUrl, "graphql-transport-ws");
+  const closed = new Promise<{ code: number; reason: string }>((resolve) => socket.on("close", (code, reason) => resolve({ code, reason: String(reason) })));
+  const acknowledged = new Promise<void>((resolve, reject) => {
+    socket.on("open", () => socket.send(JSON.stringify({ type: "connection_init", payload: { authorization: `Token ${token}` } })));
+    socket.on("message", (data) => {
+      if (JSON.parse(String(data)).type !== "connection_ack") return;
+      socket.send(JSON.stringify({ id: "1", type: "subscribe", payload: { query: "subscription { offeringUserChanged { state } }" } }));
+      resolve();
+    });
+    socket.on("error", reject);
+  });
+  return { acknowledged, closed };
+}
+
+/** A request whose body arrives in two parts: in flight on the server until `finish()` sends the rest. */
+function slowUpload(baseUrl: string, method: string, path: string, token: string, body: unknown) {
+  const payload = Buffer.from(JSON.stringify(body));
+  const half = Math.floor(payload.length / 2);
+  const request = http.request(`${baseUrl}${path}`, {
+    method,
+    agent: false,
+    headers: { authorization: `Token ${token}`, "content-type": "application/json", "content-length": payload.length },
+  });
+  const response = new Promise<{ status: number; connection?: string; body: string }>((resolve, reject) => {
+    request.on("response", (res) => {
+      let text = "";
+      res.on("data", (chunk: Buffer) => (text += chunk));
+      res.on("end", () => resolve({ status: res.statusCode!, connection: res.headers.connection, body: text }));
+      res.on("error", reject);
+    });
+    request.on("error", reject);
+  });
+  request.write(payload.subarray(0, half));
+  return { response, finish: () => request.end(payload.subarray(half)) };
+}
+
+const answered = async (pending: Promise<unknown>) => Promise.race([pending.then(() => true, () => true), sleep(0).then(() => false)]);
+
+/** Resolves once the port refuses TCP connections (the server stopped listening). */
+async function refusesConnections(port: number, timeoutMs = 5_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const refused = await new Promise<boolean>((resolve) => {
+      const socket = net.connect(port, "127.0.0.1");
+      socket.once("connect", () => {
+        socket.destroy();
+        resolve(false);
+      });
+      socket.once("error", (error: NodeJS.ErrnoException) => resolve(error.code === "ECONNREFUSED"));
+    });
+    if (refused) return;
+    await sleep(25);
+  }
+  throw new Error(`port ${port} still accepts connections`);
+}
+
+const drainReport = (output: string) => JSON.parse(output.split("\n").find((line) => line.includes('"http server drained"'))!);
+
+describe("SIGTERM on the embedded database", () => {
+  it("refuses new connections, lets the request in flight finish, closes WebSockets with 1001, exits 0", async () => {
+    const storage = embeddedStorage();
+    const { token, offeringUser } = await seeded(storage);
+    const gateway = await startGateway({ ...storage.env, LOG_LEVEL: "info" });
+    const socket = subscriber(gateway.wsUrl, token);
+    await socket.acknowledged;
+    const eventStream = await subscribeOverSse(gateway.baseUrl, token, "subscription { offeringUserChanged { state } }");
+    expect(eventStream.status).toBe(200);
+    const upload = slowUpload(gateway.baseUrl, "PATCH", `/api/marketplace-offering-users/${offeringUser.uuid}/update_comments/`, token, {
+      service_provider_comment: "written while the server drains",
+    });
+    await sleep(500);
+
+    const signalled = Date.now();
+    gateway.signal("SIGTERM");
+    await refusesConnections(gateway.port);
+    expect(await socket.closed).toEqual({ code: 1001, reason: "Server shutting down" });
+    expect(await answered(upload.response)).toBe(false);
+    upload.finish();
+    expect(await upload.response).toMatchObject({ status: 200, connection: "close" });
+    expect(eventStream.completed || (await eventStream.failed(1_000)) !== undefined).toBe(true);
+    expect(await gateway.exited).toEqual({ code: 0, signal: null });
+    const shutdownMs = Date.now() - signalled;
+    console.log(`graceful shutdown with one request in flight: ${shutdownMs} ms`);
+    expect(drainReport(gateway.output())).toMatchObject({ finished: 1, cutOff: 0, eventStreams: 1 });
+
+    const database = await storage.open();
+    const stored = await database.prisma.offeringUser.findUniqueOrThrow({ where: { id: offeringUser.id } });
+    await database.close();
+    expect(stored.serviceProviderComment).toBe("written while the server drains");
+  }, 120_000);
+
+  it("cuts a request still unfinished when SHUTDOWN_GRACE_MS runs out, and still exits 0", async () => {
+    const storage = embeddedStorage();
+    const { token, offeringUser } = await seeded(storage);
+    const gateway = await startGateway({ ...storage.env, SHUTDOWN_GRACE_MS: "1000" });
+    const stuck = slowUpload(gateway.baseUrl, "PATCH", `/api/marketplace-offering-users/${offeringUser.uuid}/update_comments/`, token, {
+      service_provider_comment: "never finished",
+    });
+    await sleep(500);
+
+    const signalled = Date.now();
+    gateway.signal("SIGTERM");
+    await expect(stuck.response).rejects.toThrow(/socket hang up|ECONNRESET/);
+    expect(await gateway.exited).toEqual({ code: 0, signal: null });
+    const shutdownMs = Date.now() - signalled;
+    console.log(`shutdown with a stuck request and SHUTDOWN_GRACE_MS=1000: ${shutdownMs} ms`);
+    expect(shutdownMs).toBeGreaterThanOrEqual(1000);
+    expect(shutdownMs).toBeLessThan(5_000);
+    expect(drainReport(gateway.output())).toMatchObject({ finished: 0, cutOff: 1 });
+  }, 120_000);
+});
+
+describe.skipIf(!postgresUrl)("SIGTERM on PostgreSQL", () => {
+  it("lets a mutation waiting on a row lock finish after the signal", async () => {
+    const storage = await postgresStorage(postgresUrl!);
+    const { token, offeringUser } = await seeded(storage);
+    const gateway = await startGateway(storage.env);
+    const locker = new pg.Client({ connectionString: storage.url });
+    await locker.connect();
+    try {
+      await locker.query("BEGIN");
+      await locker.query("SELECT 1 FROM offering_users WHERE id = $1 FOR UPDATE", [offeringUser.id]);
+      const transition = fetch(`${gateway.baseUrl}/api/marketplace-offering-users/${offeringUser.uuid}/begin_creating/`, {
+        method: "POST",
+        headers: { authorization: `Token ${token}` },
+      });
+      await waitForLockWait(storage.url!);
+
+      gateway.signal("SIGTERM");
+      await refusesConnections(gateway.port);
+      await sleep(300);
+      expect(await answered(transition)).toBe(false);
+      await locker.query("ROLLBACK");
+      expect((await transition).status).toBe(200);
+      expect(await gateway.exited).toEqual({ code: 0, signal: null });
+
+      const { rows } = await locker.query("SELECT state FROM offering_users WHERE id = $1", [offeringUser.id]);
+      expect(rows).toEqual([{ state: "CREATING" }]);
+    } finally {
+      await locker.end();
+    }
+  }, 120_000);
+});
+
+/** Until one of the gateway's connections waits for a lock (the request has reached the database). */
+async function waitForLockWait(url: string, timeoutMs = 10_000) {
+  const observer = new pg.Client({ connectionString: url });
+  await observer.connect();
+  try {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      const { rows } = await observer.query(
+        "SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'",
+        [APPLICATION_NAME],
+      );
+      if (rows[0].waiting > 0) return;
+      await sleep(25);
+    }
+    throw new Error("no gateway connection waits for the lock");
+  } finally {
+    await observer.end();
+  }
+}

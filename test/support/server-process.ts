@@ -1,0 +1,91 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import path from "node:path";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const START_TIMEOUT_MS = 90_000;
+
+export interface Exit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+/** `npm start`'s command (src/main.ts) running as a child process. */
+export interface GatewayProcess {
+  baseUrl: string;
+  wsUrl: string;
+  port: number;
+  pid: number;
+  /** Everything it printed so far (stdout and stderr). */
+  output(): string;
+  exited: Promise<Exit>;
+  signal(signal: NodeJS.Signals): void;
+  /** SIGTERM, then waits for the exit. */
+  stop(): Promise<Exit>;
+}
+
+const running = new Set<ChildProcess>();
+
+/**
+ * Starts the gateway with `env` on top of a test default (random port on 127.0.0.1, no demo data, no
+ * Redis, no rate limit, warnings only); resolves once it prints its banner. Give `GATEWAY_DATA_DIR`
+ * (embedded database) or `DATABASE_URL`.
+ */
+export async function startGateway(env: Record<string, string>): Promise<GatewayProcess> {
+  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      PORT: "0",
+      HOST: "127.0.0.1",
+      SEED_DEMO: "false",
+      LOG_LEVEL: "warn",
+      DATABASE_URL: "",
+      REDIS_URL: "",
+      RATE_LIMIT_MUTATIONS: "0",
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  running.add(child);
+  let output = "";
+  child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<Exit>((resolve) =>
+    child.once("exit", (code, signal) => {
+      running.delete(child);
+      resolve({ code, signal });
+    }),
+  );
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the gateway printed no banner within ${START_TIMEOUT_MS} ms:\n${output}`)), START_TIMEOUT_MS);
+    const check = () => {
+      const listening = /REST:\s+http:\/\/[^:]+:(\d+)\/api\//.exec(output);
+      if (!listening) return;
+      clearTimeout(timer);
+      resolve(Number(listening[1]));
+    };
+    child.stdout!.on("data", check);
+    void exited.then((exit) => {
+      clearTimeout(timer);
+      reject(new Error(`the gateway exited (${exit.code ?? exit.signal}) before listening:\n${output}`));
+    });
+  });
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    wsUrl: `ws://127.0.0.1:${port}/graphql`,
+    port,
+    pid: child.pid!,
+    output: () => output,
+    exited,
+    signal: (signal) => void child.kill(signal),
+    async stop() {
+      child.kill("SIGTERM");
+      return exited;
+    },
+  };
+}
+
+/** For afterAll: kills what a failed test left running. */
+export function killGateways() {
+  for (const child of running) child.kill("SIGKILL");
+}
