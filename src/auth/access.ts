@@ -15,6 +15,16 @@ export interface ScopeRef {
   id: string;
 }
 
+/** Where an offering's provider-side roles are held: the offering itself and its customer. */
+export const offeringProviderScopes = (offering: { id: string; customerId: string }): ScopeRef[] => [
+  { type: "OFFERING", id: offering.id },
+  { type: "CUSTOMER", id: offering.customerId },
+];
+
+/** The same for an order, resource or limit, which names its offering by id. */
+export const allocationProviderScopes = (a: { offeringId: string; offering: { customerId: string } }): ScopeRef[] =>
+  offeringProviderScopes({ id: a.offeringId, customerId: a.offering.customerId });
+
 interface Grant {
   role: Role;
   scopeType: ScopeType;

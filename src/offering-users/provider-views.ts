@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { offeringProviderScopes } from "../auth/access.ts";
 import { Permission } from "../auth/permissions.ts";
 import type { Context } from "../context.ts";
 import { getOffering } from "../directory/offerings.ts";
@@ -19,11 +20,7 @@ export interface UserAttributeConfig {
 /** Offering pages only the provider side (and staff, support) may read. */
 async function providerOffering(ctx: Context, uuid: string) {
   const offering = await getOffering(ctx, uuid, { select: { id: true, name: true, customerId: true, created: true, modified: true } });
-  const provider = [
-    { type: "OFFERING" as const, id: offering.id },
-    { type: "CUSTOMER" as const, id: offering.customerId },
-  ];
-  if (!ctx.access.readsAll && !(await ctx.access.can(Permission.UPDATE_OFFERING, provider))) throw forbidden();
+  if (!ctx.access.readsAll && !(await ctx.access.can(Permission.UPDATE_OFFERING, offeringProviderScopes(offering)))) throw forbidden();
   return offering;
 }
 

@@ -1,5 +1,5 @@
+import { allocationProviderScopes, offeringProviderScopes } from "../auth/access.ts";
 import { Permission } from "../auth/permissions.ts";
-import type { ScopeRef } from "../auth/access.ts";
 import type { Context } from "../context.ts";
 import type { OfferingUserState, Prisma } from "../generated/prisma/client.ts";
 import type { Connection, Page } from "../graphql/pagination.ts";
@@ -47,11 +47,6 @@ export async function getOfferingUser(ctx: Context, uuid: string, query: Offerin
 async function loadVisible(ctx: Context, uuid: string): Promise<OfferingUserCore> {
   return (await getOfferingUser(ctx, uuid, { select: OFFERING_USER_CORE })) as unknown as OfferingUserCore;
 }
-
-const scopesOf = (ou: { offeringId: string; offering: { customerId: string } }): ScopeRef[] => [
-  { type: "OFFERING", id: ou.offeringId },
-  { type: "CUSTOMER", id: ou.offering.customerId },
-];
 
 /** The record after a change; a concurrent deletion in between makes it a 404, not a 500. */
 async function reload(ctx: Context, id: string, query: OfferingUserQuery) {
@@ -108,7 +103,7 @@ export async function transitionOfferingUser(
   query: OfferingUserQuery = {},
 ) {
   const ou = await loadVisible(ctx, uuid);
-  await ctx.access.require(Permission.UPDATE_OFFERING_USER, scopesOf(ou));
+  await ctx.access.require(Permission.UPDATE_OFFERING_USER, allocationProviderScopes(ou));
   const rule = ruleFor(operation);
   if (!canTransition(rule, ou.state)) throw invalidTransition(rule, ou.state);
   const data = { state: rule.to, ...commentData(rule.effect, input) };
@@ -147,7 +142,7 @@ export async function updateOfferingUserComments(
   query: OfferingUserQuery = {},
 ) {
   const ou = await loadVisible(ctx, uuid);
-  await ctx.access.require(Permission.UPDATE_OFFERING_USER, scopesOf(ou));
+  await ctx.access.require(Permission.UPDATE_OFFERING_USER, allocationProviderScopes(ou));
   const frozen = () => forbidden(`Cannot update comments for offering user in state: ${stateLabel("DELETED")}`);
   if (COMMENTS_FROZEN_IN.includes(ou.state)) throw frozen();
   const data = {
@@ -184,7 +179,7 @@ export async function updateOfferingUser(
   query: OfferingUserQuery = {},
 ) {
   const ou = await loadVisible(ctx, uuid);
-  await ctx.access.require(Permission.UPDATE_OFFERING_USER, scopesOf(ou));
+  await ctx.access.require(Permission.UPDATE_OFFERING_USER, allocationProviderScopes(ou));
   if (input.username === undefined || input.username === ou.username) return reload(ctx, ou.id, query);
   const username = input.username === null ? null : maxLength("username", input.username, 100);
   const assigned = INTERNAL_OFFERING_USER_TRANSITIONS.username_assigned;
@@ -208,7 +203,7 @@ export async function deleteOfferingUser(ctx: Context, uuid: string): Promise<st
   const ou = await loadVisible(ctx, uuid);
   await ctx.access.require(
     Permission.DELETE_OFFERING_USER,
-    scopesOf(ou),
+    allocationProviderScopes(ou),
     "You do not have permission to delete this user.",
   );
   await transact(ctx, async (tx, outbox) => {
@@ -241,10 +236,7 @@ export async function createOfferingUser(ctx: Context, input: CreateOfferingUser
   ]);
   if (!offering) throw missing("offering");
   if (!user) throw missing("user");
-  await ctx.access.require(Permission.CREATE_OFFERING_USER, [
-    { type: "OFFERING", id: offering.id },
-    { type: "CUSTOMER", id: offering.customerId },
-  ]);
+  await ctx.access.require(Permission.CREATE_OFFERING_USER, offeringProviderScopes(offering));
   const options = (offering.pluginOptions ?? {}) as Record<string, unknown>;
   if (options.service_provider_can_create_offering_user !== true) {
     throw fieldError("offering", "It is not allowed to create users for current offering.");

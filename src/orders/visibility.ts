@@ -33,7 +33,4 @@ export const consumerScopes = (o: { projectId: string; project: { customerId: st
   { type: "CUSTOMER", id: o.project.customerId },
 ];
 
-export const providerScopes = (o: { offeringId: string; offering: { customerId: string } }): ScopeRef[] => [
-  { type: "OFFERING", id: o.offeringId },
-  { type: "CUSTOMER", id: o.offering.customerId },
-];
+export { allocationProviderScopes as providerScopes } from "../auth/access.ts";

@@ -1,3 +1,4 @@
+import { allocationProviderScopes as providerScopes } from "../auth/access.ts";
 import { Permission } from "../auth/permissions.ts";
 import type { Context } from "../context.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
@@ -39,11 +40,6 @@ const BACKEND_UPDATES = {
   { permission: Permission; column: keyof Prisma.ResourceUncheckedUpdateInput; field: string; changed: string; unchanged: string }
 >;
 export type BackendUpdate = keyof typeof BACKEND_UPDATES;
-
-const providerScopes = (r: { offeringId: string; offering: { customerId: string } }) => [
-  { type: "OFFERING" as const, id: r.offeringId },
-  { type: "CUSTOMER" as const, id: r.offering.customerId },
-];
 
 async function loadForProvider<S extends Prisma.ResourceSelect>(ctx: Context, uuid: string, select: S) {
   const visible = await providerResources(ctx);

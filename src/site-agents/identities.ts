@@ -1,3 +1,4 @@
+import { offeringProviderScopes as providerScopes } from "../auth/access.ts";
 import { Permission } from "../auth/permissions.ts";
 import type { Context } from "../context.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
@@ -31,10 +32,6 @@ export interface IdentityInput {
   lastRestarted?: Date | null;
 }
 
-export const providerScopes = (offering: { id: string; customerId: string }) => [
-  { type: "OFFERING" as const, id: offering.id },
-  { type: "CUSTOMER" as const, id: offering.customerId },
-];
 
 export async function listAgentIdentities(ctx: Context, args: { filter?: IdentityFilter | null; page: Page }, query: IdentityQuery = {}) {
   const f = args.filter ?? {};

@@ -1,10 +1,11 @@
+import { offeringProviderScopes as providerScopes } from "../auth/access.ts";
 import { Permission } from "../auth/permissions.ts";
 import type { Context } from "../context.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import { visibleOne } from "../directory/lookup.ts";
 import { fieldError } from "../platform/errors.ts";
 import { maxLength } from "../platform/text.ts";
-import { findAgentIdentity, providerScopes } from "./identities.ts";
+import { findAgentIdentity } from "./identities.ts";
 import { visibleAgentIdentities } from "./visibility.ts";
 
 export type ServiceQuery = { select?: Prisma.AgentServiceSelect; include?: Prisma.AgentServiceInclude };

@@ -1,3 +1,4 @@
+import { offeringProviderScopes } from "../auth/access.ts";
 import { Permission } from "../auth/permissions.ts";
 import type { Context } from "../context.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
@@ -130,10 +131,7 @@ export async function createTerms(ctx: Context, input: CreateTermsInput, query: 
     requiresReconsent: input.requiresReconsent ?? false,
     isActive: input.isActive ?? false,
   };
-  await ctx.access.require(Permission.UPDATE_OFFERING, [
-    { type: "OFFERING", id: offering.id },
-    { type: "CUSTOMER", id: offering.customerId },
-  ]);
+  await ctx.access.require(Permission.UPDATE_OFFERING, offeringProviderScopes(offering));
   const id = await transact(ctx, async (tx, outbox) => {
     if (data.isActive) await assertNoOtherActive(tx, offering.id);
     const terms = await tx.offeringTermsOfService.create({

@@ -1,3 +1,4 @@
+import { allocationProviderScopes } from "../auth/access.ts";
 import { Permission } from "../auth/permissions.ts";
 import type { Context } from "../context.ts";
 import type { BillingType, Prisma, ResourceState } from "../generated/prisma/client.ts";
@@ -84,10 +85,7 @@ export async function setUsage(ctx: Context, input: SetUsageInput) {
   const period = billingPeriodOf(input.date ?? ctx.now());
   const paired = reports.map((r) => [r, byType.get(r.type)!] as [Report, Component]);
   await checkLimits(ctx, resource.id, period, paired);
-  await ctx.access.require(Permission.SET_RESOURCE_USAGE, [
-    { type: "OFFERING", id: resource.offeringId },
-    { type: "CUSTOMER", id: resource.offering.customerId },
-  ]);
+  await ctx.access.require(Permission.SET_RESOURCE_USAGE, allocationProviderScopes(resource));
   const now = ctx.now();
   const current = { ...(resource.currentUsages as Record<string, unknown>) };
   await transact(ctx, async (tx) => {
@@ -163,10 +161,7 @@ async function usageForMonth(tx: Tx, base: UsageCore, date: Date, now: Date) {
 export async function setUserUsages(ctx: Context, componentUsageUuid: string, usages: UserUsageReport[]) {
   ctx.requireViewer();
   const base = (await getComponentUsage(ctx, componentUsageUuid, { select: USAGE_CORE })) as unknown as UsageCore;
-  await ctx.access.require(Permission.SET_RESOURCE_USAGE, [
-    { type: "OFFERING", id: base.resource.offeringId },
-    { type: "CUSTOMER", id: base.resource.offering.customerId },
-  ]);
+  await ctx.access.require(Permission.SET_RESOURCE_USAGE, allocationProviderScopes(base.resource));
   const reports = await validUserReports(ctx, base.resource.offeringId, usages);
   const now = ctx.now();
   await transact(ctx, async (tx) => {

@@ -1,3 +1,4 @@
+import { allocationProviderScopes as providerScopes } from "../auth/access.ts";
 import { Permission } from "../auth/permissions.ts";
 import type { Context } from "../context.ts";
 import { referenced, visibleOne } from "../directory/lookup.ts";
@@ -95,11 +96,6 @@ function validLimit(limit: string) {
   if (problem) throw fieldError("limit", problem);
   return toDecimal(limit);
 }
-
-const providerScopes = (r: LimitedResource) => [
-  { type: "OFFERING" as const, id: r.offeringId },
-  { type: "CUSTOMER" as const, id: r.offering.customerId },
-];
 
 const notUnique = () => fieldError("non_field_errors", "The fields resource, component, user must make a unique set.");
 
