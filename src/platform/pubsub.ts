@@ -93,6 +93,9 @@ export function openPubSub(redisUrl: string | undefined, prefix = "gateway", onR
   return {
     pubsub: namespaced(createPubSub({ eventTarget }), prefix),
     close: async () => {
+      // Subscriptions that end after this (a stream closing late) unsubscribe through the event target; on a
+      // closed connection ioredis rejects that, unhandled. The channels go with the connection anyway.
+      subscribeClient.unsubscribe = (async () => 0) as typeof subscribeClient.unsubscribe;
       publishClient.disconnect();
       subscribeClient.disconnect();
     },
