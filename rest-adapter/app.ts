@@ -91,7 +91,7 @@ async function handle(c: HonoContext, route: CompiledRoute, yoga: Yoga, deps: Ap
       ...route.variables?.(request),
       ...(page ? { first: page.pageSize, offset: (page.page - 1) * page.pageSize } : {}),
     };
-    const result = await runOperation(yoga, ctx, route, variables);
+    const result = await runOperation(yoga, ctx, c.req.raw, route, variables);
     if (result.errors?.length) throw result.errors[0];
     const value = Object.values(result.data ?? {})[0] as Record<string, unknown>;
     const fields = url.searchParams.getAll("field");
@@ -109,7 +109,7 @@ async function handle(c: HonoContext, route: CompiledRoute, yoga: Yoga, deps: Ap
     });
   } catch (error) {
     const failure = error instanceof RestFailure ? error.response : toWaldurError(error as GraphQLError, route.errorStatus);
-    if (failure.status === 500) reportServerError(error);
+    if (failure.status === 500) reportServerError(c.req.raw, error);
     return respond(c, failure.status, failure.body, failure.headers);
   }
 }

@@ -34,14 +34,18 @@ export function compileRoutes(routes: RouteSpec[], schema: Parameters<typeof val
   });
 }
 
-/** Runs a prepared operation through yoga's envelop pipeline (same plugins as /graphql) with the request's context. */
+/**
+ * Runs a prepared operation through yoga's envelop pipeline (same plugins as /graphql) with the request's context;
+ * like yoga's own HTTP operations, the context carries the HTTP `request` for the plugins that observe it.
+ */
 export async function runOperation(
   yoga: Yoga,
   ctx: Context,
+  request: Request,
   route: CompiledRoute,
   variableValues: Record<string, unknown>,
 ): Promise<ExecutionResult> {
-  const enveloped = yoga.getEnveloped({ gatewayContext: ctx });
+  const enveloped = yoga.getEnveloped({ gatewayContext: ctx, request });
   const result = (await enveloped.execute({
     schema: enveloped.schema,
     document: route.parsed,

@@ -3,7 +3,7 @@ import type { Plugin } from "graphql-yoga";
 import { clientDataError } from "../platform/database-errors.ts";
 import type { Logger } from "./logger.ts";
 import type { GatewayMetrics, OperationLabels } from "./metrics.ts";
-import { currentRequest, thrownError } from "./request-scope.ts";
+import { requestScopeOf, thrownError } from "./request-scope.ts";
 
 /** The operation's name, or for anonymous operations (every REST route) its root fields. */
 function describeOperation(document: DocumentNode, operationName: string | null | undefined) {
@@ -21,9 +21,14 @@ function isUnexpected(error: GraphQLError): boolean {
   return thrown != null && !("extensions" in thrown) && clientDataError(thrown) === null;
 }
 
-function labelsOf(args: { document: DocumentNode; operationName?: string | null }): OperationLabels {
+type OperationArgs = { document: DocumentNode; operationName?: string | null; contextValue?: unknown };
+
+/** HTTP operations (/graphql and REST routes) carry yoga's `request` in their context; graphql-ws ones do not. */
+const requestOf = (args: OperationArgs) => (args.contextValue as { request?: Request } | undefined)?.request;
+
+function labelsOf(args: OperationArgs): OperationLabels {
   const { name, type } = describeOperation(args.document, args.operationName);
-  const request = currentRequest();
+  const request = requestScopeOf(requestOf(args));
   request?.operations.push(name);
   return { operation: name, type, source: request?.source ?? "websocket" };
 }
@@ -33,10 +38,10 @@ function labelsOf(args: { document: DocumentNode; operationName?: string | null 
  * graphql-ws), keeps the open-subscription gauge, and sends unexpected errors with their stack to the log.
  */
 export function useOperationObservation(metrics: GatewayMetrics, logger: Logger): Plugin {
-  const reportUnexpected = (errors: readonly GraphQLError[] | undefined) => {
+  const reportUnexpected = (args: OperationArgs, errors: readonly GraphQLError[] | undefined) => {
     for (const error of errors ?? []) {
       if (!isUnexpected(error)) continue;
-      const request = currentRequest();
+      const request = requestScopeOf(requestOf(args));
       if (request) request.errors.add(thrownError(error));
       else logger.error({ err: thrownError(error), path: error.path?.join(".") }, "graphql operation failed");
     }
@@ -49,7 +54,7 @@ export function useOperationObservation(metrics: GatewayMetrics, logger: Logger)
         onExecuteDone({ result }) {
           if (isAsyncIterable(result)) return metrics.recordOperation(labels, "ok");
           metrics.recordOperation(labels, result.errors?.length ? "error" : "ok", (performance.now() - started) / 1000);
-          reportUnexpected(result.errors);
+          reportUnexpected(args, result.errors);
         },
       };
     },
@@ -59,7 +64,7 @@ export function useOperationObservation(metrics: GatewayMetrics, logger: Logger)
         onSubscribeResult({ result }) {
           if (!isAsyncIterable(result)) {
             metrics.recordOperation(labels, "error");
-            return reportUnexpected(result.errors);
+            return reportUnexpected(args, result.errors);
           }
           metrics.recordOperation(labels, "ok");
           return { onEnd: metrics.openSubscription(labels.source) };

@@ -3,7 +3,7 @@ import { matchedRoutes } from "hono/route";
 import type { Logger } from "./logger.ts";
 import type { GatewayMetrics } from "./metrics.ts";
 import { REQUEST_ID_HEADER, requestIdFrom } from "./request-id.ts";
-import { type RequestScope, runInRequestScope } from "./request-scope.ts";
+import { openRequestScope, type RequestScope } from "./request-scope.ts";
 
 const KNOWN_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 const PROBE_PATHS = new Set(["/health", "/health/ready", "/metrics"]);
@@ -27,7 +27,8 @@ export function observeHttp({ logger, metrics, canonicalRoute = (pattern) => pat
     const requestId = requestIdFrom(c.req.header(REQUEST_ID_HEADER));
     c.req.raw.headers.set(REQUEST_ID_HEADER, requestId);
     const scope: RequestScope = { requestId, source: SOURCE_BY_PATH[c.req.path] ?? "rest", operations: [], errors: new Set() };
-    await runInRequestScope(scope, next);
+    openRequestScope(c.req.raw, scope);
+    await next();
     c.res.headers.set(REQUEST_ID_HEADER, requestId);
     if (c.error) scope.errors.add(c.error);
 

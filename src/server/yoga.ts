@@ -11,6 +11,8 @@ export interface InitialContext {
   gatewayContext?: Context;
   /** The TCP peer's address, handed over by the HTTP server. */
   clientAddress?: string;
+  /** The HTTP request an operation serves (yoga sets it for /graphql; the REST adapter hands it over). */
+  request?: Request;
 }
 
 export type Yoga = YogaServerInstance<InitialContext, Context>;
