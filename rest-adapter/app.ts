@@ -103,9 +103,10 @@ async function handle(c: HonoContext, route: CompiledRoute, yoga: Yoga, deps: Ap
     const { totalCount, nodes } = value as { totalCount: number; nodes: unknown[] };
     if (page && page.page > 1 && (page.page - 1) * page.pageSize >= totalCount) throw invalidPage();
     const publicUrl = new URL(url.pathname + url.search, ctx.baseUrl);
+    const links = linkHeader(publicUrl, page!, totalCount);
     return respond(c, 200, selectFields(nodes, fields), {
       "X-Result-Count": String(totalCount),
-      Link: linkHeader(publicUrl, page!, totalCount),
+      ...(links ? { Link: links } : {}),
     });
   } catch (error) {
     const failure = error instanceof RestFailure ? error.response : toWaldurError(error as GraphQLError, route.errorStatus);

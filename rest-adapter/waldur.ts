@@ -55,8 +55,23 @@ export function pageRequest(query: URLSearchParams): PageRequest {
   return { page, pageSize };
 }
 
-/** RFC 5988 links as DRF's LinkHeaderPagination writes them: first, prev, next, last (those that exist), query keys sorted. */
-export function linkHeader(url: URL, { page, pageSize }: PageRequest, total: number): string {
+/**
+ * The most a Link header may take: four links repeating a long query string would outgrow the 16 KiB of response
+ * headers Node's clients (undici, so `fetch`) accept, and the request-target alone may take 8 KiB.
+ */
+export const LINK_HEADER_BUDGET_BYTES = 12 * 1024;
+
+const LINK_ORDER = ["first", "prev", "next", "last"] as const;
+/** What a client paging through needs most comes first when not every link fits. */
+const LINK_PRIORITY = ["next", "prev", "first", "last"] as const;
+const LINK_SEPARATOR = ", ";
+
+/**
+ * RFC 5988 links as DRF's LinkHeaderPagination writes them: first, prev, next, last (those that exist), query keys
+ * sorted. Within `budget` bytes: links join in the order next, prev, first, last while they fit (so next is dropped
+ * only when it alone is too long, and then the header is empty), and the header keeps DRF's order among those kept.
+ */
+export function linkHeader(url: URL, { page, pageSize }: PageRequest, total: number, budget = LINK_HEADER_BUDGET_BYTES): string {
   const last = Math.max(1, Math.ceil(total / pageSize));
   const at = (n: number) => {
     const u = new URL(url);
@@ -65,11 +80,21 @@ export function linkHeader(url: URL, { page, pageSize }: PageRequest, total: num
     u.searchParams.sort();
     return u.toString();
   };
-  const links: Array<[string, number]> = [["first", 1]];
-  if (page > 1) links.push(["prev", page - 1]);
-  if (page < last) links.push(["next", page + 1]);
-  links.push(["last", last]);
-  return links.map(([rel, n]) => `<${at(n)}>; rel="${rel}"`).join(", ");
+  const pages: Partial<Record<(typeof LINK_ORDER)[number], number>> = { first: 1, last };
+  if (page > 1) pages.prev = page - 1;
+  if (page < last) pages.next = page + 1;
+  const kept = new Map<string, string>();
+  let size = 0;
+  for (const rel of LINK_PRIORITY) {
+    const n = pages[rel];
+    if (n === undefined) continue;
+    const link = `<${at(n)}>; rel="${rel}"`;
+    const grown = size + (kept.size ? LINK_SEPARATOR.length : 0) + Buffer.byteLength(link);
+    if (grown > budget) break;
+    kept.set(rel, link);
+    size = grown;
+  }
+  return LINK_ORDER.flatMap((rel) => kept.get(rel) ?? []).join(LINK_SEPARATOR);
 }
 
 /** `?field=a&field=b` keeps only those keys. */

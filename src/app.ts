@@ -16,6 +16,7 @@ import { openPubSub, type PubSubHandle } from "./platform/pubsub.ts";
 import { trackRequests } from "./server/http-drain.ts";
 import { attachWebSocket } from "./server/websocket.ts";
 import { clientAddress } from "./server/client-address.ts";
+import { limitRequestTarget } from "./server/request-target.ts";
 import { createGraphqlServer } from "./server/yoga.ts";
 
 export const MIGRATIONS_DIR = new URL("../prisma/migrations", import.meta.url).pathname;
@@ -68,6 +69,8 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
   const hono = new Hono();
   const restPaths = new Set<string>();
   hono.use("*", observeHttp({ logger, metrics, canonicalRoute: (pattern) => (restPaths.has(`${pattern}/`) ? `${pattern}/` : pattern) }));
+  // Before every route (REST paths and /graphql alike), so an over-long URI costs no routing and no GraphQL work.
+  hono.use("*", limitRequestTarget());
   hono.get("/health", (c) => c.json({ status: "ok" }));
   hono.get("/health/ready", readinessEndpoint({ sql: database.sql, migrationsDir: MIGRATIONS_DIR, redisUrl: config.redisUrl }, logger));
   hono.get("/metrics", metricsEndpoint(metrics, config.metricsToken));

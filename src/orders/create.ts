@@ -5,6 +5,7 @@ import { visibleOfferings, visibleProjects } from "../directory/visibility.ts";
 import { fieldError } from "../platform/errors.ts";
 import { toHex } from "../platform/ids.ts";
 import { maxLength } from "../platform/text.ts";
+import { parseTimestamp } from "../platform/timestamps.ts";
 import { transact } from "../platform/transaction.ts";
 import { RESOURCE_CORE, recordResourceChange } from "../resources/changes.ts";
 import { reconcileResourceAccess } from "../offering-users/allocations.ts";
@@ -46,10 +47,16 @@ function validLimits(value: unknown): Prisma.InputJsonObject {
   return limits;
 }
 
+/**
+ * A DRF DateField: a calendar date of years 1–9999 (Python's date range). Year 0 (PostgreSQL would reject it as the
+ * whole statement) and dates JavaScript rolls over (2023-02-29 → March 1st) are the field's error like any bad format.
+ */
 function startDateOf(value: string | null | undefined): Date | null {
   if (!value) return null;
-  const date = /^\d{4}-\d{2}-\d{2}$/.test(value) ? new Date(`${value}T00:00:00Z`) : new Date(Number.NaN);
-  if (Number.isNaN(date.getTime())) throw fieldError("start_date", "Date has wrong format. Use one of these formats instead: YYYY-MM-DD.");
+  const date = /^\d{4}-\d{2}-\d{2}$/.test(value) ? parseTimestamp(`${value}T00:00:00Z`) : null;
+  if (!date || date.toISOString().slice(0, 10) !== value) {
+    throw fieldError("start_date", "Date has wrong format. Use one of these formats instead: YYYY-MM-DD.");
+  }
   return date;
 }
 

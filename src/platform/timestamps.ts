@@ -13,3 +13,13 @@ export function parseTimestamp(value: string): Date | null {
 
 /** Keeps a derived instant (a window around a stored one) storable. */
 export const clampTimestamp = (date: Date) => new Date(Math.min(Math.max(date.getTime(), EARLIEST), LATEST));
+
+/**
+ * Midnight UTC of `year`-`month`-`day` (month 0-based; months and days out of range roll over as in Date.UTC). Unlike
+ * Date.UTC, which reads years 0–99 as 1900–1999, every year is that very year: billing_period_year=24 is year 24.
+ */
+export function utcDate(year: number, month: number, day = 1): Date {
+  const date = new Date(0);
+  date.setUTCFullYear(year, month, day);
+  return date;
+}

@@ -1,4 +1,5 @@
 import { Prisma } from "../generated/prisma/client.ts";
+import { utcDate } from "../platform/timestamps.ts";
 
 /** DRF DecimalField(max_digits=20, decimal_places=2), the type of usage amounts: a number or a numeric string. */
 export function amountError(value: unknown): string | undefined {
@@ -15,9 +16,9 @@ export function amountError(value: unknown): string | undefined {
 export const toDecimal = (value: string | number) => new Prisma.Decimal(String(value).trim()).toDecimalPlaces(2);
 
 /** The first day (UTC) of the month `date` falls in: Waldur's billing period. */
-export const billingPeriodOf = (date: Date) => new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1));
+export const billingPeriodOf = (date: Date) => utcDate(date.getUTCFullYear(), date.getUTCMonth());
 
-const monthsLater = (period: Date, months: number) => new Date(Date.UTC(period.getUTCFullYear(), period.getUTCMonth() + months, 1));
+const monthsLater = (period: Date, months: number) => utcDate(period.getUTCFullYear(), period.getUTCMonth() + months);
 
 /** The billing periods a component's limit covers, by its limit_period: [first, end) or everything. */
 export const LIMIT_WINDOWS: Record<string, (period: Date) => { gte?: Date; lt?: Date }> = {
@@ -26,7 +27,7 @@ export const LIMIT_WINDOWS: Record<string, (period: Date) => { gte?: Date; lt?: 
     const start = monthsLater(period, -(period.getUTCMonth() % 3));
     return { gte: start, lt: monthsLater(start, 3) };
   },
-  annual: (period) => ({ gte: new Date(Date.UTC(period.getUTCFullYear(), 0, 1)), lt: new Date(Date.UTC(period.getUTCFullYear() + 1, 0, 1)) }),
+  annual: (period) => ({ gte: utcDate(period.getUTCFullYear(), 0), lt: utcDate(period.getUTCFullYear() + 1, 0) }),
   total: () => ({}),
 };
 

@@ -1,5 +1,6 @@
 import type { Prisma } from "../generated/prisma/client.ts";
 import { fieldError } from "../platform/errors.ts";
+import { utcDate } from "../platform/timestamps.ts";
 import { uuidOf } from "../resources/filters.ts";
 
 /** Filters shared by component usages and user usages; dates select billing periods and report dates. */
@@ -44,8 +45,8 @@ export function componentUsageWhere(f: UsageFilter | null | undefined): Prisma.C
   if (f.billingPeriod) where.push({ billingPeriod: f.billingPeriod });
   if (f.billingPeriodYear != null) {
     const month = f.billingPeriodMonth;
-    const start = new Date(Date.UTC(f.billingPeriodYear, month ? month - 1 : 0, 1));
-    const end = new Date(Date.UTC(f.billingPeriodYear + (month ? 0 : 1), month ? month : 0, 1));
+    const start = utcDate(f.billingPeriodYear, month ? month - 1 : 0);
+    const end = utcDate(f.billingPeriodYear + (month ? 0 : 1), month ? month : 0);
     where.push({ billingPeriod: { gte: start, lt: end } });
   } else if (f.billingPeriodMonth != null) {
     where.push({ billingPeriod: { in: monthsNamed(f.billingPeriodMonth) } });
@@ -57,7 +58,7 @@ export function componentUsageWhere(f: UsageFilter | null | undefined): Prisma.C
 
 /** The first days of month `month` across the years anyone reports usage for. */
 const monthsNamed = (month: number) =>
-  Array.from({ length: 101 }, (_unused, i) => new Date(Date.UTC(2000 + i, month - 1, 1)));
+  Array.from({ length: 101 }, (_unused, i) => utcDate(2000 + i, month - 1));
 
 export function componentUserUsageWhere(f: UsageFilter | null | undefined): Prisma.ComponentUserUsageWhereInput[] {
   if (!f) return [];

@@ -144,4 +144,30 @@ describe("filters", () => {
       resource_uuid: ["Enter a valid UUID."],
     });
   });
+
+  it("years 1–99 are those years, not 19xx: reports dated in year 24 and in 1924 stay apart", async () => {
+    const resource = await makeResource(t.app.deps.db, t.world, "OK");
+    const report = async (date: string, amount: number) =>
+      (await t.http("POST", "/api/marketplace-component-usages/set_usage/", { token: owner(), body: { resource: resource.uuid, date, usages: [{ type: "cpu", amount }] } })).status;
+    expect(await report("0024-03-15T12:00:00Z", 24)).toBe(201);
+    expect(await report("1924-03-15T12:00:00Z", 1924)).toBe(201);
+    const list = async (query: string) =>
+      ((await t.http("GET", `/api/marketplace-component-usages/?resource_uuid=${resource.uuid}&${query}`, { token: owner() })).body as Array<{ usage: number; billing_period: string }>)
+        .map((u) => [u.billing_period, u.usage])
+        .sort();
+    expect(await list("")).toEqual([["0024-03-01", 24], ["1924-03-01", 1924]]);
+    expect(await list("billing_period_year=24")).toEqual([["0024-03-01", 24]]);
+    expect(await list("billing_period_year=24&billing_period_month=3")).toEqual([["0024-03-01", 24]]);
+    expect(await list("billing_period_year=24&billing_period_month=4")).toEqual([]);
+    expect(await list("billing_period_year=1924")).toEqual([["1924-03-01", 1924]]);
+    expect(await list("billing_period_year=1924&billing_period_month=3")).toEqual([["1924-03-01", 1924]]);
+    expect(await list("billing_period_year=1")).toEqual([]);
+    expect(await list("billing_period_year=99")).toEqual([]);
+    const gql = await t.gql(
+      `query($filter: UsageFilter) { componentUsages(filter: $filter) { nodes { billingPeriod } } }`,
+      { filter: { resourceUuid: resource.uuid, billingPeriodYear: 24 } },
+      owner(),
+    );
+    expect(gql).toEqual({ data: { componentUsages: { nodes: [{ billingPeriod: "0024-03-01" }] } } });
+  });
 });
