@@ -1,4 +1,3 @@
-import { filter, pipe } from "graphql-yoga";
 import type { Context } from "../context.ts";
 import { EventScopeType } from "../generated/prisma/enums.ts";
 import { builder } from "../graphql/builder.ts";
@@ -75,13 +74,10 @@ builder.subscriptionFields((t) => ({
     args: { eventType: t.arg.stringList() },
     subscribe: (_root, args, ctx) => {
       ctx.requireViewer();
-      return pipe(
-        ctx.pubsub.subscribe("eventCreated"),
-        filter(
-          async (p: EventCreatedPayload) =>
-            (!args.eventType?.length || args.eventType.includes(p.eventType)) &&
-            (await subscriberMaySee(ctx, "event", p, (fresh) => canSeeEvent(fresh, p.eventId))),
-        ),
+      return ctx.pubsub.subscribe(
+        "eventCreated",
+        (p: EventCreatedPayload) =>
+          (!args.eventType?.length || args.eventType.includes(p.eventType)) && subscriberMaySee(ctx, "event", p, (fresh) => canSeeEvent(fresh, p.eventId)),
       );
     },
     resolve: (query, payload: EventCreatedPayload, _args, ctx) =>

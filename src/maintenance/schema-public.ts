@@ -1,4 +1,3 @@
-import { filter, pipe } from "graphql-yoga";
 import { builder } from "../graphql/builder.ts";
 import { connectionType, nodesQuery, pageArgs, toPage } from "../graphql/pagination.ts";
 import { toHex } from "../platform/ids.ts";
@@ -72,9 +71,9 @@ builder.subscriptionFields((t) => ({
     subscribe: (_root, args, ctx) => {
       rejectBadToken(ctx);
       const provider = args.serviceProviderUuid ? toHex(String(args.serviceProviderUuid)) : null;
-      return pipe(
-        ctx.pubsub.subscribe("maintenanceChanged"),
-        filter((p: MaintenanceChangedPayload) => (!provider || toHex(p.serviceProviderId) === provider) && publicView.publicChangeKind(p) !== null),
+      return ctx.pubsub.subscribe(
+        "maintenanceChanged",
+        (p: MaintenanceChangedPayload) => (!provider || toHex(p.serviceProviderId) === provider) && publicView.publicChangeKind(p) !== null,
       );
     },
     resolve: (payload: MaintenanceChangedPayload): PublicChange => ({ ...payload, kind: publicView.publicChangeKind(payload)! }),

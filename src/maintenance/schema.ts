@@ -1,4 +1,3 @@
-import { filter, pipe } from "graphql-yoga";
 import { EventRef } from "../events/schema.ts";
 import { subscriberMaySee } from "../events/visibility.ts";
 import { builder } from "../graphql/builder.ts";
@@ -137,14 +136,11 @@ builder.subscriptionFields((t) => ({
     subscribe: (_root, args, ctx) => {
       ctx.requireViewer();
       const provider = args.serviceProviderUuid ? toHex(String(args.serviceProviderUuid)) : null;
-      return pipe(
-        ctx.pubsub.subscribe("maintenanceChanged"),
-        filter(async (p: MaintenanceChangedPayload) => {
-          if (provider && toHex(p.serviceProviderId) !== provider) return false;
-          if (args.state?.length && !args.state.includes((p.state ?? p.previousState) as never)) return false;
-          return subscriberMaySee(ctx, "maintenance", p, service.canSeeMaintenanceChange);
-        }),
-      );
+      return ctx.pubsub.subscribe("maintenanceChanged", (p: MaintenanceChangedPayload) => {
+        if (provider && toHex(p.serviceProviderId) !== provider) return false;
+        if (args.state?.length && !args.state.includes((p.state ?? p.previousState) as never)) return false;
+        return subscriberMaySee(ctx, "maintenance", p, service.canSeeMaintenanceChange);
+      });
     },
     resolve: (payload) => payload,
   }),

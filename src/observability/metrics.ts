@@ -151,7 +151,7 @@ export function countingPublishes(pubsub: PubSub, metrics: GatewayMetrics): PubS
       metrics.recordPublish(topic);
       pubsub.publish(topic, payload);
     },
-    subscribe: (topic) => pubsub.subscribe(topic),
+    subscribe: (topic, accept) => pubsub.subscribe(topic, accept),
   };
 }
 

@@ -1,4 +1,3 @@
-import { filter, pipe } from "graphql-yoga";
 import { builder } from "../graphql/builder.ts";
 import { connectionType, nodesQuery, pageArgs, toPage } from "../graphql/pagination.ts";
 import { apiUrl } from "../graphql/urls.ts";
@@ -188,15 +187,12 @@ builder.subscriptionFields((t) => ({
       ctx.requireViewer();
       const offering = args.offeringUuid ? toHex(String(args.offeringUuid)) : null;
       const provider = args.providerUuid ? toHex(String(args.providerUuid)) : null;
-      return pipe(
-        ctx.pubsub.subscribe("offeringUserChanged"),
-        filter(async (p: OfferingUserChangedPayload) => {
-          if (offering && toHex(p.offeringId) !== offering) return false;
-          if (provider && toHex(p.providerCustomerId) !== provider) return false;
-          if (args.state?.length && !args.state.includes(p.state as never)) return false;
-          return subscriberMaySee(ctx, "offeringUser", p, service.canSeeChange);
-        }),
-      );
+      return ctx.pubsub.subscribe("offeringUserChanged", (p: OfferingUserChangedPayload) => {
+        if (offering && toHex(p.offeringId) !== offering) return false;
+        if (provider && toHex(p.providerCustomerId) !== provider) return false;
+        if (args.state?.length && !args.state.includes(p.state as never)) return false;
+        return subscriberMaySee(ctx, "offeringUser", p, service.canSeeChange);
+      });
     },
     resolve: (payload) => payload,
   }),

@@ -1,4 +1,3 @@
-import { filter, pipe } from "graphql-yoga";
 import { builder } from "../graphql/builder.ts";
 import { connectionType, nodesQuery, pageArgs, toPage } from "../graphql/pagination.ts";
 import { apiUrl } from "../graphql/urls.ts";
@@ -246,16 +245,13 @@ builder.subscriptionFields((t) => ({
       ctx.requireViewer();
       const wanted = (value: unknown) => (value ? toHex(String(value)) : null);
       const [offering, project, provider] = [wanted(args.offeringUuid), wanted(args.projectUuid), wanted(args.providerUuid)];
-      return pipe(
-        ctx.pubsub.subscribe("orderChanged"),
-        filter(async (p: OrderChangedPayload) => {
-          if (offering && toHex(p.offeringId) !== offering) return false;
-          if (project && toHex(p.projectId) !== project) return false;
-          if (provider && toHex(p.providerCustomerId) !== provider) return false;
-          if (args.state?.length && !args.state.includes(p.state as never)) return false;
-          return subscriberMaySee(ctx, "order", p, service.canSeeOrderChange);
-        }),
-      );
+      return ctx.pubsub.subscribe("orderChanged", (p: OrderChangedPayload) => {
+        if (offering && toHex(p.offeringId) !== offering) return false;
+        if (project && toHex(p.projectId) !== project) return false;
+        if (provider && toHex(p.providerCustomerId) !== provider) return false;
+        if (args.state?.length && !args.state.includes(p.state as never)) return false;
+        return subscriberMaySee(ctx, "order", p, service.canSeeOrderChange);
+      });
     },
     resolve: (payload) => payload,
   }),

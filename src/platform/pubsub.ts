@@ -1,7 +1,6 @@
 import { createRedisEventTarget } from "@graphql-yoga/redis-event-target";
-import { createPubSub } from "graphql-yoga";
-import { setMaxListeners } from "node:events";
 import { Redis } from "ioredis";
+import { type Accept, TopicHub, type TopicTransport } from "./topic-hub.ts";
 
 /** Payloads carry ids only: they cross instances through Redis, and each subscriber reloads what it may see. */
 export interface OfferingUserChangedPayload {
@@ -60,22 +59,17 @@ export type Topics = {
 
 export interface PubSub {
   publish<K extends keyof Topics>(topic: K, payload: Topics[K]): void;
-  subscribe<K extends keyof Topics>(topic: K): AsyncIterable<Topics[K]>;
+  /** The topic's payloads that `accept` takes, in publication order, from subscription on. */
+  subscribe<K extends keyof Topics>(topic: K, accept?: Accept<Topics[K]>): AsyncIterableIterator<Topics[K]>;
 }
 
 /** Topics are namespaced by `prefix`, so several deployments (or test runs) can share one Redis. */
-function namespaced(inner: ReturnType<typeof createPubSub<Record<string, [unknown]>>>, prefix: string): PubSub {
+function namespaced(transport: TopicTransport, prefix: string): PubSub {
+  const hub = new TopicHub(transport);
   return {
-    publish: (topic, payload) => inner.publish(`${prefix}:${topic}`, payload),
-    subscribe: (topic) => inner.subscribe(`${prefix}:${topic}`) as AsyncIterable<never>,
+    publish: (topic, payload) => hub.publish(`${prefix}:${topic}`, payload),
+    subscribe: (topic, accept) => hub.subscribe(`${prefix}:${topic}`, accept as Accept<unknown>) as AsyncIterableIterator<never>,
   };
-}
-
-/** Every subscription is a listener of its topic; Node's default warns past ten. */
-function unboundedEventTarget() {
-  const target = new EventTarget();
-  setMaxListeners(0, target);
-  return target;
 }
 
 export interface PubSubHandle {
@@ -85,13 +79,13 @@ export interface PubSubHandle {
 
 /** `onRedisError` hears connection errors (ioredis keeps reconnecting); without it ioredis prints them to stderr. */
 export function openPubSub(redisUrl: string | undefined, prefix = "gateway", onRedisError?: (error: Error) => void): PubSubHandle {
-  if (!redisUrl) return { pubsub: namespaced(createPubSub({ eventTarget: unboundedEventTarget() }), prefix), close: async () => {} };
+  if (!redisUrl) return { pubsub: namespaced(new EventTarget(), prefix), close: async () => {} };
   const publishClient = new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 });
   const subscribeClient = new Redis(redisUrl, { lazyConnect: false });
   if (onRedisError) for (const client of [publishClient, subscribeClient]) client.on("error", onRedisError);
   const eventTarget = createRedisEventTarget<never>({ publishClient, subscribeClient });
   return {
-    pubsub: namespaced(createPubSub({ eventTarget }), prefix),
+    pubsub: namespaced(eventTarget as TopicTransport, prefix),
     close: async () => {
       // Subscriptions that end after this (a stream closing late) unsubscribe through the event target; on a
       // closed connection ioredis rejects that, unhandled. The channels go with the connection anyway.

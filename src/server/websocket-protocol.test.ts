@@ -76,8 +76,8 @@ afterAll(async () => {
 function countOpenSubscriptions(pubsub: PubSub): () => number {
   let open = 0;
   const subscribe = pubsub.subscribe.bind(pubsub);
-  pubsub.subscribe = ((topic) => {
-    const source = subscribe(topic)[Symbol.asyncIterator]();
+  pubsub.subscribe = ((topic, accept) => {
+    const source = subscribe(topic, accept);
     let released = false;
     const release = () => {
       if (!released) open--;
