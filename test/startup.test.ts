@@ -1,47 +1,22 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { killGateways, startGateway } from "./support/server-process.ts";
 
-const ROOT = path.resolve(import.meta.dirname, "..");
 const dataRoot = mkdtempSync(path.join(tmpdir(), "gateway-start-"));
-const children: ChildProcess[] = [];
 
 afterAll(() => {
-  for (const child of children) child.kill("SIGKILL");
+  killGateways();
   rmSync(dataRoot, { recursive: true, force: true });
 });
 
-/** Runs `npm start`'s command on its own embedded data directory and waits for the banner. */
+/** Runs `npm start`'s command, with its own defaults, on this file's embedded data directory and waits for the banner. */
 async function start(env: Record<string, string>) {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
-    cwd: ROOT,
-    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", GATEWAY_DATA_DIR: path.join(dataRoot, "data"), DATABASE_URL: "", REDIS_URL: "", ...env },
-  });
-  children.push(child);
-  let output = "";
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no banner:\n${output}`)), 60_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (/GraphQL:.*\n/.test(output) && /Subscriptions:.*\n/.test(output)) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout!.on("data", onData);
-    child.stderr!.on("data", onData);
-    child.on("exit", (code) => reject(new Error(`exited ${code}:\n${output}`)));
-  });
-  const base = /REST:\s+(\S+)\/api\//.exec(output)![1];
+  const gateway = await startGateway({ GATEWAY_DATA_DIR: path.join(dataRoot, "data"), ...env }, { testDefaults: false });
+  const output = gateway.output();
   const token = /Staff token:\s+([0-9a-f]{40})/.exec(output)?.[1];
-  const stop = async () => {
-    const exited = new Promise((resolve) => child.once("exit", resolve));
-    child.kill("SIGTERM");
-    await exited;
-  };
-  return { base, token, output, stop };
+  return { base: gateway.baseUrl, token, output, stop: gateway.stop };
 }
 
 describe("npm start on a fresh data directory", () => {

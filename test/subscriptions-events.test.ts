@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { newTokenKey, tokenDigest } from "../src/auth/secrets.ts";
 import { toHex } from "../src/platform/ids.ts";
-import { startTestApp, type TestApp } from "./support/app.ts";
-import { type Feed, primeFeed, sleep, SubscriptionClients, subscribeOverSse } from "./support/ws.ts";
+import { useSubscriptionApp } from "./support/subscription-app.ts";
+import { type Feed, primeFeed, sleep } from "./support/ws.ts";
 
 const EVENT_CREATED = `subscription($eventType: [String!]) {
   eventCreated(eventType: $eventType) { id uuid eventType message context }
@@ -18,18 +18,7 @@ interface Change {
   offeringUserChanged: { offeringUserUuid: string; previousState: string | null; state: string; offeringUser: { state: string } | null; event: { eventType: string } };
 }
 
-let t: TestApp;
-let clients: SubscriptionClients;
-const sseFeeds: Array<Feed<unknown>> = [];
-beforeAll(async () => {
-  t = await startTestApp();
-  clients = new SubscriptionClients(t.port);
-});
-afterAll(async () => {
-  for (const feed of sseFeeds) feed.stop();
-  await clients.closeAll();
-  await t.close();
-});
+const { t, clients } = useSubscriptionApp();
 
 const transition = (uuid: string, operation: string, token = t.world.tokens.providerOwner) =>
   t.http("POST", `/api/marketplace-offering-users/${uuid}/${operation}/`, { token, body: { comment: "see docs" } });
@@ -139,10 +128,9 @@ describe("eventCreated over graphql-ws", () => {
 
 describe("subscriptions over Server-Sent Events", () => {
   it("POST /graphql with Accept: text/event-stream streams offeringUserChanged deliveries", async () => {
-    const feed = await subscribeOverSse<Change>(t.baseUrl, t.world.tokens.providerOwner, OFFERING_USER_CHANGED, {
+    const feed = await clients.overSse<Change>(t.world.tokens.providerOwner, OFFERING_USER_CHANGED, {
       offeringUuid: t.world.offering.uuid,
     });
-    sseFeeds.push(feed);
     expect(feed.status).toBe(200);
     expect(feed.contentType).toMatch(/^text\/event-stream/);
     const probe = await t.world.offeringUser("OK");
@@ -161,8 +149,7 @@ describe("subscriptions over Server-Sent Events", () => {
   });
 
   it("an SSE subscription with a bad token is refused with an authentication error", async () => {
-    const feed = await subscribeOverSse<EventCreated>(t.baseUrl, "0".repeat(40), EVENT_CREATED);
-    sseFeeds.push(feed);
+    const feed = await clients.overSse<EventCreated>("0".repeat(40), EVENT_CREATED);
     const delivery = await feed.next();
     expect(delivery.errors?.[0]).toMatchObject({ message: "Invalid token.", extensions: { code: "UNAUTHENTICATED" } });
     expect(delivery.data?.eventCreated).toBeUndefined();

@@ -1,23 +1,14 @@
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { startTestApp, type TestApp } from "./support/app.ts";
+import { expect, it } from "vitest";
+import { useSubscriptionApp } from "./support/subscription-app.ts";
 import { countSql } from "./support/sql-counter.ts";
-import { type Feed, primeFeed, SubscriptionClients, sleep } from "./support/ws.ts";
+import { type Feed, primeFeed, sleep } from "./support/ws.ts";
 
 /** One user's many subscriptions share one visibility decision per published change. */
 
 const CHANGED = `subscription { offeringUserChanged { offeringUserUuid state } }`;
 type Change = { offeringUserChanged: { offeringUserUuid: string; state: string } };
 
-let t: TestApp;
-let clients: SubscriptionClients;
-beforeAll(async () => {
-  t = await startTestApp();
-  clients = new SubscriptionClients(t.port);
-});
-afterAll(async () => {
-  await clients.closeAll();
-  await t.close();
-});
+const { t, clients } = useSubscriptionApp();
 
 let probes = 0;
 const touch = (uuid: string) =>

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { OfferingUserState } from "../src/generated/prisma/client.ts";
 import { toHex } from "../src/platform/ids.ts";
-import { startTestApp, type TestApp } from "./support/app.ts";
-import { closeOnInit, type Feed, primeFeed, sleep, SubscriptionClients } from "./support/ws.ts";
+import { useSubscriptionApp } from "./support/subscription-app.ts";
+import { closeOnInit, type Feed, primeFeed, sleep } from "./support/ws.ts";
 
 const OFFERING_USER_CHANGED = `subscription($offeringUuid: ID, $providerUuid: ID, $state: [OfferingUserState!]) {
   offeringUserChanged(offeringUuid: $offeringUuid, providerUuid: $providerUuid, state: $state) {
@@ -22,16 +22,7 @@ interface Change {
   };
 }
 
-let t: TestApp;
-let clients: SubscriptionClients;
-beforeAll(async () => {
-  t = await startTestApp();
-  clients = new SubscriptionClients(t.port);
-});
-afterAll(async () => {
-  await clients.closeAll();
-  await t.close();
-});
+const { t, clients } = useSubscriptionApp();
 
 const transition = (uuid: string, operation: string, token = t.world.tokens.providerOwner) =>
   t.http("POST", `/api/marketplace-offering-users/${uuid}/${operation}/`, { token, body: {} });

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestApp, type TestApp } from "../../test/support/app.ts";
-import { Feed, primeFeed, sleep, SubscriptionClients } from "../../test/support/ws.ts";
+import { describe, expect, it } from "vitest";
+import { useSubscriptionApp } from "../../test/support/subscription-app.ts";
+import { Feed, primeFeed, sleep } from "../../test/support/ws.ts";
 import { otherProvider, seedMaintenance } from "./fixtures.ts";
 
 const MAINTENANCE_CHANGED = `subscription($serviceProviderUuid: ID) {
@@ -26,16 +26,7 @@ interface PublicChange {
   publicMaintenanceChanged: { maintenanceAnnouncementUuid: string; kind: string; state: string | null; announcement: { uuid: string; message: string } | null };
 }
 
-let t: TestApp;
-let clients: SubscriptionClients;
-beforeAll(async () => {
-  t = await startTestApp();
-  clients = new SubscriptionClients(t.port);
-});
-afterAll(async () => {
-  await clients.closeAll();
-  await t.close();
-});
+const { t, clients } = useSubscriptionApp();
 
 let probeCounter = 0;
 const touch = async (uuid: string) => {

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestApp, type TestApp } from "../../test/support/app.ts";
-import { sleep, SubscriptionClients } from "../../test/support/ws.ts";
+import { describe, expect, it } from "vitest";
+import { useSubscriptionApp } from "../../test/support/subscription-app.ts";
+import { sleep } from "../../test/support/ws.ts";
 import { GatewayMetrics, metricsEndpoint } from "./metrics.ts";
 
 /** The sum of the samples of `name` whose labels include `labels`; 0 when there are none. */
@@ -16,16 +16,7 @@ function sample(exposition: string, name: string, labels: Record<string, string>
   return sum;
 }
 
-let t: TestApp;
-let clients: SubscriptionClients;
-beforeAll(async () => {
-  t = await startTestApp();
-  clients = new SubscriptionClients(t.port);
-});
-afterAll(async () => {
-  await clients?.closeAll();
-  await t?.close();
-});
+const { t, clients } = useSubscriptionApp();
 
 const scrape = async () => {
   const res = await t.http("GET", "/metrics");

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { OfferingUserState } from "../generated/prisma/client.ts";
-import { startTestApp, type TestApp } from "../../test/support/app.ts";
-import { primeFeed, sleep, SubscriptionClients } from "../../test/support/ws.ts";
+import { useSubscriptionApp } from "../../test/support/subscription-app.ts";
+import { primeFeed, sleep } from "../../test/support/ws.ts";
 import { contextFor } from "../context.ts";
 import { transact } from "../platform/transaction.ts";
 import { reconcileResourceAccess } from "./allocations.ts";
@@ -10,16 +10,7 @@ import { allocationFixtures } from "./allocation-fixtures.ts";
 import { OFFERING_TYPES } from "../orders/transitions.ts";
 import { parseUuid, toHex } from "../platform/ids.ts";
 
-let t: TestApp;
-let clients: SubscriptionClients;
-beforeAll(async () => {
-  t = await startTestApp();
-  clients = new SubscriptionClients(t.port);
-});
-afterAll(async () => {
-  await clients.closeAll();
-  await t.close();
-});
+const { t, clients } = useSubscriptionApp();
 
 const { ref, db, roleCall, offering, project, user, addMember, removeMember, orderAction, placeOrder, allocate, terminate, offeringUser, stateOf, eventsOf, setState } =
   allocationFixtures(() => t);

@@ -1,18 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestApp, type TestApp } from "../../test/support/app.ts";
-import { primeFeed, sleep, SubscriptionClients } from "../../test/support/ws.ts";
+import { describe, expect, it } from "vitest";
+import { useSubscriptionApp } from "../../test/support/subscription-app.ts";
+import { primeFeed, sleep } from "../../test/support/ws.ts";
 import { orderIn } from "./fixtures.ts";
 
-let t: TestApp;
-let clients: SubscriptionClients;
-beforeAll(async () => {
-  t = await startTestApp();
-  clients = new SubscriptionClients(t.port);
-});
-afterAll(async () => {
-  await clients.closeAll();
-  await t.close();
-});
+const { t, clients } = useSubscriptionApp();
 
 const CREATE = `mutation($input: CreateOrderInput!) { createOrder(input: $input) { uuid state stateLabel typeLabel resourceUuid resource { uuid stateLabel } } }`;
 const APPROVE = `mutation($uuid: ID!) { approveOrderByProvider(uuid: $uuid) { detail state order { uuid stateLabel providerReviewedBy } } }`;

@@ -1,9 +1,9 @@
 import { getOperationAST, parse } from "graphql";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ROUTES } from "../../rest-adapter/routes/index.ts";
 import { type App, createApp } from "../app.ts";
-import { startTestApp, type TestApp } from "../../test/support/app.ts";
-import { SubscriptionClients } from "../../test/support/ws.ts";
+import { startTestApp } from "../../test/support/app.ts";
+import { useSubscriptionApp } from "../../test/support/subscription-app.ts";
 import type { AppDeps } from "../context.ts";
 import { loadRateLimitSettings, mutationRateLimit } from "./rate-limit.ts";
 
@@ -13,16 +13,7 @@ const WINDOW_START = new Date("2030-01-01T00:00:00Z").getTime();
 
 /** The app's clock: starts 10 s into a window, so Retry-After is 50. */
 let clock = WINDOW_START + 10_000;
-let t: TestApp;
-let clients: SubscriptionClients;
-beforeAll(async () => {
-  t = await startTestApp({ rateLimitMutations: LIMIT, rateLimitWindowSeconds: WINDOW_SECONDS }, { now: () => new Date(clock) });
-  clients = new SubscriptionClients(t.port);
-});
-afterAll(async () => {
-  await clients.closeAll();
-  await t.close();
-});
+const { t, clients } = useSubscriptionApp({ rateLimitMutations: LIMIT, rateLimitWindowSeconds: WINDOW_SECONDS }, { now: () => new Date(clock) });
 
 const THROTTLED = { detail: "Request was throttled. Expected available in 50 seconds." };
 

@@ -25,23 +25,24 @@ export interface GatewayProcess {
 
 const running = new Set<ChildProcess>();
 
+/** What `testDefaults` adds to the environment: no demo data, no rate limit, warnings only. */
+const TEST_DEFAULTS = { SEED_DEMO: "false", LOG_LEVEL: "warn", RATE_LIMIT_MUTATIONS: "0" };
+
 /**
- * Starts the gateway with `env` on top of a test default (random port on 127.0.0.1, no demo data, no
- * Redis, no rate limit, warnings only); resolves once it prints its banner. Give `GATEWAY_DATA_DIR`
- * (embedded database) or `DATABASE_URL`.
+ * Starts the gateway with `env` on top of a test default (random port on 127.0.0.1, no Redis and, unless
+ * `testDefaults` is false, `TEST_DEFAULTS`: with it false the gateway keeps `npm start`'s own defaults);
+ * resolves once it prints its banner. Give `GATEWAY_DATA_DIR` (embedded database) or `DATABASE_URL`.
  */
-export async function startGateway(env: Record<string, string>): Promise<GatewayProcess> {
+export async function startGateway(env: Record<string, string>, { testDefaults = true } = {}): Promise<GatewayProcess> {
   const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
     cwd: ROOT,
     env: {
       ...process.env,
       PORT: "0",
       HOST: "127.0.0.1",
-      SEED_DEMO: "false",
-      LOG_LEVEL: "warn",
       DATABASE_URL: "",
       REDIS_URL: "",
-      RATE_LIMIT_MUTATIONS: "0",
+      ...(testDefaults ? TEST_DEFAULTS : {}),
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],

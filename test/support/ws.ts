@@ -98,15 +98,23 @@ export async function primeFeed<T>(feed: Feed<T>, trigger: () => Promise<unknown
   throw new Error("the subscription never became active");
 }
 
-/** graphql-ws clients of one test file; `closeAll` in afterAll. */
+/**
+ * graphql-ws clients and SSE feeds of one test file; `closeAll` in afterAll. The port may be a function,
+ * read when a client is opened, for a server that starts after this is made (see `useSubscriptionApp`).
+ */
 export class SubscriptionClients {
   private readonly clients: Client[] = [];
+  private readonly sseFeeds: Array<Feed<unknown>> = [];
 
-  constructor(private readonly port: number) {}
+  constructor(private readonly port: number | (() => number)) {}
+
+  private host() {
+    return `127.0.0.1:${typeof this.port === "number" ? this.port : this.port()}`;
+  }
 
   open(token?: string | null, connectionParams?: Record<string, unknown>): Client {
     const client = createClient({
-      url: `ws://127.0.0.1:${this.port}/graphql`,
+      url: `ws://${this.host()}/graphql`,
       webSocketImpl: WebSocket,
       connectionParams: connectionParams ?? (token ? { authorization: `Token ${token}` } : {}),
       retryAttempts: 0,
@@ -130,7 +138,15 @@ export class SubscriptionClients {
     return feed;
   }
 
+  /** `subscribeOverSse` against this server; `closeAll` stops the feed. */
+  async overSse<T>(token: string, query: string, variables: Record<string, unknown> = {}) {
+    const feed = await subscribeOverSse<T>(`http://${this.host()}`, token, query, variables);
+    this.sseFeeds.push(feed);
+    return feed;
+  }
+
   async closeAll() {
+    for (const feed of this.sseFeeds.splice(0)) feed.stop();
     await Promise.all(this.clients.splice(0).map((client) => client.dispose()));
   }
 }
