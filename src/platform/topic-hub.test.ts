@@ -26,11 +26,11 @@ describe("TopicHub", () => {
     const { transport, listeners } = countingTransport();
     const hub = new TopicHub(transport);
     const subscribers = Array.from({ length: 50 }, () => hub.subscribe("a"));
-    hub.subscribe("b").return();
+    hub.subscribe("b").return!();
     expect(listeners.get("a")).toBe(1);
     expect(listeners.get("b")).toBe(0);
     expect(hub.size).toBe(50);
-    for (const subscriber of subscribers) await subscriber.return();
+    for (const subscriber of subscribers) await subscriber.return!();
     expect(listeners.get("a")).toBe(0);
     expect(hub.size).toBe(0);
   });
@@ -60,7 +60,7 @@ describe("TopicHub", () => {
     const hub = new TopicHub(countingTransport().transport);
     const subscriber = hub.subscribe<number>("t");
     const waiting = subscriber.next();
-    await subscriber.return();
+    await subscriber.return!();
     hub.publish("t", 1);
     expect(await waiting).toEqual({ done: true, value: undefined });
     expect(await subscriber.next()).toEqual({ done: true, value: undefined });
@@ -71,7 +71,7 @@ describe("TopicHub", () => {
     const subscriber = hub.subscribe<number>("t", () => Promise.reject(new Error("database gone")));
     hub.publish("t", 1);
     await expect(subscriber.next()).rejects.toThrow("database gone");
-    await subscriber.return();
+    await subscriber.return!();
     expect(hub.size).toBe(0);
   });
 });
