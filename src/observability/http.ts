@@ -10,6 +10,9 @@ const PROBE_PATHS = new Set(["/health", "/health/ready", "/metrics"]);
 const SOURCE_BY_PATH: Record<string, RequestScope["source"]> = { "/graphql": "graphql" };
 const UNMATCHED_ROUTE = "unmatched";
 
+/** Answered by a middleware of every path (this one, the request-target limit) rather than by a route. */
+const isAppWideMiddleware = (responder: { method: string; path: string }) => responder.method === "ALL" && responder.path === "/*";
+
 export interface HttpObservationOptions {
   logger: Logger;
   metrics: GatewayMetrics;
@@ -34,7 +37,7 @@ export function observeHttp({ logger, metrics, canonicalRoute = (pattern) => pat
 
     const durationMs = performance.now() - started;
     const responder = matchedRoutes(c)[c.req.routeIndex];
-    const route = !responder || responder.handler === observeRequest ? UNMATCHED_ROUTE : canonicalRoute(responder.path);
+    const route = !responder || isAppWideMiddleware(responder) ? UNMATCHED_ROUTE : canonicalRoute(responder.path);
     const status = c.res.status;
     const method = KNOWN_METHODS.has(c.req.method) ? c.req.method : "other";
     metrics.recordHttpRequest({ method, route, status: String(status) }, durationMs / 1000);
