@@ -5,6 +5,7 @@ import { schema } from "../graphql/schema.ts";
 import { csrfPrevention } from "./csrf.ts";
 import { graphqlLimitPlugins, withoutSuggestions } from "./graphql-limits.ts";
 import { mutationRateLimit } from "../platform/rate-limit.ts";
+import { useSharedSubscriptionResults } from "./shared-subscription-results.ts";
 
 /** Callers that built the context themselves (REST adapter, WebSocket) hand it over as `gatewayContext`. */
 export interface InitialContext {
@@ -37,7 +38,7 @@ export function createGraphqlServer(deps: AppDeps, instrumentation: Plugin[] = [
     graphiql: deps.config.graphiql ? { title: "Marketplace Gateway", subscriptionsProtocol: "WS" } : false,
     batching: false,
     // The rate limit comes after instrumentation, so throttled mutations are still observed.
-    plugins: [csrfPrevention, ...graphqlLimitPlugins(deps.config), ...instrumentation, mutationRateLimit(deps)],
+    plugins: [csrfPrevention, ...graphqlLimitPlugins(deps.config), useSharedSubscriptionResults(), ...instrumentation, mutationRateLimit(deps)],
     logging: false,
     maskedErrors: {
       isDev: deps.config.graphqlErrorDetails,

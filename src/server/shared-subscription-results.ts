@@ -1,0 +1,74 @@
+import { createSourceEventStream, type DocumentNode, type ExecutionArgs, type ExecutionResult, execute, print } from "graphql";
+import type { Plugin } from "graphql-yoga";
+import type { Context } from "../context.ts";
+
+type Result = ExecutionResult | Promise<ExecutionResult>;
+
+/** Results per published payload (every local subscriber of a topic receives the same object) and subscription key. */
+const resultsByPayload = new WeakMap<object, Map<string, Result>>();
+const printedDocuments = new WeakMap<DocumentNode, string>();
+
+function printed(document: DocumentNode): string {
+  let text = printedDocuments.get(document);
+  if (text === undefined) printedDocuments.set(document, (text = print(document)));
+  return text;
+}
+
+/**
+ * What decides a subscription's result for a given payload: who asks (their roles decide what resolvers show), the
+ * origin of absolute urls, and the operation with its variables. Subscriptions with equal keys get equal results.
+ */
+function subscriptionKey(args: ExecutionArgs): string {
+  const ctx = args.contextValue as Context;
+  return JSON.stringify([ctx.viewer?.id ?? null, ctx.baseUrl, printed(args.document), args.operationName ?? null, args.variableValues ?? null]);
+}
+
+function sharedResult(args: ExecutionArgs, key: string, payload: unknown): Result {
+  if (typeof payload !== "object" || payload === null) return execute({ ...args, rootValue: payload });
+  let results = resultsByPayload.get(payload);
+  if (!results) resultsByPayload.set(payload, (results = new Map()));
+  let result = results.get(key);
+  if (!result) results.set(key, (result = execute({ ...args, rootValue: payload })));
+  return result;
+}
+
+/** Maps each item of `source`, passing return() and throw() through so an ending client releases its topic. */
+function mapEach<T, R>(source: AsyncIterator<T>, map: (item: T) => R | Promise<R>): AsyncIterableIterator<R> {
+  const ended = (): IteratorResult<R> => ({ done: true, value: undefined });
+  return {
+    async next() {
+      const item = await source.next();
+      return item.done ? ended() : { done: false, value: await map(item.value) };
+    },
+    async return() {
+      await source.return?.();
+      return ended();
+    },
+    async throw(error?: unknown) {
+      if (source.throw) await source.throw(error);
+      throw error;
+    },
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+  };
+}
+
+async function sharedSubscribe(args: ExecutionArgs) {
+  const stream = await createSourceEventStream(args);
+  if (!(Symbol.asyncIterator in stream)) return stream;
+  const key = subscriptionKey(args);
+  return mapEach(stream[Symbol.asyncIterator](), (payload) => sharedResult(args, key, payload));
+}
+
+/**
+ * Executes a subscription's selection once per published change and subscription key, however many subscriptions
+ * (graphql-ws or SSE, on any connection of this instance) share that key: ten thousand dashboards of one user watching
+ * the same document cost one execution per change, not ten thousand. Errors are masked per subscriber afterwards, as
+ * before, by yoga's masking plugin.
+ */
+export const useSharedSubscriptionResults = (): Plugin => ({
+  onSubscribe({ setSubscribeFn }) {
+    setSubscribeFn(sharedSubscribe as never);
+  },
+});
