@@ -4,25 +4,27 @@ import { stateFromLabel } from "../src/offering-users/states.ts";
 import { fetchJson, percentile } from "./load.ts";
 import { LOAD_CPU, openFileLimit, SERVER_CPU } from "./machine.ts";
 import { type ServerProcess, startServer } from "./server-process.ts";
-import type { Settings } from "./settings.ts";
+import type { FanoutCase, FanoutDocuments, Settings } from "./settings.ts";
 import { cyclingOfferingUsers, nextStateOf, type Tracked, transitionRequest } from "./transitions.ts";
 
 /**
  * Subscription fan-out: N graphql-ws subscribers of offeringUserChanged on one fresh gateway process, held by
- * client processes (bench/subscriber-worker.ts); for each REST transition, the time from its response to the last
+ * client processes (bench/subscriber-worker.ts); for each REST transition, the time from sending its request to the last
  * subscriber receiving it, and the server's memory per idle subscriber.
  */
-export interface FanoutRow {
-  subscribers: number;
+export interface FanoutRow extends FanoutCase {
   connected: number;
   connectSeconds: number;
   /** Server CPU per subscriber while connecting (upgrade, authentication, subscribe). */
   serverCpuMsPerConnect: number;
   transitions: number;
-  /** Per transition: response → last subscriber; p50 and p99 over the transitions. */
+  /**
+   * Per transition: request sent → last subscriber; p50 and p99 over the transitions. From the request, not the
+   * response: the server may deliver to many subscribers before the response reaches the client.
+   */
   lastP50Ms: number;
   lastP99Ms: number;
-  /** Per transition: response → median subscriber; p50 over the transitions. */
+  /** Per transition: request sent → median subscriber; p50 over the transitions. */
   medianP50Ms: number;
   /** Deliveries that had not arrived when the timeout struck, over all measured transitions. */
   missed: number;
@@ -33,7 +35,11 @@ export interface FanoutRow {
   problem?: string;
 }
 
-const SUBSCRIPTION = "subscription { offeringUserChanged { offeringUserUuid state } }";
+/** `{n}` becomes the subscriber's number in the worker: a document of its own for each subscriber. */
+const SUBSCRIPTIONS: Record<FanoutDocuments, string> = {
+  shared: "subscription { offeringUserChanged { offeringUserUuid state } }",
+  distinct: "subscription Subscriber{n} { offeringUserChanged { offeringUserUuid state } }",
+};
 const WORKER_ENTRY = new URL("./subscriber-worker.ts", import.meta.url).pathname;
 const HANDSHAKES_IN_FLIGHT_PER_WORKER = 100;
 const PRIMING_ATTEMPTS = 10;
@@ -61,10 +67,10 @@ function nextReply(worker: ChildProcess, accept: (reply: Reply) => boolean, time
 function forkWorkers(count: number, taskset: string | undefined): ChildProcess[] {
   const execArgv = ["--import", "tsx"];
   const pinned = taskset ? { execPath: taskset, execArgv: ["-c", String(LOAD_CPU), process.execPath, ...execArgv] } : { execArgv };
-  return Array.from({ length: count }, () => fork(WORKER_ENTRY, [], { ...pinned, stdio: ["ignore", "inherit", "inherit", "ipc"] }));
+  return Array.from({ length: count }, (_, i) => fork(WORKER_ENTRY, [String(i)], { ...pinned, stdio: ["ignore", "inherit", "inherit", "ipc"] }));
 }
 
-/** One transition, timed from its REST response to each subscriber's receipt; missing deliveries after `timeoutMs`. */
+/** One transition, timed from sending its REST request to each subscriber's receipt; missing deliveries after `timeoutMs`. */
 async function timedTransition(app: ServerProcess, token: string, workers: ChildProcess[], user: Tracked, id: number, timeoutMs: number) {
   const key = `${user.uuid}:${stateFromLabel(nextStateOf(user))}`;
   const expecting = workers.map((w) => nextReply(w, (r) => r.expecting === id));
@@ -72,8 +78,8 @@ async function timedTransition(app: ServerProcess, token: string, workers: Child
   await Promise.all(expecting);
   const deliveries = workers.map((w) => nextReply(w, (r) => r.delivered?.id === id, timeoutMs));
   const spec = transitionRequest(token, user);
+  const sentAt = now();
   const response = await fetchJson(app.baseUrl + spec.path, { method: spec.method, headers: spec.headers, body: spec.body!.toString() });
-  const respondedAt = now();
   spec.settled?.(response.status);
   if (response.status !== 200) throw new Error(`transition ${spec.path} answered ${response.status}`);
   const replies = await Promise.all(
@@ -85,27 +91,30 @@ async function timedTransition(app: ServerProcess, token: string, workers: Child
       return (await late)!.delivered!;
     }),
   );
-  const latencies = Float64Array.from(replies.flatMap((r) => r.times).map((t) => t - respondedAt)).sort();
+  const latencies = Float64Array.from(replies.flatMap((r) => r.times).map((t) => t - sentAt)).sort();
   return { latencies, complete: replies.every((r) => r.complete) };
 }
 
 /** Adds `subscribers` more subscribers, spread over the workers. */
-async function subscribeMore(workers: ChildProcess[], app: ServerProcess, token: string, subscribers: number) {
+async function subscribeMore(workers: ChildProcess[], app: ServerProcess, tokens: string[], subscribers: number, query: string) {
   const url = `${app.baseUrl.replace(/^http/, "ws")}/graphql`;
   const replies = await Promise.all(
     workers.map((worker, i) => {
       const count = Math.floor(subscribers / workers.length) + (i < subscribers % workers.length ? 1 : 0);
       const reply = nextReply(worker, (r) => r.connected !== undefined);
-      worker.send({ connect: { url, token, query: SUBSCRIPTION, count, concurrency: HANDSHAKES_IN_FLIGHT_PER_WORKER } });
+      worker.send({ connect: { url, tokens, query, count, concurrency: HANDSHAKES_IN_FLIGHT_PER_WORKER } });
       return reply;
     }),
   );
   return { connected: replies.reduce((sum, r) => sum + r!.connected!, 0), firstError: replies.find((r) => r!.firstError)?.firstError };
 }
 
-async function fanoutRun(subscribers: number, databaseUrl: string, token: string, settings: Settings, taskset: string | undefined, log: (m: string) => void): Promise<FanoutRow> {
-  const app = await startServer({ kind: "app", databaseUrl, cpuProfileDir: settings.cpuProfileDir, pinTo: taskset ? { taskset, cpu: SERVER_CPU } : undefined });
+async function fanoutRun(fanoutCase: FanoutCase, databaseUrl: string, token: string, settings: Settings, taskset: string | undefined, log: (m: string) => void): Promise<FanoutRow> {
+  const { subscribers, documents, viewers } = fanoutCase;
+  const pinTo = taskset ? { taskset, cpu: SERVER_CPU } : undefined;
+  const app = await startServer({ kind: "app", databaseUrl, cpuProfileDir: settings.cpuProfileDir, pinTo, viewers: viewers > 1 ? viewers : 0 });
   const workers = forkWorkers(Math.min(settings.fanoutWorkers, subscribers), taskset);
+  const subscriberTokens = app.viewerTokens ?? [token];
   try {
     const users = await cyclingOfferingUsers(app.baseUrl, token);
     let turn = 0;
@@ -117,18 +126,18 @@ async function fanoutRun(subscribers: number, databaseUrl: string, token: string
     // A first few subscribers and a delivery to them, so the baseline includes what any first subscriber costs once.
     const warm = Math.min(WARM_SUBSCRIBERS, Math.floor(subscribers / 10));
     if (warm > 0) {
-      await subscribeMore(workers, app, token, warm);
+      await subscribeMore(workers, app, subscriberTokens, warm, SUBSCRIPTIONS[documents]);
       await primeAll();
     }
     const before = await app.memory();
     const cpuBeforeConnecting = await app.cpuMs();
     const started = performance.now();
-    const added = await subscribeMore(workers, app, token, subscribers - warm);
+    const added = await subscribeMore(workers, app, subscriberTokens, subscribers - warm, SUBSCRIPTIONS[documents]);
     const connectSeconds = (performance.now() - started) / 1000;
     const serverCpuMsPerConnect = ((await app.cpuMs()) - cpuBeforeConnecting) / added.connected;
     const connected = warm + added.connected;
     const firstError = added.firstError;
-    log(`  ${subscribers} subscribers: ${connected} connected (${added.connected} in ${connectSeconds.toFixed(1)} s)${firstError ? `, first failure: ${firstError}` : ""}`);
+    log(`  ${caseLabel(fanoutCase)}: ${connected} connected (${added.connected} in ${connectSeconds.toFixed(1)} s)${firstError ? `, first failure: ${firstError}` : ""}`);
     const primed = await primeAll();
     const after = await app.memory();
     const cpuBefore = await app.cpuMs();
@@ -140,7 +149,7 @@ async function fanoutRun(subscribers: number, databaseUrl: string, token: string
       lasts.push(latencies.at(-1) ?? Number.NaN);
       medians.push(percentile(latencies, 50));
       missed += connected - latencies.length;
-      log(`    transition ${i + 1}: last subscriber ${lasts.at(-1)!.toFixed(1)} ms, median ${medians.at(-1)!.toFixed(1)} ms after the response, ${latencies.length}/${connected} delivered`);
+      log(`    transition ${i + 1}: last subscriber ${lasts.at(-1)!.toFixed(1)} ms, median ${medians.at(-1)!.toFixed(1)} ms after the request, ${latencies.length}/${connected} delivered`);
     }
     const cpuMs = (await app.cpuMs()) - cpuBefore;
     const sorted = Float64Array.from(lasts).sort();
@@ -149,7 +158,7 @@ async function fanoutRun(subscribers: number, databaseUrl: string, token: string
       primed ? "" : `no transition reached every subscriber within ${settings.fanoutTimeoutSeconds} s while priming`,
     ].filter(Boolean);
     return {
-      subscribers, connected, connectSeconds, serverCpuMsPerConnect, transitions: lasts.length,
+      ...fanoutCase, connected, connectSeconds, serverCpuMsPerConnect, transitions: lasts.length,
       lastP50Ms: percentile(sorted, 50), lastP99Ms: percentile(sorted, 99), medianP50Ms: percentile(Float64Array.from(medians).sort(), 50),
       missed,
       rssKbPerSubscriber: (after.rss - before.rss) / KB / added.connected,
@@ -163,22 +172,26 @@ async function fanoutRun(subscribers: number, databaseUrl: string, token: string
   }
 }
 
-const skipped = (subscribers: number, problem: string): FanoutRow => ({
-  subscribers, connected: 0, connectSeconds: 0, serverCpuMsPerConnect: Number.NaN, transitions: 0, lastP50Ms: Number.NaN, lastP99Ms: Number.NaN, medianP50Ms: Number.NaN,
+export const caseLabel = ({ subscribers, documents, viewers }: FanoutCase) =>
+  `${subscribers} subscribers, ${documents === "shared" ? "one document" : "a document each"}, ${viewers === 1 ? "one viewer" : `${viewers} viewers`}`;
+
+const skipped = (fanoutCase: FanoutCase, problem: string): FanoutRow => ({
+  ...fanoutCase, connected: 0, connectSeconds: 0, serverCpuMsPerConnect: Number.NaN, transitions: 0, lastP50Ms: Number.NaN, lastP99Ms: Number.NaN, medianP50Ms: Number.NaN,
   missed: 0, rssKbPerSubscriber: Number.NaN, heapKbPerSubscriber: Number.NaN, serverCpuMsPerDelivery: Number.NaN, problem,
 });
 
 export async function runFanout(databaseUrl: string, token: string, settings: Settings, taskset: string | undefined, log: (m: string) => void): Promise<FanoutRow[]> {
   const rows: FanoutRow[] = [];
   const fileLimit = openFileLimit() ?? Number.POSITIVE_INFINITY;
-  log(`fan-out: ${settings.fanoutSubscribers.join(", ")} subscribers, ${settings.fanoutTransitions} transitions each, ${settings.fanoutWorkers} client process(es); ulimit -n ${fileLimit}`);
-  for (const subscribers of settings.fanoutSubscribers) {
+  log(`fan-out: ${settings.fanoutCases.map(caseLabel).join("; ")}; ${settings.fanoutTransitions} transitions each, ${settings.fanoutWorkers} client process(es); ulimit -n ${fileLimit}`);
+  for (const fanoutCase of settings.fanoutCases) {
+    const { subscribers } = fanoutCase;
     if (subscribers + SPARE_FILE_DESCRIPTORS > fileLimit) {
-      rows.push(skipped(subscribers, `ulimit -n is ${fileLimit}; run \`ulimit -n ${subscribers + SPARE_FILE_DESCRIPTORS}\` (or more) first`));
-      log(`  ${subscribers} subscribers: skipped, ${rows.at(-1)!.problem}`);
+      rows.push(skipped(fanoutCase, `ulimit -n is ${fileLimit}; run \`ulimit -n ${subscribers + SPARE_FILE_DESCRIPTORS}\` (or more) first`));
+      log(`  ${caseLabel(fanoutCase)}: skipped, ${rows.at(-1)!.problem}`);
       continue;
     }
-    rows.push(await fanoutRun(subscribers, databaseUrl, token, settings, taskset, log));
+    rows.push(await fanoutRun(fanoutCase, databaseUrl, token, settings, taskset, log));
   }
   return rows;
 }

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import type { FanoutRow } from "./fanout.ts";
+import { caseLabel, type FanoutRow } from "./fanout.ts";
 import type { LadderRow } from "./ladder.ts";
 import { LAYERS, type Layer, type Read, READS } from "./scenarios.ts";
 import type { TransitionRow } from "./transitions.ts";
@@ -50,10 +50,10 @@ export function targets(report: Report): Target[] {
     const fullStack = rpsRatio(report, "rest", "bare", "list");
     list.push({ name: "full stack (REST) / bare node:http + pg throughput, list", value: fullStack, aim: ">= 0.35", met: fullStack >= 0.35 });
   }
-  const tenThousand = report.fanout.find((r) => r.subscribers === 10_000);
-  if (tenThousand) {
+  for (const tenThousand of report.fanout.filter((r) => r.subscribers === 10_000)) {
     const reached = tenThousand.connected === 10_000 && tenThousand.missed === 0;
-    list.push({ name: "fan-out to 10,000 subscribers, p99 response → last subscriber (ms)", value: tenThousand.lastP99Ms, aim: "< 1000", met: reached && tenThousand.lastP99Ms < 1000 });
+    const name = `fan-out to ${caseLabel(tenThousand)}: p99 request → last subscriber (ms)`;
+    list.push({ name, value: tenThousand.lastP99Ms, aim: "< 1000", met: reached && tenThousand.lastP99Ms < 1000 });
   }
   return list;
 }
@@ -85,9 +85,9 @@ function tables(report: Report): Table[] {
     rows: report.transitions.map((t) => [String(t.clients), t.contended ? `${t.records} shared by all` : `own (${t.records} in all)`, fixed(t.committedPerSecond, 0), fixed(t.result.rps, 0), fixed(t.result.p50Ms, 2), fixed(t.result.p99Ms, 2), fixed(t.result.serverCpuMsPerRequest, 2), Object.entries(t.result.statuses).map(([s, n]) => `${s}: ${n}`).join(", ")]),
   };
   const fanout: Table = {
-    title: "Subscription fan-out (offeringUserChanged over graphql-ws, one instance, PostgreSQL)",
-    header: ["subscribers", "connected", "connect s", "CPU ms/connect", "last p50 ms", "last p99 ms", "median p50 ms", "missed", "RSS KB/sub", "heap KB/sub", "CPU ms/delivery", "note"],
-    rows: report.fanout.map((f) => [String(f.subscribers), String(f.connected), fixed(f.connectSeconds), fixed(f.serverCpuMsPerConnect, 2), fixed(f.lastP50Ms), fixed(f.lastP99Ms), fixed(f.medianP50Ms), String(f.missed), fixed(f.rssKbPerSubscriber), fixed(f.heapKbPerSubscriber), fixed(f.serverCpuMsPerDelivery, 3), f.problem ?? ""]),
+    title: "Subscription fan-out (offeringUserChanged over graphql-ws, one instance, PostgreSQL; times from sending the REST transition)",
+    header: ["subscribers", "documents", "viewers", "connected", "connect s", "CPU ms/connect", "last p50 ms", "last p99 ms", "median p50 ms", "missed", "RSS KB/sub", "heap KB/sub", "CPU ms/delivery", "note"],
+    rows: report.fanout.map((f) => [String(f.subscribers), f.documents, String(f.viewers), String(f.connected), fixed(f.connectSeconds), fixed(f.serverCpuMsPerConnect, 2), fixed(f.lastP50Ms), fixed(f.lastP99Ms), fixed(f.medianP50Ms), String(f.missed), fixed(f.rssKbPerSubscriber), fixed(f.heapKbPerSubscriber), fixed(f.serverCpuMsPerDelivery, 3), f.problem ?? ""]),
   };
   const aims: Table = {
     title: "Targets",

@@ -3,7 +3,7 @@
  *   ladder       one offering user and a page of ten at each layer: bare node:http + pg → Hono + Prisma →
  *                POST /graphql → REST adapter; req/s, latency, server CPU per request, and each layer's cost
  *   transitions  REST offering-user transitions at 1, 10 and 100 clients on their own records, and once contended
- *   fanout       1,000 and 10,000 graphql-ws subscribers: response → last subscriber, memory per subscriber
+ *   fanout       1,000 and 10,000 graphql-ws subscribers, one shared document or one each: request → last subscriber, memory per subscriber
  * This process is the load generator; every server runs in a child process (bench/server.ts), pinned to core 0
  * with taskset when it can be, the load and the subscriber clients to core 1. Knobs: bench/settings.ts.
  */

@@ -52,3 +52,19 @@ export async function seedBenchData(db: Db, count = SEEDED_OFFERING_USERS): Prom
   });
   return token;
 }
+
+/**
+ * `count` more users who manage the bench provider's customer, each with a token: distinct viewers whose
+ * subscriptions share no visibility decision. Usernames carry `run`, so every fan-out run can add its own.
+ */
+export async function seedBenchViewers(db: Db, count: number, run: string): Promise<string[]> {
+  const provider = await db.customer.findFirstOrThrow({ where: { name: "Bench Provider" } });
+  const viewers = Array.from({ length: count }, (_, i) => ({ id: randomUUID(), username: `viewer-${run}-${i + 1}`, firstName: "Viewer", lastName: String(i + 1) }));
+  const tokens = viewers.map(() => newTokenKey());
+  await db.user.createMany({ data: viewers });
+  await db.authToken.createMany({ data: viewers.map((v, i) => ({ keyDigest: tokenDigest(tokens[i]), userId: v.id })) });
+  await db.roleGrant.createMany({
+    data: viewers.map((v) => ({ userId: v.id, role: "CUSTOMER.MANAGER", scopeType: "CUSTOMER" as const, scopeId: provider.id })),
+  });
+  return tokens;
+}

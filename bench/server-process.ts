@@ -15,6 +15,8 @@ export interface ServerOptions {
   kind: "app" | "bare" | "hono-prisma";
   databaseUrl?: string;
   seed?: boolean;
+  /** Distinct viewers (provider managers with tokens) to seed before listening. */
+  viewers?: number;
   /** Directory for a V8 CPU profile of the server (written when it stops). */
   cpuProfileDir?: string;
   /** Run the server under `taskset -c <cpu>` (path of taskset and the CPU), so it has that core to itself. */
@@ -40,6 +42,7 @@ export function startServer(options: ServerOptions): Promise<ServerProcess> {
       BENCH_SERVER: options.kind,
       BENCH_DATABASE_URL: options.databaseUrl ?? "",
       BENCH_SEED: options.seed ? "1" : "0",
+      BENCH_SEED_VIEWERS: String(options.viewers ?? 0),
     },
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });

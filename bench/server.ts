@@ -16,11 +16,13 @@ import { createApp } from "../src/app.ts";
 import { openDatabase } from "../src/platform/database.ts";
 import { createBareServer } from "./bare-server.ts";
 import { createHonoPrismaApp } from "./hono-prisma-server.ts";
-import { seedBenchData } from "./seed.ts";
+import { seedBenchData, seedBenchViewers } from "./seed.ts";
 
 export interface ServerReady {
   port: number;
   token?: string;
+  /** Tokens of the distinct viewers seeded for this server (BENCH_SEED_VIEWERS). */
+  viewerTokens?: string[];
   database: "pglite" | "postgresql";
 }
 
@@ -37,9 +39,11 @@ async function startApp(): Promise<{ ready: ServerReady; close: () => Promise<vo
   const database = await openDatabase({ databaseUrl, poolSize: POOL_SIZE });
   const app = await createApp({ database, config: { seedDemo: false, pubsubPrefix: "bench", redisUrl: undefined, ...(process.env.LOG_LEVEL ? {} : { logLevel: "warn" as const }) } });
   const token = process.env.BENCH_SEED === "1" ? await seedBenchData(app.deps.db) : undefined;
+  const viewers = Number(process.env.BENCH_SEED_VIEWERS ?? 0);
+  const viewerTokens = viewers > 0 ? await seedBenchViewers(app.deps.db, viewers, String(process.pid)) : undefined;
   const port = await app.listen(0, "127.0.0.1");
   return {
-    ready: { port, token, database: database.kind },
+    ready: { port, token, viewerTokens, database: database.kind },
     close: async () => {
       await app.close();
       await database.close();

@@ -11,7 +11,11 @@ const KNOBS = {
   transitionClients: { env: "BENCH_TRANSITION_CLIENTS", default: "1,10,100", doc: "Concurrent clients of the transition runs (own records)" },
   transitionSeconds: { env: "BENCH_TRANSITION_S", default: "3", doc: "Measured seconds of each transition run" },
   contention: { env: "BENCH_CONTENTION", default: "10x2", doc: "Contended run: CLIENTSxRECORDS, every client on the same records (0: none)" },
-  fanoutSubscribers: { env: "BENCH_FANOUT", default: "1000,10000", doc: "Subscriber counts of the fan-out runs" },
+  fanoutCases: {
+    env: "BENCH_FANOUT",
+    default: "1000,10000,10000/distinct,10000/1000-viewers",
+    doc: "Fan-out runs, comma-separated: SUBSCRIBERS[/distinct][/V-viewers] (distinct: a document of its own per subscriber; V viewers: subscribers spread over V users, each deciding visibility for itself)",
+  },
   fanoutTransitions: { env: "BENCH_FANOUT_TRANSITIONS", default: "5", doc: "Transitions timed per fan-out run" },
   fanoutWorkers: { env: "BENCH_FANOUT_WORKERS", default: "2", doc: "Client processes holding the subscribers" },
   fanoutTimeoutSeconds: { env: "BENCH_FANOUT_TIMEOUT_S", default: "60", doc: "Longest wait for one transition to reach every subscriber" },
@@ -21,6 +25,24 @@ const KNOBS = {
 } as const;
 
 type Knob = keyof typeof KNOBS;
+/** shared: every subscriber sends the same document; distinct: each its own (a unique operation name), so none shares an execution. */
+export type FanoutDocuments = "shared" | "distinct";
+export interface FanoutCase {
+  subscribers: number;
+  documents: FanoutDocuments;
+  /** Distinct users the subscribers are spread over (1: all the bench's staff user). */
+  viewers: number;
+}
+
+function fanoutCases(): FanoutCase[] {
+  return raw("fanoutCases").split(",").flatMap((text) => {
+    const [count, ...options] = text.trim().split("/");
+    const subscribers = Number(count);
+    if (!Number.isInteger(subscribers) || subscribers <= 0) return [];
+    const viewers = Number(/^(\d+)-viewers$/.exec(options.find((o) => o.endsWith("-viewers")) ?? "")?.[1] ?? 1);
+    return [{ subscribers, documents: options.includes("distinct") ? "distinct" : "shared", viewers: Math.max(1, viewers) }];
+  });
+}
 const raw = (knob: Knob) => process.env[KNOBS[knob].env]?.trim() || KNOBS[knob].default;
 const number = (knob: Knob) => {
   const value = Number(raw(knob));
@@ -44,7 +66,7 @@ export const settings = {
   transitionClients: numbers("transitionClients"),
   transitionSeconds: number("transitionSeconds"),
   contention: contention(),
-  fanoutSubscribers: numbers("fanoutSubscribers"),
+  fanoutCases: fanoutCases(),
   fanoutTransitions: Math.max(1, number("fanoutTransitions")),
   fanoutWorkers: Math.max(1, number("fanoutWorkers")),
   fanoutTimeoutSeconds: number("fanoutTimeoutSeconds"),

@@ -3,7 +3,9 @@
  * `ws` sockets (no graphql-ws client, no compression) and reports when each expected delivery reached them.
  *
  * Messages from the parent:
- *   { connect: { url, token, query, count, concurrency } }  open `count` sockets, `concurrency` handshakes at a time
+ *   { connect: { url, tokens, query, count, concurrency } }  open `count` sockets, `concurrency` handshakes at a time,
+ *                             the tokens taken in turn;
+ *                             `{n}` in the query becomes the subscriber's number
  *   { expect: { id, key } }   deliveries whose key (`<offeringUserUuid>:<state>`) is `key` count for transition `id`
  *   { report: { id } }        send what arrived for `id` so far (after a timeout)
  *   "close"                   close every socket and exit
@@ -15,7 +17,7 @@ import WebSocket from "ws";
 
 interface ConnectRequest {
   url: string;
-  token: string;
+  tokens: string[];
   query: string;
   count: number;
   concurrency: number;
@@ -23,6 +25,9 @@ interface ConnectRequest {
 
 const sockets: WebSocket[] = [];
 let subscribed = 0;
+/** Subscribers numbered by this worker, for documents of their own (`{n}` in the query: `<worker>_<number>`). */
+let numbered = 0;
+const WORKER = process.argv[2] ?? "0";
 let expected: { id: number; key: string; times: number[]; reported: boolean } | undefined;
 const now = () => performance.timeOrigin + performance.now();
 const send = (message: unknown) => process.send?.(message);
@@ -44,18 +49,20 @@ function onDelivery(data: WebSocket.RawData, lastSeen: { id: number }) {
   }
 }
 
-/** One subscriber: connection_init with the token, then one subscription once acknowledged. */
+/** One subscriber: connection_init with the next token, then one subscription once acknowledged. */
 function subscriber(request: ConnectRequest): Promise<void> {
+  const n = ++numbered;
+  const token = request.tokens[n % request.tokens.length];
   return new Promise((resolve, reject) => {
     const socket = new WebSocket(request.url, "graphql-transport-ws", { perMessageDeflate: false });
     const lastSeen = { id: -1 };
     let acknowledged = false;
-    socket.on("open", () => socket.send(JSON.stringify({ type: "connection_init", payload: { authorization: `Token ${request.token}` } })));
+    socket.on("open", () => socket.send(JSON.stringify({ type: "connection_init", payload: { authorization: `Token ${token}` } })));
     socket.on("message", (data) => {
       if (acknowledged) return onDelivery(data, lastSeen);
       if (JSON.parse(String(data)).type !== "connection_ack") return;
       acknowledged = true;
-      socket.send(JSON.stringify({ id: "1", type: "subscribe", payload: { query: request.query } }));
+      socket.send(JSON.stringify({ id: "1", type: "subscribe", payload: { query: request.query.replace("{n}", `${WORKER}_${n}`) } }));
       sockets.push(socket);
       subscribed += 1;
       resolve();
