@@ -1,5 +1,6 @@
 import type { Db } from "../platform/database.ts";
 import { forbidden } from "../platform/errors.ts";
+import { type Grant, grantsOf } from "./grants.ts";
 import { type Permission, ROLE_PERMISSIONS, type Role } from "./permissions.ts";
 
 export interface Viewer {
@@ -25,12 +26,6 @@ export const offeringProviderScopes = (offering: { id: string; customerId: strin
 export const allocationProviderScopes = (a: { offeringId: string; offering: { customerId: string } }): ScopeRef[] =>
   offeringProviderScopes({ id: a.offeringId, customerId: a.offering.customerId });
 
-interface Grant {
-  role: Role;
-  scopeType: ScopeType;
-  scopeId: string;
-}
-
 /**
  * What the viewer may see and do. Built once per request or socket; the viewer's roles are read once, lazily.
  */
@@ -41,6 +36,8 @@ export class Access {
     private readonly db: Db,
     readonly viewer: Viewer | null,
     private readonly now: () => Date,
+    /** Where the viewer's grants come from when not read alone (a batch shared by many viewers' decisions). */
+    private readonly loadGrants?: (userId: string) => Promise<Grant[]>,
   ) {}
 
   get isStaff() {
@@ -54,12 +51,7 @@ export class Access {
 
   grants(): Promise<Grant[]> {
     if (!this.viewer) return Promise.resolve([]);
-    this.grantsPromise ??= this.db.roleGrant
-      .findMany({
-        where: { userId: this.viewer.id, isActive: true, OR: [{ expirationTime: null }, { expirationTime: { gt: this.now() } }] },
-        select: { role: true, scopeType: true, scopeId: true },
-      })
-      .then((rows) => rows as Grant[]);
+    this.grantsPromise ??= this.loadGrants ? this.loadGrants(this.viewer.id) : grantsOf(this.db, this.viewer.id, this.now());
     return this.grantsPromise;
   }
 

@@ -1,4 +1,5 @@
 import { Access } from "../auth/access.ts";
+import { GrantsBatch } from "../auth/grants.ts";
 import type { Context } from "../context.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 
@@ -28,8 +29,22 @@ export async function visibleEvents(ctx: Context): Promise<Prisma.EventWhereInpu
   };
 }
 
-/** A long-lived connection re-reads the subscriber's roles for each delivery, so revoked access stops it. */
-export const freshViewerContext = (ctx: Context): Context => ({ ...ctx, access: new Access(ctx.db, ctx.viewer, ctx.now) });
+const grantBatches = new WeakMap<object, GrantsBatch>();
+
+function grantsBatchOf(ctx: Context): GrantsBatch {
+  let batch = grantBatches.get(ctx.db);
+  if (!batch) grantBatches.set(ctx.db, (batch = new GrantsBatch(ctx.db, ctx.now)));
+  return batch;
+}
+
+/**
+ * A long-lived connection re-reads the subscriber's roles for each delivery, so revoked access stops it; the roles of
+ * all subscribers deciding at once are read together.
+ */
+export const freshViewerContext = (ctx: Context): Context => {
+  const batch = grantsBatchOf(ctx);
+  return { ...ctx, access: new Access(ctx.db, ctx.viewer, ctx.now, (userId) => batch.load(userId)) };
+};
 
 /** Decisions per published payload (the same object reaches every local subscriber of its topic) and viewer. */
 const decisions = new WeakMap<object, Map<string, Promise<boolean>>>();

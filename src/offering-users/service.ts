@@ -271,12 +271,12 @@ export async function createOfferingUser(ctx: Context, input: CreateOfferingUser
   return reload(ctx, id, query);
 }
 
-/** A subscriber hears of a change when it may see the record, or, once the record is deleted, its event. */
+/**
+ * A subscriber hears of a change when it may see the record, or, once the record is deleted, its event. Visibility
+ * is asked first: the common answer, in one query.
+ */
 export async function canSeeChange(ctx: Context, change: { offeringUserId: string; eventId: number }) {
-  const exists = await ctx.db.offeringUser.count({ where: { id: change.offeringUserId } });
-  if (exists) {
-    const where = { AND: [{ id: change.offeringUserId }, await visibleOfferingUsers(ctx)] };
-    return (await ctx.db.offeringUser.count({ where })) > 0;
-  }
+  if (await ctx.db.offeringUser.count({ where: { AND: [{ id: change.offeringUserId }, await visibleOfferingUsers(ctx)] } })) return true;
+  if (await ctx.db.offeringUser.count({ where: { id: change.offeringUserId } })) return false;
   return (await ctx.db.event.count({ where: { AND: [{ id: change.eventId }, await visibleEvents(ctx)] } })) > 0;
 }

@@ -138,10 +138,12 @@ export async function unlinkOrder(ctx: Context, uuid: string) {
   return removeOrder(ctx, order, "marketplace_order_unlinked", "unlinked");
 }
 
-/** A subscriber hears of a change when it may see the order, or, once it is deleted, its event. */
+/**
+ * A subscriber hears of a change when it may see the order, or, once it is deleted, its event. Visibility is asked
+ * first: the common answer, in one query.
+ */
 export async function canSeeOrderChange(ctx: Context, change: { orderId: string; eventId: number }) {
-  if (await ctx.db.order.count({ where: { id: change.orderId } })) {
-    return (await ctx.db.order.count({ where: { AND: [{ id: change.orderId }, await visibleOrders(ctx)] } })) > 0;
-  }
+  if (await ctx.db.order.count({ where: { AND: [{ id: change.orderId }, await visibleOrders(ctx)] } })) return true;
+  if (await ctx.db.order.count({ where: { id: change.orderId } })) return false;
   return (await ctx.db.event.count({ where: { AND: [{ id: change.eventId }, await visibleEvents(ctx)] } })) > 0;
 }
