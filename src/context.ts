@@ -47,7 +47,6 @@ export function contextFor(
   failure: DomainError | undefined,
   request: Omit<RequestInfo, "authorization">,
 ): Context {
-  const memos = new Map<string, unknown>();
   return {
     ...deps,
     viewer,
@@ -60,9 +59,15 @@ export function contextFor(
       if (!viewer) throw unauthenticated();
       return viewer;
     },
-    memo<T>(key: string, create: () => T): T {
-      if (!memos.has(key)) memos.set(key, create());
-      return memos.get(key) as T;
-    },
+    memo: memoTable(),
+  };
+}
+
+/** One value per key, made on first use: a context's `memo`. */
+export function memoTable(): Context["memo"] {
+  const memos = new Map<string, unknown>();
+  return <T>(key: string, create: () => T): T => {
+    if (!memos.has(key)) memos.set(key, create());
+    return memos.get(key) as T;
   };
 }

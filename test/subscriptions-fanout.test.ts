@@ -2,6 +2,8 @@ import { expect, it } from "vitest";
 import { useSubscriptionApp } from "./support/subscription-app.ts";
 import { countSql } from "./support/sql-counter.ts";
 import { type Feed, primeFeed, sleep } from "./support/ws.ts";
+import { newTokenKey, tokenDigest } from "../src/auth/secrets.ts";
+import { toHex } from "../src/platform/ids.ts";
 
 /**
  * One user's many subscriptions share one visibility decision per published change, and those of one document and
@@ -25,6 +27,17 @@ async function openFeeds(count: number, token: string, query = CHANGED): Promise
   await sleep(200);
   feeds.forEach((feed) => feed.drain());
   return feeds;
+}
+
+let people = 0;
+/** A user with a token and, optionally, one role. */
+async function userWithToken(role?: [string, "CUSTOMER" | "PROJECT" | "OFFERING", string]) {
+  const { db } = t.app.deps;
+  const user = await db.user.create({ data: { username: `viewer${++people}`, firstName: "V", lastName: "Iewer", email: `viewer${people}@example.org` } });
+  const token = newTokenKey();
+  await db.authToken.create({ data: { keyDigest: tokenDigest(token), userId: user.id } });
+  if (role) await db.roleGrant.create({ data: { userId: user.id, role: role[0], scopeType: role[1], scopeId: role[2] } });
+  return { id: user.id, token };
 }
 
 /** Statements from a transition's request until every feed has its delivery. */
@@ -83,4 +96,37 @@ it("executes separately for other users and other variables, so each gets what i
   expect((await ok.nextData()).offeringUserChanged).toEqual({ offeringUserUuid: ou.uuid, state: "OK" });
   expect((await staff.nextData()).offeringUserChanged).toMatchObject({ offeringUserUuid: ou.uuid, offeringUser: { state: "OK" } });
   expect(creating.drain()).toEqual([]);
+});
+
+it("costs the same SQL for twenty viewers holding the same roles as for one: one role read, one decision", async () => {
+  await clients.closeAll();
+  const managerRole = ["CUSTOMER.MANAGER", "CUSTOMER", t.world.provider.id] as const;
+  const first = await userWithToken([...managerRole]);
+  const single = await statementsToDeliver(await openFeeds(1, first.token));
+  await clients.closeAll();
+  const viewers = await Promise.all(Array.from({ length: 20 }, () => userWithToken([...managerRole])));
+  const feeds = (await Promise.all(viewers.map((v) => openFeeds(1, v.token)))).flat();
+  expect(await statementsToDeliver(feeds)).toBe(single);
+});
+
+it("a viewer who sees a record only as its owner does not lend that to another viewer with the same roles", async () => {
+  await clients.closeAll();
+  const [owner, other] = await Promise.all([userWithToken(), userWithToken()]);
+  const { db } = t.app.deps;
+  const [mine, theirs] = await Promise.all(
+    [owner, other].map((u) => db.offeringUser.create({ data: { offeringId: t.world.offering.id, userId: u.id, state: "CREATION_REQUESTED" } })),
+  );
+  const ownerFeed = clients.subscribe<Change>(clients.open(owner.token), CHANGED);
+  const otherFeed = clients.subscribe<Change>(clients.open(other.token), CHANGED);
+  await primeFeed(ownerFeed, () => touch(toHex(mine.id)));
+  await primeFeed(otherFeed, () => touch(toHex(theirs.id)));
+  ownerFeed.drain();
+  otherFeed.drain();
+  await t.http("POST", `/api/marketplace-offering-users/${toHex(mine.id)}/begin_creating/`, { token: t.world.tokens.providerOwner, body: {} });
+  await t.http("POST", `/api/marketplace-offering-users/${toHex(theirs.id)}/begin_creating/`, { token: t.world.tokens.providerOwner, body: {} });
+  expect((await ownerFeed.nextData()).offeringUserChanged).toEqual({ offeringUserUuid: toHex(mine.id), state: "CREATING" });
+  expect((await otherFeed.nextData()).offeringUserChanged).toEqual({ offeringUserUuid: toHex(theirs.id), state: "CREATING" });
+  await sleep(300);
+  expect(ownerFeed.drain()).toEqual([]);
+  expect(otherFeed.drain()).toEqual([]);
 });

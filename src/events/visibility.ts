@@ -1,6 +1,6 @@
-import { Access } from "../auth/access.ts";
-import { GrantsBatch } from "../auth/grants.ts";
-import type { Context } from "../context.ts";
+import { Access, type Viewer } from "../auth/access.ts";
+import { type Grant, GrantsBatch } from "../auth/grants.ts";
+import { type Context, memoTable } from "../context.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 
 /**
@@ -37,31 +37,43 @@ function grantsBatchOf(ctx: Context): GrantsBatch {
   return batch;
 }
 
-/**
- * A long-lived connection re-reads the subscriber's roles for each delivery, so revoked access stops it; the roles of
- * all subscribers deciding at once are read together.
- */
-export const freshViewerContext = (ctx: Context): Context => {
-  const batch = grantsBatchOf(ctx);
-  return { ...ctx, access: new Access(ctx.db, ctx.viewer, ctx.now, (userId) => batch.load(userId)) };
-};
+/** Nobody's id: a viewer with someone's flags and roles, but no records of their own. */
+const NOBODY = "00000000-0000-0000-0000-000000000000";
 
-/** Decisions per published payload (the same object reaches every local subscriber of its topic) and viewer. */
+const rolesKey = (viewer: Viewer, grants: Grant[]) =>
+  `${viewer.isStaff}:${viewer.isSupport}:${grants.map((g) => `${g.role}@${g.scopeType}:${g.scopeId}`).sort().join(",")}`;
+
+/** A context to decide in: `viewer` with `grants` (read fresh for the decision) and caches of its own. */
+function decisionContext(ctx: Context, viewer: Viewer, grants: Promise<Grant[]>): Context {
+  return { ...ctx, viewer, access: new Access(ctx.db, viewer, ctx.now, () => grants), requireViewer: () => viewer, memo: memoTable() };
+}
+
+/** Decisions per published payload (the same object reaches every local subscriber of its topic) and key. */
 const decisions = new WeakMap<object, Map<string, Promise<boolean>>>();
 
+function decidedOnce(payload: object, key: string, decide: () => Promise<boolean>): Promise<boolean> {
+  let perPayload = decisions.get(payload);
+  if (!perPayload) decisions.set(payload, (perPayload = new Map()));
+  let decision = perPayload.get(key);
+  if (!decision) perPayload.set(key, (decision = decide()));
+  return decision;
+}
+
 /**
- * Whether a subscriber may see a published change, decided once per change and viewer with freshly read roles:
- * every subscription of one user (on any connection of this instance) shares the decision instead of asking
- * the database again.
+ * Whether a subscriber may see a published change, with roles read fresh for it (so revoked access stops a
+ * long-lived subscription), decided once per change and viewer for all of the viewer's subscriptions on this
+ * instance. Most viewers see a change through their roles, not as themselves, so the change is first decided for
+ * "nobody with these flags and roles" — once per distinct set of roles, shared by every viewer holding it — and only
+ * when that says no, for the viewer in person. This is sound because every visibility rule uses the viewer's own id
+ * only to widen what they see (their own records, events about them), never to narrow it.
  */
 export function subscriberMaySee<P extends object>(ctx: Context, kind: string, payload: P, decide: (fresh: Context, payload: P) => Promise<boolean>) {
-  const perViewer = decisions.get(payload) ?? new Map<string, Promise<boolean>>();
-  decisions.set(payload, perViewer);
-  const key = `${kind}:${ctx.viewer?.id ?? "anonymous"}`;
-  let decision = perViewer.get(key);
-  if (!decision) {
-    decision = decide(freshViewerContext(ctx), payload);
-    perViewer.set(key, decision);
-  }
-  return decision;
+  const viewer = ctx.viewer;
+  if (!viewer) return decide(ctx, payload);
+  return decidedOnce(payload, `${kind}:viewer:${viewer.id}`, async () => {
+    const grants = grantsBatchOf(ctx).load(viewer.id);
+    const nobody: Viewer = { ...viewer, id: NOBODY, username: "" };
+    const byRoles = decidedOnce(payload, `${kind}:roles:${rolesKey(viewer, await grants)}`, () => decide(decisionContext(ctx, nobody, grants), payload));
+    return (await byRoles) || decide(decisionContext(ctx, viewer, grants), payload);
+  });
 }
