@@ -110,9 +110,9 @@ async function subscribeMore(workers: ChildProcess[], app: ServerProcess, tokens
 }
 
 async function fanoutRun(fanoutCase: FanoutCase, databaseUrl: string, token: string, settings: Settings, taskset: string | undefined, log: (m: string) => void): Promise<FanoutRow> {
-  const { subscribers, documents, viewers } = fanoutCase;
+  const { subscribers, documents, viewers, distinctRoles } = fanoutCase;
   const pinTo = taskset ? { taskset, cpu: SERVER_CPU } : undefined;
-  const app = await startServer({ kind: "app", databaseUrl, cpuProfileDir: settings.cpuProfileDir, pinTo, viewers: viewers > 1 ? viewers : 0 });
+  const app = await startServer({ kind: "app", databaseUrl, cpuProfileDir: settings.cpuProfileDir, pinTo, viewers: viewers > 1 ? viewers : 0, distinctRoles });
   const workers = forkWorkers(Math.min(settings.fanoutWorkers, subscribers), taskset);
   const subscriberTokens = app.viewerTokens ?? [token];
   try {
@@ -172,8 +172,11 @@ async function fanoutRun(fanoutCase: FanoutCase, databaseUrl: string, token: str
   }
 }
 
-export const caseLabel = ({ subscribers, documents, viewers }: FanoutCase) =>
-  `${subscribers} subscribers, ${documents === "shared" ? "one document" : "a document each"}, ${viewers === 1 ? "one viewer" : `${viewers} viewers`}`;
+const viewersLabel = ({ viewers, distinctRoles }: FanoutCase) =>
+  viewers === 1 ? "one viewer" : `${viewers} viewers ${distinctRoles ? "with roles of their own" : "with one set of roles"}`;
+
+export const caseLabel = (fanoutCase: FanoutCase) =>
+  `${fanoutCase.subscribers} subscribers, ${fanoutCase.documents === "shared" ? "one document" : "a document each"}, ${viewersLabel(fanoutCase)}`;
 
 const skipped = (fanoutCase: FanoutCase, problem: string): FanoutRow => ({
   ...fanoutCase, connected: 0, connectSeconds: 0, serverCpuMsPerConnect: Number.NaN, transitions: 0, lastP50Ms: Number.NaN, lastP99Ms: Number.NaN, medianP50Ms: Number.NaN,

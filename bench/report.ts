@@ -87,7 +87,7 @@ function tables(report: Report): Table[] {
   const fanout: Table = {
     title: "Subscription fan-out (offeringUserChanged over graphql-ws, one instance, PostgreSQL; times from sending the REST transition)",
     header: ["subscribers", "documents", "viewers", "connected", "connect s", "CPU ms/connect", "last p50 ms", "last p99 ms", "median p50 ms", "missed", "RSS KB/sub", "heap KB/sub", "CPU ms/delivery", "note"],
-    rows: report.fanout.map((f) => [String(f.subscribers), f.documents, String(f.viewers), String(f.connected), fixed(f.connectSeconds), fixed(f.serverCpuMsPerConnect, 2), fixed(f.lastP50Ms), fixed(f.lastP99Ms), fixed(f.medianP50Ms), String(f.missed), fixed(f.rssKbPerSubscriber), fixed(f.heapKbPerSubscriber), fixed(f.serverCpuMsPerDelivery, 3), f.problem ?? ""]),
+    rows: report.fanout.map((f) => [String(f.subscribers), f.documents, `${f.viewers}${f.distinctRoles ? " (own roles)" : ""}`, String(f.connected), fixed(f.connectSeconds), fixed(f.serverCpuMsPerConnect, 2), fixed(f.lastP50Ms), fixed(f.lastP99Ms), fixed(f.medianP50Ms), String(f.missed), fixed(f.rssKbPerSubscriber), fixed(f.heapKbPerSubscriber), fixed(f.serverCpuMsPerDelivery, 3), f.problem ?? ""]),
   };
   const aims: Table = {
     title: "Targets",

@@ -54,10 +54,12 @@ export async function seedBenchData(db: Db, count = SEEDED_OFFERING_USERS): Prom
 }
 
 /**
- * `count` more users who manage the bench provider's customer, each with a token: distinct viewers whose
- * subscriptions share no visibility decision. Usernames carry `run`, so every fan-out run can add its own.
+ * `count` more users who manage the bench provider's customer, each with a token: distinct viewers. With
+ * `distinctRoles`, each is also a member of a project of their own (a role that shows them nothing more), so no two
+ * hold the same set of roles and none shares a visibility decision. Usernames carry `run`, so every fan-out run can
+ * add its own.
  */
-export async function seedBenchViewers(db: Db, count: number, run: string): Promise<string[]> {
+export async function seedBenchViewers(db: Db, count: number, run: string, distinctRoles: boolean): Promise<string[]> {
   const provider = await db.customer.findFirstOrThrow({ where: { name: "Bench Provider" } });
   const viewers = Array.from({ length: count }, (_, i) => ({ id: randomUUID(), username: `viewer-${run}-${i + 1}`, firstName: "Viewer", lastName: String(i + 1) }));
   const tokens = viewers.map(() => newTokenKey());
@@ -66,5 +68,12 @@ export async function seedBenchViewers(db: Db, count: number, run: string): Prom
   await db.roleGrant.createMany({
     data: viewers.map((v) => ({ userId: v.id, role: "CUSTOMER.MANAGER", scopeType: "CUSTOMER" as const, scopeId: provider.id })),
   });
+  if (distinctRoles) {
+    const projects = viewers.map((v) => ({ id: randomUUID(), customerId: provider.id, name: `Project of ${v.username}` }));
+    await db.project.createMany({ data: projects });
+    await db.roleGrant.createMany({
+      data: viewers.map((v, i) => ({ userId: v.id, role: "PROJECT.MEMBER", scopeType: "PROJECT" as const, scopeId: projects[i].id })),
+    });
+  }
   return tokens;
 }

@@ -17,6 +17,8 @@ export interface ServerOptions {
   seed?: boolean;
   /** Distinct viewers (provider managers with tokens) to seed before listening. */
   viewers?: number;
+  /** Give each seeded viewer a role set of their own. */
+  distinctRoles?: boolean;
   /** Directory for a V8 CPU profile of the server (written when it stops). */
   cpuProfileDir?: string;
   /** Run the server under `taskset -c <cpu>` (path of taskset and the CPU), so it has that core to itself. */
@@ -43,6 +45,7 @@ export function startServer(options: ServerOptions): Promise<ServerProcess> {
       BENCH_DATABASE_URL: options.databaseUrl ?? "",
       BENCH_SEED: options.seed ? "1" : "0",
       BENCH_SEED_VIEWERS: String(options.viewers ?? 0),
+      BENCH_SEED_VIEWER_ROLES: options.distinctRoles ? "distinct" : "shared",
     },
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });

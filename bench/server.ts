@@ -40,7 +40,7 @@ async function startApp(): Promise<{ ready: ServerReady; close: () => Promise<vo
   const app = await createApp({ database, config: { seedDemo: false, pubsubPrefix: "bench", redisUrl: undefined, ...(process.env.LOG_LEVEL ? {} : { logLevel: "warn" as const }) } });
   const token = process.env.BENCH_SEED === "1" ? await seedBenchData(app.deps.db) : undefined;
   const viewers = Number(process.env.BENCH_SEED_VIEWERS ?? 0);
-  const viewerTokens = viewers > 0 ? await seedBenchViewers(app.deps.db, viewers, String(process.pid)) : undefined;
+  const viewerTokens = viewers > 0 ? await seedBenchViewers(app.deps.db, viewers, String(process.pid), process.env.BENCH_SEED_VIEWER_ROLES === "distinct") : undefined;
   const port = await app.listen(0, "127.0.0.1");
   return {
     ready: { port, token, viewerTokens, database: database.kind },

@@ -13,8 +13,8 @@ const KNOBS = {
   contention: { env: "BENCH_CONTENTION", default: "10x2", doc: "Contended run: CLIENTSxRECORDS, every client on the same records (0: none)" },
   fanoutCases: {
     env: "BENCH_FANOUT",
-    default: "1000,10000,10000/distinct,10000/1000-viewers",
-    doc: "Fan-out runs, comma-separated: SUBSCRIBERS[/distinct][/V-viewers] (distinct: a document of its own per subscriber; V viewers: subscribers spread over V users, each deciding visibility for itself)",
+    default: "1000,10000,10000/distinct,10000/1000-viewers,10000/1000-viewers/distinct-roles",
+    doc: "Fan-out runs, comma-separated: SUBSCRIBERS[/distinct][/V-viewers][/distinct-roles] (distinct: a document of its own per subscriber; V viewers: subscribers spread over V users holding one set of roles; distinct-roles: each with a set of their own)",
   },
   fanoutTransitions: { env: "BENCH_FANOUT_TRANSITIONS", default: "5", doc: "Transitions timed per fan-out run" },
   fanoutWorkers: { env: "BENCH_FANOUT_WORKERS", default: "2", doc: "Client processes holding the subscribers" },
@@ -32,6 +32,8 @@ export interface FanoutCase {
   documents: FanoutDocuments;
   /** Distinct users the subscribers are spread over (1: all the bench's staff user). */
   viewers: number;
+  /** Whether each of those users holds a set of roles of their own (else all hold the same). */
+  distinctRoles: boolean;
 }
 
 function fanoutCases(): FanoutCase[] {
@@ -40,7 +42,8 @@ function fanoutCases(): FanoutCase[] {
     const subscribers = Number(count);
     if (!Number.isInteger(subscribers) || subscribers <= 0) return [];
     const viewers = Number(/^(\d+)-viewers$/.exec(options.find((o) => o.endsWith("-viewers")) ?? "")?.[1] ?? 1);
-    return [{ subscribers, documents: options.includes("distinct") ? "distinct" : "shared", viewers: Math.max(1, viewers) }];
+    const documents: FanoutDocuments = options.includes("distinct") ? "distinct" : "shared";
+    return [{ subscribers, documents, viewers: Math.max(1, viewers), distinctRoles: options.includes("distinct-roles") }];
   });
 }
 const raw = (knob: Knob) => process.env[KNOBS[knob].env]?.trim() || KNOBS[knob].default;
