@@ -26,8 +26,12 @@ export const ERROR_RESPONSE_NAMES: Record<number, string> = {
   405: "MethodNotAllowed",
   409: "Conflict",
   413: "PayloadTooLarge",
+  414: "UriTooLong",
   429: "TooManyRequests",
+  503: "ServiceUnavailable",
 };
+
+const RETRY_AFTER = { "Retry-After": { description: "Seconds to wait before trying again", schema: { type: "integer" } } };
 
 export function errorResponse(status: number) {
   const name = ERROR_RESPONSE_NAMES[status];
@@ -52,7 +56,9 @@ const RESPONSES = {
   MethodNotAllowed: detail("The path does not serve this method"),
   Conflict: detail("The object's state does not allow this operation"),
   PayloadTooLarge: detail("The request body is larger than MAX_BODY_BYTES"),
-  TooManyRequests: detail("Too many requests"),
+  UriTooLong: detail("The path and query string are longer than 8 KiB"),
+  TooManyRequests: { ...detail("Too many writes by this caller within the window (RATE_LIMIT_MUTATIONS)"), headers: RETRY_AFTER },
+  ServiceUnavailable: { ...detail("The database did not answer in time (DATABASE_STATEMENT_TIMEOUT_MS); nothing was written"), headers: RETRY_AFTER },
 };
 
 export const COMPONENTS = {

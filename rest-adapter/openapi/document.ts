@@ -55,12 +55,18 @@ const POSSIBLE_ERRORS: Array<[ErrorCode, (op: OperationFacts) => boolean]> = [
   [ErrorCode.FORBIDDEN, (op) => !op.isPublic],
   [ErrorCode.NOT_FOUND, (op) => op.hasPathParams || op.isList],
   [ErrorCode.CONFLICT, (op) => op.isMutation],
+  [ErrorCode.RATE_LIMITED, (op) => op.isMutation],
+  [ErrorCode.UNAVAILABLE, () => true],
 ];
+
+/** Answered before any route runs: a request-target over 8 KiB (src/server/request-target.ts). */
+const EVERY_REQUEST = [414];
 
 function errorResponses(route: CompiledRoute, facts: OperationFacts, hasBody: boolean) {
   const statuses = POSSIBLE_ERRORS.filter(([, applies]) => applies(facts)).map(
     ([code]) => route.errorStatus?.[code] ?? ERROR_STATUS[code],
   );
+  statuses.push(...EVERY_REQUEST);
   if (hasBody) statuses.push(413);
   return Object.fromEntries([...new Set(statuses)].sort((a, b) => a - b).map((status) => [String(status), errorResponse(status)]));
 }

@@ -108,6 +108,16 @@ describe("GET /api/schema/", () => {
     expect(resolve(remove["403"]).content["application/json"].schema).toEqual({ $ref: "#/components/schemas/Detail" });
   });
 
+  it("documents the answers any request may get: 414 for a long URI, 503 when the database is slow, 429 for writes", () => {
+    const write = operation("POST", "/api/marketplace-component-usages/set_usage/").responses;
+    const read = operation("GET", "/api/marketplace-offering-users/").responses;
+    expect(Object.keys(write)).toEqual(expect.arrayContaining(["413", "414", "429", "503"]));
+    expect(Object.keys(read)).toEqual(expect.arrayContaining(["414", "503"]));
+    expect(Object.keys(read)).not.toContain("429");
+    expect(Object.keys(resolve(write["429"]).headers)).toEqual(["Retry-After"]);
+    expect(Object.keys(resolve(read["503"]).headers)).toEqual(["Retry-After"]);
+  });
+
   it("public routes need no token; the others take Waldur's token", () => {
     expect(operation("GET", "/api/public-maintenance-announcements/").security).toEqual([]);
     expect(operation("POST", "/api-auth/password/").security).toEqual([]);
