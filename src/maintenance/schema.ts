@@ -1,4 +1,5 @@
 import { EventRef } from "../events/schema.ts";
+import { argumentFilter } from "../events/change-filters.ts";
 import { subscriberMaySee } from "../events/visibility.ts";
 import { builder } from "../graphql/builder.ts";
 import { connectionType, nodesQuery, pageArgs, toPage } from "../graphql/pagination.ts";
@@ -135,12 +136,8 @@ builder.subscriptionFields((t) => ({
     args: { serviceProviderUuid: t.arg.id(), state: t.arg({ type: [MaintenanceStateEnum] }) },
     subscribe: (_root, args, ctx) => {
       ctx.requireViewer();
-      const provider = args.serviceProviderUuid ? toHex(String(args.serviceProviderUuid)) : null;
-      return ctx.pubsub.subscribe("maintenanceChanged", (p: MaintenanceChangedPayload) => {
-        if (provider && toHex(p.serviceProviderId) !== provider) return false;
-        if (args.state?.length && !args.state.includes((p.state ?? p.previousState) as never)) return false;
-        return subscriberMaySee(ctx, "maintenance", p, service.canSeeMaintenanceChange);
-      });
+      const matches = argumentFilter<MaintenanceChangedPayload>([[args.serviceProviderUuid, (p) => p.serviceProviderId]], args.state, (p) => p.state ?? p.previousState);
+      return ctx.pubsub.subscribe("maintenanceChanged", (p) => matches(p) && subscriberMaySee(ctx, "maintenance", p, service.canSeeMaintenanceChange));
     },
     resolve: (payload) => payload,
   }),

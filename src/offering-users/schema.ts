@@ -3,6 +3,7 @@ import { connectionType, nodesQuery, pageArgs, toPage } from "../graphql/paginat
 import { apiUrl } from "../graphql/urls.ts";
 import { toHex } from "../platform/ids.ts";
 import type { OfferingUserChangedPayload } from "../platform/pubsub.ts";
+import { argumentFilter } from "../events/change-filters.ts";
 import { subscriberMaySee } from "../events/visibility.ts";
 import { EventRef } from "../events/schema.ts";
 import { OFFERING_USER_ORDER } from "./filters.ts";
@@ -185,14 +186,12 @@ builder.subscriptionFields((t) => ({
     },
     subscribe: (_root, args, ctx) => {
       ctx.requireViewer();
-      const offering = args.offeringUuid ? toHex(String(args.offeringUuid)) : null;
-      const provider = args.providerUuid ? toHex(String(args.providerUuid)) : null;
-      return ctx.pubsub.subscribe("offeringUserChanged", (p: OfferingUserChangedPayload) => {
-        if (offering && toHex(p.offeringId) !== offering) return false;
-        if (provider && toHex(p.providerCustomerId) !== provider) return false;
-        if (args.state?.length && !args.state.includes(p.state as never)) return false;
-        return subscriberMaySee(ctx, "offeringUser", p, service.canSeeChange);
-      });
+      const matches = argumentFilter<OfferingUserChangedPayload>(
+        [[args.offeringUuid, (p) => p.offeringId], [args.providerUuid, (p) => p.providerCustomerId]],
+        args.state,
+        (p) => p.state,
+      );
+      return ctx.pubsub.subscribe("offeringUserChanged", (p) => matches(p) && subscriberMaySee(ctx, "offeringUser", p, service.canSeeChange));
     },
     resolve: (payload) => payload,
   }),

@@ -3,6 +3,7 @@ import { connectionType, nodesQuery, pageArgs, toPage } from "../graphql/paginat
 import { apiUrl } from "../graphql/urls.ts";
 import { toHex } from "../platform/ids.ts";
 import type { ResourceChangedPayload } from "../platform/pubsub.ts";
+import { argumentFilter } from "../events/change-filters.ts";
 import { subscriberMaySee } from "../events/visibility.ts";
 import { EventRef } from "../events/schema.ts";
 import { RESOURCE_ORDER } from "./filters.ts";
@@ -151,15 +152,12 @@ builder.subscriptionFields((t) => ({
     args: { offeringUuid: t.arg.id(), projectUuid: t.arg.id(), providerUuid: t.arg.id(), state: t.arg({ type: [ResourceStateEnum] }) },
     subscribe: (_root, args, ctx) => {
       ctx.requireViewer();
-      const wanted = (value: unknown) => (value ? toHex(String(value)) : null);
-      const [offering, project, provider] = [wanted(args.offeringUuid), wanted(args.projectUuid), wanted(args.providerUuid)];
-      return ctx.pubsub.subscribe("resourceChanged", (p: ResourceChangedPayload) => {
-        if (offering && toHex(p.offeringId) !== offering) return false;
-        if (project && toHex(p.projectId) !== project) return false;
-        if (provider && toHex(p.providerCustomerId) !== provider) return false;
-        if (args.state?.length && !args.state.includes(p.state as never)) return false;
-        return subscriberMaySee(ctx, "resource", p, service.canSeeResourceChange);
-      });
+      const matches = argumentFilter<ResourceChangedPayload>(
+        [[args.offeringUuid, (p) => p.offeringId], [args.projectUuid, (p) => p.projectId], [args.providerUuid, (p) => p.providerCustomerId]],
+        args.state,
+        (p) => p.state,
+      );
+      return ctx.pubsub.subscribe("resourceChanged", (p) => matches(p) && subscriberMaySee(ctx, "resource", p, service.canSeeResourceChange));
     },
     resolve: (payload) => payload,
   }),
