@@ -230,3 +230,32 @@ describe("concurrent conflicting transitions, REST and GraphQL at once", { timeo
     }
   });
 });
+
+describe("concurrent deletions of one record", () => {
+  /** Every DELETE but one finds the record already gone: 404 like any unknown uuid, never a 5xx. */
+  async function raceDeletes(path: string, token: string) {
+    const statuses = await Promise.all(Array.from({ length: 8 }, () => t.http("DELETE", path, { token }).then((r) => r.status)));
+    expect(statuses.sort()).toEqual([204, 404, 404, 404, 404, 404, 404, 404]);
+  }
+
+  it("terms of service", async () => {
+    const created = await t.http("POST", "/api/marketplace-offering-terms-of-service/", {
+      token: t.world.tokens.providerOwner,
+      body: { offering: t.world.offering.uuid, terms_of_service: "Be kind.", version: "race" },
+    });
+    expect(created.status).toBe(201);
+    await raceDeletes(`/api/marketplace-offering-terms-of-service/${created.body.uuid}/`, t.world.tokens.providerOwner);
+    const events = await t.app.deps.db.event.count({ where: { eventType: "terms_of_service_deleted", context: { path: ["terms_of_service_uuid"], equals: created.body.uuid } } });
+    expect(events).toBe(1);
+  });
+
+  it("maintenance announcements", async () => {
+    const announcement = await seedMaintenance(t);
+    await raceDeletes(`/api/maintenance-announcements/${announcement.uuid}/`, t.world.tokens.providerOwner);
+  });
+
+  it("offering users", async () => {
+    const offeringUser = await t.world.offeringUser("OK");
+    await raceDeletes(`/api/marketplace-offering-users/${offeringUser.uuid}/`, t.world.tokens.staff);
+  });
+});

@@ -1,6 +1,6 @@
 import { type DocumentNode, getOperationAST, type GraphQLError, Kind } from "graphql";
 import type { Plugin } from "graphql-yoga";
-import { clientDataError } from "../platform/database-errors.ts";
+import { clientDataError, vanishedRecordError } from "../platform/database-errors.ts";
 import type { Logger } from "./logger.ts";
 import type { GatewayMetrics, OperationLabels } from "./metrics.ts";
 import { requestScopeOf, thrownError } from "./request-scope.ts";
@@ -18,7 +18,7 @@ const isAsyncIterable = (value: unknown): value is AsyncIterable<unknown> =>
 /** Thrown by code rather than raised as a GraphQL or domain error: a bug or an outage, masked in the response. */
 function isUnexpected(error: GraphQLError): boolean {
   const thrown = error.originalError;
-  return thrown != null && !("extensions" in thrown) && clientDataError(thrown) === null;
+  return thrown != null && !("extensions" in thrown) && clientDataError(thrown) === null && vanishedRecordError(thrown) === null;
 }
 
 type OperationArgs = { document: DocumentNode; operationName?: string | null; contextValue?: unknown };

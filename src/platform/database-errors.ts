@@ -1,5 +1,5 @@
 import { GraphQLError } from "graphql";
-import { DomainError, ErrorCode } from "./errors.ts";
+import { DomainError, ErrorCode, notFound } from "./errors.ts";
 
 /** SQLSTATE class 22 (data exception) and Prisma's value errors: bad input that slipped past validation. */
 const CLIENT_DATA_PRISMA_CODES = new Set(["P2000", "P2006", "P2007", "P2020", "P2023"]);
@@ -43,5 +43,13 @@ export function databaseBusyError(error: unknown): GraphQLError | null {
   });
 }
 
+/**
+ * P2025: the record an update or delete needed was gone — a concurrent request deleted it between this request's
+ * read and its write. To this request it is now an unknown object: 404, as Waldur answers for one.
+ */
+export function vanishedRecordError(error: unknown): DomainError | null {
+  return (error as { code?: string }).code === "P2025" ? notFound() : null;
+}
+
 /** The answer a client gets for a database error it can act on (fix its input, or retry later); null for the rest. */
-export const databaseErrorForClient = (error: unknown) => clientDataError(error) ?? databaseBusyError(error);
+export const databaseErrorForClient = (error: unknown) => clientDataError(error) ?? vanishedRecordError(error) ?? databaseBusyError(error);
