@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from "node:util";
-import { FRAGMENTS } from "../rest-adapter/fragments.ts";
+import { documentWithFragments } from "../rest-adapter/execute.ts";
 import type { RouteSpec } from "../rest-adapter/route.ts";
 import { ROUTES } from "../rest-adapter/routes/index.ts";
 import { fetchJson, type RequestSpec } from "./load.ts";
@@ -20,22 +20,6 @@ const routeOf = (path: string) => ROUTES.find((r) => r.method === "GET" && r.pat
 const LIST_ROUTE = routeOf(OFFERING_USERS_PATH);
 const ONE_ROUTE = routeOf(`${OFFERING_USERS_PATH}:uuid/`);
 
-/** A route's document with every fragment it spreads, directly or through another fragment: what the adapter runs. */
-function documentOf(route: RouteSpec): string {
-  const used = new Map<string, string>();
-  const pending = [route.document];
-  while (pending.length) {
-    const text = pending.pop()!;
-    for (const f of FRAGMENTS) {
-      if (!used.has(f.name) && new RegExp(`\\.\\.\\.${f.name}\\b`).test(text)) {
-        used.set(f.name, f.text);
-        pending.push(f.text);
-      }
-    }
-  }
-  return [route.document, ...used.values()].join("\n");
-}
-
 /** The variables the REST adapter derives from the request (rest-adapter/app.ts adds first/offset for lists). */
 const variablesOf = (route: RouteSpec, params: Record<string, string>, query: string) => ({
   ...route.variables?.({ params, query: new URLSearchParams(query), body: {} }),
@@ -47,7 +31,7 @@ function graphqlRequest(token: string, route: RouteSpec, variables: Record<strin
     method: "POST",
     path: "/graphql",
     headers: { ...auth(token), "content-type": "application/json", accept: "application/json" },
-    body: Buffer.from(JSON.stringify({ query: documentOf(route), variables })),
+    body: Buffer.from(JSON.stringify({ query: documentWithFragments(route.document), variables })),
   };
 }
 

@@ -24,10 +24,13 @@ function fragmentsUsedBy(document: string): string[] {
   return [...used.values()];
 }
 
+/** A route's document with every fragment it spreads: the operation the adapter runs. */
+export const documentWithFragments = (document: string) => [document, ...fragmentsUsedBy(document)].join("\n");
+
 /** Parses and validates every route's document once, at start-up: a broken route fails the boot, not a request. */
 export function compileRoutes(routes: RouteSpec[], schema: Parameters<typeof validate>[0]): CompiledRoute[] {
   return routes.map((route) => {
-    const parsed = parse([route.document, ...fragmentsUsedBy(route.document)].join("\n"));
+    const parsed = parse(documentWithFragments(route.document));
     const errors = validate(schema, parsed);
     if (errors.length) throw new Error(`${route.method} ${route.path}: ${errors.map((e) => e.message).join("; ")}`);
     return { ...route, parsed };

@@ -15,7 +15,7 @@ import {
   uuidParam,
 } from "../input.ts";
 import type { RestRequest, RouteSpec } from "../route.ts";
-import { byUuid } from "./common.ts";
+import { byUuid, deleteRoute, retrieveRoute } from "./common.ts";
 
 const BASE = "/api/maintenance-announcements";
 const LINKS = "/api/maintenance-announcement-offerings";
@@ -80,26 +80,6 @@ function maintenanceInput({ body }: RestRequest, full: boolean) {
   const { required: _checked, ...input } = values;
   return { input: compact(input) };
 }
-
-const retrieve = (path: string, field: string, fragment: string, summary: string, isPublic = false): RouteSpec => ({
-  method: "GET",
-  path: `${path}/:uuid/`,
-  summary,
-  document: `query($uuid: ID!) { ${field}(uuid: $uuid) { ...${fragment} } }`,
-  variables: byUuid,
-  kind: "object",
-  ...(isPublic ? { public: true } : {}),
-});
-
-const remove = (path: string, mutation: string, summary: string): RouteSpec => ({
-  method: "DELETE",
-  path: `${path}/:uuid/`,
-  summary,
-  document: `mutation($uuid: ID!) { ${mutation}(uuid: $uuid) { uuid } }`,
-  variables: byUuid,
-  kind: "empty",
-  status: 204,
-});
 
 const updateMaintenance = (method: "PUT" | "PATCH"): RouteSpec => ({
   method,
@@ -166,10 +146,10 @@ export const maintenanceRoutes: RouteSpec[] = [
     kind: "object",
     status: 201,
   },
-  retrieve(BASE, "maintenanceAnnouncement", "MaintenanceAnnouncementRest", "Retrieve a maintenance announcement"),
+  retrieveRoute(BASE, "Retrieve a maintenance announcement", "maintenanceAnnouncement", "MaintenanceAnnouncementRest"),
   updateMaintenance("PUT"),
   updateMaintenance("PATCH"),
-  remove(BASE, "deleteMaintenanceAnnouncement", "Delete a maintenance announcement (and its system announcement)"),
+  deleteRoute(BASE, "Delete a maintenance announcement (and its system announcement)", "deleteMaintenanceAnnouncement", "{ uuid }"),
   ...actions,
   {
     method: "GET",
@@ -192,10 +172,10 @@ export const maintenanceRoutes: RouteSpec[] = [
     kind: "object",
     status: 201,
   },
-  retrieve(LINKS, "maintenanceAnnouncementOffering", "MaintenanceAnnouncementOfferingRest", "Retrieve an affected offering"),
+  retrieveRoute(LINKS, "Retrieve an affected offering", "maintenanceAnnouncementOffering", "MaintenanceAnnouncementOfferingRest"),
   updateLink("PUT"),
   updateLink("PATCH"),
-  remove(LINKS, "deleteMaintenanceAnnouncementOffering", "Unlink an offering from a maintenance announcement"),
+  deleteRoute(LINKS, "Unlink an offering from a maintenance announcement", "deleteMaintenanceAnnouncementOffering", "{ uuid }"),
   {
     method: "GET",
     path: `${PUBLIC}/`,
@@ -206,5 +186,5 @@ export const maintenanceRoutes: RouteSpec[] = [
     kind: "list",
     public: true,
   },
-  retrieve(PUBLIC, "publicMaintenanceAnnouncement", "PublicMaintenanceAnnouncementRest", "Retrieve a public maintenance announcement", true),
+  { ...retrieveRoute(PUBLIC, "Retrieve a public maintenance announcement", "publicMaintenanceAnnouncement", "PublicMaintenanceAnnouncementRest"), public: true },
 ];
