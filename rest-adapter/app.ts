@@ -5,6 +5,7 @@ import { type FieldErrors, fieldError, invalid } from "../src/platform/errors.ts
 import { MAX_JSON_DEPTH, nestsDeeperThan } from "../src/platform/json-depth.ts";
 import { reportServerError } from "../src/observability/request-scope.ts";
 import { clientAddress } from "../src/server/client-address.ts";
+import { BODY_TOO_LARGE } from "../src/server/body-limit.ts";
 import { requestInfo, type Yoga } from "../src/server/yoga.ts";
 import { type CompiledRoute, compileRoutes, runOperation } from "./execute.ts";
 import type { RestRequest } from "./route.ts";
@@ -21,7 +22,7 @@ class RestFailure extends Error {
   }
 }
 
-const tooLarge = () => new RestFailure({ status: 413, body: { detail: "Request body is too large." } });
+const tooLarge = () => new RestFailure({ status: 413, body: BODY_TOO_LARGE });
 
 /** Reads at most `maxBytes`, so a chunked body without Content-Length cannot grow without bound. */
 async function readLimited(stream: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<string> {
@@ -81,7 +82,7 @@ function respond(c: HonoContext, status: number, body: unknown, headers: Record<
 
 async function handle(c: HonoContext, route: CompiledRoute, yoga: Yoga, deps: AppDeps) {
   try {
-    const ctx = await buildContext(deps, requestInfo(c.req.raw, clientAddress(c)));
+    const ctx = await buildContext(deps, requestInfo(c.req.raw, clientAddress(c, deps.config)));
     const url = new URL(c.req.url);
     const request: RestRequest = { params: c.req.param() as Record<string, string>, query: url.searchParams, body: await readBody(c, deps.config.maxBodyBytes) };
     rejectNullCharacters(request);

@@ -16,10 +16,18 @@ export async function hashPassword(password: string): Promise<string> {
   return `scrypt$${salt.toString("hex")}$${hash.toString("hex")}`;
 }
 
-export async function verifyPassword(password: string, stored: string | null): Promise<boolean> {
-  const [scheme, saltHex, hashHex] = (stored ?? "").split("$");
-  if (scheme !== "scrypt" || !saltHex || !hashHex) return false;
+/** Stands in for a missing or unusable hash, so that verifying costs the same whether or not the user has a password. */
+const DUMMY_HASH = `scrypt$${"0".repeat(32)}$${"0".repeat(64)}`;
+
+/**
+ * Whether the password matches the stored hash. Without a usable hash (no such user, no password) a dummy hash is
+ * verified and false answered, so the time taken does not tell which usernames exist.
+ */
+export async function verifyPassword(password: string, stored: string | null | undefined): Promise<boolean> {
+  const parts = (stored ?? "").split("$");
+  const usable = parts.length === 3 && parts[0] === "scrypt" && /^([0-9a-f]{2})+$/.test(parts[1]) && /^([0-9a-f]{2})+$/.test(parts[2]);
+  const [, saltHex, hashHex] = usable ? parts : DUMMY_HASH.split("$");
   const expected = Buffer.from(hashHex, "hex");
   const actual = await scryptAsync(password, Buffer.from(saltHex, "hex"), expected.length);
-  return timingSafeEqual(actual, expected);
+  return usable && timingSafeEqual(actual, expected);
 }
