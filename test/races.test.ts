@@ -259,3 +259,61 @@ describe("concurrent deletions of one record", () => {
     await raceDeletes(`/api/marketplace-offering-users/${offeringUser.uuid}/`, t.world.tokens.staff);
   });
 });
+
+describe("concurrent check-then-insert", () => {
+  type GraphqlResult = { errors?: Array<{ message: string; extensions?: Record<string, unknown> }> };
+  /**
+   * Half over REST, half over GraphQL. Counts REST statuses and GraphQL error codes ("ok" for success), and the
+   * messages of the refusals: each must be the one a sequential caller gets, not a constraint's generic one.
+   */
+  async function both(n: number, rest: () => Promise<{ status: number; body: any }>, graphql: () => Promise<GraphqlResult>) {
+    const calls = Array.from({ length: n }, (_, i) =>
+      i % 2 === 0
+        ? rest().then((r) => ({ outcome: String(r.status), message: r.status >= 400 ? JSON.stringify(r.body) : undefined }))
+        : graphql().then((r) => ({ outcome: (r.errors?.[0]?.extensions?.code as string | undefined) ?? "ok", message: r.errors?.[0]?.message })),
+    );
+    const results = await Promise.all(calls);
+    return { outcomes: count(results.map((r) => r.outcome)), messages: count(results.flatMap((r) => (r.message ? [r.message] : []))) };
+  }
+
+  it("20 consents of one user to one offering: one recorded, the rest refused as already given", async () => {
+    const offering = await makeOffering(t.app.deps.db, t.world, OFFERING_TYPES.SLURM);
+    await t.app.deps.db.offeringTermsOfService.create({ data: { offeringId: offering.id, isActive: true, version: "1" } });
+    const token = t.world.tokens.projectMember;
+    const { outcomes, messages } = await both(
+      20,
+      () => t.http("POST", "/api/marketplace-user-offering-consents/", { token, body: { offering: offering.uuid } }),
+      () => t.gql(`mutation($o: ID!) { grantOfferingConsent(offeringUuid: $o) { uuid } }`, { o: offering.uuid }, token),
+    );
+    expect(Object.values(outcomes).reduce((a, b) => a + b)).toBe(20);
+    expect((outcomes["201"] ?? 0) + (outcomes.ok ?? 0)).toBe(1);
+    expect((outcomes["400"] ?? 0) + (outcomes.VALIDATION ?? 0)).toBe(19);
+    const already = "You have already consented to the current terms of service of this offering.";
+    expect(Object.keys(messages).sort()).toEqual([already, JSON.stringify({ non_field_errors: [already] })].sort());
+    expect(await t.app.deps.db.userOfferingConsent.count({ where: { offeringId: offering.id } })).toBe(1);
+    const events = await t.app.deps.db.event.count({ where: { eventType: "terms_of_service_consent_granted", context: { path: ["offering_uuid"], equals: offering.uuid } } });
+    expect(events).toBe(1);
+  });
+
+  it("10 Terminate orders for one resource: one pending order, the rest refused", async () => {
+    const { resource } = await orderIn(t.app.deps.db, t.world, "DONE", { type: "TERMINATE", resourceState: "OK" });
+    const token = t.world.tokens.projectAdmin;
+    const body = { offering: t.world.offering.uuid, project: t.world.project.uuid, resource: resource.uuid, type: "Terminate" };
+    const { outcomes, messages } = await both(
+      10,
+      () => t.http("POST", "/api/marketplace-orders/", { token, body }),
+      () =>
+        t.gql(
+          `mutation($o: ID!, $p: ID!, $r: ID!) { createOrder(input: { offeringUuid: $o, projectUuid: $p, resourceUuid: $r, type: TERMINATE }) { uuid } }`,
+          { o: t.world.offering.uuid, p: t.world.project.uuid, r: resource.uuid },
+          token,
+        ),
+    );
+    expect((outcomes["201"] ?? 0) + (outcomes.ok ?? 0)).toBe(1);
+    expect((outcomes["400"] ?? 0) + (outcomes.VALIDATION ?? 0)).toBe(9);
+    const pendingExists = "Pending order for resource already exists.";
+    expect(Object.keys(messages).sort()).toEqual([pendingExists, JSON.stringify({ resource: [pendingExists] })].sort());
+    const pending = await t.app.deps.db.order.count({ where: { resourceId: resource.id, state: { notIn: ["DONE", "ERRED", "CANCELED", "REJECTED"] } } });
+    expect(pending).toBe(1);
+  });
+});

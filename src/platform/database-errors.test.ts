@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
 import { databaseErrorForClient } from "./database-errors.ts";
 
@@ -28,6 +28,46 @@ it.each([
   expect(databaseErrorForClient(error)).toMatchObject({
     message,
     extensions: { code: "UNAVAILABLE", http: { headers: { "Retry-After": "1" } } },
+  });
+});
+
+/** The error a real statement fails with, as Prisma reports it on this database (PGlite and PostgreSQL differ in detail). */
+async function rejection(statement: () => Promise<unknown>): Promise<unknown> {
+  try {
+    await statement();
+  } catch (error) {
+    return error;
+  }
+  throw new Error("the statement succeeded");
+}
+
+describe("every integrity-constraint violation is the client's 400, never a 500", () => {
+  const validation = (message: string) => ({ message, extensions: { code: "VALIDATION", fields: { non_field_errors: [message] } } });
+
+  it("a unique violation (P2002), also inside a transaction and from raw SQL (P2010)", async () => {
+    const db = t.app.deps.db;
+    const duplicate = { offeringId: t.world.offering.id, type: "cpu", name: "again", billingType: "USAGE" } as const;
+    for (const statement of [
+      () => db.user.create({ data: { username: "staff" } }),
+      () => db.offeringComponent.create({ data: duplicate }),
+      () => db.$transaction((tx) => tx.user.create({ data: { username: "staff" } })),
+      () => db.$executeRaw`INSERT INTO users (id, username) VALUES (gen_random_uuid(), 'staff')`,
+    ]) {
+      expect(databaseErrorForClient(await rejection(statement))).toMatchObject(validation("An object with these values already exists."));
+    }
+  });
+
+  it("a foreign-key violation (P2003) and a missing required value", async () => {
+    const db = t.app.deps.db;
+    const fk = await rejection(() => db.project.create({ data: { customerId: "00000000-0000-0000-0000-000000000001", name: "p" } }));
+    expect(databaseErrorForClient(fk)).toMatchObject(validation("A related object does not exist or is still in use."));
+    const notNull = await rejection(() => db.$executeRaw`INSERT INTO users (id, username) VALUES (gen_random_uuid(), NULL)`);
+    expect(databaseErrorForClient(notNull)).toMatchObject(validation("A required value is missing."));
+  });
+
+  it("any other constraint class-23 state, by SQLSTATE or Prisma code", () => {
+    expect(databaseErrorForClient(driverError({ kind: "postgres", code: "23514" }))).toMatchObject(validation("Invalid value."));
+    expect(databaseErrorForClient({ code: "P2004" })).toMatchObject(validation("Invalid value."));
   });
 });
 

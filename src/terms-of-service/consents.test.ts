@@ -92,3 +92,33 @@ describe("user consents", () => {
     expect(renewed.body).toMatchObject({ version: "2", has_consent: true, requires_reconsent: false });
   });
 });
+
+describe("offerings the caller cannot see", () => {
+  async function draftWithTerms() {
+    const offering = await t.app.deps.db.offering.create({
+      data: { customerId: t.world.provider.id, name: "Secret draft", type: "Marketplace.Slurm", state: "DRAFT" },
+    });
+    await t.app.deps.db.offeringTermsOfService.create({ data: { offeringId: offering.id, isActive: true, version: "1", termsOfService: "secret terms" } });
+    return { id: offering.id, uuid: offering.id.replaceAll("-", "") };
+  }
+
+  it("a consent to a draft offering of another organisation is an unknown offering: 400, nothing recorded, terms stay hidden", async () => {
+    const draft = await draftWithTerms();
+    for (const persona of ["unrelated", "projectMember", "projectAdmin"] as const) {
+      const res = await consent(draft.uuid, t.world.tokens[persona]);
+      expect(res).toMatchObject({ status: 400, body: { offering: ["Invalid hyperlink - Object does not exist."] } });
+      const terms = await t.http("GET", `/api/marketplace-offering-terms-of-service/?offering_uuid=${draft.uuid}`, { token: t.world.tokens[persona] });
+      expect(terms.body).toEqual([]);
+    }
+    const graphql = await t.gql(`mutation($o: ID!) { grantOfferingConsent(offeringUuid: $o) { uuid } }`, { o: draft.uuid }, t.world.tokens.unrelated);
+    expect(graphql.errors![0].extensions).toMatchObject({ code: "VALIDATION", fields: { offering: ["Invalid hyperlink - Object does not exist."] } });
+    expect(await t.app.deps.db.userOfferingConsent.count({ where: { offeringId: draft.id } })).toBe(0);
+    expect(await t.app.deps.db.event.count({ where: { eventType: "terms_of_service_consent_granted", context: { path: ["offering_uuid"], equals: draft.uuid } } })).toBe(0);
+  });
+
+  it("the draft's own organisation (and staff) may consent", async () => {
+    const draft = await draftWithTerms();
+    expect((await consent(draft.uuid, t.world.tokens.providerManager)).status).toBe(201);
+    expect((await consent(draft.uuid, t.world.tokens.staff)).status).toBe(201);
+  });
+});

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
+import type { Persona } from "../../test/support/world.ts";
 
 let t: TestApp;
 const BASE = "/api/marketplace-offering-terms-of-service/";
@@ -44,6 +45,45 @@ describe("terms-of-service configurations", () => {
   ] as const)("create as %s → %i", async (persona, status) => {
     const res = await create({ offering: offeringUrl, version: `by-${persona}` }, t.world.tokens[persona]);
     expect(res.status).toBe(status);
+  });
+
+  /** Update and delete need what create needs: UPDATE_OFFERING on the offering or its customer. 404: terms the caller cannot see. */
+  const CHANGES: Array<[Persona, number]> = [
+    ["staff", 200],
+    ["providerOwner", 200],
+    ["providerManager", 200],
+    ["offeringManager", 200],
+    ["providerSupport", 403],
+    ["support", 403],
+    ["projectAdmin", 404],
+    ["unrelated", 404],
+  ];
+  it.each(CHANGES)("PATCH, PUT and DELETE as %s → %i", async (persona, status) => {
+    const created = await create({ offering: offeringUrl, version: `change-${persona}`, terms_of_service: "a" });
+    const path = `${BASE}${created.body.uuid}/`;
+    const token = t.world.tokens[persona];
+    expect((await t.http("PATCH", path, { token, body: { terms_of_service: "patched" } })).status).toBe(status);
+    expect((await t.http("PUT", path, { token, body: { terms_of_service: "put" } })).status).toBe(status);
+    const stored = await t.app.deps.db.offeringTermsOfService.findFirstOrThrow({ where: { version: `change-${persona}` } });
+    expect(stored.termsOfService).toBe(status === 200 ? "put" : "a");
+    expect((await t.http("DELETE", path, { token })).status).toBe(status === 200 ? 204 : status);
+    expect(await t.app.deps.db.offeringTermsOfService.count({ where: { id: stored.id } })).toBe(status === 200 ? 0 : 1);
+  });
+
+  it("an offering manager cannot change the terms of another offering of the same organisation", async () => {
+    const { url } = await freshOffering("Not managed");
+    const created = await create({ offering: url, version: "other", is_active: true });
+    const path = `${BASE}${created.body.uuid}/`;
+    const token = t.world.tokens.offeringManager;
+    expect((await t.http("PATCH", path, { token, body: { terms_of_service: "x" } })).status).toBe(403);
+    expect((await t.http("DELETE", path, { token })).status).toBe(403);
+  });
+
+  it("a draft offering of another organisation is unknown to the caller (400, not 403)", async () => {
+    const draft = await t.app.deps.db.offering.create({ data: { customerId: t.world.provider.id, name: "Draft", type: "Marketplace.Slurm", state: "DRAFT" } });
+    const url = `${t.baseUrl}/api/marketplace-provider-offerings/${draft.id.replaceAll("-", "")}/`;
+    expect(await create({ offering: url }, t.world.tokens.unrelated)).toMatchObject({ status: 400, body: { offering: ["Invalid hyperlink - Object does not exist."] } });
+    expect((await create({ offering: url }, t.world.tokens.providerOwner)).status).toBe(201);
   });
 
   it("rejects anonymous callers, unknown offerings and bad values", async () => {
