@@ -8,6 +8,7 @@ import { parseUuid, toHex } from "../platform/ids.ts";
 import { paginate } from "../platform/paginate.ts";
 import { canTransition, swapFromObserved, type TransitionRule } from "../platform/state-machine.ts";
 import { maxLength } from "../platform/text.ts";
+import { icontains } from "../platform/text-match.ts";
 import { transact } from "../platform/transaction.ts";
 import { referenced, visibleOne } from "./lookup.ts";
 import { visibleOfferings } from "./visibility.ts";
@@ -93,7 +94,7 @@ export async function listOfferings(ctx: Context, args: { filter?: OfferingFilte
       customerId ? { customerId } : {},
       f.type?.length ? { type: { in: f.type } } : {},
       f.state?.length ? { state: { in: f.state } } : {},
-      f.name ? { name: { contains: f.name, mode: "insensitive" } } : {},
+      f.name ? { name: icontains(f.name) } : {},
     ],
   };
   return paginate(ctx.db.offering, { where, orderBy: [{ name: "asc" }, { id: "asc" }], page: args.page, query });

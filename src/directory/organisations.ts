@@ -7,6 +7,7 @@ import { fieldError } from "../platform/errors.ts";
 import { parseUuid, toHex } from "../platform/ids.ts";
 import { paginate } from "../platform/paginate.ts";
 import { maxLength } from "../platform/text.ts";
+import { icontains } from "../platform/text-match.ts";
 import { transact } from "../platform/transaction.ts";
 import { referenced, requireStaff, visibleOne } from "./lookup.ts";
 import { visibleCustomers, visibleProjects } from "./visibility.ts";
@@ -21,7 +22,7 @@ const required = (field: string, value: string | null | undefined, max: number) 
 
 export async function listCustomers(ctx: Context, args: { name?: string | null; page: Page }, query: CustomerQuery = {}) {
   const where = {
-    AND: [await visibleCustomers(ctx), args.name ? { name: { contains: args.name, mode: "insensitive" as const } } : {}],
+    AND: [await visibleCustomers(ctx), args.name ? { name: icontains(args.name) } : {}],
   };
   return paginate(ctx.db.customer, { where, orderBy: [{ name: "asc" }, { id: "asc" }], page: args.page, query });
 }
@@ -66,7 +67,7 @@ export async function listProjects(
     AND: [
       await visibleProjects(ctx),
       customerId ? { customerId } : {},
-      args.name ? { name: { contains: args.name, mode: "insensitive" as const } } : {},
+      args.name ? { name: icontains(args.name) } : {},
     ],
   };
   return paginate(ctx.db.project, { where, orderBy: [{ name: "asc" }, { id: "asc" }], page: args.page, query });

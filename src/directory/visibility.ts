@@ -1,5 +1,6 @@
 import type { Context } from "../context.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
+import { batchLoader } from "../platform/batch.ts";
 
 /** Customers on which the viewer holds a role, or in one of whose projects or offerings they do. */
 export async function visibleCustomers(ctx: Context): Promise<Prisma.CustomerWhereInput> {
@@ -47,4 +48,33 @@ export async function visibleUsers(ctx: Context): Promise<Prisma.UserWhereInput>
       ...(sharedScopes.length ? [{ roles: { some: { isActive: true, scopeId: { in: sharedScopes } } } }] : []),
     ],
   };
+}
+
+export type DirectoryKind = "customer" | "project" | "user";
+
+/** Ids among `ids` that the viewer could GET over REST (the same rules as the lists above). */
+const VISIBLE_AMONG: Record<DirectoryKind, (ctx: Context, ids: string[]) => Promise<Array<{ id: string }>>> = {
+  customer: async (ctx, ids) =>
+    ctx.db.customer.findMany({ where: { AND: [{ id: { in: ids } }, await visibleCustomers(ctx)] }, select: { id: true } }),
+  project: async (ctx, ids) =>
+    ctx.db.project.findMany({ where: { AND: [{ id: { in: ids } }, await visibleProjects(ctx)] }, select: { id: true } }),
+  user: async (ctx, ids) => ctx.db.user.findMany({ where: { AND: [{ id: { in: ids } }, await visibleUsers(ctx)] }, select: { id: true } }),
+};
+
+/** Whether the viewer could GET this customer, project or user over REST; one query per kind and batch of a request. */
+export function canSee(ctx: Context, kind: DirectoryKind, id: string): Promise<boolean> {
+  if (ctx.access.readsAll || (kind === "user" && ctx.viewer?.id === id)) return Promise.resolve(true);
+  if (!ctx.viewer) return Promise.resolve(false);
+  const load = ctx.memo(`visible:${kind}`, () =>
+    batchLoader<string, true>(async (ids) => new Map((await VISIBLE_AMONG[kind](ctx, ids)).map((row) => [row.id, true])), (key) => key),
+  );
+  return load(id).then(Boolean);
+}
+
+/**
+ * A field of a customer, project or user reached by nesting (an offering's customer, an order's project, an offering
+ * user's user): its value when the viewer could GET the object over REST, null otherwise.
+ */
+export async function ifVisible<T>(ctx: Context, kind: DirectoryKind, id: string, value: T): Promise<T | null> {
+  return (await canSee(ctx, kind, id)) ? value : null;
 }

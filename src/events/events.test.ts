@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
+import type { Persona } from "../../test/support/world.ts";
 import { toHex } from "../platform/ids.ts";
 
 let t: TestApp;
@@ -233,6 +234,34 @@ describe("visibility", () => {
   it("anonymous callers get 401", async () => {
     const res = await t.http("GET", "/api/events/");
     expect(res.status).toBe(401);
+  });
+});
+
+describe("ip_address: only staff, support and the user who caused the event", () => {
+  /** The offering user's creation (by the owner) and its move to pending account linking (by the manager). */
+  const addresses = async (persona: Persona) => {
+    const res = await http(`/api/events/?scope=${encodeURIComponent(lifecycle.url)}&o=created`, t.world.tokens[persona]);
+    const [created, , , linking] = res.body as Array<{ context: { ip_address: string | null } }>;
+    return [created.context.ip_address !== null, linking.context.ip_address !== null];
+  };
+  const CASES: Array<[Persona, [boolean, boolean]]> = [
+    ["staff", [true, true]],
+    ["support", [true, true]],
+    ["providerOwner", [true, false]],
+    ["providerManager", [false, true]],
+    ["projectMember", [false, false]],
+  ];
+  for (const [persona, expected] of CASES) {
+    it(`${persona} sees the address of [creation, linking]: ${JSON.stringify(expected)}`, async () => {
+      expect(await addresses(persona)).toEqual(expected);
+    });
+  }
+
+  it("GraphQL hides it the same way, and keeps the key", async () => {
+    const query = `query($filter: EventFilter) { events(filter: $filter, orderBy: CREATED_ASC) { nodes { context } } }`;
+    const filter = { scope: { type: "OFFERING_USER", uuid: lifecycle.uuid } };
+    const res = await t.gql(query, { filter }, t.world.tokens.providerManager);
+    expect(res.data.events.nodes[0].context).toMatchObject({ ip_address: null, user_uuid: t.world.users.providerOwner.uuid });
   });
 });
 

@@ -5,7 +5,7 @@ import { connectionType, nodesQuery, pageArgs, toPage } from "../graphql/paginat
 import { toHex } from "../platform/ids.ts";
 import type { EventCreatedPayload } from "../platform/pubsub.ts";
 import * as service from "./service.ts";
-import { subscriberMaySee, visibleEvents } from "./visibility.ts";
+import { contextShownTo, subscriberMaySee, visibleEvents } from "./visibility.ts";
 
 export const EventRef = builder.prismaObject("Event", {
   fields: (t) => ({
@@ -14,7 +14,11 @@ export const EventRef = builder.prismaObject("Event", {
     created: t.expose("created", { type: "DateTime" }),
     eventType: t.exposeString("eventType"),
     message: t.exposeString("message"),
-    context: t.expose("context", { type: "JSON" }),
+    context: t.field({
+      type: "JSON",
+      description: "ip_address is null unless the viewer is staff, support or the user who caused the event",
+      resolve: (e, _a, ctx) => contextShownTo(ctx, e.context),
+    }),
   }),
 });
 

@@ -4,6 +4,7 @@ import type { Connection, Page } from "../graphql/pagination.ts";
 import { fieldError, notFound } from "../platform/errors.ts";
 import { parseUuid } from "../platform/ids.ts";
 import { paginate } from "../platform/paginate.ts";
+import { icontains } from "../platform/text-match.ts";
 import { visibleEvents } from "./visibility.ts";
 
 export interface EventFilter {
@@ -42,7 +43,7 @@ function eventWhere(f: EventFilter | null | undefined): Prisma.EventWhereInput[]
   if (f.scope) where.push(inScope(f.scope.type, uuidOf("scope", f.scope.uuid)));
   if (f.createdFrom != null) where.push({ created: { gte: fromUnix("created_from", f.createdFrom) } });
   if (f.createdTo != null) where.push({ created: { lt: fromUnix("created_to", f.createdTo) } });
-  if (f.message) where.push({ message: { contains: f.message, mode: "insensitive" } });
+  if (f.message) where.push({ message: icontains(f.message) });
   if (f.userUuid) where.push(inScope("USER", uuidOf("user_uuid", f.userUuid)));
   if (f.customerUuid) where.push(inScope("CUSTOMER", uuidOf("customer_uuid", f.customerUuid)));
   if (f.projectUuid) where.push(inScope("PROJECT", uuidOf("project_uuid", f.projectUuid)));

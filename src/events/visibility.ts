@@ -2,6 +2,7 @@ import { Access, type Viewer } from "../auth/access.ts";
 import { type Grant, GrantsBatch } from "../auth/grants.ts";
 import { type Context, memoTable } from "../context.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
+import { toHex } from "../platform/ids.ts";
 
 /**
  * Events the viewer may see: staff and support all; others those that concern themselves, or a customer,
@@ -27,6 +28,17 @@ export async function visibleEvents(ctx: Context): Promise<Prisma.EventWhereInpu
       },
     },
   };
+}
+
+/**
+ * An event's context as the viewer may see it: the address it came from is personal data of the user who caused it,
+ * so only staff, support and that user see `ip_address`; others (a colleague on the same customer, the consumer of a
+ * provider's change) get null.
+ */
+export function contextShownTo(ctx: Context, context: Prisma.JsonValue): Prisma.JsonValue {
+  if (!context || typeof context !== "object" || Array.isArray(context) || context.ip_address == null) return context;
+  if (ctx.access.readsAll || (ctx.viewer && context.user_uuid === toHex(ctx.viewer.id))) return context;
+  return { ...context, ip_address: null };
 }
 
 const grantBatches = new WeakMap<object, GrantsBatch>();

@@ -6,6 +6,7 @@ import type { Connection, Page } from "../graphql/pagination.ts";
 import { type FieldErrors, invalid, notFound } from "../platform/errors.ts";
 import { parseUuid, toHex } from "../platform/ids.ts";
 import { paginate } from "../platform/paginate.ts";
+import { icontains } from "../platform/text-match.ts";
 import { type Outbox, type Tx, transact } from "../platform/transaction.ts";
 
 export type AdminAnnouncementQuery = { select?: Prisma.AdminAnnouncementSelect; include?: Prisma.AdminAnnouncementInclude };
@@ -54,7 +55,7 @@ const activeAt = (now: Date, active: boolean): Prisma.AdminAnnouncementWhereInpu
 function announcementWhere(ctx: Context, f: AdminAnnouncementFilter | null | undefined): Prisma.AdminAnnouncementWhereInput[] {
   if (!f) return [];
   return [
-    f.description ? { description: { contains: f.description, mode: "insensitive" as const } } : {},
+    f.description ? { description: icontains(f.description) } : {},
     f.isActive != null ? activeAt(ctx.now(), f.isActive) : {},
     f.type?.length ? { type: { in: f.type } } : {},
   ];

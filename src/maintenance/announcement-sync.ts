@@ -1,3 +1,4 @@
+import { sanitizeComment } from "../platform/text.ts";
 import { clampTimestamp } from "../platform/timestamps.ts";
 import type { Tx } from "../platform/transaction.ts";
 import { MAINTENANCE_TYPES } from "./enums.ts";
@@ -29,13 +30,16 @@ export const ANNOUNCEMENT_SOURCE = {
   actualEnd: true,
 } as const;
 
-/** Text, type and active window; the actual times, once known, replace the scheduled ones. */
+/**
+ * Text, type and active window; the actual times, once known, replace the scheduled ones. The provider's message is
+ * sanitised (no scripts, event handlers or javascript: links): the announcement is shown to every user of the platform.
+ */
 export function announcementContent(m: AnnouncementSource) {
   const kind = MAINTENANCE_TYPES[m.maintenanceType] ?? MAINTENANCE_TYPES[1];
   const start = m.actualStart ?? m.scheduledStart;
   const end = m.actualEnd ?? m.scheduledEnd;
   return {
-    description: `${kind.prefix}: ${m.message}`,
+    description: `${kind.prefix}: ${sanitizeComment(m.message)}`,
     type: kind.announcementType,
     activeFrom: clampTimestamp(new Date(start.getTime() - NOTIFY_BEFORE_MINUTES * MINUTE)),
     activeTo: clampTimestamp(new Date(end.getTime() + TRAILING_BUFFER_MINUTES * MINUTE)),

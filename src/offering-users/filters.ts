@@ -1,6 +1,7 @@
 import type { OfferingUserState, Prisma } from "../generated/prisma/client.ts";
 import { fieldError } from "../platform/errors.ts";
 import { parseUuid } from "../platform/ids.ts";
+import { icontains, iexact } from "../platform/text-match.ts";
 
 export interface OfferingUserFilter {
   state?: OfferingUserState[] | null;
@@ -49,14 +50,14 @@ export function offeringUserWhere(filter: OfferingUserFilter | null | undefined)
   if (f.offeringUuid?.length) where.push({ offeringId: { in: f.offeringUuid.map((u) => uuidOf("offering_uuid", u)) } });
   if (f.userUuid) where.push({ userId: uuidOf("user_uuid", f.userUuid) });
   if (f.username != null) where.push({ username: f.username });
-  if (f.userUsername != null) where.push({ user: { username: { equals: f.userUsername, mode: "insensitive" } } });
+  if (f.userUsername != null) where.push({ user: { username: iexact(f.userUsername) } });
   if (f.createdAfter) where.push({ created: { gte: f.createdAfter } });
   if (f.createdBefore) where.push({ created: { lt: f.createdBefore } });
   if (f.modifiedAfter) where.push({ modified: { gte: f.modifiedAfter } });
   if (f.modifiedBefore) where.push({ modified: { lt: f.modifiedBefore } });
   if (f.isRestricted != null) where.push({ isRestricted: f.isRestricted });
   if (f.query?.trim()) {
-    const contains = { contains: f.query.trim(), mode: "insensitive" as const };
+    const contains = icontains(f.query.trim());
     where.push({
       OR: [
         { username: contains },

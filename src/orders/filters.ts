@@ -1,4 +1,5 @@
 import type { OrderState, OrderType, Prisma } from "../generated/prisma/client.ts";
+import { icontains } from "../platform/text-match.ts";
 import { uuidOf } from "../resources/filters.ts";
 
 export interface OrderFilter {
@@ -42,7 +43,7 @@ export function orderWhere(f: OrderFilter | null | undefined): Prisma.OrderWhere
   if (f.customerUuid) where.push({ project: { customerId: uuidOf("customer_uuid", f.customerUuid) } });
   if (f.projectUuid) where.push({ projectId: uuidOf("project_uuid", f.projectUuid) });
   if (f.resourceUuid) where.push({ resourceId: uuidOf("resource_uuid", f.resourceUuid) });
-  if (f.resourceName) where.push({ resource: { name: { contains: f.resourceName, mode: "insensitive" } } });
+  if (f.resourceName) where.push({ resource: { name: icontains(f.resourceName) } });
   if (f.createdAfter) where.push({ created: { gte: f.createdAfter } });
   if (f.modifiedAfter) where.push({ modified: { gte: f.modifiedAfter } });
   return where;

@@ -1,6 +1,7 @@
 import type { Prisma, ResourceState } from "../generated/prisma/client.ts";
 import { fieldError } from "../platform/errors.ts";
 import { parseUuid } from "../platform/ids.ts";
+import { icontains } from "../platform/text-match.ts";
 
 export interface ResourceFilter {
   state?: ResourceState[] | null;
@@ -52,7 +53,7 @@ export function resourceWhere(f: ResourceFilter | null | undefined): Prisma.Reso
   if (f.projectUuid) where.push({ projectId: uuidOf("project_uuid", f.projectUuid) });
   if (f.customerUuid) where.push({ project: { customerId: uuidOf("customer_uuid", f.customerUuid) } });
   if (f.providerUuid) where.push({ offering: { customerId: uuidOf("provider_uuid", f.providerUuid) } });
-  if (f.name) where.push({ name: { contains: f.name, mode: "insensitive" } });
+  if (f.name) where.push({ name: icontains(f.name) });
   if (f.nameExact != null) where.push({ name: f.nameExact });
   if (f.backendId != null) where.push({ backendId: f.backendId });
   for (const flag of ["restrictMemberAccess", "paused", "downscaled"] as const) {

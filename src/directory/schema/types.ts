@@ -1,21 +1,40 @@
 import { builder } from "../../graphql/builder.ts";
 import { apiUrl } from "../../graphql/urls.ts";
 import { toHex } from "../../platform/ids.ts";
+import type { Context } from "../../context.ts";
+import type { Customer, Project, User } from "../../generated/prisma/client.ts";
 import { OFFERING_STATE_LABELS } from "../offerings.ts";
+import { type DirectoryKind, ifVisible } from "../visibility.ts";
+
+/**
+ * Customers, projects and users are reached by nesting from objects their viewer may see (an offering's customer, an
+ * order's project, an offering user's user). Their uuid, url and name (username) are public there, as the parents'
+ * own `customerName`-style fields are; every other field is null unless the viewer could GET the object over REST.
+ */
+const onlyIfVisible =
+  <P extends { id: string }>(kind: DirectoryKind, description: string) =>
+  <T>(pick: (parent: P) => T) => ({
+    nullable: true as const,
+    description,
+    resolve: (parent: P, _args: object, ctx: Context) => ifVisible(ctx, kind, parent.id, pick(parent)),
+  });
+const userOnly = onlyIfVisible<User>("user", "Null unless the viewer may read this user (GET /api/users/<uuid>/)");
+const customerOnly = onlyIfVisible<Customer>("customer", "Null unless the viewer may read this customer (GET /api/customers/<uuid>/)");
+const projectOnly = onlyIfVisible<Project>("project", "Null unless the viewer may read this project (GET /api/projects/<uuid>/)");
 
 export const UserRef = builder.prismaObject("User", {
   fields: (t) => ({
     uuid: t.string({ resolve: (u) => toHex(u.id) }),
     url: t.string({ resolve: (u, _a, ctx) => apiUrl(ctx, "user", u.id) }),
     username: t.exposeString("username"),
-    email: t.exposeString("email"),
-    firstName: t.exposeString("firstName"),
-    lastName: t.exposeString("lastName"),
-    fullName: t.string({ resolve: (u) => `${u.firstName} ${u.lastName}`.trim() }),
-    isStaff: t.exposeBoolean("isStaff"),
-    isSupport: t.exposeBoolean("isSupport"),
-    isActive: t.exposeBoolean("isActive"),
-    created: t.expose("created", { type: "DateTime" }),
+    email: t.string(userOnly((u) => u.email)),
+    firstName: t.string(userOnly((u) => u.firstName)),
+    lastName: t.string(userOnly((u) => u.lastName)),
+    fullName: t.string(userOnly((u) => `${u.firstName} ${u.lastName}`.trim())),
+    isStaff: t.boolean(userOnly((u) => u.isStaff)),
+    isSupport: t.boolean(userOnly((u) => u.isSupport)),
+    isActive: t.boolean(userOnly((u) => u.isActive)),
+    created: t.field({ type: "DateTime", ...userOnly((u) => u.created) }),
   }),
 });
 
@@ -24,9 +43,9 @@ export const CustomerRef = builder.prismaObject("Customer", {
     uuid: t.string({ resolve: (c) => toHex(c.id) }),
     url: t.string({ resolve: (c, _a, ctx) => apiUrl(ctx, "customer", c.id) }),
     name: t.exposeString("name"),
-    abbreviation: t.exposeString("abbreviation"),
-    email: t.exposeString("email"),
-    created: t.expose("created", { type: "DateTime" }),
+    abbreviation: t.string(customerOnly((c) => c.abbreviation)),
+    email: t.string(customerOnly((c) => c.email)),
+    created: t.field({ type: "DateTime", ...customerOnly((c) => c.created) }),
     serviceProvider: t.relation("serviceProvider", { nullable: true }),
   }),
 });
@@ -37,8 +56,8 @@ export const ProjectRef = builder.prismaObject("Project", {
     uuid: t.string({ resolve: (p) => toHex(p.id) }),
     url: t.string({ resolve: (p, _a, ctx) => apiUrl(ctx, "project", p.id) }),
     name: t.exposeString("name"),
-    description: t.exposeString("description"),
-    created: t.expose("created", { type: "DateTime" }),
+    description: t.string(projectOnly((p) => p.description)),
+    created: t.field({ type: "DateTime", ...projectOnly((p) => p.created) }),
     customer: t.relation("customer"),
     customerUuid: t.string({ resolve: (p) => toHex(p.customerId) }),
     customerUrl: t.string({ resolve: (p, _a, ctx) => apiUrl(ctx, "customer", p.customerId) }),
