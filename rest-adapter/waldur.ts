@@ -1,6 +1,8 @@
 import type { GraphQLError } from "graphql";
 import { DomainError, ErrorCode } from "../src/platform/errors.ts";
+import { databaseErrorForClient } from "../src/platform/database-errors.ts";
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../src/graphql/pagination.ts";
+import { boundedBody } from "../src/server/error-messages.ts";
 
 /** Domain error code → HTTP status, as Waldur answers them. Routes may override single codes. */
 export const ERROR_STATUS: Record<string, number> = {
@@ -22,12 +24,14 @@ export interface WaldurError {
   headers?: Record<string, string>;
 }
 
-export function toWaldurError(error: GraphQLError, overrides: Partial<Record<string, number>> = {}): WaldurError {
+export function toWaldurError(thrown: GraphQLError, overrides: Partial<Record<string, number>> = {}): WaldurError {
+  // A database failure thrown outside GraphQL's masking (authentication, before any resolver) is mapped here.
+  const error = databaseErrorForClient(thrown) ?? thrown;
   const code = error.extensions?.code as string | undefined;
   const fields = error.extensions?.fields as Record<string, string[]> | undefined;
   const status = (code && (overrides[code] ?? ERROR_STATUS[code])) || (isVariableError(error) ? 400 : 500);
   if (status === 500) return { status, body: { detail: "Internal server error." } };
-  const body = fields ?? { detail: error.message };
+  const body = boundedBody(fields ?? { detail: error.message });
   const headers = { ...(status === 401 ? { "WWW-Authenticate": "Token" } : {}), ...httpHeadersOf(error) };
   return Object.keys(headers).length ? { status, body, headers } : { status, body };
 }
@@ -46,12 +50,16 @@ export interface PageRequest {
   pageSize: number;
 }
 
+/** The largest offset GraphQL's `Int` carries; a page starting beyond it is beyond any list ("Invalid page.", 404). */
+const MAX_OFFSET = 2 ** 31 - 1;
+
 export function pageRequest(query: URLSearchParams): PageRequest {
   const rawPage = query.get("page");
   const page = rawPage === null || rawPage === "" ? 1 : Number(rawPage);
   if (!Number.isInteger(page) || page < 1) throw invalidPage();
   const rawSize = Number(query.get("page_size"));
   const pageSize = Number.isInteger(rawSize) && rawSize > 0 ? Math.min(rawSize, MAX_PAGE_SIZE) : DEFAULT_PAGE_SIZE;
+  if ((page - 1) * pageSize > MAX_OFFSET) throw invalidPage();
   return { page, pageSize };
 }
 
@@ -66,15 +74,19 @@ const LINK_ORDER = ["first", "prev", "next", "last"] as const;
 const LINK_PRIORITY = ["next", "prev", "first", "last"] as const;
 const LINK_SEPARATOR = ", ";
 
+/** A token given in the query string (Waldur accepts `?x-auth-token=`) is never repeated into a Link. */
+const NOT_LINKED = ["x-auth-token"];
+
 /**
  * RFC 5988 links as DRF's LinkHeaderPagination writes them: first, prev, next, last (those that exist), query keys
- * sorted. Within `budget` bytes: links join in the order next, prev, first, last while they fit (so next is dropped
+ * sorted, without `x-auth-token`. Within `budget` bytes: links join in the order next, prev, first, last while they fit (so next is dropped
  * only when it alone is too long, and then the header is empty), and the header keeps DRF's order among those kept.
  */
 export function linkHeader(url: URL, { page, pageSize }: PageRequest, total: number, budget = LINK_HEADER_BUDGET_BYTES): string {
   const last = Math.max(1, Math.ceil(total / pageSize));
   const at = (n: number) => {
     const u = new URL(url);
+    for (const name of NOT_LINKED) u.searchParams.delete(name);
     if (n === 1) u.searchParams.delete("page");
     else u.searchParams.set("page", String(n));
     u.searchParams.sort();

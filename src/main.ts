@@ -1,11 +1,17 @@
 import { createApp } from "./app.ts";
-import { ensureAdmin, isEmpty, issueToken, seedDemo, DEMO_PASSWORD } from "./seed/demo.ts";
+import { ensureAdmin, isEmpty, issueToken, productionRefusal, seedDemo, DEMO_PASSWORD } from "./seed/demo.ts";
 
 const app = await createApp();
 const { config, db } = app.deps;
 if (config.seedDemo && (await isEmpty(db))) {
   await seedDemo(db);
   console.log(`Seeded demo data (every demo user's password: ${DEMO_PASSWORD}).`);
+}
+const refusal = await productionRefusal(db, config.production);
+if (refusal) {
+  console.error(refusal);
+  await app.close();
+  process.exit(1);
 }
 if (config.adminToken) await ensureAdmin(db, config.adminToken);
 const port = await app.listen();

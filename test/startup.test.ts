@@ -57,4 +57,18 @@ describe("npm start on a fresh data directory", () => {
     expect(again.headers.get("x-result-count")).toBe(requested.headers.get("x-result-count"));
     await second.stop();
   }, 120_000);
+
+  it("NODE_ENV=production: seeds nothing and keeps /metrics off on a fresh directory; refuses a directory with demo accounts", async () => {
+    const fresh = await start({ NODE_ENV: "production", GATEWAY_DATA_DIR: path.join(dataRoot, "production") });
+    expect(fresh.output).not.toContain("Seeded demo data");
+    expect(fresh.token).toBeUndefined();
+    expect(fresh.output).toMatch(/GET \/metrics is off \(404\): NODE_ENV=production requires METRICS_TOKEN/);
+    expect((await fetch(`${fresh.base}/metrics`)).status).toBe(404);
+    expect((await fetch(`${fresh.base}/health/ready`)).status).toBe(200);
+    await fresh.stop();
+
+    // The directory the test above seeded: its demo accounts still have the demo password.
+    const refused = start({ NODE_ENV: "production" });
+    await expect(refused).rejects.toThrow(/exited \(1\) before listening:[\s\S]*Refusing to start: NODE_ENV=production and demo accounts still have the demo password \(alice, bob, /);
+  }, 120_000);
 });

@@ -41,6 +41,8 @@ const INITIALIZER = `window.onload = () => {
     layout: "BaseLayout",
     deepLinking: true,
     persistAuthorization: true,
+    // No badge from validator.swagger.io: the page loads nothing from elsewhere (its Content-Security-Policy says so).
+    validatorUrl: null,
   });
 };
 `;

@@ -1,4 +1,4 @@
-import { hashPassword, newTokenKey, tokenDigest } from "../auth/secrets.ts";
+import { hashPassword, newTokenKey, tokenDigest, verifyPassword } from "../auth/secrets.ts";
 import type { OfferingUserState } from "../generated/prisma/client.ts";
 import type { Db } from "../platform/database.ts";
 
@@ -17,6 +17,28 @@ const CONSUMERS: Array<{ username: string; first: string; last: string; role: st
   },
   { username: "grace", first: "Grace", last: "Green", role: "PROJECT.MEMBER", state: "ERROR_CREATING" },
 ];
+
+/** Every username seedDemo creates. */
+export const DEMO_USERNAMES = ["staff", "support", "provider-owner", "offering-manager", ...CONSUMERS.map((c) => c.username)];
+
+/** Active demo accounts whose password is still DEMO_PASSWORD: anyone who read the README can sign in as them. */
+export async function demoPasswordAccounts(db: Db): Promise<string[]> {
+  const users = await db.user.findMany({
+    where: { username: { in: DEMO_USERNAMES }, isActive: true, passwordHash: { not: null } },
+    select: { username: true, passwordHash: true },
+    orderBy: { username: "asc" },
+  });
+  const open = await Promise.all(users.map(async (u) => ((await verifyPassword(DEMO_PASSWORD, u.passwordHash)) ? u.username : null)));
+  return open.filter((username) => username !== null);
+}
+
+/** The start-up refusal: in production, the one-line reason not to serve while demo accounts keep the demo password. */
+export async function productionRefusal(db: Db, production: boolean): Promise<string | null> {
+  if (!production) return null;
+  const open = await demoPasswordAccounts(db);
+  if (!open.length) return null;
+  return `Refusing to start: NODE_ENV=production and demo accounts still have the demo password (${open.join(", ")}); deactivate them or change their passwords.`;
+}
 
 /** True when the database has no users yet (a fresh data directory). */
 export const isEmpty = async (db: Db) => (await db.user.count()) === 0;

@@ -2,6 +2,7 @@ import { EnvelopArmor } from "@escape.tech/graphql-armor";
 import { GraphQLError, NoSchemaIntrospectionCustomRule, type ValidationContext } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import type { GraphqlSettings } from "../platform/graphql-settings.ts";
+import { errorForClient } from "./error-messages.ts";
 
 type GraphQLArmorConfig = NonNullable<ConstructorParameters<typeof EnvelopArmor>[0]>;
 type Protection = "maxTokens" | "maxDepth" | "maxAliases" | "maxDirectives" | "costLimit";
@@ -37,28 +38,19 @@ function armorConfig(settings: GraphqlSettings): GraphQLArmorConfig {
   return config;
 }
 
-const SUGGESTION = /\s*Did you mean [^?]*\?/g;
-
-/** The error without "Did you mean …?" hints, which would let a caller map the schema without introspection. */
-export function withoutSuggestions<E extends Error>(error: E): E {
-  if (!(error instanceof GraphQLError)) return error;
-  const message = error.message.replace(SUGGESTION, "");
-  if (message === error.message) return error;
-  return new GraphQLError(message, {
-    nodes: error.nodes,
-    source: error.source,
-    positions: error.positions,
-    path: error.path,
-    originalError: error.originalError,
-    extensions: error.extensions,
-  }) as unknown as E;
-}
-
-const hideSuggestions: Plugin = {
-  onValidate: () => ({ valid, result, setResult }) => {
-    if (!valid) setResult(result.map(withoutSuggestions));
+/**
+ * Parse and validation errors as clients may see them (see error-messages.ts): echoed input bounded, and "Did you
+ * mean …?" hints (which would let a caller map the schema without introspection) removed unless `suggestions`.
+ * yoga's maskError does the same for every other error; graphql-ws sends parse and validation errors unmasked.
+ */
+const clientErrorMessages = (suggestions: boolean): Plugin => ({
+  onParse: () => ({ result, replaceParseResult }) => {
+    if (result instanceof Error) replaceParseResult(errorForClient(result, suggestions));
   },
-};
+  onValidate: () => ({ valid, result, setResult }) => {
+    if (!valid) setResult(result.map((error) => errorForClient(error, suggestions)));
+  },
+});
 
 const disableIntrospection: Plugin = {
   onValidate: ({ addValidationRule }) => addValidationRule(NoSchemaIntrospectionCustomRule),
@@ -69,6 +61,6 @@ export function graphqlLimitPlugins(settings: GraphqlSettings): Plugin[] {
   return [
     ...(new EnvelopArmor(armorConfig(settings)).protect().plugins as Plugin[]),
     ...(settings.graphqlIntrospection ? [] : [disableIntrospection]),
-    ...(settings.graphqlFieldSuggestions ? [] : [hideSuggestions]),
+    clientErrorMessages(settings.graphqlFieldSuggestions),
   ];
 }
