@@ -20,6 +20,7 @@ const ITERATIONS = Number(process.env.FUZZ_ITERATIONS ?? 5000);
 const BATCH_SIZE = 8;
 const GRAPHQL_SHARE = 0.25;
 const REQUEST_TIMEOUT_MS = 30_000;
+const REVOKES_TOKENS = new Set(["/api-auth/logout/", "/api/users/:uuid/refresh_token/"]);
 const REPLAY = `replay with FUZZ_SEED=${SEED} FUZZ_ITERATIONS=${ITERATIONS}`;
 
 /** Things no answer may contain: stack frames, ORM and driver messages, paths, JavaScript errors, SQL errors. */
@@ -40,7 +41,8 @@ beforeAll(async () => {
   t = await startTestApp();
   for (let round = 0; round < 2; round++) await seedTargets(t);
   doc = (await t.http("GET", "/api/schema/")).body;
-  routes = compileRoutes(ROUTES, schema);
+  // Revoking the tokens the generated requests carry would turn the rest of the run into 401s (src/auth/tokens.test.ts covers them).
+  routes = compileRoutes(ROUTES.filter((route) => !REVOKES_TOKENS.has(route.path)), schema);
   documents = graphqlDocuments(routes, schema);
 });
 afterAll(() => t?.close());

@@ -86,7 +86,7 @@ export const directoryRoutes: RouteSpec[] = [
     method: "GET",
     path: "/api/users/me/",
     summary: "The authenticated user",
-    document: `query { me { ...UserRest } }`,
+    document: `query { me { ...UserRest token_lifetime: tokenLifetime } }`,
     kind: "object",
   },
   {

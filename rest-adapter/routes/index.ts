@@ -11,6 +11,7 @@ import { termsOfServiceRoutes } from "./terms-of-service.ts";
 import { usageRoutes } from "./usage.ts";
 import { sshKeyRoutes } from "./ssh-keys.ts";
 import { userUsageLimitRoutes } from "./user-usage-limits.ts";
+import { tokenRoutes } from "./tokens.ts";
 
 /** Every documented REST path, in matching order (static segments before `:uuid`). */
-export const ROUTES: RouteSpec[] = [...directoryRoutes, ...eventRoutes, ...offeringUserRoutes, ...termsOfServiceRoutes, ...orderRoutes, ...resourceRoutes, ...usageRoutes, ...userUsageLimitRoutes, ...sshKeyRoutes, ...maintenanceRoutes, ...adminAnnouncementRoutes, ...siteAgentRoutes];
+export const ROUTES: RouteSpec[] = [...directoryRoutes, ...eventRoutes, ...offeringUserRoutes, ...termsOfServiceRoutes, ...orderRoutes, ...resourceRoutes, ...usageRoutes, ...userUsageLimitRoutes, ...sshKeyRoutes, ...maintenanceRoutes, ...adminAnnouncementRoutes, ...siteAgentRoutes, ...tokenRoutes];

@@ -3,12 +3,29 @@ import { type DomainError, unauthenticated } from "../platform/errors.ts";
 import type { Viewer } from "./access.ts";
 import { TOKEN_PATTERN, tokenDigest } from "./secrets.ts";
 
-export type Authentication = { viewer: Viewer | null; failure?: DomainError };
+/** `tokenDigest` names the token that authenticated the caller (logout revokes it; sessions are filed under it). */
+export type Authentication = { viewer: Viewer | null; tokenDigest?: string; failure?: DomainError };
 
 const ANONYMOUS: Authentication = { viewer: null };
 
-/** DRF's TokenAuthentication, including its error messages. Other schemes are ignored (anonymous). One query per call. */
-export async function authenticate(db: Db, authorization: string | null | undefined): Promise<Authentication> {
+/** A token's last use is written at most this often, so a busy token costs no write per request (Waldur's debounce). */
+export const LAST_USED_REFRESH_MS = 60_000;
+
+/**
+ * Waldur's idle expiry: a token unused for longer than its user's `token_lifetime` (seconds) is refused. The recorded
+ * use lags the real one by up to LAST_USED_REFRESH_MS, so that lag is allowed on top: a token in steady use never
+ * expires, and an idle one expires between `token_lifetime` and a minute more after its last use.
+ */
+export const isExpired = (lastUsed: Date, tokenLifetime: number | null, now: Date) =>
+  tokenLifetime !== null && now.getTime() - lastUsed.getTime() > tokenLifetime * 1000 + LAST_USED_REFRESH_MS;
+
+type TokenRow = Viewer & { isActive: boolean; lastUsed: Date; tokenLifetime: number | null };
+
+/**
+ * DRF's TokenAuthentication with Waldur's `token_lifetime`, including their error messages. Other schemes are
+ * ignored (anonymous). One query per call, plus one write per token and minute to record its use.
+ */
+export async function authenticate(db: Db, authorization: string | null | undefined, now = new Date()): Promise<Authentication> {
   const parts = (authorization ?? "").trim().split(/\s+/).filter(Boolean);
   if (parts.length === 0 || parts[0].toLowerCase() !== "token") return ANONYMOUS;
   if (parts.length === 1) return { viewer: null, failure: unauthenticated("Invalid token. No credentials provided.") };
@@ -17,12 +34,19 @@ export async function authenticate(db: Db, authorization: string | null | undefi
   }
   const key = parts[1];
   if (!TOKEN_PATTERN.test(key)) return { viewer: null, failure: unauthenticated("Invalid token.") };
-  const [user] = await db.$queryRaw<Array<Viewer & { isActive: boolean }>>`
-    SELECT u.id, u.username, u.is_staff AS "isStaff", u.is_support AS "isSupport", u.is_active AS "isActive"
+  const digest = tokenDigest(key);
+  const [row] = await db.$queryRaw<TokenRow[]>`
+    SELECT u.id, u.username, u.is_staff AS "isStaff", u.is_support AS "isSupport", u.is_active AS "isActive",
+           t.last_used AS "lastUsed", u.token_lifetime AS "tokenLifetime"
     FROM auth_tokens t JOIN users u ON u.id = t.user_id
-    WHERE t.key_digest = ${tokenDigest(key)}`;
-  if (!user) return { viewer: null, failure: unauthenticated("Invalid token.") };
-  if (!user.isActive) return { viewer: null, failure: unauthenticated("User inactive or deleted.") };
-  const { isActive: _active, ...viewer } = user;
-  return { viewer };
+    WHERE t.key_digest = ${digest}`;
+  if (!row) return { viewer: null, failure: unauthenticated("Invalid token.") };
+  if (!row.isActive) return { viewer: null, failure: unauthenticated("User inactive or deleted.") };
+  if (isExpired(row.lastUsed, row.tokenLifetime, now)) return { viewer: null, failure: unauthenticated("Token has expired.") };
+  if (now.getTime() - row.lastUsed.getTime() >= LAST_USED_REFRESH_MS) {
+    // Conditional, so a request whose clock runs behind never moves the last use back.
+    await db.$executeRaw`UPDATE auth_tokens SET last_used = ${now} WHERE key_digest = ${digest} AND last_used < ${now}`;
+  }
+  const { isActive: _active, lastUsed: _used, tokenLifetime: _lifetime, ...viewer } = row;
+  return { viewer, tokenDigest: digest };
 }

@@ -1,3 +1,4 @@
+import { loginAttempt } from "../auth/login-throttle.ts";
 import { hashPassword, newTokenKey, tokenDigest, verifyPassword } from "../auth/secrets.ts";
 import type { Context } from "../context.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
@@ -7,6 +8,7 @@ import { fieldError } from "../platform/errors.ts";
 import { toHex } from "../platform/ids.ts";
 import { paginate } from "../platform/paginate.ts";
 import { maxLength } from "../platform/text.ts";
+import { icontains, iexact } from "../platform/text-match.ts";
 import { transact } from "../platform/transaction.ts";
 import { requireStaff, visibleOne } from "./lookup.ts";
 import { visibleUsers } from "./visibility.ts";
@@ -21,12 +23,12 @@ export interface UserFilter {
 
 export async function listUsers(ctx: Context, args: { filter?: UserFilter | null; page: Page }, query: UserQuery = {}) {
   const f = args.filter ?? {};
-  const contains = f.query ? { contains: f.query, mode: "insensitive" as const } : undefined;
+  const contains = f.query ? icontains(f.query) : undefined;
   const where: Prisma.UserWhereInput = {
     AND: [
       await visibleUsers(ctx),
       f.username ? { username: f.username } : {},
-      f.email ? { email: { equals: f.email, mode: "insensitive" } } : {},
+      f.email ? { email: iexact(f.email) } : {},
       contains ? { OR: [{ username: contains }, { firstName: contains }, { lastName: contains }, { email: contains }] } : {},
     ],
   };
@@ -89,9 +91,12 @@ export async function createUser(ctx: Context, input: CreateUserInput, query: Us
 
 /** Exchanges a username and password for a new API token (only its digest is stored). */
 export async function obtainToken(ctx: Context, username: string, password: string): Promise<string> {
+  const attempt = await loginAttempt(ctx, username);
   const user = await ctx.db.user.findUnique({ where: { username }, select: { id: true, passwordHash: true, isActive: true } });
-  const valid = user?.isActive && (await verifyPassword(password, user.passwordHash));
+  // Verified even without a user (against a dummy hash), so the time taken does not tell which usernames exist.
+  const valid = (await verifyPassword(password, user?.passwordHash)) && user?.isActive;
   if (!user || !valid) throw fieldError("non_field_errors", "Unable to log in with provided credentials.");
+  await attempt.succeeded();
   const key = newTokenKey();
   await ctx.db.authToken.create({ data: { keyDigest: tokenDigest(key), userId: user.id } });
   return key;

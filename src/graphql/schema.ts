@@ -3,6 +3,7 @@ import { builder } from "./builder.ts";
 import "./scalars.ts";
 import "../directory/schema/types.ts";
 import "../directory/schema/operations.ts";
+import "../auth/tokens-schema.ts";
 import "../events/schema.ts";
 import "../offering-users/schema.ts";
 import "../offering-users/schema-provider.ts";

@@ -91,6 +91,14 @@ export class RealIds implements IdSource {
   }
 }
 
+/** Bookkeeping any authenticated request may write (a token's recorded use), left out of the fingerprint. */
+const BOOKKEEPING_COLUMNS: Record<string, string[]> = { auth_tokens: ["last_used"] };
+
+const rowText = (table: string) => {
+  const skipped = BOOKKEEPING_COLUMNS[table];
+  return skipped ? `(to_jsonb(t) - ARRAY[${skipped.map((column) => `'${column}'`).join(", ")}])::text` : "t::text";
+};
+
 /** Row count and an md5 of every row's text per table: equal fingerprints mean nothing was written. */
 export async function databaseFingerprint(db: Db): Promise<Record<string, string>> {
   const tables = await db.$queryRawUnsafe<Array<{ name: string }>>(
@@ -98,7 +106,7 @@ export async function databaseFingerprint(db: Db): Promise<Record<string, string
      WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' AND table_name <> '_prisma_migrations' ORDER BY 1`,
   );
   const sql = tables
-    .map(({ name }) => `SELECT '${name}' AS name, count(*) || ':' || md5(coalesce(string_agg(t::text, ',' ORDER BY t::text), '')) AS print FROM "${name}" t`)
+    .map(({ name }) => `SELECT '${name}' AS name, count(*) || ':' || md5(coalesce(string_agg(${rowText(name)}, ',' ORDER BY ${rowText(name)}), '')) AS print FROM "${name}" t`)
     .join(" UNION ALL ");
   const rows = await db.$queryRawUnsafe<Array<{ name: string; print: string }>>(sql);
   return Object.fromEntries(rows.map((row) => [row.name, row.print]));

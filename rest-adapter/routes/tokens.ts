@@ -1,0 +1,45 @@
+import { readTokenLifetime } from "../../src/auth/tokens.ts";
+import { compact } from "../input.ts";
+import type { RouteSpec } from "../route.ts";
+
+/** Waldur's UserAuthTokenSerializer. */
+const userAuthToken = ({ token, created, user }: { token: string; created: string; user: Record<string, unknown> }) => ({
+  created,
+  user_first_name: user.first_name,
+  user_last_name: user.last_name,
+  user_username: user.username,
+  user_is_active: user.is_active,
+  user_token_lifetime: user.token_lifetime,
+  token,
+});
+
+export const tokenRoutes: RouteSpec[] = [
+  {
+    method: "POST",
+    path: "/api-auth/logout/",
+    summary: "Log out: revoke the token of this request (its WebSockets and SSE streams are closed)",
+    document: `mutation { logout }`,
+    kind: "empty",
+    status: 204,
+  },
+  {
+    method: "POST",
+    path: "/api/users/:uuid/refresh_token/",
+    summary: "Refresh a user's auth token (staff): every token of the user is revoked and a new one issued",
+    document: `mutation($uuid: ID!) { refreshUserToken(userUuid: $uuid) {
+      token created user { first_name: firstName last_name: lastName username is_active: isActive token_lifetime: tokenLifetime } } }`,
+    variables: ({ params }) => ({ uuid: params.uuid }),
+    kind: "object",
+    status: 201,
+    shape: userAuthToken,
+  },
+  {
+    method: "PATCH",
+    path: "/api/users/:uuid/",
+    summary: "Update a user (the user themself, or staff); only token_lifetime is modelled",
+    document: `mutation($uuid: ID!, $tokenLifetime: Int) { updateUser(uuid: $uuid, tokenLifetime: $tokenLifetime) { ...UserRest token_lifetime: tokenLifetime } }`,
+    variables: ({ params, body }) =>
+      compact({ uuid: params.uuid, tokenLifetime: body.token_lifetime === undefined ? undefined : readTokenLifetime(body.token_lifetime) }),
+    kind: "object",
+  },
+];
