@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { useSubscriptionApp } from "../../test/support/subscription-app.ts";
-import { Feed, primeFeed, sleep } from "../../test/support/ws.ts";
+import { type Feed, primeFeed, serverSentEventsFeed, sleep } from "../../test/support/ws.ts";
 import { otherProvider, seedMaintenance } from "./fixtures.ts";
 
 const MAINTENANCE_CHANGED = `subscription($serviceProviderUuid: ID) {
@@ -45,33 +45,13 @@ async function nextFor<T>(feed: Feed<T>, uuid: string, pick: (d: T) => { mainten
 
 /** Anonymous subscription over Server-Sent Events (graphql-ws connections need a token). */
 async function anonymousSse<T>(query: string): Promise<Feed<T>> {
-  const abort = new AbortController();
   const response = await fetch(`${t.baseUrl}/graphql`, {
     method: "POST",
     headers: { accept: "text/event-stream", "content-type": "application/json" },
     body: JSON.stringify({ query }),
-    signal: abort.signal,
   });
   expect(response.headers.get("content-type")).toContain("text/event-stream");
-  const feed = new Feed<T>(() => abort.abort());
-  void (async () => {
-    const decoder = new TextDecoder();
-    let buffer = "";
-    try {
-      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-        buffer += decoder.decode(chunk, { stream: true });
-        for (let end = buffer.indexOf("\n\n"); end >= 0; end = buffer.indexOf("\n\n")) {
-          const data = buffer.slice(0, end).split("\n").filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trim()).join("\n");
-          buffer = buffer.slice(end + 2);
-          if (data) feed.push(JSON.parse(data));
-        }
-      }
-      feed.complete();
-    } catch {
-      feed.complete();
-    }
-  })();
-  return feed;
+  return serverSentEventsFeed<T>(response);
 }
 
 describe("maintenanceChanged", () => {

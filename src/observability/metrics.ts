@@ -4,7 +4,9 @@ import type { Duplex } from "node:stream";
 import type { Handler } from "hono";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { PoolUsage } from "../platform/database.ts";
-import type { PubSub } from "../platform/pubsub.ts";
+import type { PubSub, PubSubOptions } from "../platform/pubsub.ts";
+import type { EndReason } from "../platform/topic-hub.ts";
+import type { Logger } from "./logger.ts";
 
 const SECONDS_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 const DISTINCT_OPERATION_NAMES = 200;
@@ -96,6 +98,18 @@ export class GatewayMetrics {
     labelNames: ["topic"] as const,
     registers: this.registers,
   });
+  private readonly publishFailures = new Counter({
+    name: "gateway_publish_failures_total",
+    help: "Notifications Redis did not take (unreachable beyond the retries), by topic: subscribers missed these changes",
+    labelNames: ["topic"] as const,
+    registers: this.registers,
+  });
+  private readonly subscriptionsEnded = new Counter({
+    name: "gateway_subscriptions_ended_total",
+    help: "Subscriptions the server ended by itself, by reason (interrupted: the Redis feed broke; too_slow: the subscriber fell behind)",
+    labelNames: ["reason"] as const,
+    registers: this.registers,
+  });
 
   constructor(poolUsage: () => PoolUsage) {
     new Gauge({
@@ -135,6 +149,14 @@ export class GatewayMetrics {
     this.eventsPublished.inc({ topic });
   }
 
+  recordPublishFailure(topic: string) {
+    this.publishFailures.inc({ topic });
+  }
+
+  recordSubscriptionEnded(reason: EndReason) {
+    this.subscriptionsEnded.inc({ reason });
+  }
+
   get contentType(): string {
     return this.registry.contentType;
   }
@@ -152,6 +174,18 @@ export function countingPublishes(pubsub: PubSub, metrics: GatewayMetrics): PubS
       pubsub.publish(topic, payload);
     },
     subscribe: (topic, accept) => pubsub.subscribe(topic, accept),
+  };
+}
+
+/** What the pub/sub reports: Redis errors and failed publishes logged, failed publishes and ended subscriptions counted. */
+export function observePubSub(metrics: GatewayMetrics, logger: Logger): PubSubOptions {
+  return {
+    onRedisError: (err) => logger.warn({ err }, "redis connection error"),
+    onPublishFailure: (topic, err) => {
+      metrics.recordPublishFailure(topic);
+      logger.error({ err, topic }, "publish failed: subscribers miss this change");
+    },
+    onSubscriptionEnded: (reason) => metrics.recordSubscriptionEnded(reason),
   };
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { TopicHub, type TopicTransport } from "./topic-hub.ts";
+import { type EndReason, SubscriptionEnded, TopicHub, type TopicTransport } from "./topic-hub.ts";
 
 /** An in-process transport that counts its listeners per topic. */
 function countingTransport() {
@@ -73,5 +73,79 @@ describe("TopicHub", () => {
     await expect(subscriber.next()).rejects.toThrow("database gone");
     await subscriber.return!();
     expect(hub.size).toBe(0);
+  });
+
+  it("drops a subscriber whose queue passes the message cap, telling its consumer once, and keeps the others", async () => {
+    const ended: EndReason[] = [];
+    const hub = new TopicHub(countingTransport().transport, { limits: { maxMessages: 3, maxBytes: 1_000_000 }, onEnded: (r) => ended.push(r) });
+    const slow = hub.subscribe<number>("t");
+    const fast = hub.subscribe<number>("t");
+    const received: number[] = [];
+    for (let n = 0; n < 10; n++) {
+      hub.publish("t", n);
+      received.push((await fast.next()).value);
+      expect(hub.queues.longest).toBeLessThanOrEqual(3);
+    }
+    expect(received).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(hub.queues.peak).toBe(3);
+    expect(ended).toEqual(["too_slow"]);
+    expect(hub.size).toBe(1);
+    const error = await slow.next().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SubscriptionEnded);
+    expect(error).toMatchObject({ message: "Subscriber too slow: changes were dropped; re-read and resubscribe.", extensions: { code: "SUBSCRIBER_TOO_SLOW" } });
+    expect(await slow.next()).toEqual({ done: true, value: undefined });
+  });
+
+  it("drops a subscriber whose queued payloads pass the byte cap", async () => {
+    const hub = new TopicHub(countingTransport().transport, { limits: { maxMessages: 1000, maxBytes: 100 } });
+    const subscriber = hub.subscribe<string>("t");
+    hub.publish("t", "x".repeat(40));
+    hub.publish("t", "x".repeat(40));
+    expect(hub.size).toBe(1);
+    hub.publish("t", "x".repeat(40));
+    expect(hub.size).toBe(0);
+    await expect(subscriber.next()).rejects.toMatchObject({ extensions: { code: "SUBSCRIBER_TOO_SLOW" } });
+  });
+
+  it("interrupts one topic's subscribers, waiting or not, and leaves the transport", async () => {
+    const { transport, listeners } = countingTransport();
+    const ended: EndReason[] = [];
+    const hub = new TopicHub(transport, { onEnded: (r) => ended.push(r) });
+    const [waiting, queued, other] = [hub.subscribe<number>("t"), hub.subscribe<number>("t"), hub.subscribe<number>("u")];
+    const pending = waiting.next();
+    hub.publish("t", 1);
+    expect(await pending).toEqual({ done: false, value: 1 });
+    const next = waiting.next();
+    hub.interrupt("t");
+    await expect(next).rejects.toMatchObject({ extensions: { code: "SUBSCRIPTION_INTERRUPTED" } });
+    await expect(queued.next()).rejects.toMatchObject({ extensions: { code: "SUBSCRIPTION_INTERRUPTED" } });
+    expect(ended).toEqual(["interrupted", "interrupted"]);
+    expect(listeners.get("t")).toBe(0);
+    expect(hub.size).toBe(1);
+    await other.return!();
+  });
+
+  it("while the feed is lost, interrupts everyone and refuses new subscribers; after it is restored, delivers again", async () => {
+    const { transport, listeners } = countingTransport();
+    const hub = new TopicHub(transport);
+    const before = hub.subscribe<number>("t");
+    hub.feedLost();
+    await expect(before.next()).rejects.toBeInstanceOf(SubscriptionEnded);
+    const during = hub.subscribe<number>("t");
+    expect(listeners.get("t")).toBe(0);
+    await expect(during.next()).rejects.toMatchObject({ extensions: { code: "SUBSCRIPTION_INTERRUPTED" } });
+    hub.feedRestored();
+    const after = hub.subscribe<number>("t");
+    hub.publish("t", 7);
+    expect(await after.next()).toEqual({ done: false, value: 7 });
+  });
+
+  it("a consumer that returns after being dropped is not told again", async () => {
+    const hub = new TopicHub(countingTransport().transport, { limits: { maxMessages: 1, maxBytes: 1000 } });
+    const subscriber = hub.subscribe<number>("t");
+    hub.publish("t", 1);
+    hub.publish("t", 2);
+    await subscriber.return!();
+    expect(await subscriber.next()).toEqual({ done: true, value: undefined });
   });
 });

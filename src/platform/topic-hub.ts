@@ -1,52 +1,115 @@
+import { GraphQLError } from "graphql";
+
 /** Whether one subscriber wants a published payload; may ask the database (visibility). */
 export type Accept<P> = (payload: P) => boolean | Promise<boolean>;
 
-/** Where payloads come from and go to: an in-process EventTarget, or Redis' event target across instances. */
+/** Where payloads come from and go to: an in-process EventTarget, or Redis channels across instances. */
 export interface TopicTransport {
   addEventListener(topic: string, listener: (event: Event) => void): void;
   removeEventListener(topic: string, listener: (event: Event) => void): void;
   dispatchEvent(event: Event): boolean;
 }
 
+/** Why the hub ends a subscription by itself; either way its client has missed changes and must re-read. */
+const ENDINGS = {
+  interrupted: { code: "SUBSCRIPTION_INTERRUPTED", message: "Subscription feed interrupted; re-read and resubscribe." },
+  too_slow: { code: "SUBSCRIBER_TOO_SLOW", message: "Subscriber too slow: changes were dropped; re-read and resubscribe." },
+} as const;
+export type EndReason = keyof typeof ENDINGS;
+export const SUBSCRIBER_TOO_SLOW = ENDINGS.too_slow.code;
+
+/** What the consumer of an ended subscription gets instead of its next payload. */
+export class SubscriptionEnded extends GraphQLError {
+  constructor(readonly reason: EndReason) {
+    super(ENDINGS[reason].message, { extensions: { code: ENDINGS[reason].code } });
+  }
+}
+
+/** How far one subscriber may fall behind: payloads published but not yet taken, and their JSON size. */
+export interface QueueLimits {
+  maxMessages: number;
+  maxBytes: number;
+}
+export const DEFAULT_QUEUE_LIMITS: QueueLimits = { maxMessages: 1000, maxBytes: 8 * 1024 * 1024 };
+
+export interface TopicHubOptions {
+  limits?: QueueLimits;
+  /** Hears every subscription the hub ends by itself. */
+  onEnded?: (reason: EndReason) => void;
+}
+
+const DONE: IteratorResult<never> = { done: true, value: undefined };
+
 /** One subscriber's queue of payloads not yet taken, and its consumer waiting for the next one. */
 class Subscriber<P> implements AsyncIterableIterator<P> {
-  private readonly queue: P[] = [];
+  private readonly queue: Array<{ payload: P; bytes: number }> = [];
+  private queuedBytes = 0;
   private waiting: ((payload: P | undefined) => void) | undefined;
   private ended = false;
+  /** Thrown (once) by the consumer's next `next()`. */
+  private ending: SubscriptionEnded | undefined;
 
   constructor(
     private readonly accept: Accept<P> | undefined,
-    private readonly leave: (subscriber: Subscriber<P>) => void,
+    private readonly limits: QueueLimits,
+    private readonly leave: (subscriber: Subscriber<P>, ending?: SubscriptionEnded) => void,
   ) {}
 
-  push(payload: P) {
+  get queued(): number {
+    return this.queue.length;
+  }
+
+  /** Past its limits the subscriber is dropped, as Redis drops a pub/sub client whose output buffer overflows. */
+  push(payload: P, bytes: number) {
     if (this.ended) return;
     const waiting = this.waiting;
-    if (!waiting) return void this.queue.push(payload);
-    this.waiting = undefined;
-    waiting(payload);
+    if (waiting) {
+      this.waiting = undefined;
+      return waiting(payload);
+    }
+    if (this.queue.length >= this.limits.maxMessages || this.queuedBytes + bytes > this.limits.maxBytes) {
+      return this.end(new SubscriptionEnded("too_slow"));
+    }
+    this.queue.push({ payload, bytes });
+    this.queuedBytes += bytes;
+  }
+
+  private take(): P {
+    const { payload, bytes } = this.queue.shift()!;
+    this.queuedBytes -= bytes;
+    return payload;
   }
 
   /** Payloads are accepted (or dropped) in the order they were published, one at a time. */
   async next(): Promise<IteratorResult<P>> {
     while (!this.ended) {
-      const payload = this.queue.length ? this.queue.shift() : await new Promise<P | undefined>((resolve) => (this.waiting = resolve));
-      if (this.ended) return { done: true, value: undefined };
+      const payload = this.queue.length ? this.take() : await new Promise<P | undefined>((resolve) => (this.waiting = resolve));
+      if (this.ended) break;
       const accepted = this.accept ? this.accept(payload as P) : true;
       if (accepted === true || (accepted !== false && (await accepted))) return { done: false, value: payload as P };
     }
-    return { done: true, value: undefined };
+    const ending = this.ending;
+    this.ending = undefined;
+    if (ending) throw ending;
+    return DONE;
+  }
+
+  /** Ends the subscription; with `ending`, its consumer is told why. */
+  end(ending?: SubscriptionEnded) {
+    if (this.ended) return;
+    this.ended = true;
+    this.ending = ending;
+    this.queue.length = 0;
+    this.queuedBytes = 0;
+    this.leave(this, ending);
+    this.waiting?.(undefined);
+    this.waiting = undefined;
   }
 
   async return(): Promise<IteratorResult<P>> {
-    if (!this.ended) {
-      this.ended = true;
-      this.queue.length = 0;
-      this.leave(this);
-      this.waiting?.(undefined);
-      this.waiting = undefined;
-    }
-    return { done: true, value: undefined };
+    this.end();
+    this.ending = undefined;
+    return DONE;
   }
 
   [Symbol.asyncIterator]() {
@@ -56,22 +119,48 @@ class Subscriber<P> implements AsyncIterableIterator<P> {
 
 /**
  * Local fan-out of a transport's topics: one transport listener per topic however many subscribers it has, and
- * each subscriber a plain queue. Every subscriber of a topic receives the same payload object, so decisions and
+ * each subscriber a bounded queue. Every subscriber of a topic receives the same payload object, so decisions and
  * results cached per payload (see subscriberMaySee, shared subscription results) are shared by all of them.
  */
 export class TopicHub {
   private readonly topics = new Map<string, { subscribers: Set<Subscriber<unknown>>; listener: (event: Event) => void }>();
+  private readonly limits: QueueLimits;
+  private feedDown = false;
+  private peak = 0;
 
-  constructor(private readonly transport: TopicTransport) {}
+  constructor(
+    private readonly transport: TopicTransport,
+    private readonly options: TopicHubOptions = {},
+  ) {
+    this.limits = options.limits ?? DEFAULT_QUEUE_LIMITS;
+  }
 
   publish(topic: string, payload: unknown): void {
     this.transport.dispatchEvent(new CustomEvent(topic, { detail: payload }));
   }
 
+  /** While the feed is down (`feedLost`), a new subscription ends at once as interrupted: nothing would reach it. */
   subscribe<P>(topic: string, accept?: Accept<P>): AsyncIterableIterator<P> {
-    const subscriber = new Subscriber<P>(accept, (gone) => this.leave(topic, gone as Subscriber<unknown>));
-    this.join(topic).add(subscriber as Subscriber<unknown>);
+    const subscriber = new Subscriber<P>(accept, this.limits, (gone, ending) => this.leave(topic, gone as Subscriber<unknown>, ending));
+    if (this.feedDown) subscriber.end(new SubscriptionEnded("interrupted"));
+    else this.join(topic).add(subscriber as Subscriber<unknown>);
     return subscriber;
+  }
+
+  /** Ends the subscriptions of `topic` (of every topic without it) as interrupted: they missed a change. */
+  interrupt(topic?: string) {
+    const entries = topic === undefined ? [...this.topics.values()] : [this.topics.get(topic)].filter((entry) => entry !== undefined);
+    for (const { subscribers } of entries) for (const subscriber of [...subscribers]) subscriber.end(new SubscriptionEnded("interrupted"));
+  }
+
+  /** The transport stopped delivering (its connection is lost): every subscription is interrupted until `feedRestored`. */
+  feedLost() {
+    this.feedDown = true;
+    this.interrupt();
+  }
+
+  feedRestored() {
+    this.feedDown = false;
   }
 
   /** Open subscriptions across all topics. */
@@ -81,22 +170,35 @@ export class TopicHub {
     return size;
   }
 
+  /** The longest queue now, and the longest any subscriber's queue has been. */
+  get queues(): { longest: number; peak: number } {
+    let longest = 0;
+    for (const { subscribers } of this.topics.values()) for (const subscriber of subscribers) longest = Math.max(longest, subscriber.queued);
+    return { longest, peak: this.peak };
+  }
+
   private join(topic: string): Set<Subscriber<unknown>> {
     const existing = this.topics.get(topic);
     if (existing) return existing.subscribers;
     const subscribers = new Set<Subscriber<unknown>>();
     const listener = (event: Event) => {
       const payload = (event as CustomEvent).detail;
-      for (const subscriber of subscribers) subscriber.push(payload);
+      const bytes = JSON.stringify(payload)?.length ?? 0;
+      for (const subscriber of subscribers) {
+        subscriber.push(payload, bytes);
+        if (subscriber.queued > this.peak) this.peak = subscriber.queued;
+      }
     };
     this.topics.set(topic, { subscribers, listener });
     this.transport.addEventListener(topic, listener);
     return subscribers;
   }
 
-  private leave(topic: string, subscriber: Subscriber<unknown>) {
+  private leave(topic: string, subscriber: Subscriber<unknown>, ending?: SubscriptionEnded) {
     const entry = this.topics.get(topic);
-    if (!entry?.subscribers.delete(subscriber) || entry.subscribers.size > 0) return;
+    if (!entry?.subscribers.delete(subscriber)) return;
+    if (ending) this.options.onEnded?.(ending.reason);
+    if (entry.subscribers.size > 0) return;
     this.topics.delete(topic);
     this.transport.removeEventListener(topic, entry.listener);
   }

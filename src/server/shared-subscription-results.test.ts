@@ -86,4 +86,17 @@ describe("shared subscription results", () => {
     await stream.return?.();
     expect(h.hub.size).toBe(0);
   });
+
+  it("ends a subscription the hub interrupted with one last result naming why, then completes", async () => {
+    const h = harness();
+    const stream = await h.subscribe(QUERY, "alice");
+    const waiting = stream.next();
+    h.hub.interrupt("changed");
+    const last = (await waiting) as IteratorResult<unknown>;
+    expect(JSON.parse(JSON.stringify(last.value))).toEqual({
+      errors: [{ message: "Subscription feed interrupted; re-read and resubscribe.", extensions: { code: "SUBSCRIPTION_INTERRUPTED" } }],
+    });
+    expect(await stream.next()).toEqual({ done: true, value: undefined });
+    expect(h.hub.size).toBe(0);
+  });
 });

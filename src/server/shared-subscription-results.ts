@@ -1,6 +1,7 @@
 import { createSourceEventStream, type DocumentNode, type ExecutionArgs, type ExecutionResult, execute, print } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import type { Context } from "../context.ts";
+import { SubscriptionEnded } from "../platform/topic-hub.ts";
 
 type Result = ExecutionResult | Promise<ExecutionResult>;
 
@@ -32,15 +33,33 @@ function sharedResult(args: ExecutionArgs, key: string, payload: unknown): Resul
   return result;
 }
 
-/** Maps each item of `source`, passing return() and throw() through so an ending client releases its topic. */
-function mapEach<T, R>(source: AsyncIterator<T>, map: (item: T) => R | Promise<R>): AsyncIterableIterator<R> {
-  const ended = (): IteratorResult<R> => ({ done: true, value: undefined });
+/**
+ * Maps each item of `source`, passing return() and throw() through so an ending client releases its topic. A
+ * subscription the hub ended (feed interrupted, subscriber too slow) gets the reason as a last result with errors
+ * and completes, alike over graphql-ws and SSE (whose stream would otherwise just break off).
+ */
+function mapEach(source: AsyncIterator<unknown>, map: (item: unknown) => Result): AsyncIterableIterator<ExecutionResult> {
+  const ended = (): IteratorResult<ExecutionResult> => ({ done: true, value: undefined });
+  let finished = false;
+  let returned = false;
+  // A read still pending when the consumer cancelled is left unanswered: answering it would make yoga's SSE body
+  // (undici's byte stream) close a stream already cancelled, which throws ERR_INVALID_STATE uncaught.
+  const unlessReturned = <T>(result: T): T | Promise<never> => (returned ? new Promise<never>(() => {}) : result);
   return {
     async next() {
-      const item = await source.next();
-      return item.done ? ended() : { done: false, value: await map(item.value) };
+      if (finished) return ended();
+      try {
+        const item = await source.next();
+        return unlessReturned(item.done ? ended() : { done: false, value: await map(item.value) });
+      } catch (error) {
+        if (!(error instanceof SubscriptionEnded)) throw error;
+        finished = true;
+        return unlessReturned({ done: false, value: { errors: [error] } });
+      }
     },
     async return() {
+      returned = true;
+      finished = true;
       await source.return?.();
       return ended();
     },

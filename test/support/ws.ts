@@ -175,27 +175,29 @@ export async function subscribeOverSse<T>(
   query: string,
   variables: Record<string, unknown> = {},
 ): Promise<Feed<T> & { status: number; contentType: string | null }> {
-  const abort = new AbortController();
   const response = await fetch(`${baseUrl}/graphql`, {
     method: "POST",
     headers: { accept: "text/event-stream", "content-type": "application/json", authorization: `Token ${token}` },
     body: JSON.stringify({ query, variables }),
-    signal: abort.signal,
   });
-  const feed = Object.assign(new Feed<T>(() => abort.abort()), {
-    status: response.status,
-    contentType: response.headers.get("content-type"),
-  });
-  void readServerSentEvents(response, feed);
+  return Object.assign(serverSentEventsFeed<T>(response), { status: response.status, contentType: response.headers.get("content-type") });
+}
+
+/** The deliveries of an SSE response; stopping the feed cancels the body's reader, as a client going away does. */
+export function serverSentEventsFeed<T>(response: Response): Feed<T> {
+  const reader = response.body?.getReader();
+  const feed = new Feed<T>(() => void reader?.cancel().catch(() => {}));
+  if (reader) void readServerSentEvents(reader, feed);
+  else feed.complete();
   return feed;
 }
 
-async function readServerSentEvents<T>(response: Response, feed: Feed<T>) {
+async function readServerSentEvents<T>(reader: ReadableStreamDefaultReader<Uint8Array>, feed: Feed<T>) {
   const decoder = new TextDecoder();
   let buffer = "";
   try {
-    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-      buffer += decoder.decode(chunk, { stream: true });
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+      buffer += decoder.decode(chunk.value, { stream: true });
       let end: number;
       while ((end = buffer.indexOf("\n\n")) >= 0) {
         const message = buffer.slice(0, end);
