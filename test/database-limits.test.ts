@@ -1,6 +1,7 @@
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { APPLICATION_NAME } from "../src/platform/database.ts";
+import { createApp } from "../src/app.ts";
+import { APPLICATION_NAME, openDatabase } from "../src/platform/database.ts";
 import { killGateways, startGateway } from "./support/server-process.ts";
 import { type GatewayStorage, postgresStorage } from "./support/storage.ts";
 import { sleep } from "./support/ws.ts";
@@ -10,6 +11,8 @@ const postgresUrl = process.env.TEST_DATABASE_URL;
 const POOL_SIZE = 2;
 const STATEMENT_TIMEOUT_MS = 300;
 const CONCURRENT_REQUESTS = 4;
+const TRANSACTION_TIMEOUT_MS = 1_000;
+const LOCK_HELD_MS = 4_000;
 
 let storage: GatewayStorage | undefined;
 afterAll(async () => {
@@ -92,4 +95,49 @@ describe.skipIf(!postgresUrl)("DATABASE_POOL_SIZE and DATABASE_STATEMENT_TIMEOUT
     await locker.end();
     expect(await gateway.stop()).toEqual({ code: 0, signal: null });
   }, 120_000);
+
+  it("with no statement timeout, a transition behind a row lock answers 503 at DATABASE_TRANSACTION_TIMEOUT_MS and writes nothing", async () => {
+    const own = await postgresStorage(postgresUrl!);
+    const seeding = await own.open();
+    const world = await buildWorld(seeding.prisma);
+    const offeringUser = await world.offeringUser("CREATION_REQUESTED");
+    const database = await openDatabase({ databaseUrl: own.url, statementTimeoutMs: 0, transactionTimeoutMs: TRANSACTION_TIMEOUT_MS });
+    const app = await createApp({ database, config: { seedDemo: false, logLevel: "silent", rateLimitMutations: 0, pubsubPrefix: "tx-limit" } });
+    const transition = () =>
+      app.fetch(
+        new Request(`http://gateway.test/api/marketplace-offering-users/${offeringUser.uuid}/begin_creating/`, {
+          method: "POST",
+          headers: { authorization: `Token ${world.tokens.staff}` },
+        }),
+      );
+    const locker = new pg.Client({ connectionString: own.url });
+    await locker.connect();
+    try {
+      await locker.query("BEGIN");
+      await locker.query("SELECT 1 FROM offering_users WHERE id = $1 FOR UPDATE", [offeringUser.id]);
+      const releaseLock = sleep(LOCK_HELD_MS).then(() => locker.query("ROLLBACK"));
+      const started = Date.now();
+      const response = await transition();
+      const elapsed = Date.now() - started;
+      expect(response.status).toBe(503);
+      expect(response.headers.get("retry-after")).toBe("1");
+      expect(await response.json()).toEqual({ detail: "The database took too long to answer." });
+      expect(elapsed).toBeGreaterThanOrEqual(TRANSACTION_TIMEOUT_MS - 50);
+      expect(elapsed).toBeLessThan(TRANSACTION_TIMEOUT_MS + 1_000);
+      await releaseLock;
+
+      const { rows } = await locker.query("SELECT state FROM offering_users WHERE id = $1", [offeringUser.id]);
+      expect(rows).toEqual([{ state: "CREATION_REQUESTED" }]);
+      const { rows: events } = await locker.query("SELECT count(*)::int AS n FROM events WHERE context->>'offering_user_uuid' = $1", [offeringUser.uuid]);
+      expect(events).toEqual([{ n: 0 }]);
+      // The cancelled connection went back to the pool healthy: the same transition goes through now.
+      expect((await transition()).status).toBe(200);
+    } finally {
+      await locker.end();
+      await app.close();
+      await database.close();
+      await seeding.close();
+      await own.dispose();
+    }
+  }, 60_000);
 });

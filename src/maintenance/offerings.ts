@@ -147,15 +147,14 @@ export async function createMaintenanceOffering(ctx: Context, input: Maintenance
   const fields = validLinkFields(input, true);
   const m = await manageableMaintenance(ctx, input.maintenance!);
   const offering = await providerOffering(ctx, input.offering!, m);
-  const id = await transact(ctx, async (tx, outbox) => {
+  return transact(ctx, async (tx, outbox) => {
     const link = await tx.maintenanceAnnouncementOffering.create({
       data: { maintenanceId: m.id, offeringId: offering.id, created: ctx.now(), ...fields },
       select: { id: true, impactLevel: true },
     });
     await recordLinkChange(ctx, tx, outbox, { ...link, offeringId: offering.id, offeringName: offering.name }, m, "created");
-    return link.id;
+    return tx.maintenanceAnnouncementOffering.findUniqueOrThrow({ ...query, where: { id: link.id } });
   }).catch(rethrowDuplicate);
-  return ctx.db.maintenanceAnnouncementOffering.findUniqueOrThrow({ ...query, where: { id } });
 }
 
 async function loadManageableLink(ctx: Context, uuid: string): Promise<LinkCore> {
@@ -175,7 +174,7 @@ export async function updateMaintenanceOffering(
   const m = input.maintenance ? await manageableMaintenance(ctx, input.maintenance) : link.maintenance;
   const offering = input.offering ? await providerOffering(ctx, input.offering, m) : { id: link.offeringId, name: link.offering.name };
   if (m.id !== link.maintenanceId && offering.id === link.offeringId) await providerOffering(ctx, toHex(offering.id), m);
-  await transact(ctx, async (tx, outbox) => {
+  return transact(ctx, async (tx, outbox) => {
     const updated = await tx.maintenanceAnnouncementOffering.update({
       where: { id: link.id },
       data: { maintenanceId: m.id, offeringId: offering.id, ...fields },
@@ -184,8 +183,8 @@ export async function updateMaintenanceOffering(
     const summary = { ...updated, offeringId: offering.id, offeringName: offering.name };
     await recordLinkChange(ctx, tx, outbox, summary, m, "updated");
     if (m.id !== link.maintenanceId) await recordLinkChange(ctx, tx, outbox, summary, link.maintenance, "deleted");
+    return tx.maintenanceAnnouncementOffering.findUniqueOrThrow({ ...query, where: { id: link.id } });
   }).catch(rethrowDuplicate);
-  return ctx.db.maintenanceAnnouncementOffering.findUniqueOrThrow({ ...query, where: { id: link.id } });
 }
 
 export async function deleteMaintenanceOffering(ctx: Context, uuid: string): Promise<string> {

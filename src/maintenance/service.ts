@@ -59,8 +59,8 @@ async function manageableProvider(ctx: Context, serviceProviderId: string) {
   return provider;
 }
 
-const reload = (ctx: Context, id: string, query: MaintenanceQuery) =>
-  ctx.db.maintenanceAnnouncement.findUniqueOrThrow({ ...query, where: { id } });
+/** The answer, read with the change's own `tx` as its last step: a read after the commit could fail on a lost connection. */
+const reload = (tx: Tx, id: string, query: MaintenanceQuery) => tx.maintenanceAnnouncement.findUniqueOrThrow({ ...query, where: { id } });
 
 const coreOf = (m: Editable): MaintenanceCore => ({
   id: m.id,
@@ -75,7 +75,7 @@ export async function createMaintenance(ctx: Context, input: MaintenanceInput, q
   const { data, serviceProviderId } = validMaintenanceInput(input, true);
   const provider = await manageableProvider(ctx, serviceProviderId!);
   if (input.scheduledEnd! <= input.scheduledStart!) throw scheduleError();
-  const id = await transact(ctx, async (tx, outbox) => {
+  return transact(ctx, async (tx, outbox) => {
     const created = (await tx.maintenanceAnnouncement.create({
       data: { ...data, serviceProviderId: provider.id, createdById: ctx.viewer!.id, created: ctx.now() } as Prisma.MaintenanceAnnouncementUncheckedCreateInput,
       select: EDITABLE,
@@ -86,9 +86,8 @@ export async function createMaintenance(ctx: Context, input: MaintenanceInput, q
       previousState: null,
       state: created.state,
     });
-    return created.id;
+    return reload(tx, created.id, query);
   });
-  return reload(ctx, id, query);
 }
 
 const display = (value: unknown) => (value instanceof Date ? value.toISOString() : JSON.stringify(value));
@@ -106,7 +105,7 @@ export async function updateMaintenance(ctx: Context, uuid: string, input: Maint
   const before = await loadManageable(ctx, uuid);
   const { data, serviceProviderId } = validMaintenanceInput(input, false);
   if (serviceProviderId && serviceProviderId !== before.serviceProviderId) await manageableProvider(ctx, serviceProviderId);
-  await transact(ctx, async (tx, outbox) => {
+  return transact(ctx, async (tx, outbox) => {
     const after = (await tx.maintenanceAnnouncement.update({
       where: { id: before.id },
       data: { ...data, ...(serviceProviderId ? { serviceProviderId } : {}) },
@@ -114,7 +113,7 @@ export async function updateMaintenance(ctx: Context, uuid: string, input: Maint
     })) as Editable;
     if (after.scheduledEnd <= after.scheduledStart) throw scheduleError();
     const changed = changedFields(before, after);
-    if (!changed.length) return;
+    if (!changed.length) return reload(tx, before.id, query);
     if (ANNOUNCED_STATES.includes(after.state) && changed.some((key) => (ANNOUNCED_FIELDS as readonly string[]).includes(key))) {
       await syncAnnouncement(tx, "refresh", after);
     }
@@ -126,10 +125,10 @@ export async function updateMaintenance(ctx: Context, uuid: string, input: Maint
       state: after.state,
       context: { changed_fields: changed.map(restName) },
     });
+    return reload(tx, before.id, query);
   }).catch((error: { code?: string }) => {
     throw error.code === "P2025" ? notFound() : error;
   });
-  return reload(ctx, before.id, query);
 }
 
 /** Deleting also deletes the offering links and the system announcement (foreign-key cascades). */
@@ -157,7 +156,7 @@ export async function transitionMaintenance(ctx: Context, uuid: string, action: 
   if (!canTransition(rule, m.state)) throw wrongState(rule);
   const effect = rule.effect!;
   const data = { state: rule.to, ...(effect.stamps ? { [effect.stamps]: ctx.now() } : {}) };
-  await transact(ctx, async (tx, outbox) => {
+  return transact(ctx, async (tx, outbox) => {
     const replaced = await swapFromObserved(
       rule,
       m.state,
@@ -173,8 +172,8 @@ export async function transitionMaintenance(ctx: Context, uuid: string, action: 
       state: rule.to,
       context: { action },
     });
+    return reload(tx, m.id, query);
   });
-  return reload(ctx, m.id, query);
 }
 
 const sourceOf = (tx: Tx, id: string) => tx.maintenanceAnnouncement.findUniqueOrThrow({ where: { id }, select: ANNOUNCEMENT_SOURCE });

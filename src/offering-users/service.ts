@@ -7,7 +7,8 @@ import { DomainError, ErrorCode, fieldError, forbidden, notFound } from "../plat
 import { parseUuid, toHex } from "../platform/ids.ts";
 import { canTransition, swapFromObserved, type TransitionRule } from "../platform/state-machine.ts";
 import { sanitizeComment, validUrl, maxLength } from "../platform/text.ts";
-import { transact } from "../platform/transaction.ts";
+import type { Db } from "../platform/database.ts";
+import { transact, type Tx } from "../platform/transaction.ts";
 import { paginate } from "../platform/paginate.ts";
 import { describe, OFFERING_USER_CORE, type OfferingUserCore, recordOfferingUserChange } from "./changes.ts";
 import { type OfferingUserFilter, type OfferingUserOrder, offeringUserOrderBy, offeringUserWhere } from "./filters.ts";
@@ -48,9 +49,12 @@ async function loadVisible(ctx: Context, uuid: string): Promise<OfferingUserCore
   return (await getOfferingUser(ctx, uuid, { select: OFFERING_USER_CORE })) as unknown as OfferingUserCore;
 }
 
-/** The record after a change; a concurrent deletion in between makes it a 404, not a 500. */
-async function reload(ctx: Context, id: string, query: OfferingUserQuery) {
-  const row = await ctx.db.offeringUser.findUnique({ ...query, where: { id } });
+/**
+ * The record after a change, read inside its transaction (`tx`) so that the answer needs no read after the commit,
+ * which a lost connection could fail after the change was made; a concurrent deletion makes it a 404, not a 500.
+ */
+async function reload(db: Tx | Db, id: string, query: OfferingUserQuery) {
+  const row = await db.offeringUser.findUnique({ ...query, where: { id } });
   if (!row) throw notFound();
   return row;
 }
@@ -107,7 +111,7 @@ export async function transitionOfferingUser(
   const rule = ruleFor(operation);
   if (!canTransition(rule, ou.state)) throw invalidTransition(rule, ou.state);
   const data = { state: rule.to, ...commentData(rule.effect, input) };
-  await transact(ctx, async (tx, outbox) => {
+  return transact(ctx, async (tx, outbox) => {
     const replaced = await swapState(tx, ou, rule, data);
     await recordOfferingUserChange(ctx, tx, outbox, ou, {
       eventType: rule.effect?.eventType ?? UPDATED,
@@ -116,8 +120,8 @@ export async function transitionOfferingUser(
       state: rule.to,
       context: { operation, ...changedComments(ou, data) },
     });
+    return reload(tx, ou.id, query);
   });
-  return reload(ctx, ou.id, query);
 }
 
 function changedComments(
@@ -152,23 +156,22 @@ export async function updateOfferingUserComments(
       : {}),
   };
   const changes = changedComments(ou, data);
-  if (Object.keys(changes).length) {
-    await transact(ctx, async (tx, outbox) => {
-      const { count } = await tx.offeringUser.updateMany({
-        where: { id: ou.id, state: { notIn: [...COMMENTS_FROZEN_IN] } },
-        data,
-      });
-      if (count === 0) throw frozen();
-      await recordOfferingUserChange(ctx, tx, outbox, ou, {
-        eventType: UPDATED,
-        message: `Comments of offering user ${describe(ou)} have been updated.`,
-        previousState: ou.state,
-        state: ou.state,
-        context: changes,
-      });
+  if (!Object.keys(changes).length) return reload(ctx.db, ou.id, query);
+  return transact(ctx, async (tx, outbox) => {
+    const { count } = await tx.offeringUser.updateMany({
+      where: { id: ou.id, state: { notIn: [...COMMENTS_FROZEN_IN] } },
+      data,
     });
-  }
-  return reload(ctx, ou.id, query);
+    if (count === 0) throw frozen();
+    await recordOfferingUserChange(ctx, tx, outbox, ou, {
+      eventType: UPDATED,
+      message: `Comments of offering user ${describe(ou)} have been updated.`,
+      previousState: ou.state,
+      state: ou.state,
+      context: changes,
+    });
+    return reload(tx, ou.id, query);
+  });
 }
 
 /** PUT/PATCH: the hosting site pushes back the local username; a new one finishes account creation. */
@@ -180,13 +183,13 @@ export async function updateOfferingUser(
 ) {
   const ou = await loadVisible(ctx, uuid);
   await ctx.access.require(Permission.UPDATE_OFFERING_USER, allocationProviderScopes(ou));
-  if (input.username === undefined || input.username === ou.username) return reload(ctx, ou.id, query);
+  if (input.username === undefined || input.username === ou.username) return reload(ctx.db, ou.id, query);
   const username = input.username === null ? null : maxLength("username", input.username, 100);
   const assigned = INTERNAL_OFFERING_USER_TRANSITIONS.username_assigned;
   const finishes = !!username && canTransition(assigned, ou.state);
   const rule: TransitionRule<OfferingUserState, unknown> = finishes ? assigned : { from: [ou.state], to: ou.state };
   const data = { username, ...(finishes ? { state: assigned.to, ...commentData(assigned.effect, {}) } : {}) };
-  await transact(ctx, async (tx, outbox) => {
+  return transact(ctx, async (tx, outbox) => {
     const replaced = await swapState(tx, ou, rule, data, { username: ou.username });
     await recordOfferingUserChange(ctx, tx, outbox, ou, {
       eventType: UPDATED,
@@ -195,8 +198,8 @@ export async function updateOfferingUser(
       state: rule.to,
       context: { old_username: ou.username, new_username: username },
     });
+    return reload(tx, ou.id, query);
   });
-  return reload(ctx, ou.id, query);
 }
 
 export async function deleteOfferingUser(ctx: Context, uuid: string): Promise<string> {
@@ -244,7 +247,7 @@ export async function createOfferingUser(ctx: Context, input: CreateOfferingUser
   const username = input.username ? maxLength("username", input.username, 100) : (input.username ?? null);
   const state: OfferingUserState = username ? "OK" : "CREATION_REQUESTED";
   const duplicate = () => fieldError("non_field_errors", "The fields offering, user must make a unique set.");
-  const id = await transact(ctx, async (tx, outbox) => {
+  return transact(ctx, async (tx, outbox) => {
     const exists = await tx.offeringUser.findUnique({ where: { offeringId_userId: { offeringId: offering.id, userId: user.id } }, select: { id: true } });
     if (exists) throw duplicate();
     const created = await tx.offeringUser.create({
@@ -263,12 +266,11 @@ export async function createOfferingUser(ctx: Context, input: CreateOfferingUser
       state,
       context: { username },
     });
-    return created.id;
+    return reload(tx, created.id, query);
   }).catch((error: unknown) => {
     if ((error as { code?: string }).code === "P2002") throw duplicate();
     throw error;
   });
-  return reload(ctx, id, query);
 }
 
 /**

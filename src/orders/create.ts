@@ -1,12 +1,13 @@
+import { Permission } from "../auth/permissions.ts";
 import type { Context } from "../context.ts";
-import type { OrderType, Prisma } from "../generated/prisma/client.ts";
+import type { OrderType, Prisma, ResourceState } from "../generated/prisma/client.ts";
 import { referenced } from "../directory/lookup.ts";
 import { visibleOfferings, visibleProjects } from "../directory/visibility.ts";
 import { fieldError } from "../platform/errors.ts";
 import { toHex } from "../platform/ids.ts";
 import { maxLength } from "../platform/text.ts";
 import { parseTimestamp } from "../platform/timestamps.ts";
-import { transact } from "../platform/transaction.ts";
+import { transact, type Tx } from "../platform/transaction.ts";
 import { RESOURCE_CORE, recordResourceChange } from "../resources/changes.ts";
 import { reconcileResourceAccess } from "../offering-users/allocations.ts";
 import { consentWithin } from "../terms-of-service/consents.ts";
@@ -15,6 +16,7 @@ import { describeOrder, followResource, ORDER_CORE, recordOrderChange } from "./
 import { orderStateLabel, TERMINAL_ORDER_STATES } from "./states.ts";
 import { ORDERABLE_RESOURCE_STATES } from "./transitions.ts";
 import type { OrderQuery } from "./service.ts";
+import { consumerScopes } from "./visibility.ts";
 
 export interface CreateOrderInput {
   offering: string;
@@ -60,13 +62,33 @@ function startDateOf(value: string | null | undefined): Date | null {
   return date;
 }
 
-async function orderableResource(ctx: Context, type: Exclude<OrderType, "CREATE">, uuid: string | null | undefined, offeringId: string, projectId: string) {
+/** Update and Terminate orders: about an existing resource. */
+type ChangeType = Exclude<OrderType, "CREATE">;
+
+async function orderableResource(ctx: Context, type: ChangeType, uuid: string | null | undefined, offeringId: string, projectId: string) {
   if (!uuid) throw fieldError("resource", "This field is required.");
   const resource = await referenced("resource", uuid, (id) =>
     ctx.db.resource.findFirst({ where: { id, offeringId, projectId }, select: { id: true, state: true } }),
   );
-  if (!ORDERABLE_RESOURCE_STATES[type].includes(resource.state)) throw fieldError("resource", "Resource is not in valid state.");
+  assertOrderable(type, resource.state);
   return resource.id;
+}
+
+function assertOrderable(type: ChangeType, state: ResourceState) {
+  if (!ORDERABLE_RESOURCE_STATES[type].includes(state)) throw fieldError("resource", "Resource is not in valid state.");
+}
+
+/**
+ * One pending order per resource (Waldur): concurrent orders for one resource queue on its row lock, so the
+ * state and pending-order checks and the insert are atomic. Whoever waited re-reads what the holder committed.
+ */
+async function lockOrderableResource(tx: Tx, type: ChangeType, resourceId: string) {
+  const [locked] = await tx.$queryRaw<Array<{ state: ResourceState }>>`
+    SELECT state::text AS state FROM resources WHERE id = ${resourceId}::uuid FOR UPDATE`;
+  if (!locked) throw fieldError("resource", "Invalid hyperlink - Object does not exist.");
+  assertOrderable(type, locked.state);
+  const pending = await tx.order.count({ where: { resourceId, state: { notIn: [...TERMINAL_ORDER_STATES] } } });
+  if (pending) throw fieldError("resource", "Pending order for resource already exists.");
 }
 
 /** With consent enforcement on and active terms, the order must accept them (Waldur's accepting_terms_of_service). */
@@ -89,6 +111,7 @@ export async function createOrder(ctx: Context, input: CreateOrderInput, query: 
   const project = await referenced("project", input.project, (id) =>
     ctx.db.project.findFirst({ where: { AND: [{ id }, projects] }, select: { id: true, customerId: true } }),
   );
+  await ctx.access.require(Permission.CREATE_ORDER, consumerScopes({ projectId: project.id, project }));
   const available = type === "CREATE" ? ["ACTIVE"] : ["ACTIVE", "PAUSED"];
   if (!available.includes(offering.state)) throw fieldError("offering", "This offering is not available for ordering.");
   const plan = input.plan
@@ -105,13 +128,10 @@ export async function createOrder(ctx: Context, input: CreateOrderInput, query: 
   const state = nextState(waits, null);
   const now = ctx.now();
 
-  const id = await transact(ctx, async (tx, outbox) => {
+  return transact(ctx, async (tx, outbox) => {
     // Recorded first, so the offering users this order grants see the consent (terms deactivated meanwhile: nothing to record).
     if (acceptsTerms) await consentWithin(ctx, tx, outbox, viewer.id, offering, { rejectCurrent: false });
-    if (resourceId) {
-      const pending = await tx.order.count({ where: { resourceId, state: { notIn: [...TERMINAL_ORDER_STATES] } } });
-      if (pending) throw fieldError("resource", "Pending order for resource already exists.");
-    }
+    if (resourceId && type !== "CREATE") await lockOrderableResource(tx, type, resourceId);
     const resource = type === "CREATE"
       ? await tx.resource.create({
           data: {
@@ -146,7 +166,6 @@ export async function createOrder(ctx: Context, input: CreateOrderInput, query: 
       await reconcileResourceAccess(ctx, tx, outbox, resource);
     }
     await followResource(ctx, tx, outbox, order, state);
-    return order.id;
+    return tx.order.findUniqueOrThrow({ ...query, where: { id: order.id } });
   });
-  return ctx.db.order.findUniqueOrThrow({ ...query, where: { id } });
 }

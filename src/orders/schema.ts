@@ -1,4 +1,6 @@
+import type { Context } from "../context.ts";
 import { builder } from "../graphql/builder.ts";
+import { nestedQuery } from "../graphql/nested-query.ts";
 import { connectionType, nodesQuery, pageArgs, toPage } from "../graphql/pagination.ts";
 import { apiUrl } from "../graphql/urls.ts";
 import { toHex } from "../platform/ids.ts";
@@ -137,25 +139,23 @@ const CreateOrderInput = builder.inputType("CreateOrderInput", {
 });
 
 /** The result of an order action: the order's new state and, for approvals, Waldur's `detail` message. */
-const OrderActionResultRef = builder.objectRef<{ orderId: string; state: string; detail: string }>("OrderActionResult").implement({
+/** `order`: read by the service inside its transaction when the client asked for it (nestedQuery), else here. */
+const resultOrder = (query: service.OrderQuery, r: { orderId: string; order?: unknown }, ctx: Context) =>
+  (r.order ?? ctx.db.order.findUniqueOrThrow({ ...query, where: { id: r.orderId } })) as never;
+
+const OrderActionResultRef = builder.objectRef<{ orderId: string; state: string; detail: string; order?: unknown }>("OrderActionResult").implement({
   fields: (t) => ({
     detail: t.exposeString("detail"),
     state: t.field({ type: OrderStateEnum, resolve: (r) => r.state as never }),
-    order: t.prismaField({
-      type: "Order",
-      resolve: (query, r, _args, ctx) => ctx.db.order.findUniqueOrThrow({ ...query, where: { id: r.orderId } }),
-    }),
+    order: t.prismaField({ type: "Order", resolve: (query, r, _args, ctx) => resultOrder(query, r, ctx) }),
   }),
 });
 
-const BackendIdResultRef = builder.objectRef<{ orderId: string; changed: boolean }>("OrderBackendIdResult").implement({
+const BackendIdResultRef = builder.objectRef<{ orderId: string; changed: boolean; order?: unknown }>("OrderBackendIdResult").implement({
   fields: (t) => ({
     changed: t.exposeBoolean("changed"),
     status: t.string({ resolve: (r) => (r.changed ? "Order backend_id has been changed." : "Order backend_id is not changed.") }),
-    order: t.prismaField({
-      type: "Order",
-      resolve: (query, r, _args, ctx) => ctx.db.order.findUniqueOrThrow({ ...query, where: { id: r.orderId } }),
-    }),
+    order: t.prismaField({ type: "Order", resolve: (query, r, _args, ctx) => resultOrder(query, r, ctx) }),
   }),
 });
 
@@ -194,8 +194,8 @@ builder.mutationFields((t) => ({
             ...(effect.storesError ? { errorMessage: t.arg.string(), errorTraceback: t.arg.string() } : {}),
             ...(effect.approves === "provider" ? { attributes: t.arg({ type: "JSON", description: "Merged into the order's attributes" }) } : {}),
           },
-          resolve: (_root, args, ctx) =>
-            service.transitionOrder(ctx, String(args.uuid), action, args as service.OrderActionInput),
+          resolve: (_root, args, ctx, info) =>
+            service.transitionOrder(ctx, String(args.uuid), action, args as service.OrderActionInput, nestedQuery(ctx, info, "Order", "order")),
         }),
       ];
     }),
@@ -203,7 +203,7 @@ builder.mutationFields((t) => ({
   setOrderBackendId: t.field({
     type: BackendIdResultRef,
     args: { uuid: t.arg.id({ required: true }), backendId: t.arg.string({ required: true }) },
-    resolve: (_root, args, ctx) => service.setOrderBackendId(ctx, String(args.uuid), args.backendId),
+    resolve: (_root, args, ctx, info) => service.setOrderBackendId(ctx, String(args.uuid), args.backendId, nestedQuery(ctx, info, "Order", "order")),
   }),
   deleteOrder: t.field({
     type: OrderRemovalRef,

@@ -8,7 +8,7 @@ import { DomainError, ErrorCode, notFound } from "../platform/errors.ts";
 import { paginate } from "../platform/paginate.ts";
 import { canTransition, swapFromObserved, type TransitionRule } from "../platform/state-machine.ts";
 import { maxLength } from "../platform/text.ts";
-import { transact } from "../platform/transaction.ts";
+import { transact, type Tx } from "../platform/transaction.ts";
 import { APPROVAL_DETAILS, nextState, waitsOf } from "./approval.ts";
 import { describeOrder, followResource, ORDER_CORE, type OrderCore, recordOrderChange } from "./changes.ts";
 import { type OrderFilter, type OrderOrder, orderOrderBy, orderWhere } from "./filters.ts";
@@ -50,8 +50,14 @@ export interface OrderActionInput {
   attributes?: Record<string, unknown> | null;
 }
 
-/** Runs one action of ORDER_TRANSITIONS: 404 invisible, 403 not permitted, 409 wrong state, 405 wrong offering type. */
-export async function transitionOrder(ctx: Context, uuid: string, action: OrderAction, input: OrderActionInput = {}) {
+/** The order after a change, when the answer shows it (`query`): read with the change's `tx`, before the commit. */
+const orderAfter = (tx: Tx, id: string, query: OrderQuery | undefined) => (query ? tx.order.findUniqueOrThrow({ ...query, where: { id } }) : undefined);
+
+/**
+ * Runs one action of ORDER_TRANSITIONS: 404 invisible, 403 not permitted, 409 wrong state, 405 wrong offering type.
+ * With `query`, the answer carries the order as it became (`order`).
+ */
+export async function transitionOrder(ctx: Context, uuid: string, action: OrderAction, input: OrderActionInput = {}, query?: OrderQuery) {
   const order = await loadVisible(ctx, uuid);
   const rule = orderRule(action);
   const effect = rule.effect!;
@@ -71,7 +77,7 @@ export async function transitionOrder(ctx: Context, uuid: string, action: OrderA
       : {}),
   };
   const applied: TransitionRule<OrderState> = { from: rule.from, to };
-  await transact(ctx, async (tx, outbox) => {
+  const changed = await transact(ctx, async (tx, outbox) => {
     const replaced = await swapFromObserved(
       applied,
       order.state,
@@ -87,16 +93,17 @@ export async function transitionOrder(ctx: Context, uuid: string, action: OrderA
       context: { action, ...(effect.storesError ? { error_message: data.errorMessage } : {}) },
     });
     await followResource(ctx, tx, outbox, order, to);
+    return orderAfter(tx, order.id, query);
   });
-  return { orderId: order.id, state: to, detail: APPROVAL_DETAILS[to] ?? "" };
+  return { orderId: order.id, state: to, detail: APPROVAL_DETAILS[to] ?? "", order: changed };
 }
 
-export async function setOrderBackendId(ctx: Context, uuid: string, backendId: string) {
+export async function setOrderBackendId(ctx: Context, uuid: string, backendId: string, query?: OrderQuery) {
   const order = await loadVisible(ctx, uuid);
   await ctx.access.require(Permission.SET_RESOURCE_BACKEND_ID, providerScopes(order));
   const value = maxLength("backend_id", backendId, 255);
   if (value === order.backendId) return { orderId: order.id, changed: false };
-  await transact(ctx, async (tx, outbox) => {
+  const changed = await transact(ctx, async (tx, outbox) => {
     await tx.order.update({ where: { id: order.id }, data: { backendId: value } });
     await recordOrderChange(ctx, tx, outbox, order, {
       eventType: "marketplace_order_updated",
@@ -105,8 +112,9 @@ export async function setOrderBackendId(ctx: Context, uuid: string, backendId: s
       state: order.state,
       context: { old_backend_id: order.backendId, new_backend_id: value },
     });
+    return orderAfter(tx, order.id, query);
   });
-  return { orderId: order.id, changed: true };
+  return { orderId: order.id, changed: true, order: changed };
 }
 
 async function removeOrder(ctx: Context, order: OrderCore, eventType: string, verb: string, onlyFrom?: readonly OrderState[]) {

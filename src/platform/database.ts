@@ -4,7 +4,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
-import { PrismaClient } from "../generated/prisma/client.ts";
+import { type Prisma, PrismaClient } from "../generated/prisma/client.ts";
 import { lockDataDir } from "./data-dir-lock.ts";
 import type { SqlExecutor } from "./migrations.ts";
 
@@ -23,6 +23,8 @@ export interface Database {
   sql: SqlExecutor;
   kind: "pglite" | "postgresql";
   poolUsage(): PoolUsage;
+  /** PostgreSQL only: cancels what the backend with this pid is running, over a connection of its own (the pool may be full). */
+  cancelBackend?(pid: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -34,6 +36,8 @@ export interface DatabaseOptions {
   poolSize?: number;
   /** PostgreSQL only: the server cancels a statement running longer than this (SQLSTATE 57014); 0 or unset: no limit. */
   statementTimeoutMs?: number;
+  /** How long one transaction may last (default 15 s), whatever the statement timeout; see `transactionLimitOf`. */
+  transactionTimeoutMs?: number;
   /**
    * PostgreSQL only: an idle pooled connection broke (server restart, terminated backend). The pool drops it and
    * opens another when needed; without a listener node-postgres would crash the process.
@@ -42,7 +46,46 @@ export interface DatabaseOptions {
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  return options.databaseUrl ? openPostgres(options.databaseUrl, options) : openPglite(options.dataDir);
+  const database = options.databaseUrl ? await openPostgres(options.databaseUrl, options) : await openPglite(options.dataDir);
+  const timeoutMs = options.transactionTimeoutMs ?? DEFAULT_TRANSACTION_TIMEOUT_MS;
+  const cancel = database.cancelBackend;
+  transactionLimits.set(database.prisma, {
+    timeoutMs,
+    // The embedded database has one connection: nothing another transaction holds can block this one.
+    arm: cancel ? (tx) => armDeadline(tx, timeoutMs, cancel) : async () => () => {},
+  });
+  return database;
+}
+
+export const DEFAULT_TRANSACTION_TIMEOUT_MS = 15_000;
+
+/** How a database bounds its transactions: `arm` runs first in each and returns what disarms it before the commit. */
+export interface TransactionLimit {
+  timeoutMs: number;
+  arm(tx: Prisma.TransactionClient): Promise<() => void>;
+}
+
+const transactionLimits = new WeakMap<PrismaClient, TransactionLimit>();
+
+export const transactionLimitOf = (db: PrismaClient): TransactionLimit =>
+  transactionLimits.get(db) ?? { timeoutMs: DEFAULT_TRANSACTION_TIMEOUT_MS, arm: async () => () => {} };
+
+/**
+ * Prisma's transaction timeout refuses the next statement but cannot stop the one running, and a statement waiting
+ * for a row lock waits as long as the lock is held (or the statement timeout, which may be off). So at the deadline
+ * the transaction's backend is cancelled (SQLSTATE 57014): the statement fails, the transaction rolls back, and the
+ * client gets its 503 on time. Costs one round trip per transaction (the backend's pid).
+ */
+async function armDeadline(tx: Prisma.TransactionClient, timeoutMs: number, cancel: (pid: number) => Promise<void>) {
+  const [{ pid }] = await tx.$queryRaw<Array<{ pid: number }>>`SELECT pg_backend_pid() AS pid`;
+  let done = false;
+  const timer = setTimeout(() => {
+    if (!done) void cancel(pid).catch(() => {});
+  }, timeoutMs);
+  return () => {
+    done = true;
+    clearTimeout(timer);
+  };
 }
 
 async function openPglite(dataDir: string | undefined): Promise<Database> {
@@ -92,6 +135,16 @@ async function openPostgres(
     prisma,
     kind: "postgresql",
     poolUsage: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    cancelBackend: async (pid) => {
+      const client = new pg.Client({ connectionString, application_name: APPLICATION_NAME });
+      client.on("error", () => {});
+      try {
+        await client.connect();
+        await client.query("SELECT pg_cancel_backend($1)", [pid]);
+      } finally {
+        await client.end().catch(() => {});
+      }
+    },
     sql: {
       query: async (text, params) => ({ rows: (await pool.query(text, params as unknown[])).rows }),
       exec: (text) => withoutStatementTimeout(pool, text),

@@ -1,14 +1,22 @@
 import { expect, it } from "vitest";
 import { loadDeploymentSettings } from "./deployment-settings.ts";
 
-it("defaults: a pool of 10, a 10 s statement timeout, 10 s to drain", () => {
-  expect(loadDeploymentSettings({})).toEqual({ databasePoolSize: 10, databaseStatementTimeoutMs: 10_000, shutdownGraceMs: 10_000 });
+it("defaults: a pool of 10, a 10 s statement timeout, 15 s per transaction, 10 s to drain", () => {
+  expect(loadDeploymentSettings({})).toEqual({
+    databasePoolSize: 10,
+    databaseStatementTimeoutMs: 10_000,
+    databaseTransactionTimeoutMs: 15_000,
+    shutdownGraceMs: 10_000,
+  });
 });
 
 it("reads the variables; 0 switches the statement timeout off and skips the grace period", () => {
-  expect(loadDeploymentSettings({ DATABASE_POOL_SIZE: "25", DATABASE_STATEMENT_TIMEOUT_MS: "0", SHUTDOWN_GRACE_MS: "0" })).toEqual({
+  expect(
+    loadDeploymentSettings({ DATABASE_POOL_SIZE: "25", DATABASE_STATEMENT_TIMEOUT_MS: "0", DATABASE_TRANSACTION_TIMEOUT_MS: "5000", SHUTDOWN_GRACE_MS: "0" }),
+  ).toEqual({
     databasePoolSize: 25,
     databaseStatementTimeoutMs: 0,
+    databaseTransactionTimeoutMs: 5000,
     shutdownGraceMs: 0,
   });
 });
@@ -17,6 +25,7 @@ it.each([
   ["DATABASE_POOL_SIZE", "0", "DATABASE_POOL_SIZE must be an integer ≥ 1"],
   ["DATABASE_POOL_SIZE", "ten", "DATABASE_POOL_SIZE must be an integer ≥ 1"],
   ["DATABASE_STATEMENT_TIMEOUT_MS", "-1", "DATABASE_STATEMENT_TIMEOUT_MS must be an integer ≥ 0"],
+  ["DATABASE_TRANSACTION_TIMEOUT_MS", "0", "DATABASE_TRANSACTION_TIMEOUT_MS must be an integer ≥ 1"],
   ["SHUTDOWN_GRACE_MS", "1.5", "SHUTDOWN_GRACE_MS must be an integer ≥ 0"],
 ])("%s=%s is refused at start-up", (name, value, message) => {
   expect(() => loadDeploymentSettings({ [name]: value })).toThrow(message);

@@ -4,6 +4,8 @@ export interface DeploymentSettings {
   databasePoolSize: number;
   /** PostgreSQL cancels a statement running longer (the client gets 503); 0 switches the limit off. */
   databaseStatementTimeoutMs: number;
+  /** How long one transaction may last, lock waits included, before it is rolled back (the client gets 503). */
+  databaseTransactionTimeoutMs: number;
   /** On SIGTERM/SIGINT, how long requests in flight may take to finish before their connections are cut. */
   shutdownGraceMs: number;
 }
@@ -11,9 +13,10 @@ export interface DeploymentSettings {
 const SETTINGS: Array<[keyof DeploymentSettings, string, number, number]> = [
   // key, variable, default, minimum
   ["databasePoolSize", "DATABASE_POOL_SIZE", 10, 1],
-  // Below the 15 s an interactive transaction may last (src/platform/transaction.ts), so the database cancels a
-  // stuck statement, releasing its locks and connection, before Prisma gives up on the transaction around it.
+  // Below the 15 s a transaction may last (DATABASE_TRANSACTION_TIMEOUT_MS), so the database cancels a stuck
+  // statement itself, releasing its locks and connection, before the transaction's deadline cancels it.
   ["databaseStatementTimeoutMs", "DATABASE_STATEMENT_TIMEOUT_MS", 10_000, 0],
+  ["databaseTransactionTimeoutMs", "DATABASE_TRANSACTION_TIMEOUT_MS", 15_000, 1],
   ["shutdownGraceMs", "SHUTDOWN_GRACE_MS", 10_000, 0],
 ];
 

@@ -1,5 +1,5 @@
 import type { Prisma } from "../generated/prisma/client.ts";
-import type { Db } from "./database.ts";
+import { type Db, transactionLimitOf } from "./database.ts";
 import type { PubSub, Topics } from "./pubsub.ts";
 
 export type Tx = Prisma.TransactionClient;
@@ -21,14 +21,28 @@ export class Outbox {
 
 /**
  * Runs `work` in one database transaction. Use only `tx` inside it: the embedded database has a single
- * connection, so touching `db` there would wait for the transaction that is waiting for it.
+ * connection, so touching `db` there would wait for the transaction that is waiting for it. The transaction lasts
+ * at most DATABASE_TRANSACTION_TIMEOUT_MS (default 15 s), waiting for locks included; past it, it rolls back (503).
+ * Return what the answer needs from `work` (read with `tx`): a read after the commit could fail on a lost
+ * connection after the change was made.
  */
 export async function transact<T>(
   deps: { db: Db; pubsub: PubSub },
   work: (tx: Tx, outbox: Outbox) => Promise<T>,
 ): Promise<T> {
   const outbox = new Outbox(deps.pubsub);
-  const result = await deps.db.$transaction((tx) => work(tx, outbox), { timeout: 15_000, maxWait: 15_000 });
+  const limit = transactionLimitOf(deps.db);
+  const result = await deps.db.$transaction(
+    async (tx) => {
+      const disarm = await limit.arm(tx);
+      try {
+        return await work(tx, outbox);
+      } finally {
+        disarm();
+      }
+    },
+    { timeout: limit.timeoutMs, maxWait: limit.timeoutMs },
+  );
   outbox.flush();
   return result;
 }

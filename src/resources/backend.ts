@@ -5,6 +5,7 @@ import type { Prisma } from "../generated/prisma/client.ts";
 import { invalid } from "../platform/errors.ts";
 import { maxLength } from "../platform/text.ts";
 import { transact } from "../platform/transaction.ts";
+import type { ResourceQuery } from "./service.ts";
 import { describeResource, RESOURCE_CORE, recordResourceChange } from "./changes.ts";
 import { visibleOne } from "../directory/lookup.ts";
 import { providerResources } from "./visibility.ts";
@@ -48,13 +49,14 @@ async function loadForProvider<S extends Prisma.ResourceSelect>(ctx: Context, uu
 
 const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
-async function updateBackend(ctx: Context, uuid: string, kind: BackendUpdate, value: unknown) {
+/** With `query`, the answer carries the resource as it became (`resource`), read before the commit. */
+async function updateBackend(ctx: Context, uuid: string, kind: BackendUpdate, value: unknown, query?: ResourceQuery) {
   const update = BACKEND_UPDATES[kind];
   const resource = await loadForProvider(ctx, uuid, { ...RESOURCE_CORE, backendId: true, backendMetadata: true, limits: true });
   await ctx.access.require(update.permission, providerScopes(resource));
   const previous = resource[update.column];
   if (sameJson(previous, value)) return { resourceId: resource.id, status: update.unchanged, changed: false };
-  await transact(ctx, async (tx, outbox) => {
+  const changed = await transact(ctx, async (tx, outbox) => {
     await tx.resource.update({ where: { id: resource.id }, data: { [update.column]: value } });
     await recordResourceChange(ctx, tx, outbox, resource, {
       eventType: "marketplace_resource_updated",
@@ -63,33 +65,34 @@ async function updateBackend(ctx: Context, uuid: string, kind: BackendUpdate, va
       state: resource.state,
       context: { [`old_${update.field}`]: previous, [`new_${update.field}`]: value },
     });
+    return query && tx.resource.findUniqueOrThrow({ ...query, where: { id: resource.id } });
   });
-  return { resourceId: resource.id, status: update.changed, changed: true };
+  return { resourceId: resource.id, status: update.changed, changed: true, resource: changed };
 }
 
-export function setResourceBackendId(ctx: Context, uuid: string, backendId: string) {
-  return updateBackend(ctx, uuid, "backendId", maxLength("backend_id", backendId, 255));
+export function setResourceBackendId(ctx: Context, uuid: string, backendId: string, query?: ResourceQuery) {
+  return updateBackend(ctx, uuid, "backendId", maxLength("backend_id", backendId, 255), query);
 }
 
-export function setResourceBackendMetadata(ctx: Context, uuid: string, metadata: unknown) {
+export function setResourceBackendMetadata(ctx: Context, uuid: string, metadata: unknown, query?: ResourceQuery) {
   if (!metadata || typeof metadata !== "object" || Array.isArray(metadata)) {
     throw invalid({ backend_metadata: ["Expected a dictionary of items."] });
   }
-  return updateBackend(ctx, uuid, "backendMetadata", metadata);
+  return updateBackend(ctx, uuid, "backendMetadata", metadata, query);
 }
 
 /** Limits are numbers per component type, as in orders. */
-export function setResourceLimits(ctx: Context, uuid: string, limits: unknown) {
+export function setResourceLimits(ctx: Context, uuid: string, limits: unknown, query?: ResourceQuery) {
   if (!limits || typeof limits !== "object" || Array.isArray(limits)) throw invalid({ limits: ["Expected a dictionary of items."] });
   const bad = Object.entries(limits).filter(([, v]) => typeof v !== "number" || !Number.isFinite(v) || v < 0);
   if (bad.length) throw invalid({ limits: [`Limits must be non-negative numbers: ${bad.map(([k]) => k).join(", ")}.`] });
-  return updateBackend(ctx, uuid, "limits", limits);
+  return updateBackend(ctx, uuid, "limits", limits, query);
 }
 
 /** Called on every agent loop, so it writes no audit event: the time itself is the record. */
-export async function refreshResourceLastSync(ctx: Context, uuid: string) {
+export async function refreshResourceLastSync(ctx: Context, uuid: string, query?: ResourceQuery) {
   const resource = await loadForProvider(ctx, uuid, { id: true, offeringId: true, offering: { select: { customerId: true } } });
   await ctx.access.require(Permission.SET_RESOURCE_BACKEND_METADATA, providerScopes(resource));
-  await ctx.db.resource.update({ where: { id: resource.id }, data: { lastSync: ctx.now() } });
-  return { resourceId: resource.id, status: "Last sync has been refreshed.", changed: true };
+  const updated = await ctx.db.resource.update({ ...(query ?? { select: { id: true } }), where: { id: resource.id }, data: { lastSync: ctx.now() } });
+  return { resourceId: resource.id, status: "Last sync has been refreshed.", changed: true, resource: query && updated };
 }

@@ -1,7 +1,10 @@
+import type { GraphQLResolveInfo } from "graphql";
 import { builder } from "../graphql/builder.ts";
+import { nestedQuery } from "../graphql/nested-query.ts";
 import { apiUrl } from "../graphql/urls.ts";
 import { toHex } from "../platform/ids.ts";
 import * as backend from "./backend.ts";
+import type { ResourceQuery } from "./service.ts";
 import { OfferingUserStateEnum } from "../offering-users/schema.ts";
 import { stateLabel as offeringUserStateLabel } from "../offering-users/states.ts";
 import { resourceTeam, type TeamMember } from "./team.ts";
@@ -58,41 +61,44 @@ builder.queryFields((t) => ({
 }));
 
 const ResourceBackendResultRef = builder
-  .objectRef<{ resourceId: string; status: string; changed: boolean }>("ResourceBackendResult")
+  .objectRef<{ resourceId: string; status: string; changed: boolean; resource?: unknown }>("ResourceBackendResult")
   .implement({
     fields: (t) => ({
       status: t.exposeString("status", { description: "Waldur's status message" }),
       changed: t.exposeBoolean("changed"),
       resource: t.prismaField({
         type: "Resource",
-        resolve: (query, r, _args, ctx) => ctx.db.resource.findUniqueOrThrow({ ...query, where: { id: r.resourceId } }),
+        // Read by the service with its change when the client asked for it (nestedQuery), else here.
+        resolve: (query, r, _args, ctx) => (r.resource ?? ctx.db.resource.findUniqueOrThrow({ ...query, where: { id: r.resourceId } })) as never,
       }),
     }),
   });
+
+const resourceQuery = (ctx: object, info: GraphQLResolveInfo) => nestedQuery<ResourceQuery>(ctx, info, "Resource", "resource");
 
 builder.mutationFields((t) => ({
   setResourceBackendId: t.field({
     type: ResourceBackendResultRef,
     description: "The provider records the resource's id in its backend",
     args: { uuid: t.arg.id({ required: true }), backendId: t.arg.string({ required: true }) },
-    resolve: (_r, args, ctx) => backend.setResourceBackendId(ctx, String(args.uuid), args.backendId),
+    resolve: (_r, args, ctx, info) => backend.setResourceBackendId(ctx, String(args.uuid), args.backendId, resourceQuery(ctx, info)),
   }),
   setResourceBackendMetadata: t.field({
     type: ResourceBackendResultRef,
     description: "Replaces the backend metadata (a JSON object)",
     args: { uuid: t.arg.id({ required: true }), backendMetadata: t.arg({ type: "JSON", required: true }) },
-    resolve: (_r, args, ctx) => backend.setResourceBackendMetadata(ctx, String(args.uuid), args.backendMetadata),
+    resolve: (_r, args, ctx, info) => backend.setResourceBackendMetadata(ctx, String(args.uuid), args.backendMetadata, resourceQuery(ctx, info)),
   }),
   setResourceLimits: t.field({
     type: ResourceBackendResultRef,
     description: "Replaces the limits applied on the backend (component type → number)",
     args: { uuid: t.arg.id({ required: true }), limits: t.arg({ type: "JSON", required: true }) },
-    resolve: (_r, args, ctx) => backend.setResourceLimits(ctx, String(args.uuid), args.limits),
+    resolve: (_r, args, ctx, info) => backend.setResourceLimits(ctx, String(args.uuid), args.limits, resourceQuery(ctx, info)),
   }),
   refreshResourceLastSync: t.field({
     type: ResourceBackendResultRef,
     description: "Marks the resource as synchronised with its backend now",
     args: { uuid: t.arg.id({ required: true }) },
-    resolve: (_r, args, ctx) => backend.refreshResourceLastSync(ctx, String(args.uuid)),
+    resolve: (_r, args, ctx, info) => backend.refreshResourceLastSync(ctx, String(args.uuid), resourceQuery(ctx, info)),
   }),
 }));

@@ -98,7 +98,7 @@ export async function createAgentIdentity(ctx: Context, input: IdentityInput, qu
   if (missing.length) throw invalid(Object.fromEntries(missing.map((field) => [field, ["This field is required."]])));
   const data = { ...reported(input), name: maxLength("name", input.name!, 255) } as Prisma.AgentIdentityUncheckedCreateInput;
   const offering = await managedOffering(ctx, input.offering);
-  const id = await transact(ctx, async (tx, outbox) => {
+  return transact(ctx, async (tx, outbox) => {
     const identity = await tx.agentIdentity.create({
       data: { ...data, offeringId: offering.id, createdById: ctx.viewer!.id, created: ctx.now() },
       select: { id: true },
@@ -109,11 +109,10 @@ export async function createAgentIdentity(ctx: Context, input: IdentityInput, qu
       context: { agent_identity_uuid: toHex(identity.id), agent_name: data.name, offering_uuid: toHex(offering.id), version: data.version ?? null },
       scopes: providerScopes(offering),
     });
-    return identity.id;
+    return tx.agentIdentity.findUniqueOrThrow({ ...query, where: { id: identity.id } });
   }).catch((error: { code?: string }) => {
     throw error.code === "P2002" ? nameTaken() : error;
   });
-  return ctx.db.agentIdentity.findUniqueOrThrow({ ...query, where: { id } });
 }
 
 /** The agent's PUT on every start: its version, dependencies and restart time replace the stored ones. */
@@ -123,12 +122,12 @@ export async function updateAgentIdentity(ctx: Context, uuid: string, input: Ide
   const data = reported(input);
   const offering = await managedOffering(ctx, input.offering ?? toHex(identity.offeringId));
   if (offering.id !== identity.offeringId) throw fieldError("offering", "The offering of an agent identity cannot be changed.");
-  await ctx.db.agentIdentity
-    .update({ where: { id: identity.id }, data: { ...data, modified: ctx.now() } })
+  // The update answers with the record itself: no read after it commits (a lost connection could fail that read).
+  return ctx.db.agentIdentity
+    .update({ ...query, where: { id: identity.id }, data: { ...data, modified: ctx.now() } })
     .catch((error: { code?: string }) => {
       throw error.code === "P2002" ? nameTaken() : error;
     });
-  return ctx.db.agentIdentity.findUniqueOrThrow({ ...query, where: { id: identity.id } });
 }
 
 export async function deleteAgentIdentity(ctx: Context, uuid: string) {

@@ -109,7 +109,7 @@ export async function createSshKey(ctx: Context, input: CreateSshKeyInput, query
   const key = validKey(input.publicKey);
   const name = input.name ? maxLength("name", input.name, MAX_NAME_LENGTH) : key.comment.slice(0, MAX_NAME_LENGTH);
   const owner = await keyOwner(ctx, input.user);
-  const id = await transact(ctx, async (tx, outbox) => {
+  return transact(ctx, async (tx, outbox) => {
     const existing = await tx.sshKey.findUnique({ where: { userId_fingerprintSha256: { userId: owner.id, fingerprintSha256: key.fingerprintSha256 } } });
     if (existing) throw duplicate();
     const created = await tx.sshKey.create({
@@ -117,11 +117,10 @@ export async function createSshKey(ctx: Context, input: CreateSshKeyInput, query
       select: { id: true, name: true, fingerprintSha256: true },
     });
     await recordKeyEvent(ctx, tx, outbox, "creation", created, owner);
-    return created.id;
+    return tx.sshKey.findUniqueOrThrow({ ...query, where: { id: created.id } });
   }).catch((error: { code?: string }) => {
     throw error.code === "P2002" ? duplicate() : error;
   });
-  return ctx.db.sshKey.findUniqueOrThrow({ ...query, where: { id } });
 }
 
 /** The owner or staff; support see every key but may not delete one. */

@@ -1,11 +1,13 @@
 import type { Context } from "../context.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import { referenced, visibleOne } from "../directory/lookup.ts";
+import { visibleOfferings } from "../directory/visibility.ts";
 import { recordEvent } from "../events/record.ts";
 import type { Page } from "../graphql/pagination.ts";
 import { fieldError, forbidden } from "../platform/errors.ts";
 import { parseUuid, toHex } from "../platform/ids.ts";
 import { paginate } from "../platform/paginate.ts";
+import { advisoryLock } from "../platform/locks.ts";
 import { type Outbox, transact, type Tx } from "../platform/transaction.ts";
 
 export type ConsentQuery = { select?: Prisma.UserOfferingConsentSelect; include?: Prisma.UserOfferingConsentInclude };
@@ -90,8 +92,9 @@ async function recordConsentEvent(
  */
 export async function grantConsent(ctx: Context, offeringUuid: string, query: ConsentQuery = {}) {
   const viewer = ctx.requireViewer();
+  const visible = await visibleOfferings(ctx);
   const offering = await referenced("offering", offeringUuid, (id) =>
-    ctx.db.offering.findUnique({ where: { id }, select: { id: true, name: true, customerId: true } }),
+    ctx.db.offering.findFirst({ where: { AND: [{ id }, visible] }, select: { id: true, name: true, customerId: true } }),
   );
   return recordConsent(ctx, viewer.id, offering, { rejectCurrent: true }, query);
 }
@@ -104,17 +107,17 @@ export async function recordConsent(
   options: { rejectCurrent: boolean },
   query: ConsentQuery = {},
 ) {
-  const id = await transact(ctx, async (tx, outbox) => {
+  return transact(ctx, async (tx, outbox) => {
     const consentId = await consentWithin(ctx, tx, outbox, userId, offering, options);
     if (!consentId) throw fieldError("offering", "This offering has no active terms of service.");
-    return consentId;
+    return tx.userOfferingConsent.findUniqueOrThrow({ ...query, where: { id: consentId } });
   });
-  return ctx.db.userOfferingConsent.findUniqueOrThrow({ ...query, where: { id } });
 }
 
 /**
  * Records consent to the offering's active version inside the caller's transaction (a revoked or outdated
  * consent is reactivated). Returns the consent's id, or null when the offering has no active terms.
+ * Concurrent consents of one user to one offering queue on a lock, so the second reads the first's record.
  */
 export async function consentWithin(
   ctx: Context,
@@ -126,6 +129,7 @@ export async function consentWithin(
 ): Promise<string | null> {
   const terms = await tx.offeringTermsOfService.findFirst({ where: { offeringId: offering.id, isActive: true }, select: { version: true } });
   if (!terms) return null;
+  await advisoryLock(tx, [`consent:${userId}:${offering.id}`]);
   const existing = await tx.userOfferingConsent.findUnique({ where: { userId_offeringId: { userId, offeringId: offering.id } } });
   const current = existing && !existing.revocationDate && existing.version === terms.version;
   if (current && options.rejectCurrent) {
@@ -147,13 +151,13 @@ export async function revokeConsent(ctx: Context, uuid: string, query: ConsentQu
   })) as unknown as { id: string; userId: string; version: string; revocationDate: Date | null; offering: { id: string; name: string; customerId: string } };
   if (consent.userId !== viewer.id && !ctx.access.isStaff) throw forbidden("You don't have permission to revoke this consent.");
   if (consent.revocationDate) throw fieldError("non_field_errors", "This consent is already revoked.");
-  await transact(ctx, async (tx, outbox) => {
+  return transact(ctx, async (tx, outbox) => {
     const { count } = await tx.userOfferingConsent.updateMany({
       where: { id: consent.id, revocationDate: null },
       data: { revocationDate: ctx.now() },
     });
     if (count === 0) throw fieldError("non_field_errors", "This consent is already revoked.");
     await recordConsentEvent(ctx, tx, outbox, false, consent, consent.offering);
+    return tx.userOfferingConsent.findUniqueOrThrow({ ...query, where: { id: consent.id } });
   });
-  return ctx.db.userOfferingConsent.findUniqueOrThrow({ ...query, where: { id: consent.id } });
 }

@@ -3,6 +3,7 @@ import { Permission } from "../auth/permissions.ts";
 import type { Context } from "../context.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import { referenced, visibleOne } from "../directory/lookup.ts";
+import { visibleOfferings } from "../directory/visibility.ts";
 import { recordEvent } from "../events/record.ts";
 import type { Page } from "../graphql/pagination.ts";
 import { fieldError, invalid } from "../platform/errors.ts";
@@ -121,9 +122,9 @@ async function recordTermsEvent(
 }
 
 export async function createTerms(ctx: Context, input: CreateTermsInput, query: TermsQuery = {}) {
-  ctx.requireViewer();
+  const visible = await visibleOfferings(ctx);
   const offering = await referenced("offering", input.offering, (id) =>
-    ctx.db.offering.findUnique({ where: { id }, select: { id: true, name: true, customerId: true } }),
+    ctx.db.offering.findFirst({ where: { AND: [{ id }, visible] }, select: { id: true, name: true, customerId: true } }),
   );
   const data = {
     ...validated(input),
@@ -132,16 +133,15 @@ export async function createTerms(ctx: Context, input: CreateTermsInput, query: 
     isActive: input.isActive ?? false,
   };
   await ctx.access.require(Permission.UPDATE_OFFERING, offeringProviderScopes(offering));
-  const id = await transact(ctx, async (tx, outbox) => {
+  return transact(ctx, async (tx, outbox) => {
     if (data.isActive) await assertNoOtherActive(tx, offering.id);
     const terms = await tx.offeringTermsOfService.create({
       data: { ...data, offeringId: offering.id, activatedAt: data.isActive ? ctx.now() : null, created: ctx.now() },
       select: { id: true, version: true },
     });
     await recordTermsEvent(ctx, tx, outbox, "terms_of_service_created", terms, offering, { is_active: data.isActive });
-    return terms.id;
+    return tx.offeringTermsOfService.findUniqueOrThrow({ ...query, where: { id: terms.id } });
   });
-  return ctx.db.offeringTermsOfService.findUniqueOrThrow({ ...query, where: { id } });
 }
 
 const TERMS_CORE = {
@@ -158,7 +158,7 @@ async function loadForChange(ctx: Context, uuid: string) {
     isActive: boolean;
     offering: { id: string; name: string; customerId: string };
   };
-  await ctx.access.require(Permission.UPDATE_OFFERING, [{ type: "CUSTOMER", id: terms.offering.customerId }]);
+  await ctx.access.require(Permission.UPDATE_OFFERING, offeringProviderScopes(terms.offering));
   return terms;
 }
 
@@ -168,15 +168,15 @@ export async function updateTerms(ctx: Context, uuid: string, input: TermsInput,
   const data = validated(input);
   const activating = input.isActive === true && !terms.isActive;
   const changes = { ...data, ...(input.isActive != null ? { isActive: input.isActive } : {}), ...(activating ? { activatedAt: ctx.now() } : {}) };
-  await transact(ctx, async (tx, outbox) => {
+  return transact(ctx, async (tx, outbox) => {
     if (activating) await assertNoOtherActive(tx, terms.offering.id, terms.id);
     await tx.offeringTermsOfService.update({ where: { id: terms.id }, data: changes });
     await recordTermsEvent(ctx, tx, outbox, "terms_of_service_updated", terms, terms.offering, {
       changed_fields: Object.keys(changes),
       ...(input.isActive != null ? { is_active: input.isActive } : {}),
     });
+    return tx.offeringTermsOfService.findUniqueOrThrow({ ...query, where: { id: terms.id } });
   });
-  return ctx.db.offeringTermsOfService.findUniqueOrThrow({ ...query, where: { id: terms.id } });
 }
 
 export async function deleteTerms(ctx: Context, uuid: string): Promise<string> {

@@ -1,7 +1,7 @@
 import { allocationProviderScopes } from "../auth/access.ts";
 import { Permission } from "../auth/permissions.ts";
 import type { Context } from "../context.ts";
-import type { BillingType, Prisma, ResourceState } from "../generated/prisma/client.ts";
+import type { BillingType, ResourceState } from "../generated/prisma/client.ts";
 import { fieldError, invalid } from "../platform/errors.ts";
 import { parseUuid } from "../platform/ids.ts";
 import { maxLength } from "../platform/text.ts";
@@ -69,7 +69,7 @@ export async function setUsage(ctx: Context, input: SetUsageInput) {
   const resource = resourceId
     ? await ctx.db.resource.findUnique({
         where: { id: resourceId },
-        select: { id: true, state: true, currentUsages: true, offeringId: true, offering: { select: { customerId: true } } },
+        select: { id: true, state: true, offeringId: true, offering: { select: { customerId: true } } },
       })
     : null;
   if (!resource) throw missing("resource", input.resource);
@@ -87,7 +87,7 @@ export async function setUsage(ctx: Context, input: SetUsageInput) {
   await checkLimits(ctx, resource.id, period, paired);
   await ctx.access.require(Permission.SET_RESOURCE_USAGE, allocationProviderScopes(resource));
   const now = ctx.now();
-  const current = { ...(resource.currentUsages as Record<string, unknown>) };
+  const reported: Record<string, number> = {};
   await transact(ctx, async (tx) => {
     for (const [report, component] of paired) {
       const values = { usage: report.amount, description: report.description, recurring: report.recurring ?? false, date: now, modifiedById: viewer.id };
@@ -96,9 +96,11 @@ export async function setUsage(ctx: Context, input: SetUsageInput) {
         create: { ...values, resourceId: resource.id, componentId: component.id, billingPeriod: period, created: now },
         update: values,
       });
-      current[component.type] = report.amount.toNumber();
+      reported[component.type] = report.amount.toNumber();
     }
-    await tx.resource.update({ where: { id: resource.id }, data: { currentUsages: current as Prisma.InputJsonObject } });
+    // Merged in one statement, not read and rewritten: concurrent reports for other components must not be lost.
+    await tx.$executeRaw`UPDATE resources SET current_usages = current_usages || ${JSON.stringify(reported)}::jsonb, modified = ${now}
+      WHERE id = ${resource.id}::uuid`;
   });
 }
 

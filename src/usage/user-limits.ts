@@ -8,6 +8,7 @@ import type { Connection, Page } from "../graphql/pagination.ts";
 import { fieldError, notFound } from "../platform/errors.ts";
 import { toHex } from "../platform/ids.ts";
 import { paginate } from "../platform/paginate.ts";
+import type { Db } from "../platform/database.ts";
 import { type Outbox, transact, type Tx } from "../platform/transaction.ts";
 import { uuidOf } from "../resources/filters.ts";
 import { visibleResources } from "../resources/visibility.ts";
@@ -137,16 +138,15 @@ export async function createUserLimit(ctx: Context, input: CreateUserLimitInput,
   });
   if (!component) throw fieldError("component_type", `The offering of this resource has no component of type "${input.componentType}".`);
   await ctx.access.require(Permission.SET_RESOURCE_LIMITS, providerScopes(resource));
-  const id = await transact(ctx, async (tx, outbox) => {
+  return transact(ctx, async (tx, outbox) => {
     const key = { resourceId: resource.id, componentId: component.id, userId: user.id };
     if (await tx.componentUserUsageLimit.findUnique({ where: { resourceId_componentId_userId: key }, select: { id: true } })) throw notUnique();
     const created = await tx.componentUserUsageLimit.create({ data: { ...key, limit, created: ctx.now(), modified: ctx.now() }, select: LIMIT_CORE });
     await recordLimitEvent(ctx, tx, outbox, "created", created);
-    return created.id;
+    return tx.componentUserUsageLimit.findUniqueOrThrow({ ...query, where: { id: created.id } });
   }).catch((error: { code?: string }) => {
     throw error.code === "P2002" ? notUnique() : error;
   });
-  return ctx.db.componentUserUsageLimit.findUniqueOrThrow({ ...query, where: { id } });
 }
 
 /** Visible from either side (404 otherwise); changed only from the provider side (403). */
@@ -160,14 +160,14 @@ async function loadForChange(ctx: Context, uuid: string) {
 export async function updateUserLimit(ctx: Context, uuid: string, input: { limit?: string | null }, query: UserLimitQuery = {}) {
   const newLimit = input.limit == null ? undefined : validLimit(input.limit);
   const limit = await loadForChange(ctx, uuid);
-  if (newLimit && !newLimit.equals(limit.limit)) {
-    await transact(ctx, async (tx, outbox) => {
-      const { count } = await tx.componentUserUsageLimit.updateMany({ where: { id: limit.id }, data: { limit: newLimit, modified: ctx.now() } });
-      if (!count) throw notFound();
-      await recordLimitEvent(ctx, tx, outbox, "updated", { ...limit, limit: newLimit }, limit.limit.toFixed(2));
-    });
-  }
-  return ctx.db.componentUserUsageLimit.findUniqueOrThrow({ ...query, where: { id: limit.id } });
+  const reread = (db: Tx | Db) => db.componentUserUsageLimit.findUniqueOrThrow({ ...query, where: { id: limit.id } });
+  if (!newLimit || newLimit.equals(limit.limit)) return reread(ctx.db);
+  return transact(ctx, async (tx, outbox) => {
+    const { count } = await tx.componentUserUsageLimit.updateMany({ where: { id: limit.id }, data: { limit: newLimit, modified: ctx.now() } });
+    if (!count) throw notFound();
+    await recordLimitEvent(ctx, tx, outbox, "updated", { ...limit, limit: newLimit }, limit.limit.toFixed(2));
+    return reread(tx);
+  });
 }
 
 export async function deleteUserLimit(ctx: Context, uuid: string): Promise<string> {

@@ -1,0 +1,72 @@
+import net from "node:net";
+
+/** PostgreSQL's CommandComplete message for a COMMIT: tag 'C', length 11, "COMMIT\0". */
+const COMMIT_COMPLETE = Buffer.from([0x43, 0, 0, 0, 11, ...Buffer.from("COMMIT\0")]);
+
+/**
+ * A TCP proxy of the test's own in front of a server (PostgreSQL), to take the server away from a client without
+ * touching the server: `cut()` drops every connection and refuses new ones, as an unreachable server does.
+ */
+export interface TcpProxy {
+  port: number;
+  /** `url` with its host and port replaced by the proxy's. */
+  urlFor(url: string): string;
+  /** Drops every open connection and stops accepting (new connections are refused). */
+  cut(): Promise<void>;
+  /** Cuts as soon as the server has confirmed a COMMIT to the client (the confirmation itself reaches it). */
+  cutAfterNextCommit(): Promise<void>;
+  /** Accepts connections again (on the same port) after a cut. */
+  resume(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
+  const sockets = new Set<net.Socket>();
+  let afterCommit: (() => void) | undefined;
+  const track = (socket: net.Socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+    socket.on("error", () => {});
+  };
+  const server = net.createServer((client) => {
+    const upstream = net.connect(target.port, target.host);
+    track(client);
+    track(upstream);
+    client.pipe(upstream);
+    upstream.on("data", (chunk: Buffer) => {
+      const watcher = afterCommit;
+      if (watcher && chunk.includes(COMMIT_COMPLETE)) {
+        afterCommit = undefined;
+        client.write(chunk, watcher);
+      } else client.write(chunk);
+    });
+    client.on("close", () => upstream.destroy());
+    upstream.on("close", () => client.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as net.AddressInfo).port;
+  let closed: Promise<void> | undefined;
+  const cut = () => {
+    closed ??= new Promise<void>((resolve) => server.close(() => resolve()));
+    for (const socket of sockets) socket.destroy();
+    return closed;
+  };
+  const resume = async () => {
+    await closed;
+    closed = undefined;
+    await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+  };
+  return {
+    port,
+    urlFor(url) {
+      const proxied = new URL(url);
+      proxied.hostname = "127.0.0.1";
+      proxied.port = String(port);
+      return proxied.toString();
+    },
+    cut,
+    resume,
+    cutAfterNextCommit: () => new Promise<void>((resolve) => (afterCommit = () => void cut().then(resolve))),
+    close: cut,
+  };
+}
