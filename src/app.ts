@@ -11,12 +11,18 @@ import { useOperationObservation } from "./observability/graphql-plugin.ts";
 import { readinessEndpoint } from "./observability/health.ts";
 import { observeHttp } from "./observability/http.ts";
 import { createLogger, type Logger } from "./observability/logger.ts";
-import { countingPublishes, countWebSocketConnections, GatewayMetrics, metricsEndpoint } from "./observability/metrics.ts";
+import { countingPublishes, countWebSocketConnections, GatewayMetrics, metricsEndpoint, observePubSub } from "./observability/metrics.ts";
 import { openPubSub, type PubSubHandle } from "./platform/pubsub.ts";
+import { TokenSessions, watchTokenSessions } from "./auth/tokens-sessions.ts";
+import { openTokenBuckets } from "./platform/token-bucket.ts";
 import { trackRequests } from "./server/http-drain.ts";
 import { attachWebSocket } from "./server/websocket.ts";
 import { clientAddress } from "./server/client-address.ts";
 import { limitRequestTarget } from "./server/request-target.ts";
+import { limitBody } from "./server/body-limit.ts";
+import { corsMiddleware } from "./server/cors.ts";
+import { allowedHostsOnly } from "./server/hosts.ts";
+import { securityHeaders } from "./server/security-headers.ts";
 import { createGraphqlServer } from "./server/yoga.ts";
 
 export const MIGRATIONS_DIR = new URL("../prisma/migrations", import.meta.url).pathname;
@@ -27,6 +33,8 @@ export interface App {
   database: Database;
   logger: Logger;
   metrics: GatewayMetrics;
+  /** The pub/sub behind `deps.pubsub`, with its subscriber queues' lengths. */
+  pubsub: PubSubHandle;
   fetch: (request: Request) => Response | Promise<Response>;
   /** Starts listening; resolves with the port actually bound. */
   listen(port?: number, host?: string): Promise<number>;
@@ -53,28 +61,44 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
       dataDir: config.dataDir,
       poolSize: config.databasePoolSize,
       statementTimeoutMs: config.databaseStatementTimeoutMs,
+      transactionTimeoutMs: config.databaseTransactionTimeoutMs,
       onIdleConnectionError: (err) => logger.warn({ err }, "idle database connection lost"),
     }));
   await applyMigrations(database.sql, MIGRATIONS_DIR);
   const metrics = new GatewayMetrics(database.poolUsage);
-  const pubsub: PubSubHandle = openPubSub(config.redisUrl, config.pubsubPrefix, (err) => logger.warn({ err }, "redis connection error"));
+  const pubsub: PubSubHandle = openPubSub(config.redisUrl, {
+    prefix: config.pubsubPrefix,
+    limits: { maxMessages: config.subscriptionQueueMaxMessages, maxBytes: config.subscriptionQueueMaxBytes },
+    ...observePubSub(metrics, logger),
+  });
   const deps: AppDeps = {
     db: database.prisma,
     pubsub: countingPublishes(pubsub.pubsub, metrics),
     config,
     now: options.now ?? (() => new Date()),
+    buckets: openTokenBuckets(config.redisUrl, config.pubsubPrefix),
+    sessions: new TokenSessions(config.websocketMaxConnectionsPerUser),
   };
+  const tokenWatch = watchTokenSessions(deps, deps.sessions, config.websocketTokenCheckMs, (err) =>
+    logger.warn({ err }, "checking the tokens of open connections failed"),
+  );
   const yoga = createGraphqlServer(deps, [useOperationObservation(metrics, logger)]);
 
   const hono = new Hono();
   const restPaths = new Set<string>();
   hono.use("*", observeHttp({ logger, metrics, canonicalRoute: (pattern) => (restPaths.has(`${pattern}/`) ? `${pattern}/` : pattern) }));
+  hono.use("*", securityHeaders(config.publicUrl));
+  hono.use("*", allowedHostsOnly(config.allowedHosts));
+  // Preflights are answered here, before routing and authentication.
+  hono.use("*", corsMiddleware(config));
   // Before every route (REST paths and /graphql alike), so an over-long URI costs no routing and no GraphQL work.
   hono.use("*", limitRequestTarget());
   hono.get("/health", (c) => c.json({ status: "ok" }));
   hono.get("/health/ready", readinessEndpoint({ sql: database.sql, migrationsDir: MIGRATIONS_DIR, redisUrl: config.redisUrl }, logger));
-  hono.get("/metrics", metricsEndpoint(metrics, config.metricsToken));
-  hono.on(["GET", "POST", "OPTIONS"], "/graphql", (c) => yoga.fetch(c.req.raw, { clientAddress: clientAddress(c) }));
+  if (config.metricsToken || !config.production) hono.get("/metrics", metricsEndpoint(metrics, config.metricsToken));
+  else logger.warn("GET /metrics is off (404): NODE_ENV=production requires METRICS_TOKEN");
+  hono.post("/graphql", limitBody(config.maxBodyBytes));
+  hono.on(["GET", "POST", "OPTIONS"], "/graphql", (c) => yoga.fetch(c.req.raw, { clientAddress: clientAddress(c, config) }));
   for (const route of mountRest(hono, yoga, deps)) restPaths.add(route.path);
   hono.notFound((c) => c.json({ detail: "Not found." }, 404));
   // observeHttp logs the error (c.error) with the request's line.
@@ -89,6 +113,7 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
     database,
     logger,
     metrics,
+    pubsub,
     fetch: (request) => hono.fetch(request),
     listen: (port = config.port, host = config.host) =>
       new Promise((resolve) => {
@@ -102,6 +127,8 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
       const [drained] = await Promise.all([requests?.drain(config.shutdownGraceMs), socket?.close()]);
       if (drained) logger[drained.cutOff ? "warn" : "info"](drained, "http server drained");
       await yoga.dispose();
+      await deps.buckets.close();
+      await tokenWatch.close();
       await pubsub.close();
       if (!options.database) await database.close();
     },

@@ -5,6 +5,8 @@ import type { Config } from "./platform/config.ts";
 import type { Db } from "./platform/database.ts";
 import { type DomainError, unauthenticated } from "./platform/errors.ts";
 import type { PubSub } from "./platform/pubsub.ts";
+import type { TokenSessions } from "./auth/tokens-sessions.ts";
+import type { TokenBuckets } from "./platform/token-bucket.ts";
 
 /** What every request shares: built once at start-up. */
 export interface AppDeps {
@@ -12,11 +14,17 @@ export interface AppDeps {
   pubsub: PubSub;
   config: Config;
   now: () => Date;
+  /** The throttles' token buckets (mutation rate limit, login failures): in Redis when configured. */
+  buckets: TokenBuckets;
+  /** The WebSockets and SSE streams open on this instance, by token (revocation, expiry, per-user cap). */
+  sessions: TokenSessions;
 }
 
 /** Built once per HTTP request or WebSocket connection, for REST and GraphQL alike. */
 export interface Context extends AppDeps {
   viewer: Viewer | null;
+  /** The digest of the token that authenticated the viewer (logout revokes it). */
+  tokenDigest: string | null;
   access: Access;
   requestId: string;
   /** Origin used for absolute `url` fields (PUBLIC_URL, else the request's own origin). */
@@ -37,19 +45,20 @@ export interface RequestInfo {
 }
 
 export async function buildContext(deps: AppDeps, request: RequestInfo): Promise<Context> {
-  const { viewer, failure } = await authenticate(deps.db, request.authorization);
-  return contextFor(deps, viewer, failure, request);
+  const { viewer, failure, tokenDigest } = await authenticate(deps.db, request.authorization, deps.now());
+  return contextFor(deps, viewer, failure, { ...request, tokenDigest });
 }
 
 export function contextFor(
   deps: AppDeps,
   viewer: Viewer | null,
   failure: DomainError | undefined,
-  request: Omit<RequestInfo, "authorization">,
+  request: Omit<RequestInfo, "authorization"> & { tokenDigest?: string },
 ): Context {
   return {
     ...deps,
     viewer,
+    tokenDigest: request.tokenDigest ?? null,
     access: new Access(deps.db, viewer, deps.now),
     requestId: request.requestId || randomUUID(),
     baseUrl: deps.config.publicUrl ?? new URL(request.url).origin,

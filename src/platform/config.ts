@@ -2,8 +2,11 @@ import { type GraphqlSettings, loadGraphqlSettings } from "./graphql-settings.ts
 import { loadObservabilitySettings, type ObservabilitySettings } from "../observability/settings.ts";
 import { loadRateLimitSettings, type RateLimitSettings } from "./rate-limit.ts";
 import { type DeploymentSettings, loadDeploymentSettings } from "./deployment-settings.ts";
+import { loadProxySettings, type ProxySettings } from "./proxy-settings.ts";
+import { loadSecuritySettings, type SecuritySettings } from "./security-settings.ts";
+import { loadSeedSettings, type SeedSettings } from "./seed-settings.ts";
 
-export interface Config extends GraphqlSettings, ObservabilitySettings, RateLimitSettings, DeploymentSettings {
+export interface Config extends GraphqlSettings, ObservabilitySettings, RateLimitSettings, DeploymentSettings, ProxySettings, SecuritySettings, SeedSettings {
   port: number;
   host: string;
   dataDir: string;
@@ -15,7 +18,6 @@ export interface Config extends GraphqlSettings, ObservabilitySettings, RateLimi
   adminToken: string | undefined;
   enforceUserConsent: boolean;
   maxBodyBytes: number;
-  seedDemo: boolean;
   /** Agents reporting an older version are flagged incompatible; unset means unknown. */
   siteAgentMinimumVersion: string | undefined;
 }
@@ -42,11 +44,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminToken: adminToken?.toLowerCase(),
     enforceUserConsent: truthy(env.ENFORCE_USER_CONSENT_FOR_OFFERINGS),
     maxBodyBytes: Number(env.MAX_BODY_BYTES ?? 1_048_576),
-    seedDemo: env.SEED_DEMO === undefined ? true : truthy(env.SEED_DEMO),
     siteAgentMinimumVersion: env.SITE_AGENT_MINIMUM_VERSION?.trim() || undefined,
     ...loadGraphqlSettings(env),
     ...loadObservabilitySettings(env),
     ...loadRateLimitSettings(env),
     ...loadDeploymentSettings(env),
+    ...loadProxySettings(env),
+    ...loadSecuritySettings(env),
+    ...loadSeedSettings(env),
   };
 }

@@ -14,6 +14,14 @@ export interface GraphqlSettings {
   websocketMaxSubscriptions: number;
   /** Ping interval; a socket that has not answered the previous ping by the next one is terminated. */
   websocketHeartbeatMs: number;
+  /** graphql-ws connections plus SSE subscription streams one user may hold open on one instance. */
+  websocketMaxConnectionsPerUser: number;
+  /** How often the tokens of open connections and streams are re-checked (idle expiry, deactivation, lost revocations). */
+  websocketTokenCheckMs: number;
+  /** Changes one subscriber may have waiting (not yet taken by its stream) before it is dropped as too slow. */
+  subscriptionQueueMaxMessages: number;
+  /** Bytes one subscriber may have waiting: its queued changes, and on graphql-ws the socket's unsent data. */
+  subscriptionQueueMaxBytes: number;
 }
 
 type LimitKey = { [K in keyof GraphqlSettings]: GraphqlSettings[K] extends number ? K : never }[keyof GraphqlSettings];
@@ -27,6 +35,10 @@ const LIMITS: Array<[LimitKey, string, number]> = [
   ["websocketInitTimeoutMs", "GRAPHQL_WS_INIT_TIMEOUT_MS", 10_000],
   ["websocketMaxSubscriptions", "GRAPHQL_WS_MAX_SUBSCRIPTIONS", 100],
   ["websocketHeartbeatMs", "GRAPHQL_WS_HEARTBEAT_MS", 30_000],
+  ["websocketMaxConnectionsPerUser", "GRAPHQL_WS_MAX_CONNECTIONS_PER_USER", 100],
+  ["websocketTokenCheckMs", "GRAPHQL_WS_TOKEN_CHECK_MS", 30_000],
+  ["subscriptionQueueMaxMessages", "SUBSCRIPTION_QUEUE_MAX_MESSAGES", 1000],
+  ["subscriptionQueueMaxBytes", "SUBSCRIPTION_QUEUE_MAX_BYTES", 8 * 1024 * 1024],
 ];
 
 function positiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number): number {

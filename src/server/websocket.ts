@@ -3,12 +3,18 @@ import { type DocumentNode, type ExecutionArgs, GraphQLError } from "graphql";
 import { useServer } from "graphql-ws/use/ws";
 import { WebSocketServer } from "ws";
 import { authenticate } from "../auth/authenticate.ts";
+import { openSocketSession } from "../auth/tokens-streams.ts";
 import { type AppDeps, type Context, contextFor } from "../context.ts";
 import { requestIdFrom } from "../observability/request-id.ts";
+import { upgradeAllowed } from "./cors.ts";
+import { resolveClientAddress } from "./client-address.ts";
+import { closeSlowSubscribers } from "./slow-subscribers.ts";
 import type { Yoga } from "./yoga.ts";
 
 type SocketExtra = {
   gatewayContext?: Context;
+  /** Frees the connection's place under its token and in its user's cap (src/auth/tokens-sessions.ts). */
+  releaseSession?: () => void;
 };
 
 type Enveloped = ReturnType<Yoga["getEnveloped"]>;
@@ -30,7 +36,14 @@ const tooManyOperations = (maximum: number) =>
 
 /** graphql-ws on the HTTP server's /graphql path, through yoga's plugins; the token comes in connectionParams. */
 export function attachWebSocket(server: Server, yoga: Yoga, deps: AppDeps) {
-  const wss = new WebSocketServer({ server, path: "/graphql" });
+  const wss = new WebSocketServer({
+    server,
+    path: "/graphql",
+    // A message over MAX_BODY_BYTES closes the socket (1009), as a body over it gets 413 over HTTP.
+    maxPayload: deps.config.maxBodyBytes,
+    // Host and Origin as src/server/cors.ts allows them (a browser page from elsewhere gets 403).
+    verifyClient: ({ req }, done) => (upgradeAllowed(deps.config, req.headers) ? done(true) : done(false, 403, "Forbidden")),
+  });
   const disposable = useServer<Record<string, unknown> | undefined, SocketExtra>(
     {
       connectionInitWaitTimeout: deps.config.websocketInitTimeoutMs,
@@ -39,17 +52,23 @@ export function attachWebSocket(server: Server, yoga: Yoga, deps: AppDeps) {
       onConnect: async (ctx) => {
         const params = ctx.connectionParams ?? {};
         const authorization = params.authorization ?? params.Authorization;
-        const { viewer, failure } = await authenticate(deps.db, typeof authorization === "string" ? authorization : null);
-        if (!viewer || failure) return false;
+        const { viewer, failure, tokenDigest } = await authenticate(deps.db, typeof authorization === "string" ? authorization : null, deps.now());
+        if (!viewer || !tokenDigest || failure) return false;
+        const releaseSession = openSocketSession(deps.sessions, viewer.id, tokenDigest, ctx.extra.socket);
+        if (!releaseSession) return false;
+        ctx.extra.releaseSession = releaseSession;
         const request = (ctx.extra as unknown as { request: IncomingMessage }).request;
         const origin = `http://${request.headers.host ?? "localhost"}`;
         ctx.extra.gatewayContext = contextFor(deps, viewer, undefined, {
           url: `${origin}/graphql`,
           requestId: requestIdFrom(request.headers["x-request-id"]),
-          ipAddress: String(request.headers["x-forwarded-for"] ?? "").split(",")[0].trim() || request.socket.remoteAddress || null,
+          tokenDigest,
+          ipAddress: resolveClientAddress(deps.config.trustedProxies, request.socket.remoteAddress, request.headers["x-forwarded-for"]),
         });
         return true;
       },
+      onClose: (ctx) => ctx.extra.releaseSession?.(),
+      onNext: closeSlowSubscribers(deps.config.subscriptionQueueMaxBytes),
       onSubscribe: async (ctx, _id, payload) => {
         const running = Object.keys(ctx.subscriptions).length;
         if (running > deps.config.websocketMaxSubscriptions) return [tooManyOperations(deps.config.websocketMaxSubscriptions)];

@@ -3,14 +3,16 @@ import { databaseErrorForClient } from "../platform/database-errors.ts";
 import { type AppDeps, buildContext, type Context } from "../context.ts";
 import { schema } from "../graphql/schema.ts";
 import { csrfPrevention } from "./csrf.ts";
-import { graphqlLimitPlugins, withoutSuggestions } from "./graphql-limits.ts";
-import { mutationRateLimit } from "../platform/rate-limit.ts";
+import { errorForClient } from "./error-messages.ts";
+import { graphqlLimitPlugins } from "./graphql-limits.ts";
+import { mutationRateLimit } from "./mutation-rate-limit.ts";
 import { useSharedSubscriptionResults } from "./shared-subscription-results.ts";
+import { useTokenSessions } from "../auth/tokens-streams.ts";
 
 /** Callers that built the context themselves (REST adapter, WebSocket) hand it over as `gatewayContext`. */
 export interface InitialContext {
   gatewayContext?: Context;
-  /** The TCP peer's address, handed over by the HTTP server. */
+  /** The client's address (src/server/client-address.ts), handed over by the HTTP server. */
   clientAddress?: string;
   /** The HTTP request an operation serves (yoga sets it for /graphql; the REST adapter hands it over). */
   request?: Request;
@@ -25,7 +27,7 @@ export function requestInfo(request: Request, clientAddress?: string) {
     authorization: request.headers.get("authorization") ?? (queryToken ? `Token ${queryToken}` : null),
     url: request.url,
     requestId: request.headers.get("x-request-id"),
-    ipAddress: request.headers.get("x-forwarded-for")?.split(",")[0]?.trim() || clientAddress || null,
+    ipAddress: clientAddress ?? null,
   };
 }
 
@@ -37,15 +39,17 @@ export function createGraphqlServer(deps: AppDeps, instrumentation: Plugin[] = [
     landingPage: false,
     graphiql: deps.config.graphiql ? { title: "Marketplace Gateway", subscriptionsProtocol: "WS" } : false,
     batching: false,
+    // CORS is src/server/cors.ts (CORS_ORIGINS) for every path; yoga's default would echo any Origin with credentials.
+    cors: false,
     // The rate limit comes after instrumentation, so throttled mutations are still observed.
-    plugins: [csrfPrevention, ...graphqlLimitPlugins(deps.config), useSharedSubscriptionResults(), ...instrumentation, mutationRateLimit(deps)],
+    plugins: [csrfPrevention, ...graphqlLimitPlugins(deps.config), useSharedSubscriptionResults(), ...instrumentation, mutationRateLimit(deps), useTokenSessions(deps.sessions)],
     logging: false,
     maskedErrors: {
       isDev: deps.config.graphqlErrorDetails,
       maskError: (error, message, isDev) => {
         const cause = (error as { originalError?: unknown }).originalError ?? error;
         const masked = databaseErrorForClient(cause) ?? maskError(error, message, isDev);
-        return deps.config.graphqlFieldSuggestions ? masked : withoutSuggestions(masked);
+        return errorForClient(masked, deps.config.graphqlFieldSuggestions);
       },
     },
     context: async (initial) =>
