@@ -1,32 +1,16 @@
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type App, createApp } from "../src/app.ts";
-import { type Database, openDatabase } from "../src/platform/database.ts";
-import { type GatewayStorage, postgresStorage } from "./support/storage.ts";
-import { startTcpProxy, type TcpProxy } from "./support/tcp-proxy.ts";
+import { describe, expect, it } from "vitest";
+import { type ProxiedGateway, useProxiedGateway } from "./support/proxied-gateway.ts";
 import { sleep } from "./support/ws.ts";
-import { buildWorld, type World } from "./support/world.ts";
 
 const postgresUrl = process.env.TEST_DATABASE_URL;
 const UNAVAILABLE = { detail: "The database is unavailable." };
 /** The gateway's connections, told apart from the test's own (which use the default application_name). */
 const GATEWAY_APPLICATION = "gateway-under-outage";
 
-let storage: GatewayStorage;
-let proxy: TcpProxy;
-let app: App;
-let world: World;
-let observer: pg.Client;
-let seeding: Database;
-
-async function stateOf(id: string) {
-  const { rows } = await observer.query("SELECT state FROM offering_users WHERE id = $1", [id]);
-  return rows[0]?.state as string | undefined;
-}
-
 /** Every backend the gateway holds on the test's database (never anyone else's). */
 async function terminateGatewayBackends() {
-  const { rows } = await observer.query(
+  const { rows } = await gateway.observer.query(
     `SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity
       WHERE datname = current_database() AND pid <> pg_backend_pid() AND application_name = $1`,
     [GATEWAY_APPLICATION],
@@ -34,39 +18,22 @@ async function terminateGatewayBackends() {
   return rows[0].n as number;
 }
 
-function request(method: string, path: string) {
-  return app.fetch(new Request(`http://gateway.test${path}`, { method, headers: { authorization: `Token ${world.tokens.staff}` } }));
+async function stateOf(id: string) {
+  const { rows } = await gateway.observer.query("SELECT state FROM offering_users WHERE id = $1", [id]);
+  return rows[0]?.state as string | undefined;
 }
 
-const beginCreating = (uuid: string) => request("POST", `/api/marketplace-offering-users/${uuid}/begin_creating/`);
+const beginCreating = (uuid: string) => gateway.fetch("POST", `/api/marketplace-offering-users/${uuid}/begin_creating/`);
+
+let gateway: ProxiedGateway;
 
 describe.skipIf(!postgresUrl)("PostgreSQL connection failures", () => {
-  beforeAll(async () => {
-    storage = await postgresStorage(postgresUrl!);
-    seeding = await storage.open();
-    world = await buildWorld(seeding.prisma);
-    const target = new URL(storage.url!);
-    proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
-    const gatewayUrl = new URL(proxy.urlFor(storage.url!));
-    gatewayUrl.searchParams.set("application_name", GATEWAY_APPLICATION);
-    const database = await openDatabase({ databaseUrl: gatewayUrl.toString(), poolSize: 3 });
-    app = await createApp({ database, config: { seedDemo: false, logLevel: "silent", rateLimitMutations: 0, pubsubPrefix: "outage" } });
-    observer = new pg.Client({ connectionString: storage.url });
-    await observer.connect();
-  });
-  afterAll(async () => {
-    await app?.close().catch(() => {});
-    await app?.database.close().catch(() => {});
-    await observer?.end();
-    await seeding?.close();
-    await proxy?.close();
-    await storage?.dispose();
-  });
+  gateway = useProxiedGateway("outage", GATEWAY_APPLICATION);
 
   it("backends terminated during a burst of transitions: each answers 200 (written) or 503 with Retry-After (not written), never 500", async () => {
     const answers: Array<{ status: number; state?: string }> = [];
     for (let round = 0; round < 6; round++) {
-      const ous = await Promise.all(Array.from({ length: 12 }, () => world.offeringUser()));
+      const ous = await Promise.all(Array.from({ length: 12 }, () => gateway.world.offeringUser()));
       const responses = Promise.all(ous.map((ou) => beginCreating(ou.uuid)));
       await sleep(round * 3);
       await terminateGatewayBackends();
@@ -86,14 +53,14 @@ describe.skipIf(!postgresUrl)("PostgreSQL connection failures", () => {
   });
 
   it("a backend terminated while its transition waits on a lock: 503 with Retry-After, nothing written", async () => {
-    const ou = await world.offeringUser();
-    const locker = new pg.Client({ connectionString: storage.url });
+    const ou = await gateway.world.offeringUser();
+    const locker = new pg.Client({ connectionString: gateway.storage.url });
     await locker.connect();
     await locker.query("BEGIN");
     await locker.query("SELECT 1 FROM offering_users WHERE id = $1 FOR UPDATE", [ou.id]);
     const pending = beginCreating(ou.uuid);
     for (let waiting = 0; waiting === 0; await sleep(20)) {
-      const { rows } = await observer.query(
+      const { rows } = await gateway.observer.query(
         "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1 AND wait_event_type = 'Lock'",
         [GATEWAY_APPLICATION],
       );
@@ -112,43 +79,31 @@ describe.skipIf(!postgresUrl)("PostgreSQL connection failures", () => {
   });
 
   it("the database becoming unreachable right after a commit: the committed change answers success, with its new state", async () => {
-    const ou = await world.offeringUser();
-    const cut = proxy.cutAfterNextCommit();
+    const ou = await gateway.world.offeringUser();
+    const cut = gateway.proxy.cutAfterNextCommit();
     const response = await beginCreating(ou.uuid);
     await cut;
     expect(await stateOf(ou.id)).toBe("CREATING");
     expect(response.status).toBe(200);
 
-    await proxy.resume();
-    const cutAgain = proxy.cutAfterNextCommit();
-    const graphql = await app.fetch(
-      new Request("http://gateway.test/graphql", {
-        method: "POST",
-        headers: { authorization: `Token ${world.tokens.staff}`, "content-type": "application/json" },
-        body: JSON.stringify({ query: `mutation { setOkOfferingUser(uuid: "${ou.uuid}") { uuid state offering { name } } }` }),
-      }),
-    );
+    await gateway.proxy.resume();
+    const cutAgain = gateway.proxy.cutAfterNextCommit();
+    const graphql = await gateway.fetch("POST", "/graphql", { query: `mutation { setOkOfferingUser(uuid: "${ou.uuid}") { uuid state offering { name } } }` });
     await cutAgain;
     expect(await stateOf(ou.id)).toBe("OK");
     expect(await graphql.json()).toEqual({ data: { setOkOfferingUser: { uuid: ou.uuid, state: "OK", offering: { name: expect.any(String) } } } });
-    await proxy.resume();
+    await gateway.proxy.resume();
   });
 
   it("an unreachable database: reads and writes answer 503 with Retry-After", async () => {
-    await proxy.cut();
-    const ou = await world.offeringUser();
-    for (const response of [await request("GET", "/api/marketplace-offering-users/"), await beginCreating(ou.uuid)]) {
+    await gateway.proxy.cut();
+    const ou = await gateway.world.offeringUser();
+    for (const response of [await gateway.fetch("GET", "/api/marketplace-offering-users/"), await beginCreating(ou.uuid)]) {
       expect(response.status).toBe(503);
       expect(response.headers.get("retry-after")).toBe("1");
       expect(await response.json()).toEqual(UNAVAILABLE);
     }
-    const graphql = await app.fetch(
-      new Request("http://gateway.test/graphql", {
-        method: "POST",
-        headers: { authorization: `Token ${world.tokens.staff}`, "content-type": "application/json" },
-        body: JSON.stringify({ query: "{ offeringUsers { totalCount } }" }),
-      }),
-    );
+    const graphql = await gateway.fetch("POST", "/graphql", { query: "{ offeringUsers { totalCount } }" });
     expect((await graphql.json()).errors).toEqual([expect.objectContaining({ message: UNAVAILABLE.detail, extensions: expect.objectContaining({ code: "UNAVAILABLE" }) })]);
     expect(await stateOf(ou.id)).toBe("CREATION_REQUESTED");
   });
