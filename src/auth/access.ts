@@ -1,7 +1,9 @@
 import type { Db } from "../platform/database.ts";
 import { forbidden } from "../platform/errors.ts";
-import { type Grant, grantsOf } from "./grants.ts";
+import { type Grant, grantsOf, type ScopeType } from "./grants.ts";
 import { type Permission, ROLE_PERMISSIONS, type Role } from "./permissions.ts";
+
+export type { ScopeType };
 
 export interface Viewer {
   id: string;
@@ -10,7 +12,6 @@ export interface Viewer {
   isSupport: boolean;
 }
 
-export type ScopeType = "CUSTOMER" | "PROJECT" | "OFFERING";
 export interface ScopeRef {
   type: ScopeType;
   id: string;

@@ -1,6 +1,8 @@
 import type { Db } from "../platform/database.ts";
 import type { Role } from "./permissions.ts";
-import type { ScopeType } from "./access.ts";
+
+/** What a role is held on. */
+export type ScopeType = "CUSTOMER" | "PROJECT" | "OFFERING";
 
 export interface Grant {
   role: Role;
