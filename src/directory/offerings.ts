@@ -2,7 +2,7 @@ import { Permission } from "../auth/permissions.ts";
 import type { Context } from "../context.ts";
 import type { BillingType, OfferingState, Prisma } from "../generated/prisma/client.ts";
 import { recordEvent } from "../events/record.ts";
-import type { Page } from "../graphql/pagination.ts";
+import type { Page } from "../platform/paginate.ts";
 import { DomainError, ErrorCode, fieldError, invalid, notFound } from "../platform/errors.ts";
 import { parseUuid, toHex } from "../platform/ids.ts";
 import { paginate } from "../platform/paginate.ts";

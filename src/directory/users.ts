@@ -3,7 +3,7 @@ import { hashPassword, newTokenKey, tokenDigest, verifyPassword } from "../auth/
 import type { Context } from "../context.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import { recordEvent } from "../events/record.ts";
-import type { Page } from "../graphql/pagination.ts";
+import type { Page } from "../platform/paginate.ts";
 import { fieldError } from "../platform/errors.ts";
 import { toHex } from "../platform/ids.ts";
 import { paginate } from "../platform/paginate.ts";

@@ -1,6 +1,6 @@
 import type { Context } from "../context.ts";
 import type { EventScopeType, Prisma } from "../generated/prisma/client.ts";
-import type { Connection, Page } from "../graphql/pagination.ts";
+import type { Connection, Page } from "../platform/paginate.ts";
 import { fieldError, notFound } from "../platform/errors.ts";
 import { parseUuid } from "../platform/ids.ts";
 import { paginate } from "../platform/paginate.ts";

@@ -2,21 +2,9 @@ import type { ObjectRef } from "@pothos/core";
 import { queryFromInfo } from "@pothos/plugin-prisma";
 import type { GraphQLResolveInfo } from "graphql";
 import { fieldError } from "../platform/errors.ts";
+import { type Connection, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type Page } from "../platform/paginate.ts";
 import { builder } from "./builder.ts";
 
-export const DEFAULT_PAGE_SIZE = 10;
-export const MAX_PAGE_SIZE = 300;
-
-export interface Page {
-  skip: number;
-  take: number;
-}
-
-export interface Connection<T> {
-  totalCount: number;
-  nodes: T[];
-  skip: number;
-}
 
 export interface PageArgs {
   first?: number | null;

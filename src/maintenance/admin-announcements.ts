@@ -2,7 +2,7 @@ import type { Context } from "../context.ts";
 import { requireStaff } from "../directory/lookup.ts";
 import { recordEvent } from "../events/record.ts";
 import type { AnnouncementType, Prisma } from "../generated/prisma/client.ts";
-import type { Connection, Page } from "../graphql/pagination.ts";
+import type { Connection, Page } from "../platform/paginate.ts";
 import { type FieldErrors, invalid, notFound } from "../platform/errors.ts";
 import { parseUuid, toHex } from "../platform/ids.ts";
 import { paginate } from "../platform/paginate.ts";

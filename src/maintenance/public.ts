@@ -1,5 +1,5 @@
 import type { Context } from "../context.ts";
-import type { Connection, Page } from "../graphql/pagination.ts";
+import type { Connection, Page } from "../platform/paginate.ts";
 import { notFound } from "../platform/errors.ts";
 import { parseUuid } from "../platform/ids.ts";
 import { paginate } from "../platform/paginate.ts";

@@ -2,7 +2,7 @@ import { allocationProviderScopes, offeringProviderScopes } from "../auth/access
 import { Permission } from "../auth/permissions.ts";
 import type { Context } from "../context.ts";
 import type { OfferingUserState, Prisma } from "../generated/prisma/client.ts";
-import type { Connection, Page } from "../graphql/pagination.ts";
+import type { Connection, Page } from "../platform/paginate.ts";
 import { DomainError, ErrorCode, fieldError, forbidden, notFound } from "../platform/errors.ts";
 import { parseUuid, toHex } from "../platform/ids.ts";
 import { canTransition, swapFromObserved, type TransitionRule } from "../platform/state-machine.ts";

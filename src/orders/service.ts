@@ -1,7 +1,7 @@
 import { Permission } from "../auth/permissions.ts";
 import type { Context } from "../context.ts";
 import type { OrderState, Prisma } from "../generated/prisma/client.ts";
-import type { Connection, Page } from "../graphql/pagination.ts";
+import type { Connection, Page } from "../platform/paginate.ts";
 import { requireStaff, visibleOne } from "../directory/lookup.ts";
 import { visibleEvents } from "../events/visibility.ts";
 import { DomainError, ErrorCode, notFound } from "../platform/errors.ts";

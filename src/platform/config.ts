@@ -1,5 +1,5 @@
 import { type GraphqlSettings, loadGraphqlSettings } from "./graphql-settings.ts";
-import { loadObservabilitySettings, type ObservabilitySettings } from "../observability/settings.ts";
+import { loadObservabilitySettings, type ObservabilitySettings } from "./observability-settings.ts";
 import { loadRateLimitSettings, type RateLimitSettings } from "./rate-limit.ts";
 import { type DeploymentSettings, loadDeploymentSettings } from "./deployment-settings.ts";
 import { loadProxySettings, type ProxySettings } from "./proxy-settings.ts";

@@ -1,4 +1,18 @@
-import type { Connection, Page } from "../graphql/pagination.ts";
+export const DEFAULT_PAGE_SIZE = 10;
+export const MAX_PAGE_SIZE = 300;
+
+/** Which slice of a list a caller asked for. */
+export interface Page {
+  skip: number;
+  take: number;
+}
+
+/** One slice of a list, with the size of the whole list. */
+export interface Connection<T> {
+  totalCount: number;
+  nodes: T[];
+  skip: number;
+}
 
 /** Any Prisma model delegate (their generic signatures do not unify, hence `any`). */
 interface Paginatable {

@@ -1,6 +1,6 @@
 import type { Context } from "../context.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
-import type { Connection, Page } from "../graphql/pagination.ts";
+import type { Connection, Page } from "../platform/paginate.ts";
 import { visibleOne } from "../directory/lookup.ts";
 import { notFound } from "../platform/errors.ts";
 import { paginate } from "../platform/paginate.ts";

@@ -4,7 +4,7 @@ import type { Context } from "../context.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import { referenced, visibleOne } from "../directory/lookup.ts";
 import { recordEvent } from "../events/record.ts";
-import type { Page } from "../graphql/pagination.ts";
+import type { Page } from "../platform/paginate.ts";
 import { fieldError, invalid } from "../platform/errors.ts";
 import { parseUuid, toHex } from "../platform/ids.ts";
 import { paginate } from "../platform/paginate.ts";

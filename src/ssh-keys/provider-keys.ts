@@ -1,7 +1,7 @@
 import type { Context } from "../context.ts";
 import { visibleOne } from "../directory/lookup.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
-import type { Connection, Page } from "../graphql/pagination.ts";
+import type { Connection, Page } from "../platform/paginate.ts";
 import { forbidden } from "../platform/errors.ts";
 import { paginate } from "../platform/paginate.ts";
 import { type SshKeyFilter, type SshKeyOrder, type SshKeyQuery, sshKeyOrderBy, sshKeyWhere } from "./service.ts";

@@ -3,7 +3,7 @@ import type { Prisma } from "../generated/prisma/client.ts";
 import { referenced, visibleOne } from "../directory/lookup.ts";
 import { visibleOfferings } from "../directory/visibility.ts";
 import { recordEvent } from "../events/record.ts";
-import type { Page } from "../graphql/pagination.ts";
+import type { Page } from "../platform/paginate.ts";
 import { fieldError, forbidden } from "../platform/errors.ts";
 import { parseUuid, toHex } from "../platform/ids.ts";
 import { paginate } from "../platform/paginate.ts";

@@ -4,7 +4,7 @@ import type { Context } from "../context.ts";
 import { referenced, visibleOne } from "../directory/lookup.ts";
 import { allocationEventParts, recordEvent } from "../events/record.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
-import type { Connection, Page } from "../graphql/pagination.ts";
+import type { Connection, Page } from "../platform/paginate.ts";
 import { fieldError, notFound } from "../platform/errors.ts";
 import { toHex } from "../platform/ids.ts";
 import { paginate } from "../platform/paginate.ts";
