@@ -2,6 +2,7 @@ import type { ScopeType } from "../auth/access.ts";
 import { Role } from "../auth/permissions.ts";
 import type { Context } from "../context.ts";
 import type { OfferingUserState, Prisma, ResourceState } from "../generated/prisma/client.ts";
+import { advisoryLock } from "../platform/locks.ts";
 import { swapFromObserved } from "../platform/state-machine.ts";
 import type { Outbox, Tx } from "../platform/transaction.ts";
 import { consentStatus, hasConsent } from "../terms-of-service/consent-status.ts";
@@ -88,7 +89,7 @@ export async function reconcileAccess(ctx: Context, tx: Tx, outbox: Outbox, pair
   );
   const followed = unique.filter((pair) => offerings.has(pair.offeringId)).sort((a, b) => pairKey(a).localeCompare(pairKey(b)));
   if (!followed.length) return;
-  await lock(tx, followed.map(pairLock));
+  await advisoryLock(tx, followed.map(pairLock));
 
   const [withAccess, existing] = await Promise.all([
     pairsWithAccess(ctx, tx, followed),
@@ -116,7 +117,7 @@ export async function reconcileRoleChange(
 ) {
   const reached = await REACHED_BY[change.scopeType]?.(tx, change.scopeId, change.role);
   if (!reached) return;
-  await lock(tx, [customerLock(reached.customerId)]);
+  await advisoryLock(tx, [customerLock(reached.customerId)]);
   const offerings = await tx.resource.findMany({ where: reached.resources, distinct: ["offeringId"], select: { offeringId: true } });
   await reconcileAccess(ctx, tx, outbox, offerings.map(({ offeringId }) => ({ userId: change.userId, offeringId })));
 }
@@ -125,7 +126,7 @@ export async function reconcileRoleChange(
 export async function reconcileResourceAccess(ctx: Context, tx: Tx, outbox: Outbox, resource: { projectId: string; offeringId: string }) {
   const project = await tx.project.findUnique({ where: { id: resource.projectId }, select: { customerId: true } });
   if (!project) return;
-  await lock(tx, [customerLock(project.customerId)]);
+  await advisoryLock(tx, [customerLock(project.customerId)]);
   const grants = await tx.roleGrant.findMany({
     where: {
       AND: [
@@ -154,19 +155,12 @@ export async function reconcileResourceStateChange(
 
 const fromStates = (name: AccessTransition): readonly OfferingUserState[] => INTERNAL_OFFERING_USER_TRANSITIONS[name].from;
 
-/**
- * Transaction-scoped advisory locks, taken in the order given. Under READ COMMITTED, whoever waited reads what the
- * holder committed, so two concurrent changes cannot both miss each other:
+/*
+ * Advisory locks (src/platform/locks.ts), so two concurrent changes cannot both miss each other:
  * - per consumer customer, taken before the users or offerings to reconcile are listed (a new grant and a new
  *   resource of the same project);
  * - per (user, offering), taken before access is computed (changes under different customers reaching one pair).
  */
-async function lock(tx: Tx, keys: string[]) {
-  await tx.$queryRaw`SELECT count(*)::int AS locked FROM (
-    SELECT pg_advisory_xact_lock(hashtextextended(k, 0)) FROM unnest(${keys}::text[]) WITH ORDINALITY AS u(k, i) ORDER BY i
-  ) AS l`;
-}
-
 const customerLock = (customerId: string) => `offering-users:customer:${customerId}`;
 const pairLock = (pair: AccessPair) => `offering-users:pair:${pairKey(pair)}`;
 
