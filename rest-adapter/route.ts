@@ -1,3 +1,4 @@
+import type { CollectionContract } from "../src/platform/collection-contract.ts";
 import type { ErrorCode } from "../src/platform/errors.ts";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -27,6 +28,8 @@ export interface RouteSpec {
   shape?: (value: any) => unknown;
   /** Where Waldur answers a domain error with another status than the default table. */
   errorStatus?: Partial<Record<ErrorCode, number>>;
+  /** A list's filters and orderings: its query string is read from them, and OpenAPI documents them. */
+  contract?: CollectionContract;
   /** The route needs no authentication (others still reject a bad token). */
   public?: boolean;
 }

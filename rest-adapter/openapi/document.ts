@@ -6,6 +6,7 @@ import type { HttpMethod } from "../route.ts";
 import { ERROR_STATUS } from "../waldur.ts";
 import { COMPONENTS, errorResponse, SECURITY, SUCCESS_DESCRIPTIONS, UUID_SCHEMA } from "./components.ts";
 import type { JsonSchema } from "./json-schema.ts";
+import { contractParameters } from "./contract-parameters.ts";
 import { probeInputs, type RouteInputs } from "./probe.ts";
 import { operationOf, ResponseSchemas } from "./responses.ts";
 
@@ -107,7 +108,8 @@ function fieldParameter(fields: string[]) {
   };
 }
 
-function queryParameters(inputs: RouteInputs) {
+function queryParameters(route: CompiledRoute, inputs: RouteInputs) {
+  if (route.contract) return contractParameters(route.contract);
   return inputs.query.map(({ name, schema, required }) => ({ name, in: "query", ...(required ? { required } : {}), schema }));
 }
 
@@ -161,7 +163,7 @@ class DocumentBuilder {
     item[route.method.toLowerCase()] = {
       operationId: this.uniqueId(operationId(route)),
       ...common,
-      parameters: [...pathParameters(route), ...paging, ...selection, ...queryParameters(inputs)],
+      parameters: [...pathParameters(route), ...paging, ...selection, ...queryParameters(route, inputs)],
       ...(inputs.body ? { requestBody: { required: Boolean(inputs.body.required ?? inputs.body.oneOf), content: json(inputs.body) } } : {}),
       responses: { ...successResponses(route, body), ...errorResponses(route, facts, inputs.body !== undefined) },
     };
@@ -170,7 +172,7 @@ class DocumentBuilder {
         operationId: this.uniqueId(operationId(route, true)),
         ...common,
         description: "The headers of the list (X-Result-Count, Link) without its body.",
-        parameters: [...pathParameters(route), ...paging, ...queryParameters(inputs)],
+        parameters: [...pathParameters(route), ...paging, ...queryParameters(route, inputs)],
         responses: { 200: { description: "OK", headers: LIST_HEADERS }, ...errorResponses(route, facts, false) },
       };
     }

@@ -1,3 +1,6 @@
+import type { CollectionContract } from "../../src/platform/collection-contract.ts";
+import { readFilters, readOrdering } from "../collection-query.ts";
+import { compact } from "../input.ts";
 import type { RestRequest, RouteSpec } from "../route.ts";
 
 export const byUuid = ({ params }: RestRequest) => ({ uuid: params.uuid });
@@ -21,4 +24,26 @@ export const deleteRoute = (base: string, summary: string, mutation: string, sel
   variables: byUuid,
   kind: "empty",
   status: 204,
+});
+
+interface ListRoute {
+  path: string;
+  summary: string;
+  /** The GraphQL list field and its type name: `offeringUsers` of `OfferingUser` takes `OfferingUserFilter` and `[OfferingUserOrder!]`. */
+  field: string;
+  type: string;
+  fragment: string;
+  contract: CollectionContract;
+}
+
+/** `GET <path>`: a paged list whose query string is read by the collection's contract. */
+export const listRoute = ({ path, summary, field, type, fragment, contract }: ListRoute): RouteSpec => ({
+  method: "GET",
+  path,
+  summary,
+  document: `query($filter: ${type}Filter, $orderBy: [${type}Order!], $first: Int, $offset: Int) {
+    ${field}(filter: $filter, orderBy: $orderBy, first: $first, offset: $offset) { totalCount nodes { ...${fragment} } } }`,
+  variables: ({ query }) => compact({ filter: readFilters(contract, query), orderBy: readOrdering(contract, query) }),
+  kind: "list",
+  contract,
 });

@@ -1,51 +1,15 @@
-import { OFFERING_USER_ORDER, type OfferingUserOrder } from "../../src/offering-users/filters.ts";
-import { stateFromLabel } from "../../src/offering-users/states.ts";
+import { OFFERING_USER_CONTRACT } from "../../src/offering-users/contract.ts";
 import {
   OFFERING_USER_OPERATIONS,
   storesComment,
   transitionMutationName,
 } from "../../src/offering-users/transitions.ts";
 import { fieldError } from "../../src/platform/errors.ts";
-import {
-  booleanParam,
-  choices,
-  compact,
-  dateTimeParam,
-  hyperlink,
-  optionalString,
-  ordering,
-  queryValue,
-  uuidListParam,
-  uuidParam,
-} from "../input.ts";
+import { compact, hyperlink, optionalString } from "../input.ts";
 import type { RestRequest, RouteSpec } from "../route.ts";
-import { retrieveRoute, deleteRoute } from "./common.ts";
+import { deleteRoute, listRoute, retrieveRoute } from "./common.ts";
 
 const BASE = "/api/marketplace-offering-users";
-
-const ORDER: Record<string, OfferingUserOrder> = Object.fromEntries(
-  (Object.keys(OFFERING_USER_ORDER) as OfferingUserOrder[]).map((order) => {
-    const [field, direction] = order.toLowerCase().split("_");
-    return [direction === "desc" ? `-${field}` : field, order];
-  }),
-);
-
-function listFilter({ query }: RestRequest) {
-  return compact({
-    state: choices(query, "state", stateFromLabel),
-    providerUuid: uuidParam(query, "provider_uuid"),
-    offeringUuid: uuidListParam(query, "offering_uuid"),
-    userUuid: uuidParam(query, "user_uuid"),
-    username: queryValue(query, "username"),
-    userUsername: queryValue(query, "user_username"),
-    createdAfter: dateTimeParam(query, "created") ?? dateTimeParam(query, "created_after"),
-    createdBefore: dateTimeParam(query, "created_before"),
-    modifiedAfter: dateTimeParam(query, "modified") ?? dateTimeParam(query, "modified_after"),
-    modifiedBefore: dateTimeParam(query, "modified_before"),
-    isRestricted: booleanParam(query, "is_restricted"),
-    query: queryValue(query, "query"),
-  });
-}
 
 /** Waldur accepts `offering`+`user` URLs or `offering_uuid`+`user_uuid`, never both or neither. */
 function createInput({ body }: RestRequest) {
@@ -89,15 +53,14 @@ const transitions: RouteSpec[] = OFFERING_USER_OPERATIONS.map((operation) => {
 });
 
 export const offeringUserRoutes: RouteSpec[] = [
-  {
-    method: "GET",
+  listRoute({
     path: `${BASE}/`,
     summary: "List offering users",
-    document: `query($filter: OfferingUserFilter, $orderBy: [OfferingUserOrder!], $first: Int, $offset: Int) {
-      offeringUsers(filter: $filter, orderBy: $orderBy, first: $first, offset: $offset) { totalCount nodes { ...OfferingUserRest } } }`,
-    variables: (request) => compact({ filter: listFilter(request), orderBy: ordering(request.query, ORDER) }),
-    kind: "list",
-  },
+    field: "offeringUsers",
+    type: "OfferingUser",
+    fragment: "OfferingUserRest",
+    contract: OFFERING_USER_CONTRACT,
+  }),
   {
     method: "POST",
     path: `${BASE}/`,

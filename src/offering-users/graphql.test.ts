@@ -75,9 +75,9 @@ describe("offeringUsers", () => {
     expect(res.data.offeringUsers.nodes).toHaveLength(10);
   });
 
-  it("a bad uuid in the filter or a bad cursor → VALIDATION with fields", async () => {
+  it("a bad uuid in the filter or a bad cursor → VALIDATION with fields named as GraphQL names them", async () => {
     const bad = await t.gql(LIST, { filter: { providerUuid: "xyz" } }, owner);
-    expect(bad.errors?.[0].extensions).toMatchObject({ code: "VALIDATION", fields: { provider_uuid: ["Enter a valid UUID."] } });
+    expect(bad.errors?.[0].extensions).toMatchObject({ code: "VALIDATION", fields: { providerUuid: ["“xyz” is not a valid UUID."] } });
     const cursor = await t.gql(LIST, { after: "bm9wZQ" }, owner);
     expect(cursor.errors?.[0].extensions).toMatchObject({ code: "VALIDATION", fields: { after: ["Invalid cursor."] } });
   });

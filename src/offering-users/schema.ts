@@ -1,4 +1,5 @@
 import { builder } from "../graphql/builder.ts";
+import { collectionInputs } from "../graphql/collection-inputs.ts";
 import { connectionType, nodesQuery, pageArgs, toPage } from "../graphql/pagination.ts";
 import { apiUrl } from "../graphql/urls.ts";
 import { toHex } from "../platform/ids.ts";
@@ -6,7 +7,7 @@ import type { OfferingUserChangedPayload } from "../platform/pubsub.ts";
 import { argumentFilter } from "../events/change-filters.ts";
 import { subscriberMaySee } from "../events/visibility.ts";
 import { EventRef } from "../events/schema.ts";
-import { OFFERING_USER_ORDER } from "./filters.ts";
+import { OFFERING_USER_CONTRACT } from "./contract.ts";
 import { OFFERING_USER_STATES, stateLabel } from "./states.ts";
 import { OFFERING_USER_OPERATIONS, OFFERING_USER_TRANSITIONS, transitionMutationName, storesComment } from "./transitions.ts";
 import * as service from "./service.ts";
@@ -56,23 +57,8 @@ export const OfferingUserRef = builder.prismaObject("OfferingUser", {
   }),
 });
 
-const OfferingUserOrderEnum = builder.enumType("OfferingUserOrder", { values: Object.keys(OFFERING_USER_ORDER) as Array<keyof typeof OFFERING_USER_ORDER> });
-
-const OfferingUserFilterInput = builder.inputType("OfferingUserFilter", {
-  fields: (t) => ({
-    state: t.field({ type: [OfferingUserStateEnum], description: "Any of these states" }),
-    providerUuid: t.id({ description: "Customer uuid of the offering's service provider" }),
-    offeringUuid: t.idList({ description: "Any of these offerings" }),
-    userUuid: t.id(),
-    username: t.string({ description: "Exact, case-sensitive" }),
-    userUsername: t.string({ description: "Exact, case-insensitive" }),
-    createdAfter: t.field({ type: "DateTime", description: "Created at or after" }),
-    createdBefore: t.field({ type: "DateTime" }),
-    modifiedAfter: t.field({ type: "DateTime", description: "Modified at or after" }),
-    modifiedBefore: t.field({ type: "DateTime" }),
-    isRestricted: t.boolean(),
-    query: t.string({ description: "Searches username, offering name and user name" }),
-  }),
+const { Filter: OfferingUserFilterInput, Order: OfferingUserOrderEnum } = collectionInputs("OfferingUser", OFFERING_USER_CONTRACT, {
+  OfferingUserState: OfferingUserStateEnum,
 });
 
 const OfferingUserConnection = connectionType("OfferingUser", OfferingUserRef);

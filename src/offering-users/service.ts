@@ -11,7 +11,8 @@ import type { Db } from "../platform/database.ts";
 import { transact, type Tx } from "../platform/transaction.ts";
 import { paginate } from "../platform/paginate.ts";
 import { describe, OFFERING_USER_CORE, type OfferingUserCore, recordOfferingUserChange } from "./changes.ts";
-import { type OfferingUserFilter, type OfferingUserOrder, offeringUserOrderBy, offeringUserWhere } from "./filters.ts";
+import { type FilterValues, type OrderValue } from "../platform/collection-contract.ts";
+import { OFFERING_USER_CONTRACT } from "./contract.ts";
 import { OFFERING_USER_STATES, stateLabel } from "./states.ts";
 import {
   COMMENTS_FROZEN_IN,
@@ -30,11 +31,12 @@ const UPDATED = "marketplace_offering_user_updated";
 
 export async function listOfferingUsers(
   ctx: Context,
-  args: { filter?: OfferingUserFilter | null; orderBy?: OfferingUserOrder[] | null; page: Page },
+  args: { filter?: FilterValues<typeof OFFERING_USER_CONTRACT> | null; orderBy?: Array<OrderValue<typeof OFFERING_USER_CONTRACT>> | null; page: Page },
   query: OfferingUserQuery = {},
 ): Promise<Connection<unknown>> {
-  const where = { AND: [await visibleOfferingUsers(ctx), ...offeringUserWhere(args.filter)] };
-  return paginate(ctx.db.offeringUser, { where, orderBy: offeringUserOrderBy(args.orderBy), page: args.page, query });
+  const where = { AND: [await visibleOfferingUsers(ctx), ...OFFERING_USER_CONTRACT.where(args.filter)] };
+  const orderBy = OFFERING_USER_CONTRACT.orderBy(args.orderBy);
+  return paginate(ctx.db.offeringUser, { where, orderBy, page: args.page, query });
 }
 
 export async function getOfferingUser(ctx: Context, uuid: string, query: OfferingUserQuery = {}) {
