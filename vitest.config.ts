@@ -11,6 +11,7 @@ export default defineConfig({
   test: {
     include: ["src/**/*.test.ts", "rest-adapter/**/*.test.ts", "test/**/*.test.ts"],
     exclude: ["test/postgres/**", "node_modules/**"],
+    globalSetup: ["test/support/global-setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

@@ -1,6 +1,6 @@
 import { writeFileSync } from "node:fs";
 import { printSchema } from "graphql";
-import { schema } from "../src/graphql/schema.ts";
+import { schema } from "../src/schema.ts";
 
 const target = new URL("../schema.graphql", import.meta.url);
 const text = `${printSchema(schema)}\n`;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compileRoutes, type CompiledRoute } from "../rest-adapter/execute.ts";
 import { ROUTES } from "../rest-adapter/routes/index.ts";
-import { schema } from "../src/graphql/schema.ts";
+import { schema } from "../src/schema.ts";
 import { startTestApp, type TestApp } from "./support/app.ts";
 import { type FuzzCase, type GraphqlDocument, graphqlCase, graphqlDocuments, type OpenApiDocument, restCase } from "./support/fuzz-cases.ts";
 import { createBody } from "../src/maintenance/fixtures.ts";

@@ -32,6 +32,8 @@ export interface DatabaseOptions {
   databaseUrl?: string;
   /** PGlite data directory; undefined keeps the embedded database in memory (tests). */
   dataDir?: string;
+  /** An in-memory embedded database starts as this dump (PGlite's `dumpDataDir`) instead of an empty cluster. */
+  pgliteDump?: Blob;
   /** PostgreSQL only: connections of the pool (default 10). */
   poolSize?: number;
   /** PostgreSQL only: the server cancels a statement running longer than this (SQLSTATE 57014); 0 or unset: no limit. */
@@ -46,7 +48,7 @@ export interface DatabaseOptions {
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  const database = options.databaseUrl ? await openPostgres(options.databaseUrl, options) : await openPglite(options.dataDir);
+  const database = options.databaseUrl ? await openPostgres(options.databaseUrl, options) : await openPglite(options.dataDir, options.pgliteDump);
   const timeoutMs = options.transactionTimeoutMs ?? DEFAULT_TRANSACTION_TIMEOUT_MS;
   const cancel = database.cancelBackend;
   transactionLimits.set(database.prisma, {
@@ -88,11 +90,11 @@ async function armDeadline(tx: Prisma.TransactionClient, timeoutMs: number, canc
   };
 }
 
-async function openPglite(dataDir: string | undefined): Promise<Database> {
+async function openPglite(dataDir: string | undefined, dump: Blob | undefined): Promise<Database> {
   const directory = dataDir ? path.resolve(dataDir) : undefined;
   if (directory) fs.mkdirSync(path.dirname(directory), { recursive: true });
   const unlock = directory ? lockDataDir(directory) : () => {};
-  const pglite = directory ? new PGlite(directory) : new PGlite();
+  const pglite = directory ? new PGlite(directory) : new PGlite(dump ? { loadDataDir: dump } : {});
   try {
     await pglite.waitReady;
   } catch (error) {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compileRoutes } from "../../rest-adapter/execute.ts";
 import { ROUTES } from "../../rest-adapter/routes/index.ts";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
-import { schema } from "../graphql/schema.ts";
+import { schema } from "../schema.ts";
 import { loadGraphqlSettings } from "../platform/graphql-settings.ts";
 import { createGraphqlServer } from "./yoga.ts";
 

@@ -1,7 +1,7 @@
 import { createYoga, maskError, type Plugin, type YogaServerInstance } from "graphql-yoga";
 import { databaseErrorForClient } from "../platform/database-errors.ts";
 import { type AppDeps, buildContext, type Context } from "../context.ts";
-import { schema } from "../graphql/schema.ts";
+import { schema } from "../schema.ts";
 import { csrfPrevention } from "./csrf.ts";
 import { errorForClient } from "./error-messages.ts";
 import { graphqlLimitPlugins } from "./graphql-limits.ts";

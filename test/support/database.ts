@@ -1,5 +1,7 @@
 import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
 import pg from "pg";
+import { inject } from "vitest";
 import { type Database, openDatabase } from "../../src/platform/database.ts";
 
 /**
@@ -9,7 +11,7 @@ import { type Database, openDatabase } from "../../src/platform/database.ts";
 export async function freshDatabase(): Promise<Database & { url?: string; drop(): Promise<void> }> {
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) {
-    const database = await openDatabase({});
+    const database = await openDatabase({ pgliteDump: migratedTemplate() });
     return { ...database, drop: () => database.close() };
   }
   const name = `mg_test_${randomBytes(6).toString("hex")}`;
@@ -31,4 +33,12 @@ export async function freshDatabase(): Promise<Database & { url?: string; drop()
       await cleanup.end();
     },
   };
+}
+
+/** The migrated template the global setup dumped (read once per test file), or none outside vitest's run. */
+let template: Blob | undefined;
+function migratedTemplate(): Blob | undefined {
+  const file = inject("pgliteTemplate");
+  if (file && !template) template = new Blob([readFileSync(file)]);
+  return template;
 }

@@ -1,0 +1,25 @@
+import { lexicographicSortSchema } from "graphql";
+import { builder } from "./graphql/builder.ts";
+import "./graphql/scalars.ts";
+import "./directory/schema/types.ts";
+import "./directory/schema/operations.ts";
+import "./auth/tokens-schema.ts";
+import "./events/schema.ts";
+import "./offering-users/schema.ts";
+import "./offering-users/schema-provider.ts";
+import "./maintenance/schema.ts";
+import "./maintenance/schema-offerings.ts";
+import "./maintenance/schema-public.ts";
+import "./maintenance/schema-admin-announcements.ts";
+import "./terms-of-service/schema.ts";
+import "./terms-of-service/consents-schema.ts";
+import "./resources/schema.ts";
+import "./resources/schema-provider.ts";
+import "./orders/schema.ts";
+import "./usage/schema.ts";
+import "./usage/schema-user-limits.ts";
+import "./ssh-keys/schema.ts";
+import "./site-agents/schema.ts";
+import "./graphql/version.ts";
+
+export const schema = lexicographicSortSchema(builder.toSchema());
