@@ -1,0 +1,23 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { filterReference } from "../rest-adapter/filter-reference.ts";
+import { ROUTES } from "../rest-adapter/routes/index.ts";
+
+const target = new URL("../docs/rest-filters.md", import.meta.url);
+const text = filterReference(ROUTES);
+const current = (() => {
+  try {
+    return readFileSync(target, "utf8");
+  } catch {
+    return "";
+  }
+})();
+if (process.argv.includes("--check")) {
+  if (current !== text) {
+    console.error("docs/rest-filters.md is out of date: run `npm run docs:filters` and commit the result.");
+    process.exit(1);
+  }
+  console.log("docs/rest-filters.md is up to date.");
+} else {
+  writeFileSync(target, text);
+  console.log("Wrote docs/rest-filters.md");
+}
