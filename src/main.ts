@@ -4,7 +4,7 @@ import { ensureAdmin, isEmpty, issueToken, productionRefusal, seedDemo, DEMO_PAS
 const app = await createApp();
 const { config, db } = app.deps;
 if (config.seedDemo && (await isEmpty(db))) {
-  await seedDemo(db);
+  await seedDemo(app);
   console.log(`Seeded demo data (every demo user's password: ${DEMO_PASSWORD}).`);
 }
 const refusal = await productionRefusal(db, config.production);

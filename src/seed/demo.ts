@@ -1,6 +1,10 @@
-import { hashPassword, newTokenKey, tokenDigest, verifyPassword } from "../auth/secrets.ts";
+import type { App } from "../app.ts";
+import { hashPassword, tokenDigest, verifyPassword } from "../auth/secrets.ts";
 import type { OfferingUserState } from "../generated/prisma/client.ts";
 import type { Db } from "../platform/database.ts";
+import { seedActivity } from "./activity.ts";
+
+export { issueToken } from "./tokens.ts";
 
 export const DEMO_PASSWORD = "demo-password";
 
@@ -43,18 +47,52 @@ export async function productionRefusal(db: Db, production: boolean): Promise<st
 /** True when the database has no users yet (a fresh data directory). */
 export const isEmpty = async (db: Db) => (await db.user.count()) === 0;
 
+/** Empties every table but the migrations' bookkeeping. */
 export async function wipe(db: Db) {
-  await db.$executeRawUnsafe(
-    `TRUNCATE event_scopes, events, offering_users, role_grants, offering_plans, offering_components, offerings,
-     service_providers, projects, customers, auth_tokens, users RESTART IDENTITY CASCADE`,
+  const tables = await db.$queryRawUnsafe<Array<{ name: string }>>(
+    `SELECT quote_ident(tablename) AS name FROM pg_tables WHERE schemaname = current_schema() AND tablename <> '_prisma_migrations'`,
   );
+  if (tables.length) await db.$executeRawUnsafe(`TRUNCATE ${tables.map((t) => t.name).join(", ")} RESTART IDENTITY CASCADE`);
 }
 
-export async function seedDemo(db: Db): Promise<void> {
+/** The ids of the records the rest of the demo is built on. */
+export interface DemoAccounts {
+  serviceProviderId: string;
+  offeringId: string;
+  planId: string;
+  projectId: string;
+  userIds: Record<string, string>;
+  offeringUserIds: Record<string, string>;
+}
+
+/**
+ * The demo: accounts, organisations, the offering and its users written directly, then everything else (terms,
+ * orders, resources, usage, keys, maintenance, announcements, a site agent) through the app's own REST API, as
+ * the users who would do it, so audit events and state machines are real.
+ */
+export async function seedDemo(app: App): Promise<void> {
+  const accounts = await seedAccounts(app.deps.db);
+  // Each seeding request would log a line ahead of the start-up banner: only their warnings and errors are kept.
+  const { logger } = app;
+  const level = logger.level;
+  if (logger.levelVal < logger.levels.values.warn) logger.level = "warn";
+  try {
+    await seedActivity(app, accounts);
+  } finally {
+    logger.level = level;
+  }
+}
+
+async function seedAccounts(db: Db): Promise<DemoAccounts> {
   const passwordHash = await hashPassword(DEMO_PASSWORD);
-  await db.$transaction(async (tx) => {
-    const user = (username: string, first = "", last = "", extra: { isStaff?: boolean; isSupport?: boolean } = {}) =>
-      tx.user.create({ data: { username, firstName: first, lastName: last, email: `${username}@example.org`, passwordHash, ...extra } });
+  return db.$transaction(async (tx) => {
+    const userIds: Record<string, string> = {};
+    const offeringUserIds: Record<string, string> = {};
+    const user = async (username: string, first = "", last = "", extra: { isStaff?: boolean; isSupport?: boolean } = {}) => {
+      const created = await tx.user.create({ data: { username, firstName: first, lastName: last, email: `${username}@example.org`, passwordHash, ...extra } });
+      userIds[username] = created.id;
+      return created;
+    };
     const grant = (userId: string, role: string, scopeType: "CUSTOMER" | "PROJECT" | "OFFERING", scopeId: string) =>
       tx.roleGrant.create({ data: { userId, role, scopeType, scopeId } });
 
@@ -63,7 +101,7 @@ export async function seedDemo(db: Db): Promise<void> {
     const provider = await tx.customer.create({ data: { name: "Northern HPC Centre", abbreviation: "NHPC", email: "hpc@example.org" } });
     const owner = await user("provider-owner", "Paula", "Owner");
     await grant(owner.id, "CUSTOMER.OWNER", "CUSTOMER", provider.id);
-    await tx.serviceProvider.create({ data: { customerId: provider.id, description: "Batch computing for research" } });
+    const serviceProvider = await tx.serviceProvider.create({ data: { customerId: provider.id, description: "Batch computing for research" } });
     const offering = await tx.offering.create({
       data: {
         customerId: provider.id,
@@ -79,6 +117,7 @@ export async function seedDemo(db: Db): Promise<void> {
         },
         plans: { create: [{ name: "Default", unitPrice: "0" }] },
       },
+      include: { plans: { select: { id: true } } },
     });
     const manager = await user("offering-manager", "Oscar", "Manager");
     await grant(manager.id, "OFFERING.MANAGER", "OFFERING", offering.id);
@@ -88,7 +127,7 @@ export async function seedDemo(db: Db): Promise<void> {
     for (const c of CONSUMERS) {
       const member = await user(c.username, c.first, c.last);
       await grant(member.id, c.role, "PROJECT", project.id);
-      await tx.offeringUser.create({
+      const offeringUser = await tx.offeringUser.create({
         data: {
           offeringId: offering.id,
           userId: member.id,
@@ -97,17 +136,11 @@ export async function seedDemo(db: Db): Promise<void> {
           serviceProviderComment: c.comment ?? "",
         },
       });
+      offeringUserIds[c.username] = offeringUser.id;
     }
+    const [plan] = offering.plans;
+    return { serviceProviderId: serviceProvider.id, offeringId: offering.id, planId: plan.id, projectId: project.id, userIds, offeringUserIds };
   });
-}
-
-/** A fresh token for a user (only the digest is stored, so each call issues a new key). */
-export async function issueToken(db: Db, username: string): Promise<string | null> {
-  const user = await db.user.findUnique({ where: { username }, select: { id: true } });
-  if (!user) return null;
-  const key = newTokenKey();
-  await db.authToken.create({ data: { keyDigest: tokenDigest(key), userId: user.id } });
-  return key;
 }
 
 /** ADMIN_TOKEN: a staff user `admin` holding exactly that key. Idempotent. */
