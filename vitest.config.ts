@@ -12,6 +12,9 @@ export default defineConfig({
     include: ["src/**/*.test.ts", "rest-adapter/**/*.test.ts", "test/**/*.test.ts"],
     exclude: ["test/postgres/**", "node_modules/**"],
     globalSetup: ["test/support/global-setup.ts"],
+    // Vitest's default is one worker per core but one: a single worker on a 2-core machine. Test files spend much
+    // of their time waiting (timers, sockets, child processes), so three share two cores well.
+    maxWorkers: 3,
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

@@ -36,7 +36,7 @@ afterAll(async () => {
 
 describe("request ids", () => {
   it("echoes a sane X-Request-ID on a REST response and logs one line with it", async () => {
-    const res = await t.http("GET", "/api/users/me", { token: t.world.tokens.staff, headers: { "X-Request-ID": "client-req.42" } });
+    const res = await t.socketHttp("GET", "/api/users/me", { token: t.world.tokens.staff, headers: { "X-Request-ID": "client-req.42" } });
     expect(res.status).toBe(200);
     expect(res.headers.get("x-request-id")).toBe("client-req.42");
     expect(lines.filter((l) => l.requestId === "client-req.42")).toEqual([
@@ -56,7 +56,7 @@ describe("request ids", () => {
   it("generates an id when the client sends none or an insane one, and logs that id", async () => {
     const variants: Array<Record<string, string>> = [{}, { "X-Request-ID": "has spaces and\ttabs" }, { "X-Request-ID": "x".repeat(200) }];
     for (const headers of variants) {
-      const res = await t.http("GET", "/api/users/me/", { token: t.world.tokens.staff, headers });
+      const res = await t.socketHttp("GET", "/api/users/me/", { token: t.world.tokens.staff, headers });
       const id = res.headers.get("x-request-id");
       expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
       expect(requestLine(id)).toMatchObject({ status: 200, route: "/api/users/me/" });
@@ -64,14 +64,14 @@ describe("request ids", () => {
   });
 
   it("hands the same id to the request's context, generated or not", async () => {
-    const sent = await t.http("GET", "/test/context-request-id", { headers: { "X-Request-ID": "abc-123" } });
+    const sent = await t.socketHttp("GET", "/test/context-request-id", { headers: { "X-Request-ID": "abc-123" } });
     expect(sent.body).toEqual({ requestId: "abc-123" });
-    const generated = await t.http("GET", "/test/context-request-id");
+    const generated = await t.socketHttp("GET", "/test/context-request-id");
     expect(generated.body).toEqual({ requestId: generated.headers.get("x-request-id") });
   });
 
   it("echoes it on GraphQL, health, metrics and 404 responses too", async () => {
-    const gql = await t.http("POST", "/graphql", {
+    const gql = await t.socketHttp("POST", "/graphql", {
       token: t.world.tokens.staff,
       headers: { "X-Request-ID": "gql-1" },
       body: { query: "query WhoAmI { me { username } }", operationName: "WhoAmI" },
@@ -81,7 +81,7 @@ describe("request ids", () => {
     expect(requestLine("gql-1")).toMatchObject({ level: "info", method: "POST", route: "/graphql", status: 200, operation: "WhoAmI" });
 
     for (const path of ["/health", "/health/ready", "/metrics", "/no/such/path"]) {
-      const res = await t.http("GET", path, { headers: { "X-Request-ID": `probe${path.replaceAll("/", "-")}` } });
+      const res = await t.socketHttp("GET", path, { headers: { "X-Request-ID": `probe${path.replaceAll("/", "-")}` } });
       expect(res.headers.get("x-request-id")).toBe(`probe${path.replaceAll("/", "-")}`);
     }
     expect(requestLine("probe-no-such-path")).toMatchObject({ level: "info", status: 404, route: "unmatched" });
@@ -95,7 +95,7 @@ describe("request ids", () => {
 
 describe("errors", () => {
   it("answers a generic 500 and keeps the stack in the request's log line", async () => {
-    const res = await t.http("GET", "/test/failure", { headers: { "X-Request-ID": "boom-1" } });
+    const res = await t.socketHttp("GET", "/test/failure", { headers: { "X-Request-ID": "boom-1" } });
     expect(res.status).toBe(500);
     expect(res.body).toEqual({ detail: "Internal server error." });
     expect(res.text).not.toContain("disk on fire");
@@ -109,7 +109,7 @@ describe("errors", () => {
     const sql = t.app.database.sql;
     await sql.exec(`ALTER TABLE "admin_announcements" RENAME TO "admin_announcements_away"`);
     try {
-      const gql = await t.http("POST", "/graphql", {
+      const gql = await t.socketHttp("POST", "/graphql", {
         token: t.world.tokens.staff,
         headers: { "X-Request-ID": "broken-gql" },
         body: { query: "query Announcements { adminAnnouncements { totalCount } }" },
@@ -120,7 +120,7 @@ describe("errors", () => {
       expect(requestLine("broken-gql")).toMatchObject({ level: "error", status: 200, operation: "Announcements" });
       expect(requestLine("broken-gql")!.err!.stack).toMatch(/\n\s+at /);
 
-      const rest = await t.http("GET", "/api/admin-announcements/", { token: t.world.tokens.staff, headers: { "X-Request-ID": "broken-rest" } });
+      const rest = await t.socketHttp("GET", "/api/admin-announcements/", { token: t.world.tokens.staff, headers: { "X-Request-ID": "broken-rest" } });
       expect(rest.status).toBe(500);
       expect(rest.body).toEqual({ detail: "Internal server error." });
       expect(requestLine("broken-rest")).toMatchObject({ level: "error", status: 500, route: "/api/admin-announcements/" });
@@ -131,7 +131,7 @@ describe("errors", () => {
   });
 
   it("logs a refused request (401) as an ordinary one, without a stack", async () => {
-    const res = await t.http("GET", "/api/users/me/", { headers: { "X-Request-ID": "anon-1" } });
+    const res = await t.socketHttp("GET", "/api/users/me/", { headers: { "X-Request-ID": "anon-1" } });
     expect(res.status).toBe(401);
     expect(requestLine("anon-1")).toMatchObject({ level: "info", status: 401 });
     expect(requestLine("anon-1")!.err).toBeUndefined();

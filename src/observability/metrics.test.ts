@@ -19,7 +19,7 @@ function sample(exposition: string, name: string, labels: Record<string, string>
 const { t, clients } = useSubscriptionApp();
 
 const scrape = async () => {
-  const res = await t.http("GET", "/metrics");
+  const res = await t.socketHttp("GET", "/metrics");
   expect(res.status).toBe(200);
   expect(res.headers.get("content-type")).toContain("text/plain");
   return res.text;
@@ -39,12 +39,13 @@ async function eventually(name: string, labels: Record<string, string>, expected
 describe("GET /metrics", () => {
   it("counts REST and GraphQL requests by method, route pattern and status, and their operations by name, type and source", async () => {
     const staff = t.world.tokens.staff;
-    expect((await t.http("GET", "/api/users/me/", { token: staff })).status).toBe(200);
-    expect((await t.http("GET", "/api/users/me", { token: staff })).status).toBe(200);
-    expect((await t.http("GET", `/api/users/${t.world.users.staff.uuid}/`, { token: staff })).status).toBe(200);
-    expect((await t.http("GET", "/api/users/me/")).status).toBe(401);
-    expect((await t.gql("query WhoAmI { me { username } }", {}, staff)).data).toEqual({ me: { username: "staff" } });
-    expect((await t.http("GET", "/no/such/path")).status).toBe(404);
+    expect((await t.socketHttp("GET", "/api/users/me/", { token: staff })).status).toBe(200);
+    expect((await t.socketHttp("GET", "/api/users/me", { token: staff })).status).toBe(200);
+    expect((await t.socketHttp("GET", `/api/users/${t.world.users.staff.uuid}/`, { token: staff })).status).toBe(200);
+    expect((await t.socketHttp("GET", "/api/users/me/")).status).toBe(401);
+    const whoAmI = await t.socketHttp("POST", "/graphql", { token: staff, body: { query: "query WhoAmI { me { username } }" } });
+    expect(whoAmI.body.data).toEqual({ me: { username: "staff" } });
+    expect((await t.socketHttp("GET", "/no/such/path")).status).toBe(404);
 
     const text = await scrape();
     const http = (labels: Record<string, string>) => sample(text, "gateway_http_requests_total", labels);
@@ -74,7 +75,7 @@ describe("GET /metrics", () => {
   it("counts the events published after a state-changing mutation, by topic", async () => {
     const before = sample(await scrape(), "gateway_events_published_total", { topic: "offeringUserChanged" });
     const ou = await t.world.offeringUser("CREATION_REQUESTED");
-    const res = await t.http("POST", `/api/marketplace-offering-users/${ou.uuid}/begin_creating/`, { token: t.world.tokens.providerOwner, body: {} });
+    const res = await t.socketHttp("POST", `/api/marketplace-offering-users/${ou.uuid}/begin_creating/`, { token: t.world.tokens.providerOwner, body: {} });
     expect(res.status).toBe(200);
     const text = await scrape();
     expect(sample(text, "gateway_events_published_total", { topic: "offeringUserChanged" })).toBe(before + 1);

@@ -54,14 +54,14 @@ const CREATE_USER = `mutation($username: String!) { createUser(username: $userna
 
 function overHttp(t: TestApp, forwardedFor: string) {
   return async (username: string) => {
-    const res = await t.http("POST", "/api/users/", { token: t.world.tokens.staff, body: { username }, headers: { "x-forwarded-for": forwardedFor } });
+    const res = await t.socketHttp("POST", "/api/users/", { token: t.world.tokens.staff, body: { username }, headers: { "x-forwarded-for": forwardedFor } });
     expect(res.status).toBe(201);
   };
 }
 
 function overGraphqlHttp(t: TestApp, forwardedFor: string) {
   return async (username: string) => {
-    const res = await t.http("POST", "/graphql", {
+    const res = await t.socketHttp("POST", "/graphql", {
       token: t.world.tokens.staff,
       body: { query: CREATE_USER, variables: { username } },
       headers: { "x-forwarded-for": forwardedFor },

@@ -12,13 +12,22 @@ export interface HttpResponse<T = any> {
   text: string;
 }
 
+export interface HttpOptions {
+  token?: string;
+  body?: unknown;
+  raw?: string;
+  headers?: Record<string, string>;
+}
+
 export interface TestApp {
   app: App;
   world: World;
   baseUrl: string;
   port: number;
-  /** A real HTTP request against the listening server. */
-  http<T = any>(method: string, path: string, options?: { token?: string; body?: unknown; raw?: string; headers?: Record<string, string> }): Promise<HttpResponse<T>>;
+  /** A request handled in-process by the app (`app.fetch`), as over HTTP but without a socket: no client address. */
+  http<T = any>(method: string, path: string, options?: HttpOptions): Promise<HttpResponse<T>>;
+  /** A real HTTP request against the listening server, where the socket is the point (client address, headers, limits). */
+  socketHttp<T = any>(method: string, path: string, options?: HttpOptions): Promise<HttpResponse<T>>;
   /** A GraphQL operation over HTTP. */
   gql<T = any>(query: string, variables?: Record<string, unknown>, token?: string): Promise<{ data?: T; errors?: Array<{ message: string; extensions?: Record<string, any> }> }>;
   close(): Promise<void>;
@@ -38,7 +47,7 @@ export async function startTestApp(config: Partial<Config> = {}, options: { now?
   const port = await app.listen(0, "127.0.0.1");
   const baseUrl = `http://127.0.0.1:${port}`;
 
-  const http: TestApp["http"] = async (method, path, options = {}) => {
+  const request = (send: (request: Request) => Promise<Response>): TestApp["http"] => async (method, path, options = {}) => {
     const headers: Record<string, string> = { ...options.headers };
     if (options.token) headers.authorization = `Token ${options.token}`;
     let body: string | undefined = options.raw;
@@ -46,7 +55,7 @@ export async function startTestApp(config: Partial<Config> = {}, options: { now?
       body = JSON.stringify(options.body);
       headers["content-type"] = "application/json";
     }
-    const response = await fetch(`${baseUrl}${path}`, { method, headers, body });
+    const response = await send(new Request(`${baseUrl}${path}`, { method, headers, body }));
     const text = await response.text();
     let parsed: unknown = text;
     try {
@@ -56,6 +65,8 @@ export async function startTestApp(config: Partial<Config> = {}, options: { now?
     }
     return { status: response.status, headers: response.headers, body: parsed as never, text };
   };
+  const http = request(async (req) => app.fetch(req));
+  const socketHttp = request((req) => fetch(req));
 
   return {
     app,
@@ -63,6 +74,7 @@ export async function startTestApp(config: Partial<Config> = {}, options: { now?
     baseUrl,
     port,
     http,
+    socketHttp,
     async gql(query, variables, token) {
       const response = await http("POST", "/graphql", { token, body: { query, variables } });
       return response.body;

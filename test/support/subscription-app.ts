@@ -36,6 +36,7 @@ export function useSubscriptionApp(...args: Parameters<typeof startTestApp>): { 
       return current().port;
     },
     http: (method, path, options) => current().http(method, path, options),
+    socketHttp: (method, path, options) => current().socketHttp(method, path, options),
     gql: (query, variables, token) => current().gql(query, variables, token),
     close: () => current().close(),
   };
