@@ -105,7 +105,7 @@ async function handle(c: HonoContext, route: CompiledRoute, yoga: Yoga, deps: Ap
     if (page && page.page > 1 && (page.page - 1) * page.pageSize >= totalCount) throw invalidPage();
     const publicUrl = new URL(url.pathname + url.search, ctx.baseUrl);
     const links = linkHeader(publicUrl, page!, totalCount);
-    return respond(c, 200, selectFields(nodes, fields), {
+    return respond(c, 200, selectFields(route.shape ? nodes.map(route.shape) : nodes, fields), {
       "X-Result-Count": String(totalCount),
       ...(links ? { Link: links } : {}),
     });

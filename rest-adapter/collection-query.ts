@@ -54,7 +54,7 @@ function uuidsOf(query: URLSearchParams, name: string, spelling: UuidSpelling): 
     return values;
   }
   const value = queryValue(query, name);
-  return value === undefined ? undefined : [hyperlinkedUuid(name, value, collectionPaths(spelling.url))];
+  return value === undefined ? undefined : [hyperlinkedUuid(name, value, [spelling.url].flat().flatMap(collectionPaths))];
 }
 
 /** Several parameters of one uuid filter narrow together. */

@@ -8,7 +8,7 @@ import type { RouteSpec } from "./route.ts";
 function formOf(filter: Filter<unknown>, spelling: UuidSpelling | undefined): string {
   if (spelling === "uuid") return "uuid";
   if (spelling === "uuids") return "uuids (repeated or comma-separated; any of them)";
-  if (spelling) return `URL of /api/${COLLECTIONS[spelling.url]}/… (or its uuid)`;
+  if (spelling) return `URL of ${[spelling.url].flat().map((kind) => `/api/${COLLECTIONS[kind]}/…`).join(" or ")} (or its uuid)`;
   const forms: Record<Filter<unknown>["kind"], string> = {
     uuids: "uuid",
     choice: "label (repeatable; any of them)",

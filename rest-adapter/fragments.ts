@@ -34,7 +34,8 @@ export const FRAGMENTS = [
   fragment(
     "ComponentUsageRest",
     "ComponentUsage",
-    `uuid created description type name measured_unit: measuredUnit usage date recurring billing_period: billingPeriod
+    `uuid created description type name measured_unit: measuredUnit usage date recurring
+     missing_usage_policy: missingUsagePolicyLabel billing_period: billingPeriod
      resource_uuid: resourceUuid resource_name: resourceName offering_uuid: offeringUuid offering_name: offeringName
      project_uuid: projectUuid project_name: projectName customer_uuid: customerUuid customer_name: customerName`,
   ),
@@ -42,7 +43,7 @@ export const FRAGMENTS = [
     "ComponentUserUsageRest",
     "ComponentUserUsage",
     `uuid user: userUrl username component_usage: componentUsageUrl usage measured_unit: measuredUnit description
-     created modified date billing_period: billingPeriod component_type: componentType
+     backend_id: backendId created modified date: componentUsageDate billing_period: billingPeriod component_type: componentType
      resource_uuid: resourceUuid resource_name: resourceName offering_uuid: offeringUuid offering_name: offeringName
      project_uuid: projectUuid project_name: projectName customer_uuid: customerUuid customer_name: customerName`,
   ),
@@ -55,21 +56,27 @@ export const FRAGMENTS = [
   fragment(
     "SshKeyRest",
     "SshKey",
-    `url uuid name public_key: publicKey fingerprint_md5: fingerprintMd5 fingerprint_sha256: fingerprintSha256 type
+    `url uuid name public_key: publicKey fingerprint_md5: fingerprintMd5 fingerprint_sha256: fingerprintSha256
+     fingerprint_sha512: fingerprintSha512 type
      is_shared: isShared user_uuid: userUuid`,
   ),
   fragment(
     "OrderRest",
     "Order",
-    `url uuid type: typeLabel state: stateLabel attributes limits
+    `url uuid type: typeLabel state: stateLabel attributes limits cost can_terminate: canTerminate auto_approved: autoApproved
      offering: offeringUrl offering_uuid: offeringUuid offering_name: offeringName offering_type: offeringType
-     provider_uuid: providerUuid provider_name: providerName
-     plan: planUrl plan_uuid: planUuid plan_name: planName
+     offering_description: offeringDescription offering_plugin_options: offeringPluginOptions
+     provider_uuid: providerUuid provider_name: providerName provider_slug: providerSlug provider_description: providerDescription
+     plan: planUrl plan_uuid: planUuid plan_name: planName plan_unit: planUnit
+     new_plan_uuid: planUuid new_plan_name: planName new_cost_estimate: cost
      resource_uuid: resourceUuid marketplace_resource_uuid: resourceUuid resource_name: resourceName
-     project: projectUrl project_uuid: projectUuid project_name: projectName customer_uuid: customerUuid customer_name: customerName
-     created_by_username: createdByUsername created_by_full_name: createdByFullName
-     consumer_reviewed_by: consumerReviewedBy consumer_reviewed_at: consumerReviewedAt
-     provider_reviewed_by: providerReviewedBy provider_reviewed_at: providerReviewedAt
+     project: projectUrl project_uuid: projectUuid project_name: projectName project_slug: projectSlug
+     project_description: projectDescription customer_uuid: customerUuid customer_name: customerName customer_slug: customerSlug
+     created_by_username: createdByUsername created_by_full_name: createdByFullName created_by_email: createdByEmail
+     consumer_reviewed_by: consumerReviewedBy consumer_reviewed_by_username: consumerReviewedBy
+     consumer_reviewed_by_full_name: consumerReviewedByFullName consumer_reviewed_at: consumerReviewedAt
+     provider_reviewed_by: providerReviewedBy provider_reviewed_by_username: providerReviewedBy
+     provider_reviewed_by_full_name: providerReviewedByFullName provider_reviewed_at: providerReviewedAt
      error_message: errorMessage error_traceback: errorTraceback backend_id: backendId request_comment: requestComment
      start_date: startDate completed_at: completedAt created modified`,
   ),
@@ -84,13 +91,21 @@ export const FRAGMENTS = [
      offering_plugin_options: offeringPluginOptions provider_uuid: providerUuid provider_name: providerName
      plan: planUrl plan_uuid: planUuid plan_name: planName
      project: projectUrl project_uuid: projectUuid project_name: projectName project_description: projectDescription
-     customer_uuid: customerUuid customer_name: customerName created modified`,
+     customer_uuid: customerUuid customer_name: customerName created modified
+     offering_slug: offeringSlug offering_description: offeringDescription offering_state: offeringStateLabel
+     offering_shared: offeringShared offering_billable: offeringBillable is_usage_based: isUsageBased is_limit_based: isLimitBased
+     offering_components: offeringComponents { uuid type name billing_type: billingTypeLabel measured_unit: measuredUnit
+                                               limit_period: limitPeriod limit_amount: limitAmount }
+     provider_slug: providerSlug provider_description: providerDescription plan_unit: planUnit
+     project_effective_end_date: projectEffectiveEndDate project_is_in_grace_period: projectIsInGracePeriod
+     resource_effective_end_date: resourceEffectiveEndDate has_api_keys: hasApiKeys
+     usage_limit_restriction: usageLimitRestriction username user_requires_reconsent: userRequiresReconsent`,
   ),
   fragment(
     "OfferingUserRest",
     "OfferingUser",
-    `url uuid username state: stateLabel
-     offering: offeringUrl offering_uuid: offeringUuid offering_name: offeringName
+    `url uuid username state: stateLabel runtime_state: runtimeStateLabel
+     offering: offeringUrl offering_uuid: offeringUuid offering_name: offeringName offering_has_active_tos: offeringHasActiveTos
      user: userUrl user_uuid: userUuid user_username: userUsername user_full_name: userFullName
      user_first_name: userFirstName user_last_name: userLastName user_email: userEmail
      customer_uuid: customerUuid customer_name: customerName is_restricted: isRestricted
@@ -101,27 +116,45 @@ export const FRAGMENTS = [
     "UserRest",
     "User",
     `url uuid username email first_name: firstName last_name: lastName full_name: fullName
-     is_staff: isStaff is_support: isSupport is_active: isActive date_joined: created`,
+     is_staff: isStaff is_support: isSupport is_active: isActive date_joined: created
+     has_usable_password: hasUsablePassword registration_method: registrationMethod native_name: nativeName
+     job_title: jobTitle phone_number: phoneNumber organization description civil_number: civilNumber
+     agreement_date: agreementDate`,
   ),
-  fragment("CustomerRest", "Customer", `url uuid name abbreviation email created`),
+  fragment(
+    "CustomerRest",
+    "Customer",
+    `url uuid name slug abbreviation email created display_name: displayName accounting_start_date: accountingStartDate
+     projects_count: projectsCount users_count: usersCount is_service_provider: isServiceProvider
+     service_provider: serviceProviderUrl service_provider_uuid: serviceProviderUuid native_name: nativeName
+     contact_details: contactDetails agreement_number: agreementNumber registration_code: registrationCode
+     backend_id: backendId archived organization_groups: organizationGroups`,
+  ),
   fragment(
     "ProjectRest",
     "Project",
-    `url uuid name description created customer: customerUrl customer_uuid: customerUuid customer_name: customerName`,
+    `url uuid name slug description created end_date: endDate start_date: startDate backend_id: backendId
+     is_removed: isRemoved resources_count: resourcesCount
+     customer: customerUrl customer_uuid: customerUuid customer_name: customerName customer_slug: customerSlug
+     customer_abbreviation: customerAbbreviation customer_native_name: customerNativeName`,
   ),
   fragment(
     "ServiceProviderRest",
     "ServiceProvider",
-    `url uuid description created customer: customerUrl customer_uuid: customerUuid customer_name: customerName`,
+    `url uuid description created customer: customerUrl customer_uuid: customerUuid customer_name: customerName
+     customer_abbreviation: customerAbbreviation customer_slug: customerSlug customer_native_name: customerNativeName
+     offering_count: offeringCount organization_groups: organizationGroups`,
   ),
   fragment(
     "OfferingRest",
     "Offering",
-    `url uuid name type description state: stateLabel plugin_options: pluginOptions partitions backend_id: backendId created
+    `url uuid name slug type description state: stateLabel plugin_options: pluginOptions partitions backend_id: backendId created
      customer: customerUrl customer_uuid: customerUuid customer_name: customerName
+     shared billable attributes order_count: orderCount total_customers: totalCustomers total_cost: totalCost
+     total_cost_estimated: totalCostEstimated
      components { uuid type name billing_type: billingTypeLabel measured_unit: measuredUnit
-                  limit_period: limitPeriod limit_amount: limitAmount }
-     plans { uuid name unit_price: unitPrice unit archived }`,
+                  limit_period: limitPeriod limit_amount: limitAmount offering_uuid: offeringUuid }
+     plans { url uuid name unit_price: unitPrice unit archived resources_count: resourcesCount }`,
   ),
   fragment("EventRest", "Event", `uuid created event_type: eventType message context`),
   fragment("MaintenanceAnnouncementOfferingRest", "MaintenanceAnnouncementOffering", MAINTENANCE_OFFERING_FIELDS),
@@ -129,7 +162,8 @@ export const FRAGMENTS = [
     "MaintenanceAnnouncementRest",
     "MaintenanceAnnouncement",
     `${PUBLIC_MAINTENANCE_FIELDS}
-     internal_notes: internalNotes service_provider: serviceProviderUrl created_by: createdByUrl backend_id: backendId`,
+     internal_notes: internalNotes service_provider: serviceProviderUrl created_by: createdByUrl backend_id: backendId
+     overrun_minutes: overrunMinutes start_delta_minutes: startDeltaMinutes timing_bucket: timingBucketLabel`,
   ),
   fragment("PublicMaintenanceAnnouncementRest", "PublicMaintenanceAnnouncement", PUBLIC_MAINTENANCE_FIELDS),
   fragment(
@@ -157,7 +191,7 @@ export const FRAGMENTS = [
     "UserOfferingConsent",
     `uuid user_uuid: userUuid offering_uuid: offeringUuid agreement_date: agreementDate version
      revocation_date: revocationDate created modified user_username: userUsername user_full_name: userFullName
-     user_email: userEmail offering_name: offeringName offering_url: offeringUrl has_consent: hasConsent
-     requires_reconsent: requiresReconsent`,
+     user_email: userEmail offering_name: offeringName offering_slug: offeringSlug offering_url: offeringUrl
+     has_consent: hasConsent requires_reconsent: requiresReconsent collected_attributes: collectedAttributes`,
   ),
 ];

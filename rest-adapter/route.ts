@@ -24,7 +24,7 @@ export interface RouteSpec {
   status?: number;
   /** The status for one response, when it depends on the result (201 created vs 200 refreshed). */
   statusOf?: (value: any) => number;
-  /** Reshapes the root field's value (after aliases did the renaming). */
+  /** Reshapes the root field's value, or each item of a list (after aliases did the renaming). */
   shape?: (value: any) => unknown;
   /** Where Waldur answers a domain error with another status than the default table. */
   errorStatus?: Partial<Record<ErrorCode, number>>;

@@ -260,7 +260,7 @@ describe("the site agent's recorded loops", () => {
     expectList(await call("GET", `/api/component-user-usage-limits/?resource_uuid=${resource}&page_size=100`), 0);
     const synced = await call("POST", `/api/marketplace-provider-resources/${resource}/refresh_last_sync/`);
     expect(synced.status, synced.text).toBe(200);
-    expect(synced.body).toEqual({ status: expect.any(String) });
+    expect(synced.body, "Waldur answers refresh_last_sync with no body").toBeUndefined();
 
     // ── report ──
     await prologue("report");

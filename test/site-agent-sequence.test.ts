@@ -196,7 +196,7 @@ describe.each(["providerOwner", "offeringManager"] as const)("site agent call se
     expect(stored.body.map((row: any) => [row.username, Number(row.usage), row.user, row.component_type])).toEqual([
       ["hpc_projectadmin", 5.5, urlOf.get("hpc_projectadmin"), "cpu"],
       ["hpc_projectmember", 6.84, urlOf.get("hpc_projectmember"), "cpu"],
-      ["hpc_unknown", 0, null, "cpu"],
+      ["hpc_unknown", 0, "", "cpu"],
     ]);
     expect(stored.body.every((row: any) => row.billing_period?.startsWith(day))).toBe(true);
 

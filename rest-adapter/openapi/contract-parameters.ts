@@ -12,7 +12,7 @@ const listOf = (items: JsonSchema): JsonSchema => ({ type: "array", items });
 function uuidSchema(spelling: UuidSpelling): JsonSchema {
   if (spelling === "uuid") return UUID;
   if (spelling === "uuids") return listOf(UUID);
-  const where = collectionPaths(spelling.url).map((path) => `/api/${path}/`).join(", ");
+  const where = [spelling.url].flat().flatMap(collectionPaths).map((path) => `/api/${path}/`).join(", ");
   return { type: "string", format: "uri", description: `URL of an object of ${where} (its bare uuid is accepted too)` };
 }
 

@@ -1,18 +1,38 @@
-import { ADMIN_ANNOUNCEMENT_ORDER, type AdminAnnouncementOrder } from "../../src/maintenance/admin-announcements.ts";
+import { ADMIN_ANNOUNCEMENT_CONTRACT } from "../../src/maintenance/admin-announcements.ts";
 import { announcementTypeFromLabel } from "../../src/maintenance/enums.ts";
 import { fieldError, invalid } from "../../src/platform/errors.ts";
-import { booleanParam, choices, compact, optionalDateTime, optionalString, ordering, queryValue, readAll } from "../input.ts";
+import { compact, optionalDateTime, optionalString, readAll } from "../input.ts";
 import type { RestRequest, RouteSpec } from "../route.ts";
-import { retrieveRoute, deleteRoute } from "./common.ts";
+import { deleteRoute, listRoute, retrieveRoute } from "./common.ts";
 
 const BASE = "/api/admin-announcements";
 
-const ORDER: Record<string, AdminAnnouncementOrder> = Object.fromEntries(
-  (Object.keys(ADMIN_ANNOUNCEMENT_ORDER) as AdminAnnouncementOrder[]).map((order) => {
-    const field = order.replace(/_(ASC|DESC)$/, "").toLowerCase();
-    return [order.endsWith("_DESC") ? `-${field}` : field, order];
-  }),
-);
+/** The maintenance fields py-client parses as strings and datetimes that may not be null. */
+const MAINTENANCE_FIELDS = [
+  "maintenance_uuid", "maintenance_name", "maintenance_type", "maintenance_state", "maintenance_scheduled_start",
+  "maintenance_scheduled_end", "maintenance_service_provider", "maintenance_external_reference_url",
+];
+
+type AnnouncementBody = Record<string, unknown> & { maintenance_affected_offerings?: Array<Record<string, unknown>> };
+
+/**
+ * Waldur's published model: an announcement that announces no maintenance leaves the maintenance fields out
+ * (py-client cannot parse them as null), and the maintenance type and impact levels are strings.
+ */
+export function announcementBody(announcement: AnnouncementBody): AnnouncementBody {
+  const body: AnnouncementBody = { ...announcement };
+  for (const field of MAINTENANCE_FIELDS) {
+    if (body[field] === null) delete body[field];
+    else if (field === "maintenance_type" && typeof body[field] === "number") body[field] = String(body[field]);
+  }
+  if (body.maintenance_affected_offerings) {
+    body.maintenance_affected_offerings = body.maintenance_affected_offerings.map((offering) => ({
+      ...offering,
+      impact_level: String(offering.impact_level),
+    }));
+  }
+  return body;
+}
 
 function announcementType(body: Record<string, unknown>) {
   const label = optionalString(body, "type");
@@ -46,25 +66,21 @@ const update = (method: "PUT" | "PATCH"): RouteSpec => ({
   document: `mutation($uuid: ID!, $input: UpdateAdminAnnouncementInput!) { updateAdminAnnouncement(uuid: $uuid, input: $input) { ...AdminAnnouncementRest } }`,
   variables: (request) => ({ uuid: request.params.uuid, ...announcementInput(request, method === "PUT") }),
   kind: "object",
+  shape: announcementBody,
 });
 
 export const adminAnnouncementRoutes: RouteSpec[] = [
   {
-    method: "GET",
-    path: `${BASE}/`,
-    summary: "List system announcements",
-    document: `query($filter: AdminAnnouncementFilter, $orderBy: [AdminAnnouncementOrder!], $first: Int, $offset: Int) {
-      adminAnnouncements(filter: $filter, orderBy: $orderBy, first: $first, offset: $offset) { totalCount nodes { ...AdminAnnouncementRest } } }`,
-    variables: ({ query }) =>
-      compact({
-        filter: compact({
-          description: queryValue(query, "description"),
-          isActive: booleanParam(query, "is_active"),
-          type: choices(query, "type", announcementTypeFromLabel),
-        }),
-        orderBy: ordering(query, ORDER),
-      }),
-    kind: "list",
+    ...listRoute({
+      path: `${BASE}/`,
+      summary: "List system announcements",
+      field: "adminAnnouncements",
+      type: "AdminAnnouncement",
+      fragment: "AdminAnnouncementRest",
+      contract: ADMIN_ANNOUNCEMENT_CONTRACT,
+    }),
+    // Applied to each item once the REST adapter reshapes list items (rest-adapter/app.ts).
+    shape: announcementBody,
   },
   {
     method: "POST",
@@ -74,8 +90,9 @@ export const adminAnnouncementRoutes: RouteSpec[] = [
     variables: (request) => announcementInput(request, true),
     kind: "object",
     status: 201,
+    shape: announcementBody,
   },
-  retrieveRoute(BASE, "Retrieve a system announcement", "adminAnnouncement", "AdminAnnouncementRest"),
+  { ...retrieveRoute(BASE, "Retrieve a system announcement", "adminAnnouncement", "AdminAnnouncementRest"), shape: announcementBody },
   update("PUT"),
   update("PATCH"),
   deleteRoute(BASE, "Delete a system announcement (staff)", "deleteAdminAnnouncement", "{ uuid }"),

@@ -1,31 +1,30 @@
-import { OFFERING_STATE_LABELS } from "../../src/directory/offerings.ts";
+import { CUSTOMER_CONTRACT } from "../../src/directory/customers-contract.ts";
+import { OFFERING_CONTRACT } from "../../src/directory/offerings-contract.ts";
+import { PROJECT_CONTRACT } from "../../src/directory/projects-contract.ts";
+import { SERVICE_PROVIDER_CONTRACT } from "../../src/directory/service-providers-contract.ts";
+import { USER_CONTRACT } from "../../src/directory/users-contract.ts";
 import { fieldError } from "../../src/platform/errors.ts";
 import {
-  choices,
   compact,
   hyperlink,
   nonBlankString,
   optionalBoolean,
   optionalString,
-  queryValue,
-  queryValues,
   readAll,
   requiredString,
-  uuidParam,
 } from "../input.ts";
+import { readFilters, readOrdering } from "../collection-query.ts";
 import type { RouteSpec } from "../route.ts";
-import { byUuid, retrieveRoute } from "./common.ts";
+import { byUuid, listRoute, retrieveRoute } from "./common.ts";
 import { roleRoutes } from "./roles.ts";
 
 const retrieve = (base: string, noun: string, field: string, fragment: string) =>
   retrieveRoute(base, `Retrieve ${/^[aeiou]/.test(noun) ? "an" : "a"} ${noun}`, field, fragment);
 
-const offeringStateByLabel = (label: string) =>
-  (Object.keys(OFFERING_STATE_LABELS) as Array<keyof typeof OFFERING_STATE_LABELS>).find(
-    (state) => OFFERING_STATE_LABELS[state] === label,
-  );
-
 const BILLING_TYPES = ["usage", "fixed", "limit", "one"];
+/** Waldur's choices, which its clients parse the offering with. */
+const LIMIT_PERIODS = ["annual", "month", "quarterly", "total"];
+const PLAN_UNITS = ["day", "half_month", "hour", "month", "quantity", "quarter"];
 
 function components(value: unknown) {
   if (value === undefined || value === null) return undefined;
@@ -39,6 +38,9 @@ function components(value: unknown) {
     }
     const limitAmount = c.limit_amount ?? null;
     if (limitAmount !== null && !Number.isInteger(limitAmount)) return invalidComponents("limit_amount must be an integer.");
+    if (c.limit_period != null && !LIMIT_PERIODS.includes(String(c.limit_period))) {
+      return invalidComponents(`limit_period must be one of ${LIMIT_PERIODS.join(", ")}.`);
+    }
     return {
       type: c.type,
       name: (c.name ?? c.type) as string,
@@ -59,6 +61,7 @@ function plans(value: unknown) {
   if (!Array.isArray(value) || value.some((p) => !p || typeof p !== "object" || typeof p.name !== "string")) {
     throw fieldError("plans", "Each plan needs a name.");
   }
+  if (value.some((p) => p.unit != null && !PLAN_UNITS.includes(String(p.unit)))) throw fieldError("plans", `unit must be one of ${PLAN_UNITS.join(", ")}.`);
   return value.map((p: Record<string, unknown>) => compact({ name: p.name as string, unitPrice: p.unit_price == null ? undefined : String(p.unit_price), unit: optionalString(p, "unit") ?? undefined }));
 }
 
@@ -89,16 +92,7 @@ export const directoryRoutes: RouteSpec[] = [
     document: `query { me { ...UserRest token_lifetime: tokenLifetime } }`,
     kind: "object",
   },
-  {
-    method: "GET",
-    path: "/api/users/",
-    summary: "List users",
-    document: `query($first: Int, $offset: Int, $username: String, $email: String, $query: String) {
-      users(first: $first, offset: $offset, username: $username, email: $email, query: $query) { totalCount nodes { ...UserRest } } }`,
-    variables: ({ query }) =>
-      compact({ username: queryValue(query, "username"), email: queryValue(query, "email"), query: queryValue(query, "query") }),
-    kind: "list",
-  },
+  listRoute({ path: "/api/users/", summary: "List users", field: "users", type: "User", fragment: "UserRest", contract: USER_CONTRACT }),
   retrieve("/api/users", "user", "user", "UserRest"),
   {
     method: "POST",
@@ -119,14 +113,14 @@ export const directoryRoutes: RouteSpec[] = [
     kind: "object",
     status: 201,
   },
-  {
-    method: "GET",
+  listRoute({
     path: "/api/customers/",
     summary: "List customers (organisations)",
-    document: `query($first: Int, $offset: Int, $name: String) { customers(first: $first, offset: $offset, name: $name) { totalCount nodes { ...CustomerRest } } }`,
-    variables: ({ query }) => compact({ name: queryValue(query, "name") }),
-    kind: "list",
-  },
+    field: "customers",
+    type: "Customer",
+    fragment: "CustomerRest",
+    contract: CUSTOMER_CONTRACT,
+  }),
   retrieve("/api/customers", "customer", "customer", "CustomerRest"),
   {
     method: "POST",
@@ -138,16 +132,7 @@ export const directoryRoutes: RouteSpec[] = [
     kind: "object",
     status: 201,
   },
-  {
-    method: "GET",
-    path: "/api/projects/",
-    summary: "List projects",
-    document: `query($first: Int, $offset: Int, $customerUuid: ID, $name: String) {
-      projects(first: $first, offset: $offset, customerUuid: $customerUuid, name: $name) { totalCount nodes { ...ProjectRest } } }`,
-    variables: ({ query }) =>
-      compact({ customerUuid: uuidParam(query, "customer_uuid") ?? uuidParam(query, "customer"), name: queryValue(query, "name") }),
-    kind: "list",
-  },
+  listRoute({ path: "/api/projects/", summary: "List projects", field: "projects", type: "Project", fragment: "ProjectRest", contract: PROJECT_CONTRACT }),
   retrieve("/api/projects", "project", "project", "ProjectRest"),
   {
     method: "POST",
@@ -163,14 +148,14 @@ export const directoryRoutes: RouteSpec[] = [
     kind: "object",
     status: 201,
   },
-  {
-    method: "GET",
+  listRoute({
     path: "/api/marketplace-service-providers/",
     summary: "List service providers",
-    document: `query($first: Int, $offset: Int, $customerUuid: ID) { serviceProviders(first: $first, offset: $offset, customerUuid: $customerUuid) { totalCount nodes { ...ServiceProviderRest } } }`,
-    variables: ({ query }) => compact({ customerUuid: uuidParam(query, "customer_uuid") }),
-    kind: "list",
-  },
+    field: "serviceProviders",
+    type: "ServiceProvider",
+    fragment: "ServiceProviderRest",
+    contract: SERVICE_PROVIDER_CONTRACT,
+  }),
   retrieve("/api/marketplace-service-providers", "service provider", "serviceProvider", "ServiceProviderRest"),
   {
     method: "POST",
@@ -182,21 +167,14 @@ export const directoryRoutes: RouteSpec[] = [
     kind: "object",
     status: 201,
   },
-  {
-    method: "GET",
+  listRoute({
     path: "/api/marketplace-provider-offerings/",
     summary: "List offerings",
-    document: `query($first: Int, $offset: Int, $filter: OfferingFilter) { offerings(first: $first, offset: $offset, filter: $filter) { totalCount nodes { ...OfferingRest } } }`,
-    variables: ({ query }) => ({
-      filter: compact({
-        customerUuid: uuidParam(query, "customer_uuid"),
-        type: queryValues(query, "type").length ? queryValues(query, "type") : undefined,
-        state: choices(query, "state", offeringStateByLabel),
-        name: queryValue(query, "name"),
-      }),
-    }),
-    kind: "list",
-  },
+    field: "offerings",
+    type: "Offering",
+    fragment: "OfferingRest",
+    contract: OFFERING_CONTRACT,
+  }),
   retrieve("/api/marketplace-provider-offerings", "offering", "offering", "OfferingRest"),
   {
     method: "GET",
@@ -214,11 +192,17 @@ export const directoryRoutes: RouteSpec[] = [
       method: "GET",
       path: `/api/marketplace-provider-offerings/:uuid/${action}/`,
       summary: `${action === "list_course_accounts" ? "Course" : "Project service"} accounts of the offering's projects (not modelled: empty)`,
-      document: `query($uuid: ID!, $first: Int, $offset: Int) {
+      // As in Waldur, the offering filters apply to the offering itself: one they leave out is a 404.
+      document: `query($uuid: ID!, $filter: OfferingFilter, $first: Int, $offset: Int) {
         offeringAccounts(offeringUuid: $uuid, kind: ${action === "list_course_accounts" ? "COURSE" : "PROJECT_SERVICE"}, first: $first, offset: $offset) {
-          totalCount nodes { uuid username state project_uuid: projectUuid } } }`,
-      variables: byUuid,
+          totalCount nodes { uuid username state project_uuid: projectUuid } }
+        offering(uuid: $uuid, filter: $filter) { uuid } }`,
+      variables: ({ params, query }) => {
+        readOrdering(OFFERING_CONTRACT, query);
+        return compact({ uuid: params.uuid, filter: readFilters(OFFERING_CONTRACT, query) });
+      },
       kind: "list",
+      contract: OFFERING_CONTRACT,
     }),
   ),
   {
@@ -246,10 +230,10 @@ export const directoryRoutes: RouteSpec[] = [
     method: "POST",
     path: "/api/marketplace-provider-offerings/:uuid/activate/",
     summary: "Activate a Draft or Paused offering",
-    document: `mutation($uuid: ID!) { activateOffering(uuid: $uuid) { uuid } }`,
+    document: `mutation($uuid: ID!) { activateOffering(uuid: $uuid) { state: stateLabel } }`,
     variables: byUuid,
     kind: "object",
-    shape: () => ({ status: "Offering has been activated." }),
+    shape: ({ state }) => ({ detail: "Offering state updated.", state }),
   },
   ...roleRoutes,
 ];

@@ -1,21 +1,9 @@
-import { isMaintenanceType, maintenanceStateFromLabel } from "../../src/maintenance/enums.ts";
-import { MAINTENANCE_ORDER_PARAMS } from "../../src/maintenance/filters.ts";
+import { MAINTENANCE_CONTRACT, MAINTENANCE_OFFERING_CONTRACT, PUBLIC_MAINTENANCE_CONTRACT } from "../../src/maintenance/contract.ts";
 import { MAINTENANCE_ACTIONS, MAINTENANCE_TRANSITIONS } from "../../src/maintenance/transitions.ts";
 import { fieldError, invalid } from "../../src/platform/errors.ts";
-import {
-  choices,
-  compact,
-  dateTimeParam,
-  hyperlink,
-  optionalDateTime,
-  optionalString,
-  ordering,
-  queryValues,
-  readAll,
-  uuidParam,
-} from "../input.ts";
+import { compact, hyperlink, optionalDateTime, optionalString, readAll } from "../input.ts";
 import type { RestRequest, RouteSpec } from "../route.ts";
-import { byUuid, deleteRoute, retrieveRoute } from "./common.ts";
+import { byUuid, deleteRoute, listRoute, retrieveRoute } from "./common.ts";
 
 const BASE = "/api/maintenance-announcements";
 const LINKS = "/api/maintenance-announcement-offerings";
@@ -29,33 +17,6 @@ export function optionalChoiceInteger(body: Record<string, unknown>, field: stri
   if (!Number.isInteger(number) || String(value).trim() === "") throw fieldError(field, `"${String(value)}" is not a valid choice.`);
   return number;
 }
-
-/** `?maintenance_type=1&maintenance_type=2`. */
-function maintenanceTypes(query: URLSearchParams, name: string) {
-  const values = queryValues(query, name);
-  if (!values.length) return undefined;
-  return values.map((value) => {
-    if (!/^\d{1,2}$/.test(value) || !isMaintenanceType(Number(value))) {
-      throw fieldError(name, `Select a valid choice. ${value} is not one of the available choices.`);
-    }
-    return Number(value);
-  });
-}
-
-export function maintenanceFilter({ query }: RestRequest) {
-  return compact({
-    state: choices(query, "state", maintenanceStateFromLabel),
-    maintenanceType: maintenanceTypes(query, "maintenance_type"),
-    serviceProviderUuid: uuidParam(query, "service_provider_uuid"),
-    scheduledStartAfter: dateTimeParam(query, "scheduled_start_after"),
-    scheduledStartBefore: dateTimeParam(query, "scheduled_start_before"),
-    scheduledEndAfter: dateTimeParam(query, "scheduled_end_after"),
-    scheduledEndBefore: dateTimeParam(query, "scheduled_end_before"),
-  });
-}
-
-const listVariables = (request: RestRequest) =>
-  compact({ filter: maintenanceFilter(request), orderBy: ordering(request.query, MAINTENANCE_ORDER_PARAMS) });
 
 /** Fields that must be present on create and PUT; PATCH takes any subset. */
 const REQUIRED = ["name", "scheduled_start", "scheduled_end", "service_provider"];
@@ -128,15 +89,14 @@ const updateLink = (method: "PUT" | "PATCH"): RouteSpec => ({
 });
 
 export const maintenanceRoutes: RouteSpec[] = [
-  {
-    method: "GET",
+  listRoute({
     path: `${BASE}/`,
     summary: "List maintenance announcements of the providers the caller manages",
-    document: `query($filter: MaintenanceAnnouncementFilter, $orderBy: [MaintenanceAnnouncementOrder!], $first: Int, $offset: Int) {
-      maintenanceAnnouncements(filter: $filter, orderBy: $orderBy, first: $first, offset: $offset) { totalCount nodes { ...MaintenanceAnnouncementRest } } }`,
-    variables: listVariables,
-    kind: "list",
-  },
+    field: "maintenanceAnnouncements",
+    type: "MaintenanceAnnouncement",
+    fragment: "MaintenanceAnnouncementRest",
+    contract: MAINTENANCE_CONTRACT,
+  }),
   {
     method: "POST",
     path: `${BASE}/`,
@@ -151,17 +111,14 @@ export const maintenanceRoutes: RouteSpec[] = [
   updateMaintenance("PATCH"),
   deleteRoute(BASE, "Delete a maintenance announcement (and its system announcement)", "deleteMaintenanceAnnouncement", "{ uuid }"),
   ...actions,
-  {
-    method: "GET",
+  listRoute({
     path: `${LINKS}/`,
     summary: "List offerings affected by maintenance announcements",
-    document: `query($filter: MaintenanceAnnouncementOfferingFilter, $first: Int, $offset: Int) {
-      maintenanceAnnouncementOfferings(filter: $filter, first: $first, offset: $offset) { totalCount nodes { ...MaintenanceAnnouncementOfferingRest } } }`,
-    variables: ({ query }) => ({
-      filter: compact({ maintenanceUuid: uuidParam(query, "maintenance_uuid"), offeringUuid: uuidParam(query, "offering_uuid") }),
-    }),
-    kind: "list",
-  },
+    field: "maintenanceAnnouncementOfferings",
+    type: "MaintenanceAnnouncementOffering",
+    fragment: "MaintenanceAnnouncementOfferingRest",
+    contract: MAINTENANCE_OFFERING_CONTRACT,
+  }),
   {
     method: "POST",
     path: `${LINKS}/`,
@@ -177,13 +134,14 @@ export const maintenanceRoutes: RouteSpec[] = [
   updateLink("PATCH"),
   deleteRoute(LINKS, "Unlink an offering from a maintenance announcement", "deleteMaintenanceAnnouncementOffering", "{ uuid }"),
   {
-    method: "GET",
-    path: `${PUBLIC}/`,
-    summary: "Scheduled, in-progress and completed maintenance of every provider (no authentication)",
-    document: `query($filter: MaintenanceAnnouncementFilter, $orderBy: [MaintenanceAnnouncementOrder!], $first: Int, $offset: Int) {
-      publicMaintenanceAnnouncements(filter: $filter, orderBy: $orderBy, first: $first, offset: $offset) { totalCount nodes { ...PublicMaintenanceAnnouncementRest } } }`,
-    variables: listVariables,
-    kind: "list",
+    ...listRoute({
+      path: `${PUBLIC}/`,
+      summary: "Scheduled, in-progress and completed maintenance of every provider (no authentication)",
+      field: "publicMaintenanceAnnouncements",
+      type: "MaintenanceAnnouncement",
+      fragment: "PublicMaintenanceAnnouncementRest",
+      contract: PUBLIC_MAINTENANCE_CONTRACT,
+    }),
     public: true,
   },
   { ...retrieveRoute(PUBLIC, "Retrieve a public maintenance announcement", "publicMaintenanceAnnouncement", "PublicMaintenanceAnnouncementRest"), public: true },

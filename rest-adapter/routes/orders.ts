@@ -1,50 +1,17 @@
-import { ORDER_ORDER, type OrderOrder } from "../../src/orders/filters.ts";
-import { orderStateFromLabel, orderTypeFromLabel } from "../../src/orders/states.ts";
+import { ORDER_CONTRACT } from "../../src/orders/contract.ts";
+import { orderTypeFromLabel } from "../../src/orders/states.ts";
 import { ORDER_ACTIONS, ORDER_TRANSITIONS, type OrderAction } from "../../src/orders/transitions.ts";
 import { fieldError } from "../../src/platform/errors.ts";
-import {
-  choices,
-  compact,
-  dateTimeParam,
-  hyperlink,
-  optionalBoolean,
-  optionalString,
-  ordering,
-  queryValue,
-  queryValues,
-  readAll,
-  requiredString,
-  uuidListParam,
-  uuidParam,
-} from "../input.ts";
+import { compact, hyperlink, optionalBoolean, optionalString, readAll, requiredString } from "../input.ts";
 import type { RestRequest, RouteSpec } from "../route.ts";
-import { byUuid, retrieveRoute, deleteRoute } from "./common.ts";
-import { orderParams } from "./resources.ts";
+import { byUuid, deleteRoute, listRoute, retrieveRoute } from "./common.ts";
 
 const BASE = "/api/marketplace-orders";
-const ORDER = orderParams<OrderOrder>(ORDER_ORDER);
 
 /** Hyperlinks are matched by collection; Waldur links offerings and resources through more than one view. */
 const OFFERINGS = "(?:marketplace-provider-offerings|marketplace-public-offerings)";
 const RESOURCES = "(?:marketplace-resources|marketplace-provider-resources)";
 const PLANS = "(?:marketplace-plans|marketplace-public-plans)";
-
-function listFilter({ query }: RestRequest) {
-  const offeringTypes = queryValues(query, "offering_type");
-  return compact({
-    state: choices(query, "state", orderStateFromLabel),
-    type: choices(query, "type", orderTypeFromLabel),
-    offeringUuid: uuidListParam(query, "offering_uuid"),
-    offeringType: offeringTypes.length ? offeringTypes : undefined,
-    providerUuid: uuidParam(query, "provider_uuid"),
-    customerUuid: uuidParam(query, "customer_uuid"),
-    projectUuid: uuidParam(query, "project_uuid"),
-    resourceUuid: uuidParam(query, "resource_uuid"),
-    resourceName: queryValue(query, "resource_name"),
-    createdAfter: dateTimeParam(query, "created"),
-    modifiedAfter: dateTimeParam(query, "modified"),
-  });
-}
 
 function orderType(body: Record<string, unknown>) {
   const label = optionalString(body, "type");
@@ -110,15 +77,14 @@ const actions: RouteSpec[] = ORDER_ACTIONS.map((action) => {
 });
 
 export const orderRoutes: RouteSpec[] = [
-  {
-    method: "GET",
+  listRoute({
     path: `${BASE}/`,
     summary: "List orders visible to the caller (consumer or provider side)",
-    document: `query($filter: OrderFilter, $orderBy: [OrderOrder!], $first: Int, $offset: Int) {
-      orders(filter: $filter, orderBy: $orderBy, first: $first, offset: $offset) { totalCount nodes { ...OrderRest } } }`,
-    variables: (request) => compact({ filter: listFilter(request), orderBy: ordering(request.query, ORDER) }),
-    kind: "list",
-  },
+    field: "orders",
+    type: "Order",
+    fragment: "OrderRest",
+    contract: ORDER_CONTRACT,
+  }),
   {
     method: "POST",
     path: `${BASE}/`,

@@ -1,6 +1,7 @@
-import { compact, optionalDateTime, optionalString, queryValue, uuidParam } from "../input.ts";
+import { AGENT_IDENTITY_CONTRACT } from "../../src/site-agents/contract.ts";
+import { compact, optionalDateTime, optionalString } from "../input.ts";
 import type { RestRequest, RouteSpec } from "../route.ts";
-import { deleteRoute, retrieveRoute } from "./common.ts";
+import { deleteRoute, listRoute, retrieveRoute } from "./common.ts";
 
 const IDENTITIES = "/api/marketplace-site-agent-identities";
 const SERVICES = "/api/marketplace-site-agent-services";
@@ -46,15 +47,14 @@ const registration = (path: string, summary: string, document: string, variables
 });
 
 export const siteAgentRoutes: RouteSpec[] = [
-  {
-    method: "GET",
+  listRoute({
     path: `${IDENTITIES}/`,
     summary: "List site agent identities of the caller's offerings",
-    document: `query($filter: AgentIdentityFilter, $first: Int, $offset: Int) {
-      agentIdentities(filter: $filter, first: $first, offset: $offset) { totalCount nodes { ...AgentIdentityRest } } }`,
-    variables: ({ query }) => ({ filter: compact({ name: queryValue(query, "name"), offeringUuid: uuidParam(query, "offering_uuid") }) }),
-    kind: "list",
-  },
+    field: "agentIdentities",
+    type: "AgentIdentity",
+    fragment: "AgentIdentityRest",
+    contract: AGENT_IDENTITY_CONTRACT,
+  }),
   {
     method: "POST",
     path: `${IDENTITIES}/`,

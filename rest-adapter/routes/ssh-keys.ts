@@ -1,22 +1,10 @@
-import { SSH_KEY_ORDER, type SshKeyOrder } from "../../src/ssh-keys/service.ts";
-import { compact, hyperlink, optionalString, ordering, queryValue, readAll, requiredString, uuidParam } from "../input.ts";
+import { SSH_KEY_CONTRACT } from "../../src/ssh-keys/contract.ts";
+import { readFilters, readOrdering } from "../collection-query.ts";
+import { compact, hyperlink, optionalString, readAll, requiredString } from "../input.ts";
 import type { RestRequest, RouteSpec } from "../route.ts";
-import { deleteRoute, retrieveRoute } from "./common.ts";
-import { orderParams } from "./resources.ts";
+import { deleteRoute, listRoute, retrieveRoute } from "./common.ts";
 
 const KEYS = "/api/keys";
-const ORDER = orderParams<SshKeyOrder>(SSH_KEY_ORDER);
-
-const keyListVariables = ({ query }: RestRequest) =>
-  compact({
-    filter: compact({
-      userUuid: uuidParam(query, "user_uuid"),
-      name: queryValue(query, "name"),
-      fingerprintMd5: queryValue(query, "fingerprint_md5"),
-      fingerprintSha256: queryValue(query, "fingerprint_sha256"),
-    }),
-    orderBy: ordering(query, ORDER),
-  });
 
 const createKeyInput = ({ body }: RestRequest) =>
   compact(
@@ -28,15 +16,14 @@ const createKeyInput = ({ body }: RestRequest) =>
   );
 
 export const sshKeyRoutes: RouteSpec[] = [
-  {
-    method: "GET",
+  listRoute({
     path: `${KEYS}/`,
     summary: "List SSH public keys (own; staff and support all)",
-    document: `query($first: Int, $offset: Int, $filter: SshKeyFilter, $orderBy: [SshKeyOrder!]) {
-      sshKeys(first: $first, offset: $offset, filter: $filter, orderBy: $orderBy) { totalCount nodes { ...SshKeyRest } } }`,
-    variables: keyListVariables,
-    kind: "list",
-  },
+    field: "sshKeys",
+    type: "SshKey",
+    fragment: "SshKeyRest",
+    contract: SSH_KEY_CONTRACT,
+  }),
   {
     method: "POST",
     path: `${KEYS}/`,
@@ -54,7 +41,9 @@ export const sshKeyRoutes: RouteSpec[] = [
     summary: "SSH keys of the members of projects with a live resource of the provider's offerings",
     document: `query($uuid: ID!, $first: Int, $offset: Int, $filter: SshKeyFilter, $orderBy: [SshKeyOrder!]) {
       serviceProviderKeys(uuid: $uuid, first: $first, offset: $offset, filter: $filter, orderBy: $orderBy) { totalCount nodes { ...SshKeyRest } } }`,
-    variables: (request) => ({ uuid: request.params.uuid, ...keyListVariables(request) }),
+    variables: ({ params, query }) =>
+      compact({ uuid: params.uuid, filter: readFilters(SSH_KEY_CONTRACT, query), orderBy: readOrdering(SSH_KEY_CONTRACT, query) }),
     kind: "list",
+    contract: SSH_KEY_CONTRACT,
   },
 ];

@@ -1,22 +1,11 @@
-import type { ConsentOrder } from "../../src/terms-of-service/consents.ts";
-import type { TermsOrder } from "../../src/terms-of-service/service.ts";
-import { booleanParam, compact, hyperlink, optionalBoolean, optionalString, ordering, queryValue, uuidParam } from "../input.ts";
+import { CONSENT_CONTRACT, TERMS_CONTRACT } from "../../src/terms-of-service/contract.ts";
 import { fieldError } from "../../src/platform/errors.ts";
-import type { RestRequest, RouteSpec } from "../route.ts";
-import { byUuid, retrieveRoute, deleteRoute } from "./common.ts";
+import { compact, hyperlink, optionalBoolean, optionalString } from "../input.ts";
+import type { RouteSpec } from "../route.ts";
+import { byUuid, deleteRoute, listRoute, retrieveRoute } from "./common.ts";
 
 const TERMS = "/api/marketplace-offering-terms-of-service";
 const CONSENTS = "/api/marketplace-user-offering-consents";
-
-const TERMS_ORDER: Record<string, TermsOrder> = {
-  created: "CREATED_ASC", "-created": "CREATED_DESC", modified: "MODIFIED_ASC", "-modified": "MODIFIED_DESC",
-  version: "VERSION_ASC", "-version": "VERSION_DESC",
-};
-const CONSENT_ORDER: Record<string, ConsentOrder> = {
-  agreement_date: "AGREEMENT_DATE_ASC", "-agreement_date": "AGREEMENT_DATE_DESC", created: "CREATED_ASC",
-  "-created": "CREATED_DESC", modified: "MODIFIED_ASC", "-modified": "MODIFIED_DESC",
-  revocation_date: "REVOCATION_DATE_ASC", "-revocation_date": "REVOCATION_DATE_DESC",
-};
 
 function optionalInteger(body: Record<string, unknown>, field: string): number | undefined {
   const value = body[field];
@@ -34,16 +23,6 @@ const termsInput = (body: Record<string, unknown>) =>
     gracePeriodDays: optionalInteger(body, "grace_period_days"),
   });
 
-function termsFilter({ query }: RestRequest) {
-  const offering = queryValue(query, "offering");
-  return compact({
-    offeringUuid: uuidParam(query, "offering_uuid") ?? (offering ? hyperlink(offering, "offering", "marketplace-provider-offerings") : undefined),
-    isActive: booleanParam(query, "is_active"),
-    version: queryValue(query, "version"),
-    requiresReconsent: booleanParam(query, "requires_reconsent"),
-  });
-}
-
 const update = (method: "PUT" | "PATCH"): RouteSpec => ({
   method,
   path: `${TERMS}/:uuid/`,
@@ -54,21 +33,21 @@ const update = (method: "PUT" | "PATCH"): RouteSpec => ({
 });
 
 export const termsOfServiceRoutes: RouteSpec[] = [
-  {
-    method: "GET",
+  listRoute({
     path: `${TERMS}/`,
     summary: "List terms-of-service configurations visible to the caller",
-    document: `query($first: Int, $offset: Int, $filter: TermsOfServiceFilter, $orderBy: [TermsOfServiceOrder!]) {
-      offeringTermsOfServices(first: $first, offset: $offset, filter: $filter, orderBy: $orderBy) { totalCount nodes { ...TermsOfServiceRest } } }`,
-    variables: (request) => compact({ filter: termsFilter(request), orderBy: ordering(request.query, TERMS_ORDER) }),
-    kind: "list",
-  },
+    field: "offeringTermsOfServices",
+    type: "TermsOfService",
+    fragment: "TermsOfServiceRest",
+    contract: TERMS_CONTRACT,
+  }),
   retrieveRoute(TERMS, "Retrieve a terms-of-service configuration", "offeringTermsOfService", "TermsOfServiceRest"),
   {
     method: "POST",
     path: `${TERMS}/`,
     summary: "Create a terms-of-service configuration (UPDATE_OFFERING on the offering or its customer)",
-    document: `mutation($input: CreateTermsOfServiceInput!) { createOfferingTermsOfService(input: $input) { ...TermsOfServiceRest } }`,
+    document: `mutation($input: CreateTermsOfServiceInput!) {
+      createOfferingTermsOfService(input: $input) { ...TermsOfServiceRest offering: offeringUrl } }`,
     variables: ({ body }) => ({
       input: compact({
         offeringUuid: hyperlink(body.offering, "offering", "marketplace-provider-offerings"),
@@ -83,25 +62,20 @@ export const termsOfServiceRoutes: RouteSpec[] = [
   update("PUT"),
   update("PATCH"),
   deleteRoute(TERMS, "Delete a terms-of-service configuration", "deleteOfferingTermsOfService"),
-  {
-    method: "GET",
+  listRoute({
     path: `${CONSENTS}/`,
     summary: "List consents (own; staff and support all)",
-    document: `query($first: Int, $offset: Int, $filter: UserOfferingConsentFilter, $orderBy: [UserOfferingConsentOrder!]) {
-      userOfferingConsents(first: $first, offset: $offset, filter: $filter, orderBy: $orderBy) { totalCount nodes { ...ConsentRest } } }`,
-    variables: ({ query }) =>
-      compact({
-        filter: compact({ userUuid: uuidParam(query, "user_uuid"), offeringUuid: uuidParam(query, "offering_uuid"), version: queryValue(query, "version") }),
-        orderBy: ordering(query, CONSENT_ORDER),
-      }),
-    kind: "list",
-  },
+    field: "userOfferingConsents",
+    type: "UserOfferingConsent",
+    fragment: "ConsentRest",
+    contract: CONSENT_CONTRACT,
+  }),
   retrieveRoute(CONSENTS, "Retrieve a consent", "userOfferingConsent", "ConsentRest"),
   {
     method: "POST",
     path: `${CONSENTS}/`,
     summary: "Consent to an offering's active terms: {offering: <uuid>}",
-    document: `mutation($offering: ID!) { grantOfferingConsent(offeringUuid: $offering) { ...ConsentRest } }`,
+    document: `mutation($offering: ID!) { grantOfferingConsent(offeringUuid: $offering) { ...ConsentRest offering: offeringUuid } }`,
     variables: ({ body }) => ({ offering: hyperlink(body.offering, "offering", "marketplace-provider-offerings") }),
     kind: "object",
     status: 201,

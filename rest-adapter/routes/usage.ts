@@ -1,52 +1,35 @@
-import { COMPONENT_USAGE_ORDER, COMPONENT_USER_USAGE_ORDER, type ComponentUsageOrder, type ComponentUserUsageOrder } from "../../src/usage/filters.ts";
 import { amountError } from "../../src/usage/amounts.ts";
+import { BILLING_PERIOD_PARTS, COMPONENT_USAGE_CONTRACT, COMPONENT_USER_USAGE_CONTRACT } from "../../src/usage/contract.ts";
 import { DomainError, type FieldErrors, fieldError, invalid } from "../../src/platform/errors.ts";
 import {
   compact,
-  dateTimeParam,
   hyperlink,
-  numberParam,
   optionalBoolean,
   optionalDateTime,
   optionalString,
-  ordering,
   pythonTypeName,
   queryValue,
   readAll,
   requiredString,
-  uuidParam,
 } from "../input.ts";
 import type { RestRequest, RouteSpec } from "../route.ts";
-import { retrieveRoute } from "./common.ts";
-import { orderParams } from "./resources.ts";
+import { listRoute, retrieveRoute } from "./common.ts";
 
 const USAGES = "/api/marketplace-component-usages";
 const USER_USAGES = "/api/marketplace-component-user-usages";
-const USAGE_ORDER = orderParams<ComponentUsageOrder>(COMPONENT_USAGE_ORDER);
-const USER_USAGE_ORDER = orderParams<ComponentUserUsageOrder>(COMPONENT_USER_USAGE_ORDER);
-const RESOURCES = "(?:marketplace-resources|marketplace-provider-resources)";
 
-function usageFilter({ query }: RestRequest, billingPeriodParam: string) {
-  const resource = queryValue(query, "resource");
-  return compact({
-    resourceUuid: uuidParam(query, "resource_uuid") ?? (resource ? hyperlink(resource, "resource", RESOURCES) : undefined),
-    offeringUuid: uuidParam(query, "offering_uuid"),
-    projectUuid: uuidParam(query, "project_uuid"),
-    customerUuid: uuidParam(query, "customer_uuid"),
-    type: queryValue(query, "type"),
-    billingPeriod: dateTimeParam(query, billingPeriodParam),
-    billingPeriodYear: integerParam(query, "billing_period_year", 1, 9999),
-    billingPeriodMonth: integerParam(query, "billing_period_month", 1, 12),
-    dateAfter: dateTimeParam(query, "date_after"),
-    dateBefore: dateTimeParam(query, "date_before"),
-    username: queryValue(query, "username"),
-  });
-}
-
-function integerParam(query: URLSearchParams, name: string, min: number, max: number) {
-  const value = numberParam(query, name);
-  if (value !== undefined && (!Number.isInteger(value) || value < min || value > max)) throw fieldError(name, "Enter a whole number.");
-  return value;
+/** A year or month out of range answers with the REST parameter's name, before the list runs. */
+function withBillingPeriodChecks(route: RouteSpec): RouteSpec {
+  return {
+    ...route,
+    variables: (request) => {
+      for (const { rest, min, max } of BILLING_PERIOD_PARTS) {
+        const value = Number(queryValue(request.query, rest) ?? min);
+        if (Number.isInteger(value) && (value < min || value > max)) throw fieldError(rest, "Enter a whole number.");
+      }
+      return route.variables?.(request) ?? {};
+    },
+  };
 }
 
 /** An amount as the service takes it: numbers and numeric strings, anything else left to fail as "not a number". */
@@ -115,15 +98,16 @@ function userUsage(item: Record<string, unknown>) {
 const SET_USER_USAGES = `mutation($uuid: ID!, $usages: [UserUsageReportInput!]!) { setComponentUserUsages(componentUsageUuid: $uuid, usages: $usages) }`;
 
 export const usageRoutes: RouteSpec[] = [
-  {
-    method: "GET",
-    path: `${USAGES}/`,
-    summary: "List component usages (provider and consumer side)",
-    document: `query($filter: UsageFilter, $orderBy: [ComponentUsageOrder!], $first: Int, $offset: Int) {
-      componentUsages(filter: $filter, orderBy: $orderBy, first: $first, offset: $offset) { totalCount nodes { ...ComponentUsageRest } } }`,
-    variables: (request) => compact({ filter: usageFilter(request, "billing_period"), orderBy: ordering(request.query, USAGE_ORDER) }),
-    kind: "list",
-  },
+  withBillingPeriodChecks(
+    listRoute({
+      path: `${USAGES}/`,
+      summary: "List component usages (provider and consumer side)",
+      field: "componentUsages",
+      type: "ComponentUsage",
+      fragment: "ComponentUsageRest",
+      contract: COMPONENT_USAGE_CONTRACT,
+    }),
+  ),
   {
     method: "POST",
     path: `${USAGES}/set_usage/`,
@@ -153,15 +137,15 @@ export const usageRoutes: RouteSpec[] = [
     kind: "empty",
     status: 201,
   },
-  {
-    method: "GET",
-    path: `${USER_USAGES}/`,
-    summary: "List component user usages (provider and consumer side)",
-    document: `query($filter: UsageFilter, $orderBy: [ComponentUserUsageOrder!], $first: Int, $offset: Int) {
-      componentUserUsages(filter: $filter, orderBy: $orderBy, first: $first, offset: $offset) { totalCount nodes { ...ComponentUserUsageRest } } }`,
-    variables: (request) =>
-      compact({ filter: usageFilter(request, "component_usage__billing_period"), orderBy: ordering(request.query, USER_USAGE_ORDER) }),
-    kind: "list",
-  },
+  withBillingPeriodChecks(
+    listRoute({
+      path: `${USER_USAGES}/`,
+      summary: "List component user usages (provider and consumer side)",
+      field: "componentUserUsages",
+      type: "ComponentUserUsage",
+      fragment: "ComponentUserUsageRest",
+      contract: COMPONENT_USER_USAGE_CONTRACT,
+    }),
+  ),
   retrieveRoute(USER_USAGES, "Retrieve a component user usage", "componentUserUsage", "ComponentUserUsageRest"),
 ];

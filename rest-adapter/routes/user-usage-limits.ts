@@ -1,30 +1,23 @@
 import { fieldError } from "../../src/platform/errors.ts";
+import { parseUuid } from "../../src/platform/ids.ts";
 import { amountError } from "../../src/usage/amounts.ts";
-import { USER_LIMIT_ORDER, type UserLimitOrder } from "../../src/usage/user-limits.ts";
-import { compact, hyperlink, nonBlankString, ordering, queryValue, readAll, uuidParam } from "../input.ts";
+import { USER_LIMIT_CONTRACT } from "../../src/usage/user-limits-contract.ts";
+import { hyperlink, nonBlankString, pythonTypeName, readAll } from "../input.ts";
 import type { RestRequest, RouteSpec } from "../route.ts";
-import { deleteRoute, retrieveRoute } from "./common.ts";
-import { orderParams } from "./resources.ts";
+import { deleteRoute, listRoute, retrieveRoute } from "./common.ts";
 
 const LIMITS = "/api/component-user-usage-limits";
-const ORDER = orderParams<UserLimitOrder>(USER_LIMIT_ORDER);
 const RESOURCES = "(?:marketplace-resources|marketplace-provider-resources)";
 const FRAGMENT = "ComponentUserUsageLimitRest";
 
-/** A query parameter given as a bare uuid (`<name>_uuid`) or as the object's URL (`<name>`). */
-function uuidOrUrl(query: URLSearchParams, name: string, collection: string) {
-  const url = queryValue(query, name);
-  return uuidParam(query, `${name}_uuid`) ?? (url ? hyperlink(url, name, collection) : undefined);
-}
-
-function limitFilter({ query }: RestRequest) {
-  return compact({
-    resourceUuid: uuidOrUrl(query, "resource", RESOURCES),
-    userUuid: uuidOrUrl(query, "user", "users"),
-    offeringUuid: uuidParam(query, "offering_uuid"),
-    componentUuid: uuidParam(query, "component_uuid"),
-    componentType: queryValue(query, "component_type"),
-  });
+/** Waldur's `component` (an offering component's uuid); without it, our `component_type` names the component. */
+function componentOf(body: Record<string, unknown>) {
+  const component = body.component;
+  if (component === undefined) return { componentType: nonBlankString(body, "component_type") };
+  if (component === null || component === "") throw fieldError("component", "This field may not be null.");
+  if (typeof component !== "string") throw fieldError("component", `Incorrect type. Expected a UUID string, received ${pythonTypeName(component)}.`);
+  if (!parseUuid(component)) throw fieldError("component", "Must be a valid UUID.");
+  return { componentUuid: component };
 }
 
 /** DRF DecimalField: a number or a numeric string, ≥ 0, at most 2 decimal places. */
@@ -48,28 +41,28 @@ const update = (method: "PUT" | "PATCH"): RouteSpec => ({
 });
 
 export const userUsageLimitRoutes: RouteSpec[] = [
-  {
-    method: "GET",
+  listRoute({
     path: `${LIMITS}/`,
     summary: "List per-user component usage limits (provider and consumer side)",
-    document: `query($first: Int, $offset: Int, $filter: ComponentUserUsageLimitFilter, $orderBy: [ComponentUserUsageLimitOrder!]) {
-      componentUserUsageLimits(first: $first, offset: $offset, filter: $filter, orderBy: $orderBy) { totalCount nodes { ...${FRAGMENT} } } }`,
-    variables: (request) => compact({ filter: limitFilter(request), orderBy: ordering(request.query, ORDER) }),
-    kind: "list",
-  },
+    field: "componentUserUsageLimits",
+    type: "ComponentUserUsageLimit",
+    fragment: FRAGMENT,
+    contract: USER_LIMIT_CONTRACT,
+  }),
   {
     method: "POST",
     path: `${LIMITS}/`,
-    summary: "Set a user's limit on a resource's component: {resource, component_type, user, limit} (SET_RESOURCE_LIMITS)",
+    summary: "Set a user's limit on a resource's component: {resource, component (uuid) or component_type, user, limit} (SET_RESOURCE_LIMITS)",
     document: `mutation($input: CreateComponentUserUsageLimitInput!) { createComponentUserUsageLimit(input: $input) { ...${FRAGMENT} } }`,
-    variables: ({ body }) => ({
-      input: readAll({
+    variables: ({ body }: RestRequest) => {
+      const { component, ...input } = readAll({
         resourceUuid: () => hyperlink(body.resource, "resource", RESOURCES),
-        componentType: () => nonBlankString(body, "component_type"),
+        component: () => componentOf(body),
         userUuid: () => hyperlink(body.user, "user", "users"),
         limit: () => limitValue(body),
-      }),
-    }),
+      });
+      return { input: { ...input, ...component } };
+    },
     kind: "object",
     status: 201,
   },

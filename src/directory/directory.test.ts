@@ -66,6 +66,15 @@ describe("/api/users/", () => {
       is_support: false,
       is_active: true,
       date_joined: expect.stringMatching(/Z$/),
+      has_usable_password: false,
+      registration_method: "default",
+      native_name: "",
+      job_title: "",
+      phone_number: "",
+      organization: "",
+      description: "",
+      civil_number: null,
+      agreement_date: null,
     });
   });
 
@@ -133,6 +142,21 @@ describe("/api/customers/", () => {
       abbreviation: "ACME",
       email: "a@acme.org",
       created: expect.stringMatching(/Z$/),
+      slug: "acme",
+      display_name: "ACME",
+      accounting_start_date: res.body.created,
+      projects_count: 0,
+      users_count: 0,
+      is_service_provider: false,
+      service_provider: null,
+      service_provider_uuid: null,
+      native_name: "",
+      contact_details: "",
+      agreement_number: "",
+      registration_code: "",
+      backend_id: "",
+      archived: false,
+      organization_groups: [],
     });
     for (const persona of ["support", "providerOwner", "unrelated"] as const) {
       const denied = await t.http("POST", "/api/customers/", { token: as(persona), body: { name: `Org of ${persona}` } });

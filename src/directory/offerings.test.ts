@@ -24,6 +24,8 @@ const OFFERING = {
   plans: [{ name: "Standard", unit_price: "12.5", unit: "month" }, { name: "Free" }],
 };
 
+const PLAN_URL = /\/api\/marketplace-plans\/[0-9a-f]{32}\/$/;
+
 async function createOffering(name: string, extra: Record<string, unknown> = {}) {
   const res = await t.http("POST", `${BASE}/`, { token: as("providerOwner"), body: { customer: t.world.provider.uuid, name, type: "Marketplace.Basic", ...extra } });
   expect(res.status).toBe(201);
@@ -52,15 +54,24 @@ describe("create", () => {
       customer: `${t.baseUrl}/api/customers/${t.world.provider.uuid}/`,
       customer_uuid: t.world.provider.uuid,
       customer_name: "Provider Org",
+      slug: "cloud-vms",
+      shared: true,
+      billable: true,
+      attributes: {},
+      order_count: 0,
+      total_customers: 0,
+      total_cost: 0,
+      total_cost_estimated: 0,
       components: [
-        { uuid: expect.any(String), type: "cpu", name: "CPU hours", billing_type: "usage", measured_unit: "hours", limit_period: null, limit_amount: null },
-        { uuid: expect.any(String), type: "storage", name: "Storage", billing_type: "limit", measured_unit: "GB", limit_period: "month", limit_amount: 100 },
+        { uuid: expect.any(String), type: "cpu", name: "CPU hours", billing_type: "usage", measured_unit: "hours", limit_period: null, limit_amount: null, offering_uuid: uuid },
+        { uuid: expect.any(String), type: "storage", name: "Storage", billing_type: "limit", measured_unit: "GB", limit_period: "month", limit_amount: 100, offering_uuid: uuid },
       ],
       plans: [
-        { uuid: expect.any(String), name: "Free", unit_price: "0.0000000000", unit: "month", archived: false },
-        { uuid: expect.any(String), name: "Standard", unit_price: "12.5000000000", unit: "month", archived: false },
+        { url: expect.stringMatching(PLAN_URL), uuid: expect.any(String), name: "Free", unit_price: "0.0000000000", unit: "month", archived: false, resources_count: 0 },
+        { url: expect.stringMatching(PLAN_URL), uuid: expect.any(String), name: "Standard", unit_price: "12.5000000000", unit: "month", archived: false, resources_count: 0 },
       ],
     });
+    for (const plan of res.body.plans) expect(plan.url).toBe(`${t.baseUrl}/api/marketplace-plans/${plan.uuid}/`);
     const retrieved = await t.http("GET", `${BASE}/${uuid}/`, { token: as("providerManager") });
     expect(retrieved.status).toBe(200);
     expect(retrieved.body).toEqual(res.body);
@@ -78,6 +89,8 @@ describe("create", () => {
     ["missing billing_type", { components: [{ type: "cpu", name: "CPU" }] }, { components: ["billing_type must be one of usage, fixed, limit, one."] }],
     ["duplicate component types", { components: [{ type: "cpu", billing_type: "usage" }, { type: "cpu", billing_type: "fixed" }] }, { components: ["Component types must be unique."] }],
     ["components not a list", { components: { type: "cpu" } }, { components: ["Expected a list of items."] }],
+    ["a limit period Waldur does not know", { components: [{ type: "cpu", billing_type: "limit", limit_period: "weekly" }] }, { components: ["limit_period must be one of annual, month, quarterly, total."] }],
+    ["a plan unit Waldur does not know", { plans: [{ name: "p", unit: "fortnight" }] }, { plans: ["unit must be one of day, half_month, hour, month, quantity, quarter."] }],
     ["a plan without a name", { plans: [{ unit_price: "1" }] }, { plans: ["Each plan needs a name."] }],
     ["a plan price that is not a number", { plans: [{ name: "p", unit_price: "cheap" }] }, { plans: ["unit_price: A valid number is required."] }],
     ["a plan price with 11 decimals", { plans: [{ name: "p", unit_price: "0.00000000001" }] }, { plans: ["unit_price: Ensure that there are no more than 10 decimal places."] }],
@@ -163,11 +176,11 @@ describe("retrieve and list", () => {
 });
 
 describe("activate", () => {
-  it("Draft → Active: 200; again → 409 with the valid states", async () => {
+  it("Draft → Active: 200 with Waldur's {detail, state}; again → 409 with the valid states", async () => {
     const draft = await createOffering("To activate");
     const res = await t.http("POST", `${BASE}/${draft.uuid}/activate/`, { token: as("providerManager") });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ status: "Offering has been activated." });
+    expect(res.body).toEqual({ detail: "Offering state updated.", state: "Active" });
     expect((await t.http("GET", `${BASE}/${draft.uuid}/`, { token: as("unrelated") })).body.state).toBe("Active");
 
     const again = await t.http("POST", `${BASE}/${draft.uuid}/activate/`, { token: as("providerManager") });

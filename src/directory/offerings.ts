@@ -2,26 +2,24 @@ import { Permission } from "../auth/permissions.ts";
 import type { Context } from "../context.ts";
 import type { BillingType, OfferingState, Prisma } from "../generated/prisma/client.ts";
 import { recordEvent } from "../events/record.ts";
-import type { Page } from "../platform/paginate.ts";
+import type { Connection, Page } from "../platform/paginate.ts";
 import { DomainError, ErrorCode, fieldError, invalid, notFound } from "../platform/errors.ts";
 import { parseUuid, toHex } from "../platform/ids.ts";
 import { paginate } from "../platform/paginate.ts";
 import { canTransition, swapFromObserved, type TransitionRule } from "../platform/state-machine.ts";
 import { maxLength } from "../platform/text.ts";
-import { icontains } from "../platform/text-match.ts";
 import { transact } from "../platform/transaction.ts";
+import { type FilterValues, type OrderValue, orderValues } from "../platform/collection-contract.ts";
 import { referenced, visibleOne } from "./lookup.ts";
+import { OFFERING_CONTRACT, OFFERING_STATE_LABELS } from "./offerings-contract.ts";
+import { pageByTotalCustomers } from "./offering-totals.ts";
+import { resolveConditions } from "./contract-conditions.ts";
 import { visibleOfferings } from "./visibility.ts";
 
 export type OfferingQuery = { select?: Prisma.OfferingSelect; include?: Prisma.OfferingInclude };
 export type ServiceProviderQuery = { select?: Prisma.ServiceProviderSelect; include?: Prisma.ServiceProviderInclude };
 
-export const OFFERING_STATE_LABELS: Record<OfferingState, string> = {
-  DRAFT: "Draft",
-  ACTIVE: "Active",
-  PAUSED: "Paused",
-  ARCHIVED: "Archived",
-};
+export { OFFERING_STATE_LABELS };
 
 export const OFFERING_TRANSITIONS = {
   activate: { from: ["DRAFT", "PAUSED"], to: "ACTIVE" },
@@ -77,32 +75,37 @@ export async function createServiceProvider(
   return ctx.db.serviceProvider.findUniqueOrThrow({ ...query, where: { id } });
 }
 
-export interface OfferingFilter {
-  customerUuid?: string | null;
-  type?: string[] | null;
-  state?: OfferingState[] | null;
-  name?: string | null;
+export type OfferingFilterValues = FilterValues<typeof OFFERING_CONTRACT>;
+export type OfferingOrder = OrderValue<typeof OFFERING_CONTRACT>;
+
+const ORDER_VALUES = orderValues(OFFERING_CONTRACT);
+
+/** The visible offerings that pass the filters. */
+async function offeringsWhere(ctx: Context, filter: OfferingFilterValues | null | undefined): Promise<Prisma.OfferingWhereInput> {
+  return { AND: [await visibleOfferings(ctx), ...(await resolveConditions(ctx, OFFERING_CONTRACT.where(filter)))] };
 }
 
-export async function listOfferings(ctx: Context, args: { filter?: OfferingFilter | null; page: Page }, query: OfferingQuery = {}) {
-  const f = args.filter ?? {};
-  const customerId = f.customerUuid ? parseUuid(f.customerUuid) : undefined;
-  if (customerId === null) throw fieldError("customer_uuid", "Enter a valid UUID.");
-  const where: Prisma.OfferingWhereInput = {
-    AND: [
-      await visibleOfferings(ctx),
-      customerId ? { customerId } : {},
-      f.type?.length ? { type: { in: f.type } } : {},
-      f.state?.length ? { state: { in: f.state } } : {},
-      f.name ? { name: icontains(f.name) } : {},
-    ],
-  };
-  return paginate(ctx.db.offering, { where, orderBy: [{ name: "asc" }, { id: "asc" }], page: args.page, query });
+export async function listOfferings(
+  ctx: Context,
+  args: { filter?: OfferingFilterValues | null; orderBy?: OfferingOrder[] | null; page: Page },
+  query: OfferingQuery = {},
+): Promise<Connection<unknown>> {
+  const where = await offeringsWhere(ctx, args.filter);
+  const orderBy = OFFERING_CONTRACT.orderBy(args.orderBy);
+  const keys = (args.orderBy ?? []).flatMap((value) => {
+    const order = ORDER_VALUES.get(value);
+    return order ? [`${order.direction === "desc" ? "-" : ""}${order.key}`] : [];
+  });
+  if (!keys.some((key) => key.endsWith("total_customers"))) return paginate(ctx.db.offering, { where, orderBy, page: args.page, query });
+  return pageByTotalCustomers(ctx, { where, orderBy, keys, page: args.page }, (ids) =>
+    ctx.db.offering.findMany({ ...query, where: { id: { in: ids } } }),
+  );
 }
 
-export async function getOffering(ctx: Context, uuid: string, query: OfferingQuery = {}) {
-  const visible = await visibleOfferings(ctx);
-  return visibleOne(uuid, (id) => ctx.db.offering.findFirst({ ...query, where: { AND: [{ id }, visible] } }));
+/** One visible offering; with `filter`, only if it passes the filters too (Waldur's filtered detail actions). */
+export async function getOffering(ctx: Context, uuid: string, query: OfferingQuery = {}, filter?: OfferingFilterValues | null) {
+  const where = await offeringsWhere(ctx, filter);
+  return visibleOne(uuid, (id) => ctx.db.offering.findFirst({ ...query, where: { AND: [{ id }, where] } }));
 }
 
 export interface ComponentInput {

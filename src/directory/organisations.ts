@@ -2,17 +2,24 @@ import { Permission } from "../auth/permissions.ts";
 import type { Context } from "../context.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import { recordEvent } from "../events/record.ts";
-import type { Page } from "../platform/paginate.ts";
+import type { FilterValues, OrderValue } from "../platform/collection-contract.ts";
+import { batchLoader } from "../platform/batch.ts";
+import type { Connection, Page } from "../platform/paginate.ts";
 import { fieldError } from "../platform/errors.ts";
 import { parseUuid, toHex } from "../platform/ids.ts";
 import { paginate } from "../platform/paginate.ts";
 import { maxLength } from "../platform/text.ts";
 import { icontains } from "../platform/text-match.ts";
 import { transact } from "../platform/transaction.ts";
+import { grantsInForce, resolveConditions } from "./contract-conditions.ts";
+import { CUSTOMER_CONTRACT } from "./customers-contract.ts";
 import { referenced, requireStaff, visibleOne } from "./lookup.ts";
+import { PROJECT_CONTRACT } from "./projects-contract.ts";
+import { SERVICE_PROVIDER_CONTRACT } from "./service-providers-contract.ts";
 import { visibleCustomers, visibleProjects } from "./visibility.ts";
 
 export type CustomerQuery = { select?: Prisma.CustomerSelect; include?: Prisma.CustomerInclude };
+type ServiceProviderQuery = { select?: Prisma.ServiceProviderSelect; include?: Prisma.ServiceProviderInclude };
 export type ProjectQuery = { select?: Prisma.ProjectSelect; include?: Prisma.ProjectInclude };
 
 const required = (field: string, value: string | null | undefined, max: number) => {
@@ -20,11 +27,53 @@ const required = (field: string, value: string | null | undefined, max: number) 
   return maxLength(field, value.trim(), max);
 };
 
-export async function listCustomers(ctx: Context, args: { name?: string | null; page: Page }, query: CustomerQuery = {}) {
-  const where = {
-    AND: [await visibleCustomers(ctx), args.name ? { name: icontains(args.name) } : {}],
-  };
-  return paginate(ctx.db.customer, { where, orderBy: [{ name: "asc" }, { id: "asc" }], page: args.page, query });
+export async function listCustomers(
+  ctx: Context,
+  args: { filter?: FilterValues<typeof CUSTOMER_CONTRACT> | null; orderBy?: Array<OrderValue<typeof CUSTOMER_CONTRACT>> | null; page: Page },
+  query: CustomerQuery = {},
+) {
+  const visible = await visibleCustomers(ctx);
+  const where = { AND: [visible, ...(await resolveConditions(ctx, CUSTOMER_CONTRACT.where(args.filter)))] };
+  return paginate(ctx.db.customer, { where, orderBy: CUSTOMER_CONTRACT.orderBy(args.orderBy).flat(), page: args.page, query });
+}
+
+/** How many people hold a role in force on a customer or one of its projects (Waldur's `users_count`); one batch per request tick. */
+export function countCustomerUsers(ctx: Context, customerId: string): Promise<number> {
+  const load = ctx.memo("customer:users-count", () =>
+    batchLoader<string, number>(async (ids) => {
+      const projects = await ctx.db.project.findMany({ where: { customerId: { in: ids } }, select: { id: true, customerId: true } });
+      const customerOfProject = new Map(projects.map((project) => [project.id, project.customerId]));
+      const now = ctx.now();
+      const grants = await ctx.db.roleGrant.findMany({
+        where: {
+          OR: [grantsInForce(now, "CUSTOMER", { scopeIds: ids }), grantsInForce(now, "PROJECT", { scopeIds: [...customerOfProject.keys()] })],
+        },
+        select: { userId: true, scopeType: true, scopeId: true },
+      });
+      const people = new Map(ids.map((id) => [id, new Set<string>()]));
+      for (const grant of grants) {
+        const customer = grant.scopeType === "CUSTOMER" ? grant.scopeId : customerOfProject.get(grant.scopeId);
+        if (customer) people.get(customer)?.add(grant.userId);
+      }
+      return new Map([...people].map(([id, users]) => [id, users.size]));
+    }, (id) => id),
+  );
+  return load(customerId).then((count) => count ?? 0);
+}
+
+/** Every service provider (Waldur's list is public), narrowed by the contract's filters. */
+export async function listServiceProviders(
+  ctx: Context,
+  args: {
+    filter?: FilterValues<typeof SERVICE_PROVIDER_CONTRACT> | null;
+    orderBy?: Array<OrderValue<typeof SERVICE_PROVIDER_CONTRACT>> | null;
+    page: Page;
+  },
+  query: ServiceProviderQuery = {},
+) {
+  ctx.requireViewer();
+  const where = { AND: SERVICE_PROVIDER_CONTRACT.where(args.filter) };
+  return paginate(ctx.db.serviceProvider, { where, orderBy: SERVICE_PROVIDER_CONTRACT.orderBy(args.orderBy), page: args.page, query });
 }
 
 export async function getCustomer(ctx: Context, uuid: string, query: CustomerQuery = {}) {
@@ -56,21 +105,16 @@ export async function createCustomer(
   return ctx.db.customer.findUniqueOrThrow({ ...query, where: { id } });
 }
 
+export type ProjectFilterValues = FilterValues<typeof PROJECT_CONTRACT>;
+export type ProjectOrder = OrderValue<typeof PROJECT_CONTRACT>;
+
 export async function listProjects(
   ctx: Context,
-  args: { customerUuid?: string | null; name?: string | null; page: Page },
+  args: { filter?: ProjectFilterValues | null; orderBy?: ProjectOrder[] | null; page: Page },
   query: ProjectQuery = {},
-) {
-  const customerId = args.customerUuid ? parseUuid(args.customerUuid) : undefined;
-  if (customerId === null) throw fieldError("customer_uuid", "Enter a valid UUID.");
-  const where = {
-    AND: [
-      await visibleProjects(ctx),
-      customerId ? { customerId } : {},
-      args.name ? { name: icontains(args.name) } : {},
-    ],
-  };
-  return paginate(ctx.db.project, { where, orderBy: [{ name: "asc" }, { id: "asc" }], page: args.page, query });
+): Promise<Connection<unknown>> {
+  const where = { AND: [await visibleProjects(ctx), ...(await resolveConditions(ctx, PROJECT_CONTRACT.where(args.filter)))] };
+  return paginate(ctx.db.project, { where, orderBy: PROJECT_CONTRACT.orderBy(args.orderBy), page: args.page, query });
 }
 
 export async function getProject(ctx: Context, uuid: string, query: ProjectQuery = {}) {

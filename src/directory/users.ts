@@ -3,36 +3,28 @@ import { hashPassword, newTokenKey, tokenDigest, verifyPassword } from "../auth/
 import type { Context } from "../context.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import { recordEvent } from "../events/record.ts";
+import type { FilterValues, OrderValue } from "../platform/collection-contract.ts";
 import type { Page } from "../platform/paginate.ts";
 import { fieldError } from "../platform/errors.ts";
 import { toHex } from "../platform/ids.ts";
 import { paginate } from "../platform/paginate.ts";
 import { maxLength } from "../platform/text.ts";
-import { icontains, iexact } from "../platform/text-match.ts";
 import { transact } from "../platform/transaction.ts";
+import { resolveConditions } from "./contract-conditions.ts";
 import { requireStaff, visibleOne } from "./lookup.ts";
+import { USER_CONTRACT } from "./users-contract.ts";
 import { visibleUsers } from "./visibility.ts";
 
 export type UserQuery = { select?: Prisma.UserSelect; include?: Prisma.UserInclude };
 
-export interface UserFilter {
-  username?: string | null;
-  email?: string | null;
-  query?: string | null;
-}
-
-export async function listUsers(ctx: Context, args: { filter?: UserFilter | null; page: Page }, query: UserQuery = {}) {
-  const f = args.filter ?? {};
-  const contains = f.query ? icontains(f.query) : undefined;
-  const where: Prisma.UserWhereInput = {
-    AND: [
-      await visibleUsers(ctx),
-      f.username ? { username: f.username } : {},
-      f.email ? { email: iexact(f.email) } : {},
-      contains ? { OR: [{ username: contains }, { firstName: contains }, { lastName: contains }, { email: contains }] } : {},
-    ],
-  };
-  return paginate(ctx.db.user, { where, orderBy: [{ username: "asc" }], page: args.page, query });
+export async function listUsers(
+  ctx: Context,
+  args: { filter?: FilterValues<typeof USER_CONTRACT> | null; orderBy?: Array<OrderValue<typeof USER_CONTRACT>> | null; page: Page },
+  query: UserQuery = {},
+) {
+  const visible = await visibleUsers(ctx);
+  const where: Prisma.UserWhereInput = { AND: [visible, ...(await resolveConditions(ctx, USER_CONTRACT.where(args.filter)))] };
+  return paginate(ctx.db.user, { where, orderBy: USER_CONTRACT.orderBy(args.orderBy).flat(), page: args.page, query });
 }
 
 export async function getUser(ctx: Context, uuid: string, query: UserQuery = {}) {

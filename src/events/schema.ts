@@ -1,9 +1,10 @@
 import type { Context } from "../context.ts";
-import { EventScopeType } from "../generated/prisma/enums.ts";
 import { builder } from "../graphql/builder.ts";
+import { collectionInputs } from "../graphql/collection-inputs.ts";
 import { connectionType, nodesQuery, pageArgs, toPage } from "../graphql/pagination.ts";
 import { toHex } from "../platform/ids.ts";
 import type { EventCreatedPayload } from "../platform/pubsub.ts";
+import { EVENT_CONTRACT } from "./contract.ts";
 import * as service from "./service.ts";
 import { contextShownTo, subscriberMaySee, visibleEvents } from "./visibility.ts";
 
@@ -22,26 +23,7 @@ export const EventRef = builder.prismaObject("Event", {
   }),
 });
 
-export const EventScopeTypeEnum = builder.enumType(EventScopeType, { name: "EventScopeType" });
-
-const EventScopeInput = builder.inputType("EventScopeInput", {
-  fields: (t) => ({ type: t.field({ type: EventScopeTypeEnum, required: true }), uuid: t.id({ required: true }) }),
-});
-
-const EventFilterInput = builder.inputType("EventFilter", {
-  fields: (t) => ({
-    eventType: t.stringList(),
-    scope: t.field({ type: EventScopeInput, description: "Only events about this object" }),
-    createdFrom: t.float({ description: "UNIX timestamp, inclusive" }),
-    createdTo: t.float({ description: "UNIX timestamp, exclusive" }),
-    message: t.string({ description: "Case-insensitive substring" }),
-    userUuid: t.id(),
-    customerUuid: t.id(),
-    projectUuid: t.id(),
-  }),
-});
-
-const EventOrderEnum = builder.enumType("EventOrder", { values: ["CREATED_ASC", "CREATED_DESC"] as const });
+const { Filter: EventFilterInput, Order: EventOrderEnum } = collectionInputs("Event", EVENT_CONTRACT);
 const EventConnection = connectionType("Event", EventRef);
 
 export async function canSeeEvent(ctx: Context, id: number) {
@@ -55,7 +37,7 @@ builder.queryFields((t) => ({
     resolve: (_root, args, ctx, info) =>
       service.listEvents(
         ctx,
-        { filter: args.filter as service.EventFilter, orderBy: args.orderBy, page: toPage(args) },
+        { filter: args.filter, orderBy: args.orderBy, page: toPage(args) },
         nodesQuery(ctx, info, "Event"),
       ) as never,
   }),
@@ -67,7 +49,7 @@ builder.queryFields((t) => ({
   }),
   eventCount: t.int({
     args: { filter: t.arg({ type: EventFilterInput }) },
-    resolve: (_root, args, ctx) => service.countEvents(ctx, args.filter as service.EventFilter),
+    resolve: (_root, args, ctx) => service.countEvents(ctx, args.filter),
   }),
 }));
 

@@ -122,14 +122,14 @@ describe("/api/admin-announcements/", () => {
       active_to: "2030-01-01T13:00:00Z",
       maintenance_uuid: m.uuid,
       maintenance_name: "Kernel",
-      maintenance_type: 2,
+      maintenance_type: "2",
       maintenance_state: "Scheduled",
       maintenance_scheduled_start: "2030-01-01T10:00:00Z",
       maintenance_scheduled_end: "2030-01-01T12:00:00Z",
       maintenance_service_provider: "Provider Org",
       maintenance_external_reference_url: "https://status.example.org",
       maintenance_affected_offerings: [
-        { uuid: t.world.offering.uuid, name: "HPC", impact_level: 4, impact_level_display: "Full outage", impact_description: "All down" },
+        { uuid: t.world.offering.uuid, name: "HPC", impact_level: "4", impact_level_display: "Full outage", impact_description: "All down" },
       ],
     });
     expect((await t.http("GET", "/api/admin-announcements/")).status).toBe(401);
@@ -143,7 +143,9 @@ describe("/api/admin-announcements/", () => {
     expect((await t.http("POST", "/api/admin-announcements/", { body })).status).toBe(401);
     const created = await t.http("POST", "/api/admin-announcements/", { token: t.world.tokens.staff, body });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ description: "Welcome", type: "warning", is_active: true, maintenance_uuid: null, maintenance_affected_offerings: [] });
+    expect(created.body).toMatchObject({ description: "Welcome", type: "warning", is_active: true, maintenance_affected_offerings: [] });
+    // No maintenance: its fields are left out, as py-client cannot parse them as null.
+    expect(Object.keys(created.body).filter((key) => key.startsWith("maintenance_"))).toEqual(["maintenance_affected_offerings"]);
     const path = `/api/admin-announcements/${created.body.uuid}/`;
     expect((await t.http("PATCH", path, { token: owner(), body: { description: "x" } })).status).toBe(403);
     const patched = await t.http("PATCH", path, { token: t.world.tokens.staff, body: { description: "Hello", type: "danger" } });
@@ -184,5 +186,42 @@ describe("/api/admin-announcements/", () => {
     expect(await list("type=information&type=warning")).toEqual(["zz-past notice"]);
     expect((await t.http("GET", "/api/admin-announcements/?type=urgent", { token: staff })).status).toBe(400);
     expect((await t.http("GET", "/api/admin-announcements/?o=bogus", { token: staff })).status).toBe(400);
+  });
+
+  it("is_active: from active_from up to, not including, active_to (Waldur's filter and field)", async () => {
+    const saved = clock;
+    clock = new Date("2031-06-01T12:00:00Z");
+    try {
+      const make = (description: string, from: string, to: string) =>
+        t.http("POST", "/api/admin-announcements/", { token: t.world.tokens.staff, body: { description, active_from: from, active_to: to } });
+      await make("yy-ending now", "2031-06-01T11:00:00Z", "2031-06-01T12:00:00Z");
+      await make("yy-starting now", "2031-06-01T12:00:00Z", "2031-06-01T13:00:00Z");
+      const list = async (query: string) =>
+        ((await t.http("GET", `/api/admin-announcements/?description=yy-&${query}`, { token: t.world.tokens.unrelated })).body as Array<{ description: string; is_active: boolean }>)
+          .map((a) => [a.description, a.is_active]);
+      expect(await list("is_active=true")).toEqual([["yy-starting now", true]]);
+      expect(await list("is_active=false")).toEqual([["yy-ending now", false]]);
+    } finally {
+      clock = saved;
+    }
+  });
+
+  it("orders by active_to, created, name and type", async () => {
+    const saved = clock;
+    const make = (description: string, to: string, type: string, created: string) => {
+      clock = new Date(created);
+      return t.http("POST", "/api/admin-announcements/", { token: t.world.tokens.staff, body: { description, active_from: "2029-01-01T00:00:00Z", active_to: to, type } });
+    };
+    await make("xx-b", "2030-03-01T00:00:00Z", "danger", "2029-06-01T00:00:00Z");
+    await make("xx-c", "2030-01-01T00:00:00Z", "information", "2029-06-02T00:00:00Z");
+    await make("xx-a", "2030-02-01T00:00:00Z", "warning", "2029-06-03T00:00:00Z");
+    clock = saved;
+    const list = async (o: string) =>
+      ((await t.http("GET", `/api/admin-announcements/?description=xx-&o=${o}`, { token: t.world.tokens.unrelated })).body as Array<{ description: string }>).map((a) => a.description);
+    expect(await list("-active_to")).toEqual(["xx-b", "xx-a", "xx-c"]);
+    expect(await list("created")).toEqual(["xx-b", "xx-c", "xx-a"]);
+    expect(await list("-name")).toEqual(["xx-c", "xx-b", "xx-a"]);
+    // Our types are an enum in Waldur's declaration order (information, warning, danger), not alphabetical.
+    expect(await list("type")).toEqual(["xx-c", "xx-a", "xx-b"]);
   });
 });

@@ -2,35 +2,53 @@ import type { Context } from "../context.ts";
 import { requireStaff } from "../directory/lookup.ts";
 import { recordEvent } from "../events/record.ts";
 import type { AnnouncementType, Prisma } from "../generated/prisma/client.ts";
+import { choiceFilter, defineContract, type FilterValues, type OrderValue } from "../platform/collection-contract.ts";
 import type { Connection, Page } from "../platform/paginate.ts";
 import { type FieldErrors, invalid, notFound } from "../platform/errors.ts";
 import { parseUuid, toHex } from "../platform/ids.ts";
 import { paginate } from "../platform/paginate.ts";
 import { icontains } from "../platform/text-match.ts";
 import { type Outbox, type Tx, transact } from "../platform/transaction.ts";
+import { ANNOUNCEMENT_TYPE_LABELS } from "./enums.ts";
 
 export type AdminAnnouncementQuery = { select?: Prisma.AdminAnnouncementSelect; include?: Prisma.AdminAnnouncementInclude };
 
-export interface AdminAnnouncementFilter {
-  description?: string | null;
-  isActive?: boolean | null;
-  type?: AnnouncementType[] | null;
-}
+/** Whether an announcement is active depends on the request's clock: such a filter is a function of now. */
+type AnnouncementCondition = Prisma.AdminAnnouncementWhereInput | ((now: Date) => Prisma.AdminAnnouncementWhereInput);
 
-export const ADMIN_ANNOUNCEMENT_ORDER = {
-  ACTIVE_FROM_ASC: { activeFrom: "asc" },
-  ACTIVE_FROM_DESC: { activeFrom: "desc" },
-  ACTIVE_TO_ASC: { activeTo: "asc" },
-  ACTIVE_TO_DESC: { activeTo: "desc" },
-  CREATED_ASC: { created: "asc" },
-  CREATED_DESC: { created: "desc" },
-  // Waldur offers `name`; an announcement's name is its text.
-  NAME_ASC: { description: "asc" },
-  NAME_DESC: { description: "desc" },
-  TYPE_ASC: { type: "asc" },
-  TYPE_DESC: { type: "desc" },
-} as const satisfies Record<string, Prisma.AdminAnnouncementOrderByWithRelationInput>;
-export type AdminAnnouncementOrder = keyof typeof ADMIN_ANNOUNCEMENT_ORDER;
+/** Waldur's AdminAnnouncementFilterSet: active while active_from <= now < active_to. */
+const activeAt = (active: boolean) => (now: Date): Prisma.AdminAnnouncementWhereInput =>
+  active
+    ? { activeFrom: { lte: now }, activeTo: { gt: now } }
+    : { OR: [{ activeFrom: { gt: now } }, { activeTo: { lte: now } }] };
+
+const TYPE_BY_LABEL = Object.fromEntries(
+  Object.entries(ANNOUNCEMENT_TYPE_LABELS).map(([type, label]) => [label, type as AnnouncementType]),
+);
+
+export const ADMIN_ANNOUNCEMENT_CONTRACT = defineContract<AnnouncementCondition, Prisma.AdminAnnouncementOrderByWithRelationInput>()({
+  filters: {
+    description: { kind: "text", rest: "description", description: "Case-insensitive substring", where: (text) => ({ description: icontains(text) }) },
+    isActive: { kind: "boolean", rest: "is_active", description: "Whether now lies within the active window", where: activeAt },
+    type: choiceFilter({
+      rest: "type",
+      labels: TYPE_BY_LABEL,
+      enumName: "AnnouncementType",
+      description: "Any of these types",
+      where: (types) => ({ type: { in: types } }),
+    }),
+  },
+  orderings: {
+    active_from: (direction) => ({ activeFrom: direction }),
+    active_to: (direction) => ({ activeTo: direction }),
+    created: (direction) => ({ created: direction }),
+    // Waldur offers `name`; an announcement's name is its text.
+    name: (direction) => ({ description: direction }),
+    type: (direction) => ({ type: direction }),
+  },
+  defaultOrder: ["-created"],
+  tiebreak: [{ created: "desc" }, { id: "asc" }],
+});
 
 export interface AdminAnnouncementInput {
   description?: string | null;
@@ -46,31 +64,20 @@ const REST_NAMES: Record<keyof AdminAnnouncementInput, string> = {
   activeTo: "active_to",
 };
 
-/** Active while now lies within [active_from, active_to]. */
-const activeAt = (now: Date, active: boolean): Prisma.AdminAnnouncementWhereInput =>
-  active
-    ? { activeFrom: { lte: now }, activeTo: { gte: now } }
-    : { OR: [{ activeFrom: { gt: now } }, { activeTo: { lt: now } }] };
-
-function announcementWhere(ctx: Context, f: AdminAnnouncementFilter | null | undefined): Prisma.AdminAnnouncementWhereInput[] {
-  if (!f) return [];
-  return [
-    f.description ? { description: icontains(f.description) } : {},
-    f.isActive != null ? activeAt(ctx.now(), f.isActive) : {},
-    f.type?.length ? { type: { in: f.type } } : {},
-  ];
-}
-
 /** Reading is open to every authenticated user (Waldur §4.5). */
 export async function listAdminAnnouncements(
   ctx: Context,
-  args: { filter?: AdminAnnouncementFilter | null; orderBy?: AdminAnnouncementOrder[] | null; page: Page },
+  args: {
+    filter?: FilterValues<typeof ADMIN_ANNOUNCEMENT_CONTRACT> | null;
+    orderBy?: Array<OrderValue<typeof ADMIN_ANNOUNCEMENT_CONTRACT>> | null;
+    page: Page;
+  },
   query: AdminAnnouncementQuery = {},
 ): Promise<Connection<unknown>> {
   ctx.requireViewer();
-  const where = { AND: announcementWhere(ctx, args.filter) };
-  const chosen = args.orderBy?.length ? args.orderBy : (["CREATED_DESC"] as const);
-  const orderBy = [...chosen.map((o) => ADMIN_ANNOUNCEMENT_ORDER[o]), { created: "desc" as const }, { id: "asc" as const }];
+  const now = ctx.now();
+  const where = { AND: ADMIN_ANNOUNCEMENT_CONTRACT.where(args.filter).map((c) => (typeof c === "function" ? c(now) : c)) };
+  const orderBy = ADMIN_ANNOUNCEMENT_CONTRACT.orderBy(args.orderBy);
   return paginate(ctx.db.adminAnnouncement, { where, orderBy, page: args.page, query });
 }
 

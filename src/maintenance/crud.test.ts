@@ -16,7 +16,7 @@ const INVALID_PROVIDER = { service_provider: ["Invalid hyperlink - Object does n
 const MAINTENANCE_KEYS = [
   "url", "uuid", "name", "message", "internal_notes", "maintenance_type", "maintenance_type_display", "external_reference_url",
   "state", "scheduled_start", "scheduled_end", "actual_start", "actual_end", "service_provider", "service_provider_name",
-  "created_by", "backend_id", "affected_offerings",
+  "created_by", "backend_id", "affected_offerings", "overrun_minutes", "start_delta_minutes", "timing_bucket",
 ].sort();
 
 describe("response shape", () => {
@@ -45,6 +45,9 @@ describe("response shape", () => {
       created_by: `${t.baseUrl}/api/users/${t.world.users.providerOwner.uuid}/`,
       backend_id: "",
       affected_offerings: [],
+      overrun_minutes: null,
+      start_delta_minutes: null,
+      timing_bucket: "pending",
     });
     expect(res.body.uuid).toMatch(/^[0-9a-f]{32}$/);
   });

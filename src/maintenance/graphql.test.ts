@@ -25,7 +25,7 @@ describe("GraphQL maintenance", () => {
 
     const listed = await t.gql(
       `query($filter: MaintenanceAnnouncementFilter) { maintenanceAnnouncements(filter: $filter, orderBy: [NAME_ASC]) { totalCount nodes { uuid } } }`,
-      { filter: { state: ["DRAFT"], maintenanceType: [2], serviceProviderUuid: t.world.serviceProvider.uuid } },
+      { filter: { state: ["DRAFT"], maintenanceType: 2, serviceProviderUuid: t.world.serviceProvider.uuid } },
       token,
     );
     expect(listed.data.maintenanceAnnouncements.nodes.map((n: { uuid: string }) => n.uuid)).toContain(m.uuid);

@@ -88,6 +88,22 @@ describe("affected offerings", () => {
     expect((await t.http("GET", `${BASE}${created.body.uuid}/`, { token: t.world.tokens.providerOwner })).status).toBe(200);
   });
 
+  it("filters by offering_uuid and orders by created", async () => {
+    const other = await otherProvider(t);
+    const mine = await t.http("POST", BASE, { token: t.world.tokens.staff, body: link(await seedMaintenance(t)) });
+    const theirs = await t.http("POST", BASE, {
+      token: t.world.tokens.staff,
+      body: link(await seedMaintenance(t, "DRAFT", { serviceProviderId: other.serviceProvider.id }), { offering: offeringUrl(t, other.offering.uuid) }),
+    });
+    const uuids = async (query: string) => (await t.http("GET", `${BASE}?${query}`, { token: t.world.tokens.staff })).body.map((l: { uuid: string }) => l.uuid);
+    expect(await uuids(`offering_uuid=${other.offering.uuid}`)).toEqual([theirs.body.uuid]);
+    expect(await uuids(`offering_uuid=${t.world.offering.uuid}&page_size=300`)).toContain(mine.body.uuid);
+    expect(await uuids(`offering_uuid=${t.world.offering.uuid}&page_size=300`)).not.toContain(theirs.body.uuid);
+    const newestFirst = await uuids("page_size=300");
+    expect(newestFirst.slice(0, 2)).toEqual([theirs.body.uuid, mine.body.uuid]);
+    expect((await uuids("o=created&page_size=300")).slice(-2)).toEqual([mine.body.uuid, theirs.body.uuid]);
+  });
+
   it("PATCH changes impact; outsiders 404, support 403; DELETE 204; events are written", async () => {
     const m = await seedMaintenance(t);
     const created = await t.http("POST", BASE, { token: t.world.tokens.providerOwner, body: link(m) });

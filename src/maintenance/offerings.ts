@@ -1,24 +1,20 @@
 import type { Context } from "../context.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
+import type { FilterValues, OrderValue } from "../platform/collection-contract.ts";
 import type { Connection, Page } from "../platform/paginate.ts";
 import { fieldError, type FieldErrors, invalid, notFound } from "../platform/errors.ts";
 import { parseUuid, toHex } from "../platform/ids.ts";
 import { paginate } from "../platform/paginate.ts";
 import { type Outbox, type Tx, transact } from "../platform/transaction.ts";
 import { MAINTENANCE_CORE, type MaintenanceCore, recordMaintenanceChange } from "./changes.ts";
+import { MAINTENANCE_OFFERING_CONTRACT } from "./contract.ts";
 import { impactLevelDisplay, isImpactLevel } from "./enums.ts";
-import { uuidOf } from "./filters.ts";
 import { canManageProvider, requireManager, visibleMaintenance } from "./visibility.ts";
 
 export type MaintenanceOfferingQuery = {
   select?: Prisma.MaintenanceAnnouncementOfferingSelect;
   include?: Prisma.MaintenanceAnnouncementOfferingInclude;
 };
-
-export interface MaintenanceOfferingFilter {
-  maintenanceUuid?: string | null;
-  offeringUuid?: string | null;
-}
 
 /** Writable fields of a link; `maintenance` and `offering` are uuids. */
 export interface MaintenanceOfferingInput {
@@ -45,18 +41,15 @@ const visibleLinks = async (ctx: Context): Promise<Prisma.MaintenanceAnnouncemen
 
 export async function listMaintenanceOfferings(
   ctx: Context,
-  args: { filter?: MaintenanceOfferingFilter | null; page: Page },
+  args: {
+    filter?: FilterValues<typeof MAINTENANCE_OFFERING_CONTRACT> | null;
+    orderBy?: Array<OrderValue<typeof MAINTENANCE_OFFERING_CONTRACT>> | null;
+    page: Page;
+  },
   query: MaintenanceOfferingQuery = {},
 ): Promise<Connection<unknown>> {
-  const f = args.filter ?? {};
-  const where = {
-    AND: [
-      await visibleLinks(ctx),
-      f.maintenanceUuid ? { maintenanceId: uuidOf("maintenance_uuid", f.maintenanceUuid) } : {},
-      f.offeringUuid ? { offeringId: uuidOf("offering_uuid", f.offeringUuid) } : {},
-    ],
-  };
-  const orderBy = [{ created: "desc" as const }, { id: "asc" as const }];
+  const where = { AND: [await visibleLinks(ctx), ...MAINTENANCE_OFFERING_CONTRACT.where(args.filter)] };
+  const orderBy = MAINTENANCE_OFFERING_CONTRACT.orderBy(args.orderBy);
   return paginate(ctx.db.maintenanceAnnouncementOffering, { where, orderBy, page: args.page, query });
 }
 

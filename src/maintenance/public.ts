@@ -1,25 +1,19 @@
 import type { Context } from "../context.ts";
-import type { Connection, Page } from "../platform/paginate.ts";
+import type { Connection } from "../platform/paginate.ts";
 import { notFound } from "../platform/errors.ts";
 import { parseUuid } from "../platform/ids.ts";
-import { paginate } from "../platform/paginate.ts";
+import { PUBLIC_MAINTENANCE_CONTRACT } from "./contract.ts";
 import { isPublicState, PUBLIC_STATES } from "./enums.ts";
-import { type MaintenanceFilter, type MaintenanceOrder, maintenanceOrderBy, maintenanceWhere } from "./filters.ts";
+import { listAnnouncements, type MaintenanceListArgs } from "./listing.ts";
 import type { MaintenanceQuery } from "./service.ts";
 import { rejectBadToken } from "./visibility.ts";
 
 /** Waldur §4.4: every organisation's announcements once scheduled, anonymous callers included. */
 const PUBLISHED = { state: { in: [...PUBLIC_STATES] } };
 
-export async function listPublicMaintenance(
-  ctx: Context,
-  args: { filter?: MaintenanceFilter | null; orderBy?: MaintenanceOrder[] | null; page: Page },
-  query: MaintenanceQuery = {},
-): Promise<Connection<unknown>> {
+export async function listPublicMaintenance(ctx: Context, args: MaintenanceListArgs, query: MaintenanceQuery = {}): Promise<Connection<unknown>> {
   rejectBadToken(ctx);
-  const where = { AND: [PUBLISHED, ...maintenanceWhere(args.filter)] };
-  const orderBy = maintenanceOrderBy(args.orderBy, "SCHEDULED_START_DESC");
-  return paginate(ctx.db.maintenanceAnnouncement, { where, orderBy, page: args.page, query });
+  return listAnnouncements(ctx, PUBLISHED, PUBLIC_MAINTENANCE_CONTRACT, args, query);
 }
 
 export async function getPublicMaintenance(ctx: Context, uuid: string, query: MaintenanceQuery = {}) {

@@ -1,19 +1,12 @@
 import { builder } from "../graphql/builder.ts";
+import { collectionInputs } from "../graphql/collection-inputs.ts";
 import { connectionType, nodesQuery, pageArgs, toPage } from "../graphql/pagination.ts";
 import * as announcements from "./admin-announcements.ts";
 import { DeletionRef } from "./schema.ts";
 import { AdminAnnouncementRef, AnnouncementTypeEnum } from "./schema-types.ts";
 
-const OrderEnum = builder.enumType("AdminAnnouncementOrder", {
-  values: Object.keys(announcements.ADMIN_ANNOUNCEMENT_ORDER) as announcements.AdminAnnouncementOrder[],
-});
-
-const FilterInput = builder.inputType("AdminAnnouncementFilter", {
-  fields: (t) => ({
-    description: t.string({ description: "Case-insensitive substring" }),
-    isActive: t.boolean({ description: "Whether now lies within the active window" }),
-    type: t.field({ type: [AnnouncementTypeEnum], description: "Any of these types" }),
-  }),
+const { Filter: FilterInput, Order: OrderEnum } = collectionInputs("AdminAnnouncement", announcements.ADMIN_ANNOUNCEMENT_CONTRACT, {
+  AnnouncementType: AnnouncementTypeEnum,
 });
 
 const announcementInput = (creating: boolean) =>
@@ -38,7 +31,7 @@ builder.queryFields((t) => ({
     resolve: (_root, args, ctx, info) =>
       announcements.listAdminAnnouncements(
         ctx,
-        { filter: args.filter as announcements.AdminAnnouncementFilter, orderBy: args.orderBy, page: toPage(args) },
+        { filter: args.filter, orderBy: args.orderBy, page: toPage(args) },
         nodesQuery(ctx, info, "AdminAnnouncement"),
       ) as never,
   }),

@@ -1,12 +1,12 @@
 import { builder } from "../graphql/builder.ts";
+import { collectionInputs } from "../graphql/collection-inputs.ts";
 import { connectionType, nodesQuery, pageArgs, toPage } from "../graphql/pagination.ts";
+import { MAINTENANCE_OFFERING_CONTRACT } from "./contract.ts";
 import * as links from "./offerings.ts";
 import { DeletionRef } from "./schema.ts";
 import { MaintenanceAnnouncementOfferingRef } from "./schema-types.ts";
 
-const LinkFilterInput = builder.inputType("MaintenanceAnnouncementOfferingFilter", {
-  fields: (t) => ({ maintenanceUuid: t.id(), offeringUuid: t.id() }),
-});
+const { Filter: LinkFilterInput, Order: LinkOrderEnum } = collectionInputs("MaintenanceAnnouncementOffering", MAINTENANCE_OFFERING_CONTRACT);
 
 const linkInput = (creating: boolean) =>
   builder.inputType(creating ? "CreateMaintenanceAnnouncementOfferingInput" : "UpdateMaintenanceAnnouncementOfferingInput", {
@@ -35,11 +35,11 @@ builder.queryFields((t) => ({
   maintenanceAnnouncementOfferings: t.field({
     type: LinkConnection,
     description: "Offerings linked to the announcements the caller may see",
-    args: { filter: t.arg({ type: LinkFilterInput }), ...pageArgs },
+    args: { filter: t.arg({ type: LinkFilterInput }), orderBy: t.arg({ type: [LinkOrderEnum] }), ...pageArgs },
     resolve: (_root, args, ctx, info) =>
       links.listMaintenanceOfferings(
         ctx,
-        { filter: args.filter as links.MaintenanceOfferingFilter, page: toPage(args) },
+        { filter: args.filter, orderBy: args.orderBy, page: toPage(args) },
         nodesQuery(ctx, info, "MaintenanceAnnouncementOffering"),
       ) as never,
   }),

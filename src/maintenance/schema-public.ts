@@ -3,7 +3,6 @@ import { connectionType, nodesQuery, pageArgs, toPage } from "../graphql/paginat
 import { toHex } from "../platform/ids.ts";
 import type { MaintenanceChangedPayload } from "../platform/pubsub.ts";
 import { PUBLIC_STATES } from "./enums.ts";
-import type { MaintenanceFilter } from "./filters.ts";
 import * as publicView from "./public.ts";
 import { MaintenanceFilterInput, MaintenanceOrderEnum } from "./schema.ts";
 import { MaintenanceStateEnum, PublicMaintenanceAnnouncementRef } from "./schema-types.ts";
@@ -20,7 +19,7 @@ builder.queryFields((t) => ({
     resolve: (_root, args, ctx, info) =>
       publicView.listPublicMaintenance(
         ctx,
-        { filter: args.filter as MaintenanceFilter, orderBy: args.orderBy, page: toPage(args) },
+        { filter: args.filter, orderBy: args.orderBy, page: toPage(args) },
         nodesQuery(ctx, info, "PublicMaintenanceAnnouncement"),
       ) as never,
   }),

@@ -2,11 +2,19 @@ import { builder } from "../graphql/builder.ts";
 import { apiUrl } from "../graphql/urls.ts";
 import { toHex } from "../platform/ids.ts";
 import { ANNOUNCEMENT_TYPE_LABELS, impactLevelDisplay, MAINTENANCE_STATES, maintenanceStateLabel, maintenanceTypeDisplay } from "./enums.ts";
+import { SCHEDULE, TIMING_BUCKETS, TIMING_GRACE_MINUTES, timingBucketLabel, timingOf } from "./timing.ts";
 
 export const MaintenanceStateEnum = builder.enumType("MaintenanceState", {
   values: Object.fromEntries(
     Object.entries(MAINTENANCE_STATES).map(([state, { label }]) => [state, { description: `REST label "${label}"` }]),
   ) as Record<keyof typeof MAINTENANCE_STATES, { description: string }>,
+});
+
+export const TimingBucketEnum = builder.enumType("TimingBucket", {
+  description: `How the maintenance kept to its schedule, with ${TIMING_GRACE_MINUTES} minutes' grace`,
+  values: Object.fromEntries(
+    Object.entries(TIMING_BUCKETS).map(([bucket, { label, description }]) => [bucket, { description: `${description} (REST "${label}")` }]),
+  ) as Record<keyof typeof TIMING_BUCKETS, { description: string }>,
 });
 
 export const AnnouncementTypeEnum = builder.enumType("AnnouncementType", {
@@ -48,6 +56,20 @@ export const MaintenanceAnnouncementRef = builder.prismaObject("MaintenanceAnnou
     scheduledEnd: t.expose("scheduledEnd", { type: "DateTime" }),
     actualStart: t.expose("actualStart", { type: "DateTime", nullable: true }),
     actualEnd: t.expose("actualEnd", { type: "DateTime", nullable: true }),
+    startDeltaMinutes: t.int({
+      nullable: true,
+      description: "Whole minutes from the scheduled to the actual start (negative: early); null until started",
+      select: SCHEDULE,
+      resolve: (m) => timingOf(m).startDeltaMinutes,
+    }),
+    overrunMinutes: t.int({
+      nullable: true,
+      description: "Whole minutes from the scheduled to the actual end (negative: ended early); null until ended",
+      select: SCHEDULE,
+      resolve: (m) => timingOf(m).overrunMinutes,
+    }),
+    timingBucket: t.field({ type: TimingBucketEnum, select: SCHEDULE, resolve: (m) => timingOf(m).timingBucket }),
+    timingBucketLabel: t.string({ description: "Waldur's label of the bucket", select: SCHEDULE, resolve: (m) => timingBucketLabel(timingOf(m).timingBucket) }),
     serviceProvider: t.relation("serviceProvider"),
     serviceProviderUuid: t.string({ resolve: (m) => toHex(m.serviceProviderId) }),
     serviceProviderUrl: t.string({ resolve: (m, _a, ctx) => apiUrl(ctx, "serviceProvider", m.serviceProviderId) }),
@@ -137,7 +159,7 @@ export const AdminAnnouncementRef = builder.prismaObject("AdminAnnouncement", {
     typeLabel: t.string({ description: "information, warning or danger", resolve: (a) => ANNOUNCEMENT_TYPE_LABELS[a.type] }),
     activeFrom: t.expose("activeFrom", { type: "DateTime" }),
     activeTo: t.expose("activeTo", { type: "DateTime" }),
-    isActive: t.boolean({ resolve: (a, _a, ctx) => a.activeFrom <= ctx.now() && ctx.now() <= a.activeTo }),
+    isActive: t.boolean({ description: "active_from <= now < active_to, as the is_active filter", resolve: (a, _a, ctx) => a.activeFrom <= ctx.now() && ctx.now() < a.activeTo }),
     created: t.expose("created", { type: "DateTime" }),
     modified: t.expose("modified", { type: "DateTime" }),
     maintenanceUuid: t.string({ nullable: true, resolve: (a) => (a.maintenanceId ? toHex(a.maintenanceId) : null) }),

@@ -2,29 +2,20 @@ import { EventRef } from "../events/schema.ts";
 import { argumentFilter } from "../events/change-filters.ts";
 import { subscriberMaySee } from "../events/visibility.ts";
 import { builder } from "../graphql/builder.ts";
+import { collectionInputs } from "../graphql/collection-inputs.ts";
 import { connectionType, nodesQuery, pageArgs, toPage } from "../graphql/pagination.ts";
 import { toHex } from "../platform/ids.ts";
 import type { MaintenanceChangedPayload } from "../platform/pubsub.ts";
-import { MAINTENANCE_ORDER, type MaintenanceFilter } from "./filters.ts";
+import { MAINTENANCE_CONTRACT } from "./contract.ts";
 import type { MaintenanceInput } from "./input.ts";
-import { MaintenanceAnnouncementRef, MaintenanceStateEnum } from "./schema-types.ts";
+import { MaintenanceAnnouncementRef, MaintenanceStateEnum, TimingBucketEnum } from "./schema-types.ts";
 import * as service from "./service.ts";
 import { MAINTENANCE_ACTIONS, MAINTENANCE_TRANSITIONS } from "./transitions.ts";
 
-export const MaintenanceOrderEnum = builder.enumType("MaintenanceAnnouncementOrder", {
-  values: Object.keys(MAINTENANCE_ORDER) as Array<keyof typeof MAINTENANCE_ORDER>,
-});
-
-export const MaintenanceFilterInput = builder.inputType("MaintenanceAnnouncementFilter", {
-  fields: (t) => ({
-    state: t.field({ type: [MaintenanceStateEnum], description: "Any of these states" }),
-    maintenanceType: t.intList({ description: "Any of these types (1-5)" }),
-    serviceProviderUuid: t.id(),
-    scheduledStartAfter: t.field({ type: "DateTime", description: "Inclusive" }),
-    scheduledStartBefore: t.field({ type: "DateTime", description: "Inclusive" }),
-    scheduledEndAfter: t.field({ type: "DateTime", description: "Inclusive" }),
-    scheduledEndBefore: t.field({ type: "DateTime", description: "Inclusive" }),
-  }),
+/** Shared by the management and the public list, which take the same filters and orderings. */
+export const { Filter: MaintenanceFilterInput, Order: MaintenanceOrderEnum } = collectionInputs("MaintenanceAnnouncement", MAINTENANCE_CONTRACT, {
+  MaintenanceState: MaintenanceStateEnum,
+  TimingBucket: TimingBucketEnum,
 });
 
 const inputFields = (required: boolean) =>
@@ -64,7 +55,7 @@ builder.queryFields((t) => ({
     resolve: (_root, args, ctx, info) =>
       service.listMaintenance(
         ctx,
-        { filter: args.filter as MaintenanceFilter, orderBy: args.orderBy, page: toPage(args) },
+        { filter: args.filter, orderBy: args.orderBy, page: toPage(args) },
         nodesQuery(ctx, info, "MaintenanceAnnouncement"),
       ) as never,
   }),

@@ -1,16 +1,16 @@
 import type { Context } from "../context.ts";
 import type { MaintenanceState, Prisma } from "../generated/prisma/client.ts";
-import type { Connection, Page } from "../platform/paginate.ts";
+import type { Connection } from "../platform/paginate.ts";
 import { DomainError, ErrorCode, fieldError, notFound } from "../platform/errors.ts";
 import { parseUuid, toHex } from "../platform/ids.ts";
-import { paginate } from "../platform/paginate.ts";
 import { canTransition, swapFromObserved, type TransitionRule } from "../platform/state-machine.ts";
 import { type Tx, transact } from "../platform/transaction.ts";
 import { ANNOUNCEMENT_SOURCE, syncAnnouncement } from "./announcement-sync.ts";
+import { MAINTENANCE_CONTRACT } from "./contract.ts";
 import { MAINTENANCE_CORE, type MaintenanceCore, recordMaintenanceChange } from "./changes.ts";
 import { maintenanceStateLabel } from "./enums.ts";
-import { type MaintenanceFilter, type MaintenanceOrder, maintenanceOrderBy, maintenanceWhere } from "./filters.ts";
 import { FIELD_NAMES, type MaintenanceInput, scheduleError, validMaintenanceInput } from "./input.ts";
+import { listAnnouncements, type MaintenanceListArgs } from "./listing.ts";
 import { type MaintenanceAction, maintenanceRule } from "./transitions.ts";
 import { canManageProvider, requireManager, visibleMaintenance } from "./visibility.ts";
 
@@ -25,14 +25,8 @@ const ANNOUNCED_STATES: readonly MaintenanceState[] = ["SCHEDULED", "IN_PROGRESS
 const EDITABLE = { ...MAINTENANCE_CORE, ...ANNOUNCEMENT_SOURCE, internalNotes: true, externalReferenceUrl: true } as const;
 type Editable = Prisma.MaintenanceAnnouncementGetPayload<{ select: typeof EDITABLE }>;
 
-export async function listMaintenance(
-  ctx: Context,
-  args: { filter?: MaintenanceFilter | null; orderBy?: MaintenanceOrder[] | null; page: Page },
-  query: MaintenanceQuery = {},
-): Promise<Connection<unknown>> {
-  const where = { AND: [await visibleMaintenance(ctx), ...maintenanceWhere(args.filter)] };
-  const orderBy = maintenanceOrderBy(args.orderBy, "CREATED_DESC");
-  return paginate(ctx.db.maintenanceAnnouncement, { where, orderBy, page: args.page, query });
+export async function listMaintenance(ctx: Context, args: MaintenanceListArgs, query: MaintenanceQuery = {}): Promise<Connection<unknown>> {
+  return listAnnouncements(ctx, await visibleMaintenance(ctx), MAINTENANCE_CONTRACT, args, query);
 }
 
 export async function getMaintenance(ctx: Context, uuid: string, query: MaintenanceQuery = {}) {

@@ -7,6 +7,30 @@ const STATE_BY_LABEL = Object.fromEntries(
   Object.entries(OFFERING_USER_STATES).map(([state, { label }]) => [label, state as OfferingUserState]),
 );
 
+/**
+ * Waldur's runtime state: whether the account can be used. It is not stored here; the state says it: an account
+ * pending account linking or additional validation is pending that, any other is Active.
+ */
+export const OFFERING_USER_RUNTIME_STATES = {
+  ACTIVE: "Active",
+  PENDING_ACCOUNT_LINKING: "Pending account linking",
+  PENDING_ADDITIONAL_VALIDATION: "Pending additional validation",
+} as const;
+export type OfferingUserRuntimeState = keyof typeof OFFERING_USER_RUNTIME_STATES;
+
+const PENDING_STATES = ["PENDING_ACCOUNT_LINKING", "PENDING_ADDITIONAL_VALIDATION"] as const satisfies OfferingUserRuntimeState[];
+
+export const runtimeStateOf = (state: OfferingUserState): OfferingUserRuntimeState =>
+  PENDING_STATES.find((pending) => pending === state) ?? "ACTIVE";
+
+const inRuntimeState = (runtimeState: OfferingUserRuntimeState): Prisma.OfferingUserWhereInput =>
+  runtimeState === "ACTIVE" ? { state: { notIn: [...PENDING_STATES] } } : { state: runtimeState };
+
+/** Nothing matches it: a condition on something no record here has. */
+const NOTHING: Prisma.OfferingUserWhereInput = { id: { in: [] } };
+
+const splitList = (values: string[]) => values.flatMap((value) => value.split(",")).map((value) => value.trim()).filter(Boolean);
+
 export const OFFERING_USER_CONTRACT = defineContract<Prisma.OfferingUserWhereInput, Prisma.OfferingUserOrderByWithRelationInput>()({
   filters: {
     state: choiceFilter({
@@ -41,6 +65,49 @@ export const OFFERING_USER_CONTRACT = defineContract<Prisma.OfferingUserWhereInp
     modifiedAfter: { kind: "after", rest: ["modified", "modified_after"], description: "Modified at or after", where: (gte) => ({ modified: { gte } }) },
     modifiedBefore: { kind: "before", rest: "modified_before", where: (lt) => ({ modified: { lt } }) },
     isRestricted: { kind: "boolean", rest: "is_restricted", where: (isRestricted) => ({ isRestricted }) },
+    runtimeState: choiceFilter({
+      rest: "runtime_state",
+      labels: Object.fromEntries(
+        Object.entries(OFFERING_USER_RUNTIME_STATES).map(([value, label]) => [label, value as OfferingUserRuntimeState]),
+      ),
+      enumName: "OfferingUserRuntimeState",
+      description: "Any of these runtime states (Active: any state but the two pending ones)",
+      where: (runtimeStates) => ({ OR: runtimeStates.map(inRuntimeState) }),
+    }),
+    offeringSlug: {
+      kind: "texts",
+      rest: "offering_slug",
+      description: "Any of these offering slugs (repeated or comma-separated)",
+      where: (slugs) => ({ offering: { slug: { in: splitList(slugs) } } }),
+    },
+    parentOfferingUuid: {
+      kind: "uuids",
+      rest: { parent_offering_uuid: "uuid" },
+      description: "Offerings here have no parent offering: matches nothing",
+      where: () => NOTHING,
+    },
+    hasConsent: {
+      kind: "boolean",
+      rest: "has_consent",
+      description: "The user holds an unrevoked consent to the offering (any version); listOfferingUsers applies it",
+      // A Prisma where cannot compare a consent's user and offering with this record's: consentedToOffering does it.
+      where: (_consented: boolean) => ({}),
+    },
+    hasCompleteProfile: {
+      kind: "boolean",
+      rest: "has_complete_profile",
+      description: "No offering here requires profile attributes, so every profile is complete",
+      where: (complete) => (complete ? {} : NOTHING),
+    },
+    offeringHasActiveTos: {
+      kind: "boolean",
+      rest: "offering_has_active_tos",
+      description: "The offering has active terms of service",
+      where: (has) => {
+        const withActiveTerms = { offering: { termsOfService: { some: { isActive: true } } } };
+        return has ? withActiveTerms : { NOT: withActiveTerms };
+      },
+    },
     query: {
       kind: "text",
       rest: "query",
@@ -61,6 +128,8 @@ export const OFFERING_USER_CONTRACT = defineContract<Prisma.OfferingUserWhereInp
     created: (direction) => ({ created: direction }),
     modified: (direction) => ({ modified: direction }),
     username: (direction) => ({ username: postgresNulls(direction) }),
+    user_first_name: (direction) => ({ user: { firstName: direction } }),
+    user_last_name: (direction) => ({ user: { lastName: direction } }),
   },
   defaultOrder: ["username"],
   tiebreak: [{ created: "asc" }, { id: "asc" }],

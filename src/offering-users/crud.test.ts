@@ -52,9 +52,11 @@ describe("POST /api/marketplace-offering-users/", () => {
       uuid,
       username: null,
       state: "Requested",
+      runtime_state: "Active",
       offering: url("marketplace-provider-offerings", t.world.offering.uuid),
       offering_uuid: t.world.offering.uuid,
       offering_name: "HPC",
+      offering_has_active_tos: false,
       user: url("users", user.uuid),
       user_uuid: user.uuid,
       user_username: user.username,
@@ -188,7 +190,8 @@ describe("PUT/PATCH: pushing back the username", () => {
     it(`${method} a new username from ${from} → OK, comments cleared, one event`, async () => {
       const ou = await t.world.offeringUser(from, { comment: "see docs" });
       await db().offeringUser.update({ where: { id: ou.id }, data: { serviceProviderCommentUrl: "https://docs.example.org" } });
-      const res = await t.http(method, `${BASE}${ou.uuid}/`, { token: owner, body: { username: "ada.l" } });
+      // Over a socket: the event records the client's address.
+      const res = await t.socketHttp(method, `${BASE}${ou.uuid}/`, { token: owner, body: { username: "ada.l" } });
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({
         uuid: ou.uuid, username: "ada.l", state: "OK", service_provider_comment: "", service_provider_comment_url: "",

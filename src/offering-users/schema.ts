@@ -7,7 +7,7 @@ import type { OfferingUserChangedPayload } from "../platform/pubsub.ts";
 import { argumentFilter } from "../events/change-filters.ts";
 import { subscriberMaySee } from "../events/visibility.ts";
 import { EventRef } from "../events/schema.ts";
-import { OFFERING_USER_CONTRACT } from "./contract.ts";
+import { OFFERING_USER_CONTRACT, OFFERING_USER_RUNTIME_STATES, type OfferingUserRuntimeState, runtimeStateOf } from "./contract.ts";
 import { OFFERING_USER_STATES, stateLabel } from "./states.ts";
 import { OFFERING_USER_OPERATIONS, OFFERING_USER_TRANSITIONS, transitionMutationName, storesComment } from "./transitions.ts";
 import * as service from "./service.ts";
@@ -18,12 +18,20 @@ export const OfferingUserStateEnum = builder.enumType("OfferingUserState", {
   ) as Record<keyof typeof OFFERING_USER_STATES, { description: string }>,
 });
 
+const OfferingUserRuntimeStateEnum = builder.enumType("OfferingUserRuntimeState", {
+  values: Object.fromEntries(
+    Object.entries(OFFERING_USER_RUNTIME_STATES).map(([value, label]) => [value, { description: `REST label "${label}"` }]),
+  ) as Record<OfferingUserRuntimeState, { description: string }>,
+});
+
 export const OfferingUserRef = builder.prismaObject("OfferingUser", {
   fields: (t) => ({
     uuid: t.string({ resolve: (ou) => toHex(ou.id) }),
     url: t.string({ resolve: (ou, _args, ctx) => apiUrl(ctx, "offeringUser", ou.id) }),
     state: t.expose("state", { type: OfferingUserStateEnum }),
     stateLabel: t.string({ description: "Waldur's display label of the state", resolve: (ou) => stateLabel(ou.state) }),
+    runtimeState: t.field({ type: OfferingUserRuntimeStateEnum, description: "Read off the state", resolve: (ou) => runtimeStateOf(ou.state) }),
+    runtimeStateLabel: t.string({ resolve: (ou) => OFFERING_USER_RUNTIME_STATES[runtimeStateOf(ou.state)] }),
     username: t.exposeString("username", { nullable: true }),
     isRestricted: t.exposeBoolean("isRestricted"),
     serviceProviderComment: t.exposeString("serviceProviderComment"),
@@ -59,6 +67,7 @@ export const OfferingUserRef = builder.prismaObject("OfferingUser", {
 
 const { Filter: OfferingUserFilterInput, Order: OfferingUserOrderEnum } = collectionInputs("OfferingUser", OFFERING_USER_CONTRACT, {
   OfferingUserState: OfferingUserStateEnum,
+  OfferingUserRuntimeState: OfferingUserRuntimeStateEnum,
 });
 
 const OfferingUserConnection = connectionType("OfferingUser", OfferingUserRef);

@@ -23,6 +23,7 @@ import {
 } from "./transitions.ts";
 import { visibleOfferingUsers } from "./visibility.ts";
 import { visibleEvents } from "../events/visibility.ts";
+import { consentedToOffering } from "../terms-of-service/enforcement.ts";
 
 /** The selection GraphQL asks for (plugin-prisma's queryFromInfo); services return rows shaped by it. */
 export type OfferingUserQuery = { select?: Prisma.OfferingUserSelect; include?: Prisma.OfferingUserInclude };
@@ -34,7 +35,9 @@ export async function listOfferingUsers(
   args: { filter?: FilterValues<typeof OFFERING_USER_CONTRACT> | null; orderBy?: Array<OrderValue<typeof OFFERING_USER_CONTRACT>> | null; page: Page },
   query: OfferingUserQuery = {},
 ): Promise<Connection<unknown>> {
-  const where = { AND: [await visibleOfferingUsers(ctx), ...OFFERING_USER_CONTRACT.where(args.filter)] };
+  const where = {
+    AND: [await visibleOfferingUsers(ctx), ...OFFERING_USER_CONTRACT.where(args.filter), ...(await consentedToOffering(ctx, args.filter?.hasConsent))],
+  };
   const orderBy = OFFERING_USER_CONTRACT.orderBy(args.orderBy);
   return paginate(ctx.db.offeringUser, { where, orderBy, page: args.page, query });
 }

@@ -13,7 +13,7 @@ import { reconcileResourceAccess } from "../offering-users/allocations.ts";
 import { consentWithin } from "../terms-of-service/consents.ts";
 import { nextState, waitsOf } from "./approval.ts";
 import { describeOrder, followResource, ORDER_CORE, recordOrderChange } from "./changes.ts";
-import { orderStateLabel, TERMINAL_ORDER_STATES } from "./states.ts";
+import { orderStateLabel, type RequestType, TERMINAL_ORDER_STATES } from "./states.ts";
 import { ORDERABLE_RESOURCE_STATES } from "./transitions.ts";
 import type { OrderQuery } from "./service.ts";
 import { consumerScopes } from "./visibility.ts";
@@ -21,7 +21,8 @@ import { consumerScopes } from "./visibility.ts";
 export interface CreateOrderInput {
   offering: string;
   project: string;
-  type?: OrderType | null;
+  /** Default CREATE; Restore orders are not made here. */
+  type?: RequestType | null;
   plan?: string | null;
   /** Required for Update and Terminate orders. */
   resource?: string | null;
@@ -104,6 +105,7 @@ async function termsToAccept(ctx: Context, offeringId: string, accepting: boolea
 export async function createOrder(ctx: Context, input: CreateOrderInput, query: OrderQuery = {}) {
   const viewer = ctx.requireViewer();
   const type = input.type ?? "CREATE";
+  if (type === "RESTORE") throw fieldError("type", '"Restore" is not a valid choice.');
   const [offerings, projects] = await Promise.all([visibleOfferings(ctx), visibleProjects(ctx)]);
   const offering = await referenced("offering", input.offering, (id) =>
     ctx.db.offering.findFirst({ where: { AND: [{ id }, offerings] }, select: { id: true, name: true, state: true, customerId: true, pluginOptions: true } }),

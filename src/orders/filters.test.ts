@@ -54,7 +54,7 @@ describe("order filters", () => {
 
   it("bad values are 400", async () => {
     expect(await list("state=pending")).toEqual({ state: ["Select a valid choice. pending is not one of the available choices."] });
-    expect(await list("type=Restore")).toEqual({ type: ["Select a valid choice. Restore is not one of the available choices."] });
+    expect(await list("type=Restored")).toEqual({ type: ["Select a valid choice. Restored is not one of the available choices."] });
     expect(await list("provider_uuid=1")).toEqual({ provider_uuid: ["Enter a valid UUID."] });
   });
 });

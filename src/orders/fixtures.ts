@@ -36,7 +36,12 @@ export async function makeOffering(db: Db, world: World, type: string, pluginOpt
   return { id: offering.id, uuid: toHex(offering.id) };
 }
 
-export async function makeResource(db: Db, world: World, state: ResourceState, extra: { offeringId?: string; name?: string; backendId?: string } = {}) {
+export async function makeResource(
+  db: Db,
+  world: World,
+  state: ResourceState,
+  extra: { offeringId?: string; projectId?: string; name?: string; backendId?: string } = {},
+) {
   counter += 1;
   const resource = await db.resource.create({
     data: {
@@ -44,7 +49,7 @@ export async function makeResource(db: Db, world: World, state: ResourceState, e
       backendId: extra.backendId ?? "",
       state,
       offeringId: extra.offeringId ?? world.offering.id,
-      projectId: world.project.id,
+      projectId: extra.projectId ?? world.project.id,
     },
   });
   return { id: resource.id, uuid: toHex(resource.id) };
@@ -54,17 +59,27 @@ export async function orderIn(
   db: Db,
   world: World,
   state: OrderState,
-  options: { type?: OrderType; offeringId?: string; createdById?: string; resourceState?: ResourceState } = {},
+  options: {
+    type?: OrderType;
+    offeringId?: string;
+    projectId?: string;
+    planId?: string;
+    createdById?: string;
+    resourceState?: ResourceState;
+    resourceName?: string;
+  } = {},
 ) {
   const type = options.type ?? "CREATE";
   const resourceState = options.resourceState ?? (type === "CREATE" ? CREATE_RESOURCE_STATE[state] : "OK");
-  const resource = await makeResource(db, world, resourceState, { offeringId: options.offeringId });
+  const projectId = options.projectId ?? world.project.id;
+  const resource = await makeResource(db, world, resourceState, { offeringId: options.offeringId, projectId, name: options.resourceName });
   const order = await db.order.create({
     data: {
       type,
       state,
       offeringId: options.offeringId ?? world.offering.id,
-      projectId: world.project.id,
+      projectId,
+      planId: options.planId ?? null,
       resourceId: resource.id,
       createdById: options.createdById ?? world.users.projectMember.id,
       limits: { cpu: 10 },

@@ -42,7 +42,7 @@ describe("orders over GraphQL", () => {
       t.world.tokens.offeringManager,
     );
     expect(set.data).toEqual({ setComponentUsage: true });
-    const usage = await t.gql(`query($r: ID!) { componentUsages(filter: { resourceUuid: $r }) { nodes { uuid type usage billingPeriod } } }`, { r: resource }, t.world.tokens.offeringManager);
+    const usage = await t.gql(`query($r: ID!) { componentUsages(filter: { resourceUuid: [$r] }) { nodes { uuid type usage billingPeriod } } }`, { r: resource }, t.world.tokens.offeringManager);
     const [node] = usage.data.componentUsages.nodes;
     expect(node).toMatchObject({ type: "cpu", usage: 2.5 });
     const users = await t.gql(

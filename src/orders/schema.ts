@@ -1,110 +1,24 @@
 import type { Context } from "../context.ts";
 import { builder } from "../graphql/builder.ts";
+import { collectionInputs } from "../graphql/collection-inputs.ts";
 import { nestedQuery } from "../graphql/nested-query.ts";
 import { connectionType, nodesQuery, pageArgs, toPage } from "../graphql/pagination.ts";
-import { apiUrl } from "../graphql/urls.ts";
 import { toHex } from "../platform/ids.ts";
 import type { OrderChangedPayload } from "../platform/pubsub.ts";
 import { argumentFilter } from "../events/change-filters.ts";
 import { subscriberMaySee } from "../events/visibility.ts";
 import { EventRef } from "../events/schema.ts";
 import { createOrder } from "./create.ts";
-import { ORDER_ORDER } from "./filters.ts";
-import { ORDER_STATE_LABELS, ORDER_TYPE_LABELS, orderStateLabel, orderTypeLabel } from "./states.ts";
+import { ORDER_CONTRACT } from "./contract.ts";
+import { OrderRef, OrderStateEnum, OrderTypeEnum } from "./order-type.ts";
 import { ORDER_ACTIONS, ORDER_TRANSITIONS } from "./transitions.ts";
 import * as service from "./service.ts";
 
-const labelled = <K extends string>(labels: Record<K, string>) =>
-  Object.fromEntries(Object.entries(labels).map(([value, label]) => [value, { description: `REST label "${label}"` }])) as Record<K, { description: string }>;
+export { OrderRef, OrderStateEnum, OrderTypeEnum };
 
-export const OrderStateEnum = builder.enumType("OrderState", { values: labelled(ORDER_STATE_LABELS) });
-export const OrderTypeEnum = builder.enumType("OrderType", { values: labelled(ORDER_TYPE_LABELS) });
-
-const fullName = (u: { firstName: string; lastName: string } | null) => (u ? `${u.firstName} ${u.lastName}`.trim() : "");
-const dateOnly = (date: Date | null) => (date ? date.toISOString().slice(0, 10) : null);
-
-export const OrderRef = builder.prismaObject("Order", {
-  fields: (t) => ({
-    uuid: t.string({ resolve: (o) => toHex(o.id) }),
-    url: t.string({ resolve: (o, _a, ctx) => apiUrl(ctx, "order", o.id) }),
-    type: t.expose("type", { type: OrderTypeEnum }),
-    typeLabel: t.string({ resolve: (o) => orderTypeLabel(o.type) }),
-    state: t.expose("state", { type: OrderStateEnum }),
-    stateLabel: t.string({ description: "Waldur's display label of the state", resolve: (o) => orderStateLabel(o.state) }),
-    attributes: t.expose("attributes", { type: "JSON" }),
-    limits: t.expose("limits", { type: "JSON" }),
-    startDate: t.string({ nullable: true, description: "YYYY-MM-DD", resolve: (o) => dateOnly(o.startDate) }),
-    requestComment: t.exposeString("requestComment"),
-    backendId: t.exposeString("backendId"),
-    errorMessage: t.exposeString("errorMessage"),
-    errorTraceback: t.exposeString("errorTraceback"),
-    completedAt: t.expose("completedAt", { type: "DateTime", nullable: true }),
-    created: t.expose("created", { type: "DateTime" }),
-    modified: t.expose("modified", { type: "DateTime" }),
-    offering: t.relation("offering"),
-    offeringUuid: t.string({ resolve: (o) => toHex(o.offeringId) }),
-    offeringUrl: t.string({ resolve: (o, _a, ctx) => apiUrl(ctx, "offering", o.offeringId) }),
-    offeringName: t.string({ select: { offering: { select: { name: true } } }, resolve: (o) => o.offering.name }),
-    offeringType: t.string({ select: { offering: { select: { type: true } } }, resolve: (o) => o.offering.type }),
-    providerUuid: t.string({ select: { offering: { select: { customerId: true } } }, resolve: (o) => toHex(o.offering.customerId) }),
-    providerName: t.string({
-      select: { offering: { select: { customer: { select: { name: true } } } } },
-      resolve: (o) => o.offering.customer.name,
-    }),
-    plan: t.relation("plan", { nullable: true }),
-    planUuid: t.string({ nullable: true, resolve: (o) => (o.planId ? toHex(o.planId) : null) }),
-    planUrl: t.string({ nullable: true, resolve: (o, _a, ctx) => (o.planId ? apiUrl(ctx, "plan", o.planId) : null) }),
-    planName: t.string({ nullable: true, select: { plan: { select: { name: true } } }, resolve: (o) => o.plan?.name ?? null }),
-    resource: t.relation("resource", { nullable: true }),
-    resourceUuid: t.string({ nullable: true, resolve: (o) => (o.resourceId ? toHex(o.resourceId) : null) }),
-    resourceName: t.string({ select: { resource: { select: { name: true } } }, resolve: (o) => o.resource?.name ?? "" }),
-    project: t.relation("project"),
-    projectUuid: t.string({ resolve: (o) => toHex(o.projectId) }),
-    projectUrl: t.string({ resolve: (o, _a, ctx) => apiUrl(ctx, "project", o.projectId) }),
-    projectName: t.string({ select: { project: { select: { name: true } } }, resolve: (o) => o.project.name }),
-    customerUuid: t.string({ select: { project: { select: { customerId: true } } }, resolve: (o) => toHex(o.project.customerId) }),
-    customerName: t.string({
-      select: { project: { select: { customer: { select: { name: true } } } } },
-      resolve: (o) => o.project.customer.name,
-    }),
-    createdByUsername: t.string({ select: { createdBy: { select: { username: true } } }, resolve: (o) => o.createdBy?.username ?? "" }),
-    createdByFullName: t.string({
-      select: { createdBy: { select: { firstName: true, lastName: true } } },
-      resolve: (o) => fullName(o.createdBy),
-    }),
-    consumerReviewedBy: t.string({
-      nullable: true,
-      description: "Username",
-      select: { consumerReviewedBy: { select: { username: true } } },
-      resolve: (o) => o.consumerReviewedBy?.username ?? null,
-    }),
-    consumerReviewedAt: t.expose("consumerReviewedAt", { type: "DateTime", nullable: true }),
-    providerReviewedBy: t.string({
-      nullable: true,
-      description: "Username",
-      select: { providerReviewedBy: { select: { username: true } } },
-      resolve: (o) => o.providerReviewedBy?.username ?? null,
-    }),
-    providerReviewedAt: t.expose("providerReviewedAt", { type: "DateTime", nullable: true }),
-  }),
-});
-
-const OrderOrderEnum = builder.enumType("OrderOrder", { values: Object.keys(ORDER_ORDER) as Array<keyof typeof ORDER_ORDER> });
-
-const OrderFilterInput = builder.inputType("OrderFilter", {
-  fields: (t) => ({
-    state: t.field({ type: [OrderStateEnum], description: "Any of these states" }),
-    type: t.field({ type: [OrderTypeEnum], description: "Any of these types" }),
-    offeringUuid: t.idList({ description: "Any of these offerings" }),
-    offeringType: t.stringList(),
-    providerUuid: t.id({ description: "The provider organisation (the offering's customer)" }),
-    customerUuid: t.id({ description: "The consumer organisation (the project's customer)" }),
-    projectUuid: t.id(),
-    resourceUuid: t.id(),
-    resourceName: t.string({ description: "Case-insensitive substring" }),
-    createdAfter: t.field({ type: "DateTime", description: "Created at or after" }),
-    modifiedAfter: t.field({ type: "DateTime", description: "Modified at or after" }),
-  }),
+const { Filter: OrderFilterInput, Order: OrderOrderEnum } = collectionInputs("Order", ORDER_CONTRACT, {
+  OrderState: OrderStateEnum,
+  OrderType: OrderTypeEnum,
 });
 
 const OrderConnection = connectionType("Order", OrderRef);
@@ -127,7 +41,7 @@ const CreateOrderInput = builder.inputType("CreateOrderInput", {
   fields: (t) => ({
     offeringUuid: t.id({ required: true }),
     projectUuid: t.id({ required: true }),
-    type: t.field({ type: OrderTypeEnum, description: "Default CREATE" }),
+    type: t.field({ type: OrderTypeEnum, description: "Default CREATE; RESTORE is refused" }),
     planUuid: t.id(),
     resourceUuid: t.id({ description: "The resource an UPDATE or TERMINATE order is about" }),
     attributes: t.field({ type: "JSON", description: "`name` names the new resource" }),

@@ -11,7 +11,8 @@ import { maxLength } from "../platform/text.ts";
 import { transact, type Tx } from "../platform/transaction.ts";
 import { APPROVAL_DETAILS, nextState, waitsOf } from "./approval.ts";
 import { describeOrder, followResource, ORDER_CORE, type OrderCore, recordOrderChange } from "./changes.ts";
-import { type OrderFilter, type OrderOrder, orderOrderBy, orderWhere } from "./filters.ts";
+import type { FilterValues, OrderValue } from "../platform/collection-contract.ts";
+import { ORDER_CONTRACT } from "./contract.ts";
 import { orderStateLabel, TERMINAL_ORDER_STATES } from "./states.ts";
 import { DELETABLE_ORDER_STATES, type OrderAction, type OrderEffect, orderRule } from "./transitions.ts";
 import { consumerScopes, providerScopes, visibleOrders } from "./visibility.ts";
@@ -21,11 +22,12 @@ export type OrderQuery = { select?: Prisma.OrderSelect; include?: Prisma.OrderIn
 
 export async function listOrders(
   ctx: Context,
-  args: { filter?: OrderFilter | null; orderBy?: OrderOrder[] | null; page: Page },
+  args: { filter?: FilterValues<typeof ORDER_CONTRACT> | null; orderBy?: Array<OrderValue<typeof ORDER_CONTRACT>> | null; page: Page },
   query: OrderQuery = {},
 ): Promise<Connection<unknown>> {
-  const where = { AND: [await visibleOrders(ctx), ...orderWhere(args.filter)] };
-  return paginate(ctx.db.order, { where, orderBy: orderOrderBy(args.orderBy), page: args.page, query });
+  const filters = await Promise.all(ORDER_CONTRACT.where(args.filter).map((where) => (typeof where === "function" ? where(ctx) : where)));
+  const where = { AND: [await visibleOrders(ctx), ...filters] };
+  return paginate(ctx.db.order, { where, orderBy: ORDER_CONTRACT.orderBy(args.orderBy), page: args.page, query });
 }
 
 export async function getOrder(ctx: Context, uuid: string, query: OrderQuery = {}) {

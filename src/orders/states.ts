@@ -15,6 +15,13 @@ export const ORDER_STATE_LABELS: Record<OrderState, string> = {
 
 export const ORDER_TYPE_LABELS: Record<OrderType, string> = { CREATE: "Create", UPDATE: "Update", TERMINATE: "Terminate" };
 
+/** Waldur's request types: the order types and Restore, which is Waldur's own (no order here restores). */
+export const REQUEST_TYPE_LABELS = { ...ORDER_TYPE_LABELS, RESTORE: "Restore" } as const;
+export type RequestType = OrderType | "RESTORE";
+
+/** Waldur's plan billing units (BillingUnit); a plan's unit outside them is shown as none. */
+export const BILLING_UNITS: readonly string[] = ["day", "half_month", "hour", "month", "quantity", "quarter"];
+
 export const TERMINAL_ORDER_STATES: readonly OrderState[] = ["DONE", "ERRED", "CANCELED", "REJECTED"];
 
 export const orderStateLabel = (state: OrderState) => ORDER_STATE_LABELS[state];
@@ -24,5 +31,4 @@ const invert = <K extends string>(labels: Record<K, string>) => {
   const byLabel = new Map(Object.entries(labels).map(([key, label]) => [label as string, key as K]));
   return (label: string) => byLabel.get(label);
 };
-export const orderStateFromLabel = invert(ORDER_STATE_LABELS);
 export const orderTypeFromLabel = invert(ORDER_TYPE_LABELS);

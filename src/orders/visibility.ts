@@ -3,7 +3,7 @@ import { type Permission, Permission as P, ROLE_PERMISSIONS, ROLES } from "../au
 import type { Context } from "../context.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 
-const rolesWith = (permission: Permission) => ROLES.filter((role) => ROLE_PERMISSIONS[role].includes(permission));
+export const rolesWith = (permission: Permission) => ROLES.filter((role) => ROLE_PERMISSIONS[role].includes(permission));
 
 /**
  * Orders the viewer may see (Waldur §6.2): staff and support all; others those where they hold LIST_ORDERS on

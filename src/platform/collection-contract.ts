@@ -8,8 +8,8 @@ import { parseUuid } from "./ids.ts";
  * from it. Filter keys are GraphQL argument names; each filter lists the REST query parameters that feed it.
  */
 
-/** How a REST parameter spells uuids: one, several (repeated or comma-separated), or a hyperlink into a collection. */
-export type UuidSpelling = "uuid" | "uuids" | { url: Collection };
+/** How a REST parameter spells uuids: one, several (repeated or comma-separated), or a hyperlink into a collection (or any of several). */
+export type UuidSpelling = "uuid" | "uuids" | { url: Collection | readonly Collection[] };
 
 interface FilterKinds<E extends string = string> {
   uuids: string[];

@@ -28,7 +28,7 @@ type LimitKey = { [K in keyof GraphqlSettings]: GraphqlSettings[K] extends numbe
 
 const LIMITS: Array<[LimitKey, string, number]> = [
   ["graphqlMaxDepth", "GRAPHQL_MAX_DEPTH", 10],
-  ["graphqlMaxAliases", "GRAPHQL_MAX_ALIASES", 50],
+  ["graphqlMaxAliases", "GRAPHQL_MAX_ALIASES", 100],
   ["graphqlMaxTokens", "GRAPHQL_MAX_TOKENS", 2000],
   ["graphqlMaxCost", "GRAPHQL_MAX_COST", 5000],
   ["graphqlMaxDirectives", "GRAPHQL_MAX_DIRECTIVES", 50],

@@ -66,7 +66,7 @@ describe("backend write-backs", () => {
     expect(before).toEqual(expect.any(String));
     const response = await post(`${BASE}/${resource.uuid}/refresh_last_sync/`);
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ status: "Last sync has been refreshed." });
+    expect(response.body, "Waldur answers with no body").toBeUndefined();
     const after = (await t.http("GET", `${BASE}/${resource.uuid}/`, { token: t.world.tokens.providerOwner })).body.last_sync;
     expect(Date.parse(after)).toBeGreaterThanOrEqual(Date.parse(before));
     expect((await post(`${BASE}/${resource.uuid}/refresh_last_sync/`, undefined, "providerSupport")).status).toBe(403);

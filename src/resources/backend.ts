@@ -42,7 +42,8 @@ const BACKEND_UPDATES = {
 >;
 export type BackendUpdate = keyof typeof BACKEND_UPDATES;
 
-async function loadForProvider<S extends Prisma.ResourceSelect>(ctx: Context, uuid: string, select: S) {
+/** A resource in the viewer's provider view (404 otherwise), with the columns `select` names. */
+export async function loadForProvider<S extends Prisma.ResourceSelect>(ctx: Context, uuid: string, select: S) {
   const visible = await providerResources(ctx);
   return visibleOne(uuid, (id) => ctx.db.resource.findFirst({ select, where: { AND: [{ id }, visible] } }));
 }
@@ -95,4 +96,37 @@ export async function refreshResourceLastSync(ctx: Context, uuid: string, query?
   await ctx.access.require(Permission.SET_RESOURCE_BACKEND_METADATA, providerScopes(resource));
   const updated = await ctx.db.resource.update({ ...(query ?? { select: { id: true } }), where: { id: resource.id }, data: { lastSync: ctx.now() } });
   return { resourceId: resource.id, status: "Last sync has been refreshed.", changed: true, resource: query && updated };
+}
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** Waldur's DateField: `YYYY-MM-DD`, or null to clear. */
+function endDateOf(value: string | null): Date | null {
+  if (value === null) return null;
+  const date = DATE.test(value) ? new Date(`${value}T00:00:00Z`) : null;
+  if (!date || Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== value) {
+    throw invalid({ end_date: ["Date has wrong format. Use one of these formats instead: YYYY-MM-DD."] });
+  }
+  return date;
+}
+
+/** Waldur's set_end_date: the provider sets (or clears) the day after which the resource is to be terminated. */
+export async function setResourceEndDate(ctx: Context, uuid: string, value: string | null, query?: ResourceQuery) {
+  const endDate = endDateOf(value);
+  const resource = await loadForProvider(ctx, uuid, { ...RESOURCE_CORE, endDate: true });
+  await ctx.access.require(Permission.SET_RESOURCE_BACKEND_METADATA, providerScopes(resource));
+  const day = (date: Date | null) => date?.toISOString().slice(0, 10) ?? null;
+  if (day(resource.endDate) === value) return { resourceId: resource.id, status: "", changed: false };
+  const changed = await transact(ctx, async (tx, outbox) => {
+    await tx.resource.update({ where: { id: resource.id }, data: { endDate, endDateUpdatedAt: ctx.now() } });
+    await recordResourceChange(ctx, tx, outbox, resource, {
+      eventType: "marketplace_resource_update_end_date_succeeded",
+      message: `The end date of resource ${describeResource(resource)} has been changed to ${value ?? "none"}.`,
+      previousState: resource.state,
+      state: resource.state,
+      context: { old_end_date: day(resource.endDate), new_end_date: value },
+    });
+    return query && tx.resource.findUniqueOrThrow({ ...query, where: { id: resource.id } });
+  });
+  return { resourceId: resource.id, status: "", changed: true, resource: changed };
 }

@@ -67,7 +67,7 @@ describe("fields and filters", () => {
       attributes: {},
       limits: {},
       current_usages: {},
-      plan: null,
+      plan: "",
       end_date: null,
     });
     expect(res.body.created).toMatch(/Z$/);

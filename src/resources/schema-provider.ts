@@ -1,4 +1,5 @@
 import type { GraphQLResolveInfo } from "graphql";
+import type { ResourceState } from "../generated/prisma/client.ts";
 import { builder } from "../graphql/builder.ts";
 import { nestedQuery } from "../graphql/nested-query.ts";
 import { apiUrl } from "../graphql/urls.ts";
@@ -8,6 +9,10 @@ import type { ResourceQuery } from "./service.ts";
 import { OfferingUserStateEnum } from "../offering-users/schema.ts";
 import { stateLabel as offeringUserStateLabel } from "../offering-users/states.ts";
 import { resourceTeam, type TeamMember } from "./team.ts";
+import { setMembershipSyncStatuses } from "./membership-sync.ts";
+import { transitionResource } from "./state-actions.ts";
+import { ResourceStateEnum } from "./schema.ts";
+import "./schema-derived.ts";
 
 const dateOnly = (date: Date | null) => (date ? date.toISOString().slice(0, 10) : null);
 
@@ -55,8 +60,11 @@ builder.queryFields((t) => ({
   resourceTeam: t.field({
     type: [TeamMemberRef],
     description: "Who holds a current role in the resource's project (provider view)",
-    args: { uuid: t.arg.id({ required: true }) },
-    resolve: (_r, args, ctx) => resourceTeam(ctx, String(args.uuid)),
+    args: {
+      uuid: t.arg.id({ required: true }),
+      hasConsent: t.arg.boolean({ description: "Only members who may (true) or may not (false) use the offering as far as its terms go" }),
+    },
+    resolve: (_r, args, ctx) => resourceTeam(ctx, String(args.uuid), args.hasConsent),
   }),
 }));
 
@@ -95,10 +103,57 @@ builder.mutationFields((t) => ({
     args: { uuid: t.arg.id({ required: true }), limits: t.arg({ type: "JSON", required: true }) },
     resolve: (_r, args, ctx, info) => backend.setResourceLimits(ctx, String(args.uuid), args.limits, resourceQuery(ctx, info)),
   }),
+  setResourceEndDate: t.field({
+    type: ResourceBackendResultRef,
+    description: "The provider sets (or, with null, clears) the resource's end date (YYYY-MM-DD)",
+    args: { uuid: t.arg.id({ required: true }), endDate: t.arg.string() },
+    resolve: (_r, args, ctx, info) => backend.setResourceEndDate(ctx, String(args.uuid), args.endDate ?? null, resourceQuery(ctx, info)),
+  }),
   refreshResourceLastSync: t.field({
     type: ResourceBackendResultRef,
     description: "Marks the resource as synchronised with its backend now",
     args: { uuid: t.arg.id({ required: true }) },
     resolve: (_r, args, ctx, info) => backend.refreshResourceLastSync(ctx, String(args.uuid), resourceQuery(ctx, info)),
+  }),
+}));
+
+const ResourceStateResultRef = builder
+  .objectRef<{ resourceId: string; state: ResourceState; resource?: unknown }>("ResourceStateResult")
+  .implement({
+    fields: (t) => ({
+      state: t.field({ type: ResourceStateEnum, resolve: (r) => r.state }),
+      resource: t.prismaField({
+        type: "Resource",
+        resolve: (query, r, _args, ctx) => (r.resource ?? ctx.db.resource.findUniqueOrThrow({ ...query, where: { id: r.resourceId } })) as never,
+      }),
+    }),
+  });
+
+const MemberSyncReportRef = builder.objectRef<{ stored: number; skipped: string[] }>("MemberSyncReport").implement({
+  fields: (t) => ({
+    stored: t.exposeInt("stored", { description: "How many entries were kept" }),
+    skipped: t.exposeStringList("skipped", { description: "The members (username or uuid) that named no user here" }),
+  }),
+});
+
+builder.mutationFields((t) => ({
+  setResourceAsOk: t.field({
+    type: ResourceStateResultRef,
+    description: "The provider reports the resource in order on its backend: OK, error message cleared",
+    args: { uuid: t.arg.id({ required: true }) },
+    resolve: (_r, args, ctx, info) => transitionResource(ctx, String(args.uuid), "setAsOk", {}, resourceQuery(ctx, info)),
+  }),
+  setResourceAsErred: t.field({
+    type: ResourceStateResultRef,
+    description: "The provider reports the resource failed on its backend: Erred, with the error",
+    args: { uuid: t.arg.id({ required: true }), errorMessage: t.arg.string(), errorTraceback: t.arg.string() },
+    resolve: (_r, args, ctx, info) =>
+      transitionResource(ctx, String(args.uuid), "setAsErred", { errorMessage: args.errorMessage, errorTraceback: args.errorTraceback }, resourceQuery(ctx, info)),
+  }),
+  setResourceMembershipSyncStatuses: t.field({
+    type: MemberSyncReportRef,
+    description: "The site agent's full report of how each member's role reached the backend (Waldur's entry fields)",
+    args: { uuid: t.arg.id({ required: true }), statuses: t.arg({ type: "JSON", required: true }) },
+    resolve: (_r, args, ctx) => setMembershipSyncStatuses(ctx, String(args.uuid), args.statuses),
   }),
 }));

@@ -6,7 +6,9 @@ import type { ResourceChangedPayload } from "../platform/pubsub.ts";
 import { argumentFilter } from "../events/change-filters.ts";
 import { subscriberMaySee } from "../events/visibility.ts";
 import { EventRef } from "../events/schema.ts";
-import { RESOURCE_ORDER } from "./filters.ts";
+import { collectionInputs } from "../graphql/collection-inputs.ts";
+import { OrderStateEnum } from "../orders/schema.ts";
+import { RESOURCE_CONTRACT } from "./contract.ts";
 import { RESOURCE_STATE_LABELS, resourceStateLabel } from "./states.ts";
 import * as service from "./service.ts";
 
@@ -61,17 +63,15 @@ export const ResourceRef = builder.prismaObject("Resource", {
     }),
     plan: t.relation("plan", { nullable: true }),
     planUuid: t.string({ nullable: true, resolve: (r) => (r.planId ? toHex(r.planId) : null) }),
-    planUrl: t.string({ nullable: true, resolve: (r, _a, ctx) => (r.planId ? apiUrl(ctx, "plan", r.planId) : null) }),
+    planUrl: t.string({ description: "Empty without a plan", resolve: (r, _a, ctx) => (r.planId ? apiUrl(ctx, "plan", r.planId) : "") }),
     planName: t.string({ nullable: true, select: { plan: { select: { name: true } } }, resolve: (r) => r.plan?.name ?? null }),
     scopeUrl: t.string({
-      nullable: true,
-      description: "The backend object (another resource), when there is one",
-      resolve: (r, _a, ctx) => (r.scopeId ? apiUrl(ctx, "providerResource", r.scopeId) : null),
+      description: "The backend object (another resource); empty when there is none",
+      resolve: (r, _a, ctx) => (r.scopeId ? apiUrl(ctx, "providerResource", r.scopeId) : ""),
     }),
   }),
 });
 
-const ResourceOrderEnum = builder.enumType("ResourceOrder", { values: Object.keys(RESOURCE_ORDER) as Array<keyof typeof RESOURCE_ORDER> });
 const ResourceViewEnum = builder.enumType("ResourceView", {
   values: {
     PROVIDER: { description: "Resources of the offerings of the viewer's provider organisations (REST provider-resources)" },
@@ -79,22 +79,9 @@ const ResourceViewEnum = builder.enumType("ResourceView", {
   },
 });
 
-const ResourceFilterInput = builder.inputType("ResourceFilter", {
-  fields: (t) => ({
-    state: t.field({ type: [ResourceStateEnum], description: "Any of these states" }),
-    offeringUuid: t.idList({ description: "Any of these offerings" }),
-    projectUuid: t.id(),
-    customerUuid: t.id({ description: "The consumer organisation (the project's customer)" }),
-    providerUuid: t.id({ description: "The provider organisation (the offering's customer)" }),
-    name: t.string({ description: "Case-insensitive substring" }),
-    nameExact: t.string(),
-    backendId: t.string(),
-    restrictMemberAccess: t.boolean(),
-    paused: t.boolean(),
-    downscaled: t.boolean(),
-    createdAfter: t.field({ type: "DateTime", description: "Created at or after" }),
-    modifiedAfter: t.field({ type: "DateTime", description: "Modified at or after" }),
-  }),
+const { Filter: ResourceFilterInput, Order: ResourceOrderEnum } = collectionInputs("Resource", RESOURCE_CONTRACT, {
+  ResourceState: ResourceStateEnum,
+  OrderState: OrderStateEnum,
 });
 
 const ResourceConnection = connectionType("Resource", ResourceRef);
@@ -122,7 +109,8 @@ builder.queryFields((t) => ({
   }),
   resourceDetails: t.prismaField({
     type: "Resource",
-    description: "The backend object behind a resource (provider view); not found when it has none",
+    nullable: true,
+    description: "The backend object behind a resource (provider view); null when it has none",
     args: { uuid: t.arg.id({ required: true }) },
     resolve: (query, _root, args, ctx) => service.resourceDetails(ctx, String(args.uuid), query) as never,
   }),

@@ -1,14 +1,18 @@
 import type { Context } from "../context.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
+import type { FilterValues, OrderValue } from "../platform/collection-contract.ts";
 import type { Connection, Page } from "../platform/paginate.ts";
 import { visibleOne } from "../directory/lookup.ts";
-import { notFound } from "../platform/errors.ts";
 import { paginate } from "../platform/paginate.ts";
-import { type ResourceFilter, type ResourceOrder, resourceOrderBy, resourceWhere } from "./filters.ts";
+import { RESOURCE_CONTRACT } from "./contract.ts";
+import { resolveWhere } from "./lookups.ts";
 import { providerResources, visibleResources } from "./visibility.ts";
 
 /** The selection GraphQL asks for (plugin-prisma's queryFromInfo); services return rows shaped by it. */
 export type ResourceQuery = { select?: Prisma.ResourceSelect; include?: Prisma.ResourceInclude };
+
+export type ResourceFilterValues = FilterValues<typeof RESOURCE_CONTRACT>;
+export type ResourceOrderValue = OrderValue<typeof RESOURCE_CONTRACT>;
 
 export type ResourceView = "PROVIDER" | "ANY";
 const VIEWS: Record<ResourceView, (ctx: Context) => Promise<Prisma.ResourceWhereInput>> = {
@@ -18,11 +22,13 @@ const VIEWS: Record<ResourceView, (ctx: Context) => Promise<Prisma.ResourceWhere
 
 export async function listResources(
   ctx: Context,
-  args: { view: ResourceView; filter?: ResourceFilter | null; orderBy?: ResourceOrder[] | null; page: Page },
+  args: { view: ResourceView; filter?: ResourceFilterValues | null; orderBy?: ResourceOrderValue[] | null; page: Page },
   query: ResourceQuery = {},
 ): Promise<Connection<unknown>> {
-  const where = { AND: [await VIEWS[args.view](ctx), ...resourceWhere(args.filter)] };
-  return paginate(ctx.db.resource, { where, orderBy: resourceOrderBy(args.orderBy), page: args.page, query });
+  const visible = await VIEWS[args.view](ctx);
+  const filters = await resolveWhere(RESOURCE_CONTRACT.where(args.filter), { db: ctx.db, now: ctx.now(), within: visible });
+  const where = { AND: [visible, ...filters] };
+  return paginate(ctx.db.resource, { where, orderBy: RESOURCE_CONTRACT.orderBy(args.orderBy), page: args.page, query });
 }
 
 export async function getResource(ctx: Context, view: ResourceView, uuid: string, query: ResourceQuery = {}) {
@@ -31,12 +37,12 @@ export async function getResource(ctx: Context, view: ResourceView, uuid: string
 }
 
 /**
- * Waldur's `details/`: the backend object behind the resource. Only marketplace resources can be scopes here,
- * so a resource without a scope is 404 and one with a scope answers with that resource.
+ * Waldur's `details/`: the backend object behind the resource. Only marketplace resources can be scopes here, so
+ * a resource with a scope answers with that resource, and one without has nothing to show (null; REST: an empty 404).
  */
 export async function resourceDetails(ctx: Context, uuid: string, query: ResourceQuery = {}) {
   const resource = await getResource(ctx, "PROVIDER", uuid, { select: { scopeId: true } });
-  if (!resource.scopeId) throw notFound();
+  if (!resource.scopeId) return null;
   return ctx.db.resource.findUniqueOrThrow({ ...query, where: { id: resource.scopeId } });
 }
 

@@ -1,6 +1,6 @@
 import type { Context } from "../context.ts";
 import type { OfferingUserState } from "../generated/prisma/client.ts";
-import { consentStatusOf } from "../terms-of-service/consent-status.ts";
+import { type ConsentStatus, consentStatusOf } from "../terms-of-service/consent-status.ts";
 import { getResource } from "./service.ts";
 
 export interface TeamMember {
@@ -18,9 +18,11 @@ export interface TeamMember {
  * Waldur's `team/`: who holds a current role in the resource's project, with the username their offering user
  * has on the resource's offering (null before the provider sets one). Not paginated, as in Waldur: the agent
  * reads the whole team in one call. With ENFORCE_USER_CONSENT_FOR_OFFERINGS, members without a current consent to
- * the offering's active terms are left out, so the agent does not give them an account.
+ * the offering's active terms are left out (staff and support still see the whole team), so the agent does not give
+ * them an account. `hasConsent` keeps only the members who may use the offering as far as its terms go (no active
+ * terms, or a current consent), or, false, only the others.
  */
-export async function resourceTeam(ctx: Context, uuid: string): Promise<TeamMember[]> {
+export async function resourceTeam(ctx: Context, uuid: string, hasConsent?: boolean | null): Promise<TeamMember[]> {
   const resource = await getResource(ctx, "PROVIDER", uuid, { select: { projectId: true, offeringId: true } });
   const now = ctx.now();
   const where = {
@@ -47,7 +49,9 @@ export async function resourceTeam(ctx: Context, uuid: string): Promise<TeamMemb
         },
       },
     });
-  const members = grants.map(({ role, expirationTime, user }) => ({
+  // One row per user, as Waldur lists the project's users with one of their roles.
+  const firstGrants = grants.filter((grant, i) => grants.findIndex((other) => other.user.id === grant.user.id) === i);
+  const members = firstGrants.map(({ role, expirationTime, user }) => ({
     userId: user.id,
     username: user.username,
     fullName: `${user.firstName} ${user.lastName}`.trim(),
@@ -57,7 +61,13 @@ export async function resourceTeam(ctx: Context, uuid: string): Promise<TeamMemb
     offeringUserUsername: user.offeringUsers[0]?.username ?? null,
     offeringUserState: user.offeringUsers[0]?.state ?? null,
   }));
-  if (!ctx.config.enforceUserConsent) return members;
+  const enforced = ctx.config.enforceUserConsent && !ctx.access.readsAll;
+  if (!enforced && hasConsent == null) return members;
   const statuses = await Promise.all(members.map((m) => consentStatusOf(ctx, m.userId, resource.offeringId)));
-  return members.filter((_m, i) => statuses[i] !== "MISSING" && statuses[i] !== "EXPIRED");
+  return members.filter((_m, i) => {
+    const consented = mayUseOffering(statuses[i]);
+    return (!enforced || consented) && (hasConsent == null || consented === hasConsent);
+  });
 }
+
+const mayUseOffering = (status: ConsentStatus) => status !== "MISSING" && status !== "EXPIRED";

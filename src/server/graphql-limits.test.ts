@@ -30,7 +30,7 @@ const post = (app: TestApp, body: unknown, headers: Record<string, string> = {},
 describe("operation limits", () => {
   const OVER_LIMIT: Array<[string, string, string, RegExp]> = [
     ["depth", nestedCustomers(5), "QUERY_TOO_DEEP", /^Query depth limit of 10 exceeded, found 13\.$/],
-    ["aliases", `{ ${repeat(51, (i) => `a${i}: me { username }`)} }`, "TOO_MANY_ALIASES", /^Aliases limit of 50 exceeded, found 51\.$/],
+    ["aliases", `{ ${repeat(101, (i) => `a${i}: me { username }`)} }`, "TOO_MANY_ALIASES", /^Aliases limit of 100 exceeded, found 101\.$/],
     ["tokens", `{ me { ${repeat(2000, () => "username")} } }`, "QUERY_TOO_LARGE", /^Token limit of 2000 exceeded\.$/],
     ["cost", "{ customers(first: 3000) { nodes { name } } }", "QUERY_TOO_COMPLEX", /^Query Cost limit of 5000 exceeded, found 21750\.$/],
     ["directives", `{ me { ${repeat(51, () => "username @skip(if: false)")} } }`, "TOO_MANY_DIRECTIVES", /^Directives limit of 50 exceeded, found 51\.$/],

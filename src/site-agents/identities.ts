@@ -4,20 +4,19 @@ import type { Context } from "../context.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import { referenced, visibleOne } from "../directory/lookup.ts";
 import { recordEvent } from "../events/record.ts";
-import type { Page } from "../platform/paginate.ts";
+import type { FilterValues, OrderValue } from "../platform/collection-contract.ts";
 import { fieldError, invalid } from "../platform/errors.ts";
-import { parseUuid, toHex } from "../platform/ids.ts";
-import { paginate } from "../platform/paginate.ts";
+import { toHex } from "../platform/ids.ts";
+import { type Connection, type Page, paginate } from "../platform/paginate.ts";
 import { maxLength } from "../platform/text.ts";
 import { transact } from "../platform/transaction.ts";
+import { AGENT_IDENTITY_CONTRACT } from "./contract.ts";
 import { visibleAgentIdentities } from "./visibility.ts";
 
 export type IdentityQuery = { select?: Prisma.AgentIdentitySelect; include?: Prisma.AgentIdentityInclude };
 
-export interface IdentityFilter {
-  name?: string | null;
-  offeringUuid?: string | null;
-}
+export type IdentityFilter = FilterValues<typeof AGENT_IDENTITY_CONTRACT>;
+export type IdentityOrder = OrderValue<typeof AGENT_IDENTITY_CONTRACT>;
 
 export type AgentDependency = { package: string; version: string };
 
@@ -33,14 +32,13 @@ export interface IdentityInput {
 }
 
 
-export async function listAgentIdentities(ctx: Context, args: { filter?: IdentityFilter | null; page: Page }, query: IdentityQuery = {}) {
-  const f = args.filter ?? {};
-  const offeringId = f.offeringUuid ? parseUuid(f.offeringUuid) : undefined;
-  if (offeringId === null) throw fieldError("offering_uuid", "Enter a valid UUID.");
-  const where: Prisma.AgentIdentityWhereInput = {
-    AND: [await visibleAgentIdentities(ctx), f.name != null ? { name: f.name } : {}, offeringId ? { offeringId } : {}],
-  };
-  return paginate(ctx.db.agentIdentity, { where, orderBy: [{ created: "desc" }, { id: "asc" }], page: args.page, query });
+export async function listAgentIdentities(
+  ctx: Context,
+  args: { filter?: IdentityFilter | null; orderBy?: IdentityOrder[] | null; page: Page },
+  query: IdentityQuery = {},
+): Promise<Connection<unknown>> {
+  const where = { AND: [await visibleAgentIdentities(ctx), ...AGENT_IDENTITY_CONTRACT.where(args.filter)] };
+  return paginate(ctx.db.agentIdentity, { where, orderBy: AGENT_IDENTITY_CONTRACT.orderBy(args.orderBy), page: args.page, query });
 }
 
 export async function getAgentIdentity(ctx: Context, uuid: string, query: IdentityQuery = {}) {

@@ -1,7 +1,9 @@
 import { builder } from "../graphql/builder.ts";
+import { collectionInputs } from "../graphql/collection-inputs.ts";
 import { connectionType, nodesQuery, pageArgs, toPage } from "../graphql/pagination.ts";
 import { apiUrl } from "../graphql/urls.ts";
 import { toHex } from "../platform/ids.ts";
+import { AGENT_IDENTITY_CONTRACT } from "./contract.ts";
 import * as identities from "./identities.ts";
 import * as registrations from "./registrations.ts";
 import { AGENT_SERVICE_STATE_LABELS, agentCompatibility, agentServiceState, type Compatibility } from "./status.ts";
@@ -105,9 +107,7 @@ builder.prismaObjectFields("Offering", (t) => ({
   }),
 }));
 
-const AgentIdentityFilterInput = builder.inputType("AgentIdentityFilter", {
-  fields: (t) => ({ name: t.string(), offeringUuid: t.id() }),
-});
+const { Filter: AgentIdentityFilterInput, Order: AgentIdentityOrderEnum } = collectionInputs("AgentIdentity", AGENT_IDENTITY_CONTRACT);
 
 const IdentityInput = builder.inputType("AgentIdentityInput", {
   fields: (t) => ({
@@ -161,13 +161,9 @@ const identityInput = <T extends { offeringUuid?: string | number | null; depend
 builder.queryFields((t) => ({
   agentIdentities: t.field({
     type: connectionType("AgentIdentity", AgentIdentityRef),
-    args: { filter: t.arg({ type: AgentIdentityFilterInput }), ...pageArgs },
+    args: { filter: t.arg({ type: AgentIdentityFilterInput }), orderBy: t.arg({ type: [AgentIdentityOrderEnum] }), ...pageArgs },
     resolve: (_r, args, ctx, info) =>
-      identities.listAgentIdentities(
-        ctx,
-        { filter: args.filter && { name: args.filter.name, offeringUuid: args.filter.offeringUuid?.toString() }, page: toPage(args) },
-        nodesQuery(ctx, info, "AgentIdentity"),
-      ) as never,
+      identities.listAgentIdentities(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "AgentIdentity")) as never,
   }),
   agentIdentity: t.prismaField({
     type: "AgentIdentity",

@@ -41,6 +41,12 @@ export function fingerprints(blob: Buffer) {
   };
 }
 
+/** Waldur's SHA-512 fingerprint of a stored key line: "SHA512:" + unpadded base64 of its body's digest. */
+export function sha512Fingerprint(publicKey: string): string {
+  const body = publicKey.trim().split(/\s+/)[1] ?? "";
+  return `SHA512:${createHash("sha512").update(Buffer.from(body, "base64")).digest("base64").replace(/=+$/, "")}`;
+}
+
 /** Parses an OpenSSH public key line, "type base64 [comment]". */
 export function parsePublicKey(line: string): ParseResult {
   const trimmed = line.trim();

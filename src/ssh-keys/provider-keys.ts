@@ -1,10 +1,10 @@
 import type { Context } from "../context.ts";
 import { visibleOne } from "../directory/lookup.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
-import type { Connection, Page } from "../platform/paginate.ts";
+import type { Connection } from "../platform/paginate.ts";
 import { forbidden } from "../platform/errors.ts";
 import { paginate } from "../platform/paginate.ts";
-import { type SshKeyFilter, type SshKeyOrder, type SshKeyQuery, sshKeyOrderBy, sshKeyWhere } from "./service.ts";
+import { type SshKeyListArgs, sshKeyListContract, type SshKeyQuery } from "./service.ts";
 
 /** Staff and support, anyone with a role on the provider's customer, and the managers of its offerings. */
 async function requireProviderRole(ctx: Context, customerId: string) {
@@ -38,13 +38,14 @@ const activeProjectMembership = (projectIds: string[], now: Date): Prisma.RoleGr
 export async function listServiceProviderKeys(
   ctx: Context,
   uuid: string,
-  args: { filter?: SshKeyFilter | null; orderBy?: SshKeyOrder[] | null; page: Page },
+  args: SshKeyListArgs,
   query: SshKeyQuery = {},
 ): Promise<Connection<unknown>> {
   ctx.requireViewer();
   const provider = await visibleOne(uuid, (id) => ctx.db.serviceProvider.findUnique({ where: { id }, select: { customerId: true } }));
   await requireProviderRole(ctx, provider.customerId);
   const projectIds = await servedProjectIds(ctx, provider.customerId);
-  const where = { AND: [{ user: { roles: { some: activeProjectMembership(projectIds, ctx.now()) } } }, ...sshKeyWhere(args.filter)] };
-  return paginate(ctx.db.sshKey, { where, orderBy: sshKeyOrderBy(args.orderBy), page: args.page, query });
+  const contract = await sshKeyListContract(ctx.db, args.filter);
+  const where = { AND: [{ user: { roles: { some: activeProjectMembership(projectIds, ctx.now()) } } }, ...contract.where(args.filter)] };
+  return paginate(ctx.db.sshKey, { where, orderBy: contract.orderBy(args.orderBy), page: args.page, query });
 }

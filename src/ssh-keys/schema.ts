@@ -1,7 +1,10 @@
 import { builder } from "../graphql/builder.ts";
+import { collectionInputs } from "../graphql/collection-inputs.ts";
 import { connectionType, nodesQuery, pageArgs, toPage } from "../graphql/pagination.ts";
 import { apiUrl } from "../graphql/urls.ts";
 import { toHex } from "../platform/ids.ts";
+import { SSH_KEY_CONTRACT } from "./contract.ts";
+import { sha512Fingerprint } from "./openssh.ts";
 import { listServiceProviderKeys } from "./provider-keys.ts";
 import * as keys from "./service.ts";
 
@@ -14,6 +17,7 @@ export const SshKeyRef = builder.prismaObject("SshKey", {
     type: t.exposeString("type"),
     fingerprintMd5: t.exposeString("fingerprintMd5"),
     fingerprintSha256: t.exposeString("fingerprintSha256"),
+    fingerprintSha512: t.string({ select: { publicKey: true }, resolve: (k) => sha512Fingerprint(k.publicKey) }),
     isShared: t.boolean({ description: "Shared keys are not supported: always false", resolve: () => false }),
     userUuid: t.string({ resolve: (k) => toHex(k.userId) }),
     userUsername: t.string({ select: { user: { select: { username: true } } }, resolve: (k) => k.user.username }),
@@ -21,10 +25,7 @@ export const SshKeyRef = builder.prismaObject("SshKey", {
   }),
 });
 
-const SshKeyOrderEnum = builder.enumType("SshKeyOrder", { values: Object.keys(keys.SSH_KEY_ORDER) as keys.SshKeyOrder[] });
-const SshKeyFilterInput = builder.inputType("SshKeyFilter", {
-  fields: (t) => ({ userUuid: t.id(), name: t.string(), fingerprintMd5: t.string(), fingerprintSha256: t.string() }),
-});
+const { Filter: SshKeyFilterInput, Order: SshKeyOrderEnum } = collectionInputs("SshKey", SSH_KEY_CONTRACT);
 const CreateSshKeyInput = builder.inputType("CreateSshKeyInput", {
   fields: (t) => ({
     publicKey: t.string({ required: true, description: 'OpenSSH public key line: "type base64 [comment]"' }),
@@ -34,16 +35,13 @@ const CreateSshKeyInput = builder.inputType("CreateSshKeyInput", {
 });
 const SshKeyConnection = connectionType("SshKey", SshKeyRef);
 
-const filterOf = (filter: { userUuid?: string | number | null } | null | undefined) =>
-  filter && { ...filter, userUuid: filter.userUuid == null ? null : String(filter.userUuid) };
-
 builder.queryFields((t) => ({
   sshKeys: t.field({
     type: SshKeyConnection,
     description: "The caller's SSH keys (staff and support: all)",
     args: { filter: t.arg({ type: SshKeyFilterInput }), orderBy: t.arg({ type: [SshKeyOrderEnum] }), ...pageArgs },
     resolve: (_r, args, ctx, info) =>
-      keys.listSshKeys(ctx, { filter: filterOf(args.filter), orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "SshKey")) as never,
+      keys.listSshKeys(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "SshKey")) as never,
   }),
   sshKey: t.prismaField({
     type: "SshKey",
@@ -58,7 +56,7 @@ builder.queryFields((t) => ({
       listServiceProviderKeys(
         ctx,
         String(args.uuid),
-        { filter: filterOf(args.filter), orderBy: args.orderBy, page: toPage(args) },
+        { filter: args.filter, orderBy: args.orderBy, page: toPage(args) },
         nodesQuery(ctx, info, "SshKey"),
       ) as never,
   }),

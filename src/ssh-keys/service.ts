@@ -2,60 +2,48 @@ import type { Context } from "../context.ts";
 import { referenced, visibleOne } from "../directory/lookup.ts";
 import { recordEvent } from "../events/record.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
+import type { FilterValues, OrderValue } from "../platform/collection-contract.ts";
+import type { Db } from "../platform/database.ts";
 import type { Connection, Page } from "../platform/paginate.ts";
 import { fieldError, forbidden, notFound } from "../platform/errors.ts";
 import { parseUuid, toHex } from "../platform/ids.ts";
 import { paginate } from "../platform/paginate.ts";
 import { maxLength } from "../platform/text.ts";
 import { type Outbox, transact, type Tx } from "../platform/transaction.ts";
+import { SSH_KEY_CONTRACT, sshKeyContract } from "./contract.ts";
 import { parsePublicKey } from "./openssh.ts";
 import { visibleSshKeys } from "./visibility.ts";
 
 export type SshKeyQuery = { select?: Prisma.SshKeySelect; include?: Prisma.SshKeyInclude };
 
-export interface SshKeyFilter {
-  userUuid?: string | null;
-  name?: string | null;
-  fingerprintMd5?: string | null;
-  fingerprintSha256?: string | null;
-}
-
-export const SSH_KEY_ORDER = {
-  NAME_ASC: { name: "asc" },
-  NAME_DESC: { name: "desc" },
-  CREATED_ASC: { created: "asc" },
-  CREATED_DESC: { created: "desc" },
-} as const satisfies Record<string, Prisma.SshKeyOrderByWithRelationInput>;
-export type SshKeyOrder = keyof typeof SSH_KEY_ORDER;
+export type SshKeyListArgs = {
+  filter?: FilterValues<typeof SSH_KEY_CONTRACT> | null;
+  orderBy?: Array<OrderValue<typeof SSH_KEY_CONTRACT>> | null;
+  page: Page;
+};
 
 const MAX_PUBLIC_KEY_LENGTH = 2000;
 const MAX_NAME_LENGTH = 150;
 
-export function sshKeyWhere(filter: SshKeyFilter | null | undefined): Prisma.SshKeyWhereInput[] {
-  const f = filter ?? {};
-  const userId = f.userUuid ? parseUuid(f.userUuid) : undefined;
-  if (userId === null) throw fieldError("user_uuid", "Enter a valid UUID.");
-  return [
-    userId ? { userId } : {},
-    f.name != null ? { name: f.name } : {},
-    f.fingerprintMd5 != null ? { fingerprintMd5: f.fingerprintMd5 } : {},
-    f.fingerprintSha256 != null ? { fingerprintSha256: f.fingerprintSha256 } : {},
-  ];
+/**
+ * The contract of a list request: the SHA-512 fingerprint is not stored, so the keys with the one asked for are found
+ * first, hashing each stored key body in the database as Waldur hashes it ("SHA512:" and unpadded base64).
+ */
+export async function sshKeyListContract(db: Db, filter: SshKeyListArgs["filter"]) {
+  const fingerprint = filter?.fingerprintSha512;
+  if (fingerprint == null) return sshKeyContract(() => []);
+  const rows = await db.$queryRaw<Array<{ id: string }>>`
+    SELECT id::text AS id FROM ssh_keys
+    WHERE 'SHA512:' || rtrim(replace(encode(sha512(decode((regexp_split_to_array(public_key, '[[:space:]]+'))[2], 'base64')), 'base64'), chr(10), ''), '=')
+      = ${fingerprint}`;
+  const ids = rows.map((row) => row.id);
+  return sshKeyContract(() => ids);
 }
 
-export const sshKeyOrderBy = (order: SshKeyOrder[] | null | undefined) => [
-  ...(order?.length ? order : (["NAME_ASC"] as const)).map((o) => SSH_KEY_ORDER[o]),
-  { created: "asc" as const },
-  { id: "asc" as const },
-];
-
-export async function listSshKeys(
-  ctx: Context,
-  args: { filter?: SshKeyFilter | null; orderBy?: SshKeyOrder[] | null; page: Page },
-  query: SshKeyQuery = {},
-): Promise<Connection<unknown>> {
-  const where = { AND: [await visibleSshKeys(ctx), ...sshKeyWhere(args.filter)] };
-  return paginate(ctx.db.sshKey, { where, orderBy: sshKeyOrderBy(args.orderBy), page: args.page, query });
+export async function listSshKeys(ctx: Context, args: SshKeyListArgs, query: SshKeyQuery = {}): Promise<Connection<unknown>> {
+  const contract = await sshKeyListContract(ctx.db, args.filter);
+  const where = { AND: [await visibleSshKeys(ctx), ...contract.where(args.filter)] };
+  return paginate(ctx.db.sshKey, { where, orderBy: contract.orderBy(args.orderBy), page: args.page, query });
 }
 
 export async function getSshKey(ctx: Context, uuid: string, query: SshKeyQuery = {}) {

@@ -7,7 +7,7 @@ import { startTestApp, type TestApp } from "../../test/support/app.ts";
 import type { Persona } from "../../test/support/world.ts";
 import { userWithRoles } from "../orders/fixtures.ts";
 import { toHex } from "../platform/ids.ts";
-import { parsePublicKey } from "./openssh.ts";
+import { parsePublicKey, sha512Fingerprint } from "./openssh.ts";
 import { ecdsaKey, ed25519Key, rsaKey } from "./test-keys.ts";
 
 let t: TestApp;
@@ -17,7 +17,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const KEYS = "/api/keys/";
-const FIELDS = ["fingerprint_md5", "fingerprint_sha256", "is_shared", "name", "public_key", "type", "url", "user_uuid", "uuid"];
+const FIELDS = ["fingerprint_md5", "fingerprint_sha256", "fingerprint_sha512", "is_shared", "name", "public_key", "type", "url", "user_uuid", "uuid"];
 const addKey = (token: string, body: Record<string, unknown>) => t.http("POST", KEYS, { token, body });
 const uuids = (rows: Array<{ uuid: string }>) => rows.map((r) => r.uuid).sort();
 
@@ -30,8 +30,8 @@ function hasSshKeygen() {
   return true;
 }
 
-/** ssh-keygen's own fingerprint of a public key line, in `hash` (md5 or sha256). */
-function sshKeygenFingerprint(line: string, hash: "md5" | "sha256") {
+/** ssh-keygen's own fingerprint of a public key line, in `hash`. */
+function sshKeygenFingerprint(line: string, hash: "md5" | "sha256" | "sha512") {
   const file = join(mkdtempSync(join(tmpdir(), "ssh-key-")), "key.pub");
   writeFileSync(file, `${line}\n`);
   return execFileSync("ssh-keygen", ["-l", "-E", hash, "-f", file], { encoding: "utf8" }).split(" ")[1];
@@ -52,6 +52,7 @@ describe("OpenSSH public keys", () => {
     if (!hasSshKeygen()) return;
     expect(parsed.key.fingerprintSha256).toBe(sshKeygenFingerprint(line, "sha256"));
     expect(`MD5:${parsed.key.fingerprintMd5}`).toBe(sshKeygenFingerprint(line, "md5"));
+    expect(sha512Fingerprint(`  ${line}\n`)).toBe(sshKeygenFingerprint(line, "sha512"));
   });
 
   const ed25519Body = () => ed25519Key().split(" ")[1];
@@ -84,6 +85,7 @@ describe("/api/keys/", () => {
       type: "ssh-ed25519",
       fingerprint_md5: parsed.key.fingerprintMd5,
       fingerprint_sha256: parsed.key.fingerprintSha256,
+      fingerprint_sha512: sha512Fingerprint(line),
       is_shared: false,
       user_uuid: t.world.users.projectMember.uuid,
     });

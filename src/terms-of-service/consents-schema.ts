@@ -1,14 +1,11 @@
 import { builder } from "../graphql/builder.ts";
+import { collectionInputs } from "../graphql/collection-inputs.ts";
 import { connectionType, nodesQuery, pageArgs, toPage } from "../graphql/pagination.ts";
 import * as consents from "./consents.ts";
+import { CONSENT_CONTRACT } from "./contract.ts";
 import { ConsentRef } from "./schema.ts";
 
-const ConsentOrderEnum = builder.enumType("UserOfferingConsentOrder", {
-  values: Object.keys(consents.CONSENT_ORDER) as consents.ConsentOrder[],
-});
-const ConsentFilterInput = builder.inputType("UserOfferingConsentFilter", {
-  fields: (t) => ({ userUuid: t.id(), offeringUuid: t.id(), version: t.string() }),
-});
+const { Filter: ConsentFilterInput, Order: ConsentOrderEnum } = collectionInputs("UserOfferingConsent", CONSENT_CONTRACT);
 
 builder.queryFields((t) => ({
   userOfferingConsents: t.field({
@@ -16,15 +13,7 @@ builder.queryFields((t) => ({
     description: "The caller's consents (staff and support: everyone's)",
     args: { filter: t.arg({ type: ConsentFilterInput }), orderBy: t.arg({ type: [ConsentOrderEnum] }), ...pageArgs },
     resolve: (_r, args, ctx, info) =>
-      consents.listConsents(
-        ctx,
-        {
-          filter: args.filter && { ...args.filter, userUuid: args.filter.userUuid?.toString(), offeringUuid: args.filter.offeringUuid?.toString() },
-          orderBy: args.orderBy,
-          page: toPage(args),
-        },
-        nodesQuery(ctx, info, "UserOfferingConsent"),
-      ) as never,
+      consents.listConsents(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "UserOfferingConsent")) as never,
   }),
   userOfferingConsent: t.prismaField({
     type: "UserOfferingConsent",

@@ -3,32 +3,18 @@ import type { Prisma } from "../generated/prisma/client.ts";
 import { referenced, visibleOne } from "../directory/lookup.ts";
 import { visibleOfferings } from "../directory/visibility.ts";
 import { recordEvent } from "../events/record.ts";
-import type { Page } from "../platform/paginate.ts";
+import type { FilterValues, OrderValue } from "../platform/collection-contract.ts";
 import { fieldError, forbidden } from "../platform/errors.ts";
-import { parseUuid, toHex } from "../platform/ids.ts";
-import { paginate } from "../platform/paginate.ts";
+import { toHex } from "../platform/ids.ts";
+import { type Connection, type Page, paginate } from "../platform/paginate.ts";
 import { advisoryLock } from "../platform/locks.ts";
 import { type Outbox, transact, type Tx } from "../platform/transaction.ts";
+import { CONSENT_CONTRACT } from "./contract.ts";
 
 export type ConsentQuery = { select?: Prisma.UserOfferingConsentSelect; include?: Prisma.UserOfferingConsentInclude };
 
-export interface ConsentFilter {
-  userUuid?: string | null;
-  offeringUuid?: string | null;
-  version?: string | null;
-}
-
-export const CONSENT_ORDER = {
-  AGREEMENT_DATE_ASC: { agreementDate: "asc" },
-  AGREEMENT_DATE_DESC: { agreementDate: "desc" },
-  CREATED_ASC: { created: "asc" },
-  CREATED_DESC: { created: "desc" },
-  MODIFIED_ASC: { modified: "asc" },
-  MODIFIED_DESC: { modified: "desc" },
-  REVOCATION_DATE_ASC: { revocationDate: { sort: "asc", nulls: "first" } },
-  REVOCATION_DATE_DESC: { revocationDate: { sort: "desc", nulls: "last" } },
-} as const satisfies Record<string, Prisma.UserOfferingConsentOrderByWithRelationInput>;
-export type ConsentOrder = keyof typeof CONSENT_ORDER;
+export type ConsentFilter = FilterValues<typeof CONSENT_CONTRACT>;
+export type ConsentOrder = OrderValue<typeof CONSENT_CONTRACT>;
 
 /** Users see their own consents; staff and support see all. */
 function visibleConsents(ctx: Context): Prisma.UserOfferingConsentWhereInput {
@@ -36,28 +22,13 @@ function visibleConsents(ctx: Context): Prisma.UserOfferingConsentWhereInput {
   return ctx.access.readsAll ? {} : { userId: viewer.id };
 }
 
-const uuidOf = (field: string, value: string) => {
-  const id = parseUuid(value);
-  if (!id) throw fieldError(field, "Enter a valid UUID.");
-  return id;
-};
-
 export async function listConsents(
   ctx: Context,
   args: { filter?: ConsentFilter | null; orderBy?: ConsentOrder[] | null; page: Page },
   query: ConsentQuery = {},
-) {
-  const f = args.filter ?? {};
-  const where: Prisma.UserOfferingConsentWhereInput = {
-    AND: [
-      visibleConsents(ctx),
-      f.userUuid ? { userId: uuidOf("user_uuid", f.userUuid) } : {},
-      f.offeringUuid ? { offeringId: uuidOf("offering_uuid", f.offeringUuid) } : {},
-      f.version != null ? { version: f.version } : {},
-    ],
-  };
-  const orderBy = [...(args.orderBy ?? ["CREATED_DESC" as const]).map((o) => CONSENT_ORDER[o]), { id: "asc" as const }];
-  return paginate(ctx.db.userOfferingConsent, { where, orderBy, page: args.page, query });
+): Promise<Connection<unknown>> {
+  const where = { AND: [visibleConsents(ctx), ...CONSENT_CONTRACT.where(args.filter)] };
+  return paginate(ctx.db.userOfferingConsent, { where, orderBy: CONSENT_CONTRACT.orderBy(args.orderBy), page: args.page, query });
 }
 
 export async function getConsent(ctx: Context, uuid: string, query: ConsentQuery = {}) {

@@ -1,8 +1,10 @@
 import { builder } from "../graphql/builder.ts";
+import { collectionInputs } from "../graphql/collection-inputs.ts";
 import { connectionType, nodesQuery, pageArgs, toPage } from "../graphql/pagination.ts";
 import { apiUrl } from "../graphql/urls.ts";
 import { toHex } from "../platform/ids.ts";
-import { consentOf, consentStatusOf, hasConsent, requiresReconsent } from "./consent-status.ts";
+import { activeTermsOf, consentOf, consentStatusOf, hasConsent, requiresReconsent } from "./consent-status.ts";
+import { TERMS_CONTRACT } from "./contract.ts";
 import * as terms from "./service.ts";
 
 const UserConsentInfoRef = builder
@@ -48,6 +50,9 @@ export const TermsRef = builder.prismaObject("OfferingTermsOfService", {
   }),
 });
 
+/** What an offering user record shows its provider about the user (Waldur names, without the `user_` prefix). */
+const SHARED_USER_ATTRIBUTES = ["username", "full_name", "first_name", "last_name", "email"] as const;
+
 const consentStatusField = (pick: (s: Parameters<typeof hasConsent>[0]) => boolean) => ({
   resolve: async (row: { userId: string; offeringId: string }, _a: unknown, ctx: Parameters<typeof consentStatusOf>[0]) =>
     pick(await consentStatusOf(ctx, row.userId, row.offeringId)),
@@ -60,6 +65,11 @@ export const ConsentRef = builder.prismaObject("UserOfferingConsent", {
     offeringUuid: t.string({ resolve: (c) => toHex(c.offeringId) }),
     offeringUrl: t.string({ resolve: (c, _a, ctx) => apiUrl(ctx, "offering", c.offeringId) }),
     offeringName: t.string({ select: { offering: { select: { name: true } } }, resolve: (c) => c.offering.name }),
+    offeringSlug: t.string({ select: { offering: { select: { slug: true } } }, resolve: (c) => c.offering.slug }),
+    collectedAttributes: t.stringList({
+      description: "The user's attributes the offering's provider receives (on the user's offering user record)",
+      resolve: () => [...SHARED_USER_ATTRIBUTES],
+    }),
     userUsername: t.string({ select: { user: { select: { username: true } } }, resolve: (c) => c.user.username }),
     userFullName: t.string({
       select: { user: { select: { firstName: true, lastName: true } } },
@@ -85,12 +95,13 @@ builder.prismaObjectFields("OfferingUser", (t) => ({
     description: "The offering's active terms ask this user to consent again",
     ...consentStatusField(requiresReconsent),
   }),
+  offeringHasActiveTos: t.boolean({
+    description: "The offering has active terms of service",
+    resolve: async (ou, _a, ctx) => !!(await activeTermsOf(ctx)(ou.offeringId)),
+  }),
 }));
 
-const TermsOrderEnum = builder.enumType("TermsOfServiceOrder", { values: Object.keys(terms.TERMS_ORDER) as terms.TermsOrder[] });
-const TermsFilterInput = builder.inputType("TermsOfServiceFilter", {
-  fields: (t) => ({ offeringUuid: t.id(), isActive: t.boolean(), version: t.string(), requiresReconsent: t.boolean() }),
-});
+const { Filter: TermsFilterInput, Order: TermsOrderEnum } = collectionInputs("TermsOfService", TERMS_CONTRACT);
 const TermsInput = builder.inputType("TermsOfServiceInput", {
   fields: (t) => ({
     termsOfService: t.string(),
@@ -116,11 +127,7 @@ builder.queryFields((t) => ({
     type: connectionType("OfferingTermsOfService", TermsRef),
     args: { filter: t.arg({ type: TermsFilterInput }), orderBy: t.arg({ type: [TermsOrderEnum] }), ...pageArgs },
     resolve: (_r, args, ctx, info) =>
-      terms.listTerms(
-        ctx,
-        { filter: args.filter && { ...args.filter, offeringUuid: args.filter.offeringUuid?.toString() }, orderBy: args.orderBy, page: toPage(args) },
-        nodesQuery(ctx, info, "OfferingTermsOfService"),
-      ) as never,
+      terms.listTerms(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "OfferingTermsOfService")) as never,
   }),
   offeringTermsOfService: t.prismaField({
     type: "OfferingTermsOfService",

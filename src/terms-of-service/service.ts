@@ -5,52 +5,27 @@ import type { Prisma } from "../generated/prisma/client.ts";
 import { referenced, visibleOne } from "../directory/lookup.ts";
 import { visibleOfferings } from "../directory/visibility.ts";
 import { recordEvent } from "../events/record.ts";
-import type { Page } from "../platform/paginate.ts";
+import type { FilterValues, OrderValue } from "../platform/collection-contract.ts";
 import { fieldError, invalid } from "../platform/errors.ts";
-import { parseUuid, toHex } from "../platform/ids.ts";
-import { paginate } from "../platform/paginate.ts";
+import { toHex } from "../platform/ids.ts";
+import { type Connection, type Page, paginate } from "../platform/paginate.ts";
 import { maxLength, validUrl } from "../platform/text.ts";
 import { type Outbox, transact, type Tx } from "../platform/transaction.ts";
+import { TERMS_CONTRACT } from "./contract.ts";
 import { visibleTerms } from "./visibility.ts";
 
 export type TermsQuery = { select?: Prisma.OfferingTermsOfServiceSelect; include?: Prisma.OfferingTermsOfServiceInclude };
 
-export interface TermsFilter {
-  offeringUuid?: string | null;
-  isActive?: boolean | null;
-  version?: string | null;
-  requiresReconsent?: boolean | null;
-}
-
-export const TERMS_ORDER = {
-  CREATED_ASC: { created: "asc" },
-  CREATED_DESC: { created: "desc" },
-  MODIFIED_ASC: { modified: "asc" },
-  MODIFIED_DESC: { modified: "desc" },
-  VERSION_ASC: { version: "asc" },
-  VERSION_DESC: { version: "desc" },
-} as const satisfies Record<string, Prisma.OfferingTermsOfServiceOrderByWithRelationInput>;
-export type TermsOrder = keyof typeof TERMS_ORDER;
+export type TermsFilter = FilterValues<typeof TERMS_CONTRACT>;
+export type TermsOrder = OrderValue<typeof TERMS_CONTRACT>;
 
 export async function listTerms(
   ctx: Context,
   args: { filter?: TermsFilter | null; orderBy?: TermsOrder[] | null; page: Page },
   query: TermsQuery = {},
-) {
-  const f = args.filter ?? {};
-  const offeringId = f.offeringUuid ? parseUuid(f.offeringUuid) : undefined;
-  if (offeringId === null) throw fieldError("offering_uuid", "Enter a valid UUID.");
-  const where: Prisma.OfferingTermsOfServiceWhereInput = {
-    AND: [
-      await visibleTerms(ctx),
-      offeringId ? { offeringId } : {},
-      f.isActive != null ? { isActive: f.isActive } : {},
-      f.version != null ? { version: f.version } : {},
-      f.requiresReconsent != null ? { requiresReconsent: f.requiresReconsent } : {},
-    ],
-  };
-  const orderBy = [...(args.orderBy ?? ["CREATED_DESC" as const]).map((o) => TERMS_ORDER[o]), { id: "asc" as const }];
-  return paginate(ctx.db.offeringTermsOfService, { where, orderBy, page: args.page, query });
+): Promise<Connection<unknown>> {
+  const where = { AND: [await visibleTerms(ctx), ...TERMS_CONTRACT.where(args.filter)] };
+  return paginate(ctx.db.offeringTermsOfService, { where, orderBy: TERMS_CONTRACT.orderBy(args.orderBy), page: args.page, query });
 }
 
 export async function getTerms(ctx: Context, uuid: string, query: TermsQuery = {}) {

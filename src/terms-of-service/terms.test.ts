@@ -27,9 +27,10 @@ describe("terms-of-service configurations", () => {
     const res = await create({ offering: url, terms_of_service: "<p>Rules</p>", version: "1.0" });
     expect(res.status).toBe(201);
     expect(Object.keys(res.body).sort()).toEqual(
-      ["created", "grace_period_days", "has_user_consent", "is_active", "modified", "offering_name", "offering_uuid",
+      ["created", "grace_period_days", "has_user_consent", "is_active", "modified", "offering", "offering_name", "offering_uuid",
         "requires_reconsent", "terms_of_service", "terms_of_service_link", "user_consent", "uuid", "version"].sort(),
     );
+    expect(res.body.offering).toBe(url);
     expect(res.body).toMatchObject({ grace_period_days: 60, is_active: false, requires_reconsent: false, user_consent: null, has_user_consent: false, version: "1.0" });
     expect(res.body.uuid).toMatch(/^[0-9a-f]{32}$/);
   });

@@ -1,8 +1,10 @@
 import { builder } from "../graphql/builder.ts";
+import { collectionInputs } from "../graphql/collection-inputs.ts";
 import { connectionType, nodesQuery, pageArgs, toPage } from "../graphql/pagination.ts";
 import { apiUrl } from "../graphql/urls.ts";
 import { toHex } from "../platform/ids.ts";
 import * as limits from "./user-limits.ts";
+import { USER_LIMIT_CONTRACT } from "./user-limits-contract.ts";
 
 export const ComponentUserUsageLimitRef = builder.prismaObject("ComponentUserUsageLimit", {
   fields: (t) => ({
@@ -24,16 +26,12 @@ export const ComponentUserUsageLimitRef = builder.prismaObject("ComponentUserUsa
   }),
 });
 
-const UserLimitOrderEnum = builder.enumType("ComponentUserUsageLimitOrder", {
-  values: Object.keys(limits.USER_LIMIT_ORDER) as limits.UserLimitOrder[],
-});
-const UserLimitFilterInput = builder.inputType("ComponentUserUsageLimitFilter", {
-  fields: (t) => ({ resourceUuid: t.id(), userUuid: t.id(), offeringUuid: t.id(), componentUuid: t.id(), componentType: t.string() }),
-});
+const { Filter: UserLimitFilterInput, Order: UserLimitOrderEnum } = collectionInputs("ComponentUserUsageLimit", USER_LIMIT_CONTRACT);
 const CreateUserLimitInput = builder.inputType("CreateComponentUserUsageLimitInput", {
   fields: (t) => ({
     resourceUuid: t.id({ required: true }),
-    componentType: t.string({ required: true, description: "The type of one of the resource's offering components" }),
+    componentUuid: t.id({ description: "One of the resource's offering components (this or componentType)" }),
+    componentType: t.string({ description: "The type of one of the resource's offering components (this or componentUuid)" }),
     userUuid: t.id({ required: true }),
     limit: t.string({ required: true, description: "Decimal ≥ 0, at most 2 decimal places" }),
   }),
@@ -46,17 +44,8 @@ builder.queryFields((t) => ({
     type: connectionType("ComponentUserUsageLimit", ComponentUserUsageLimitRef),
     description: "Per-user limits of resources the caller may see (provider or consumer side)",
     args: { filter: t.arg({ type: UserLimitFilterInput }), orderBy: t.arg({ type: [UserLimitOrderEnum] }), ...pageArgs },
-    resolve: (_r, args, ctx, info) => {
-      const f = args.filter;
-      const filter = f && {
-        resourceUuid: idText(f.resourceUuid),
-        userUuid: idText(f.userUuid),
-        offeringUuid: idText(f.offeringUuid),
-        componentUuid: idText(f.componentUuid),
-        componentType: f.componentType,
-      };
-      return limits.listUserLimits(ctx, { filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "ComponentUserUsageLimit")) as never;
-    },
+    resolve: (_r, args, ctx, info) =>
+      limits.listUserLimits(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "ComponentUserUsageLimit")) as never,
   }),
   componentUserUsageLimit: t.prismaField({
     type: "ComponentUserUsageLimit",
@@ -73,7 +62,13 @@ builder.mutationFields((t) => ({
     resolve: (query, _r, { input }, ctx) =>
       limits.createUserLimit(
         ctx,
-        { resource: String(input.resourceUuid), componentType: input.componentType, user: String(input.userUuid), limit: input.limit },
+        {
+          resource: String(input.resourceUuid),
+          component: idText(input.componentUuid),
+          componentType: input.componentType,
+          user: String(input.userUuid),
+          limit: input.limit,
+        },
         query,
       ),
   }),

@@ -1,9 +1,10 @@
 import { builder } from "../graphql/builder.ts";
+import { collectionInputs } from "../graphql/collection-inputs.ts";
 import { connectionType, nodesQuery, pageArgs, toPage } from "../graphql/pagination.ts";
 import { apiUrl } from "../graphql/urls.ts";
 import { toHex } from "../platform/ids.ts";
 import { dateOnly } from "./amounts.ts";
-import { COMPONENT_USAGE_ORDER, COMPONENT_USER_USAGE_ORDER } from "./filters.ts";
+import { COMPONENT_USAGE_CONTRACT, COMPONENT_USER_USAGE_CONTRACT, MISSING_USAGE_POLICIES, missingUsagePolicyOf } from "./contract.ts";
 import { setUsage, setUserUsages } from "./report.ts";
 import * as service from "./service.ts";
 
@@ -24,6 +25,11 @@ function resourceColumns<Row>(t: any, resourceOf: (row: Row) => ResourceNames, s
   };
 }
 
+export const MissingUsagePolicyEnum = builder.enumType("MissingUsagePolicy", {
+  description: "What a month without a usage report records: nothing, the last reported value (a recurring report), or zero",
+  values: MISSING_USAGE_POLICIES,
+});
+
 export const ComponentUsageRef = builder.prismaObject("ComponentUsage", {
   fields: (t) => ({
     uuid: t.string({ resolve: (u) => toHex(u.id) }),
@@ -34,6 +40,8 @@ export const ComponentUsageRef = builder.prismaObject("ComponentUsage", {
     usage: t.float({ resolve: (u) => u.usage.toNumber() }),
     description: t.exposeString("description"),
     recurring: t.exposeBoolean("recurring"),
+    missingUsagePolicy: t.field({ type: MissingUsagePolicyEnum, resolve: (u) => missingUsagePolicyOf(u.recurring) }),
+    missingUsagePolicyLabel: t.string({ description: "Waldur's value: none, reuse or zero", resolve: (u) => missingUsagePolicyOf(u.recurring).toLowerCase() }),
     date: t.expose("date", { type: "DateTime" }),
     billingPeriod: t.string({ description: "YYYY-MM-DD, the first day of the month", resolve: (u) => dateOnly(u.billingPeriod) }),
     created: t.expose("created", { type: "DateTime" }),
@@ -57,10 +65,10 @@ export const ComponentUserUsageRef = builder.prismaObject("ComponentUserUsage", 
     created: t.expose("created", { type: "DateTime" }),
     modified: t.expose("modified", { type: "DateTime" }),
     userUrl: t.string({
-      nullable: true,
-      description: "The offering user, when known",
-      resolve: (u, _a, ctx) => (u.offeringUserId ? apiUrl(ctx, "offeringUser", u.offeringUserId) : null),
+      description: "The offering user; empty when the report named none (Waldur's client does not take null)",
+      resolve: (u, _a, ctx) => (u.offeringUserId ? apiUrl(ctx, "offeringUser", u.offeringUserId) : ""),
     }),
+    backendId: t.string({ description: "Reports never carry one: always empty", resolve: () => "" }),
     offeringUser: t.relation("offeringUser", { nullable: true }),
     componentUsage: t.relation("componentUsage"),
     componentUsageUrl: t.string({ resolve: (u, _a, ctx) => apiUrl(ctx, "componentUsage", u.componentUsageId) }),
@@ -71,6 +79,12 @@ export const ComponentUserUsageRef = builder.prismaObject("ComponentUserUsage", 
       resolve: (u) => u.componentUsage.component.measuredUnit,
     }),
     description: t.string({ select: { componentUsage: { select: { description: true } } }, resolve: (u) => u.componentUsage.description }),
+    componentUsageDate: t.field({
+      type: "DateTime",
+      description: "When the component usage was reported: Waldur's `date` of a user usage",
+      select: { componentUsage: { select: { date: true } } },
+      resolve: (u) => u.componentUsage.date,
+    }),
     billingPeriod: t.string({ select: { componentUsage: { select: { billingPeriod: true } } }, resolve: (u) => dateOnly(u.componentUsage.billingPeriod) }),
     resourceUuid: t.string({ select: { componentUsage: { select: { resourceId: true } } }, resolve: (u) => toHex(u.componentUsage.resourceId) }),
     ...resourceColumns(t, (u: { componentUsage: { resource: ResourceNames } }) => u.componentUsage.resource, {
@@ -79,33 +93,17 @@ export const ComponentUserUsageRef = builder.prismaObject("ComponentUserUsage", 
   }),
 });
 
-const UsageFilterInput = builder.inputType("UsageFilter", {
-  fields: (t) => ({
-    resourceUuid: t.id(),
-    offeringUuid: t.id(),
-    projectUuid: t.id(),
-    customerUuid: t.id({ description: "The consumer organisation" }),
-    type: t.string({ description: "Component type" }),
-    billingPeriod: t.field({ type: "DateTime", description: "The first day of the month" }),
-    billingPeriodYear: t.int(),
-    billingPeriodMonth: t.int({ description: "1-12" }),
-    dateAfter: t.field({ type: "DateTime", description: "Reported at or after" }),
-    dateBefore: t.field({ type: "DateTime", description: "Reported at or before" }),
-    username: t.string({ description: "User usages only" }),
-  }),
+const { Filter: ComponentUsageFilterInput, Order: ComponentUsageOrderEnum } = collectionInputs("ComponentUsage", COMPONENT_USAGE_CONTRACT, {
+  MissingUsagePolicy: MissingUsagePolicyEnum,
 });
-
-const ComponentUsageOrderEnum = builder.enumType("ComponentUsageOrder", { values: Object.keys(COMPONENT_USAGE_ORDER) as Array<keyof typeof COMPONENT_USAGE_ORDER> });
-const ComponentUserUsageOrderEnum = builder.enumType("ComponentUserUsageOrder", {
-  values: Object.keys(COMPONENT_USER_USAGE_ORDER) as Array<keyof typeof COMPONENT_USER_USAGE_ORDER>,
-});
+const { Filter: ComponentUserUsageFilterInput, Order: ComponentUserUsageOrderEnum } = collectionInputs("ComponentUserUsage", COMPONENT_USER_USAGE_CONTRACT);
 const ComponentUsageConnection = connectionType("ComponentUsage", ComponentUsageRef);
 const ComponentUserUsageConnection = connectionType("ComponentUserUsage", ComponentUserUsageRef);
 
 builder.queryFields((t) => ({
   componentUsages: t.field({
     type: ComponentUsageConnection,
-    args: { filter: t.arg({ type: UsageFilterInput }), orderBy: t.arg({ type: [ComponentUsageOrderEnum] }), ...pageArgs },
+    args: { filter: t.arg({ type: ComponentUsageFilterInput }), orderBy: t.arg({ type: [ComponentUsageOrderEnum] }), ...pageArgs },
     resolve: (_root, args, ctx, info) =>
       service.listComponentUsages(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "ComponentUsage")) as never,
   }),
@@ -116,7 +114,7 @@ builder.queryFields((t) => ({
   }),
   componentUserUsages: t.field({
     type: ComponentUserUsageConnection,
-    args: { filter: t.arg({ type: UsageFilterInput }), orderBy: t.arg({ type: [ComponentUserUsageOrderEnum] }), ...pageArgs },
+    args: { filter: t.arg({ type: ComponentUserUsageFilterInput }), orderBy: t.arg({ type: [ComponentUserUsageOrderEnum] }), ...pageArgs },
     resolve: (_root, args, ctx, info) =>
       service.listComponentUserUsages(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "ComponentUserUsage")) as never,
   }),

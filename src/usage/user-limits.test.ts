@@ -194,7 +194,7 @@ describe("per-user component limits over GraphQL", () => {
       token,
     );
     expect(bad.errors?.[0].extensions).toMatchObject({ code: "VALIDATION", fields: { limit: ["Ensure this value is greater than or equal to 0."] } });
-    const listed = await t.gql(`query($u: ID) { componentUserUsageLimits(filter: { userUuid: $u }) { totalCount nodes { uuid } } }`, { u: user }, token);
+    const listed = await t.gql(`query($u: [ID!]) { componentUserUsageLimits(filter: { userUuid: $u }) { totalCount nodes { uuid } } }`, { u: [user] }, token);
     expect(listed.data.componentUserUsageLimits).toEqual({ totalCount: 1, nodes: [{ uuid }] });
     const updated = await t.gql(`mutation($id: ID!) { updateComponentUserUsageLimit(uuid: $id, limit: "0") { limit } }`, { id: uuid }, token);
     expect(updated.data.updateComponentUserUsageLimit.limit).toBe("0.00");

@@ -5,34 +5,17 @@ import { referenced, visibleOne } from "../directory/lookup.ts";
 import { allocationEventParts, recordEvent } from "../events/record.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import type { Connection, Page } from "../platform/paginate.ts";
+import type { FilterValues, OrderValue } from "../platform/collection-contract.ts";
 import { fieldError, notFound } from "../platform/errors.ts";
-import { toHex } from "../platform/ids.ts";
+import { parseUuid, toHex } from "../platform/ids.ts";
 import { paginate } from "../platform/paginate.ts";
 import type { Db } from "../platform/database.ts";
 import { type Outbox, transact, type Tx } from "../platform/transaction.ts";
-import { uuidOf } from "../resources/filters.ts";
 import { visibleResources } from "../resources/visibility.ts";
 import { amountError, toDecimal } from "./amounts.ts";
+import { USER_LIMIT_CONTRACT } from "./user-limits-contract.ts";
 
 export type UserLimitQuery = { select?: Prisma.ComponentUserUsageLimitSelect; include?: Prisma.ComponentUserUsageLimitInclude };
-
-export interface UserLimitFilter {
-  resourceUuid?: string | null;
-  userUuid?: string | null;
-  offeringUuid?: string | null;
-  componentUuid?: string | null;
-  componentType?: string | null;
-}
-
-export const USER_LIMIT_ORDER = {
-  CREATED_ASC: { created: "asc" },
-  CREATED_DESC: { created: "desc" },
-  MODIFIED_ASC: { modified: "asc" },
-  MODIFIED_DESC: { modified: "desc" },
-  LIMIT_ASC: { limit: "asc" },
-  LIMIT_DESC: { limit: "desc" },
-} as const satisfies Record<string, Prisma.ComponentUserUsageLimitOrderByWithRelationInput>;
-export type UserLimitOrder = keyof typeof USER_LIMIT_ORDER;
 
 /** Either side of the resource sees its users' limits, as with usages. */
 async function visibleUserLimits(ctx: Context): Promise<Prisma.ComponentUserUsageLimitWhereInput> {
@@ -40,25 +23,13 @@ async function visibleUserLimits(ctx: Context): Promise<Prisma.ComponentUserUsag
   return { resource: await visibleResources(ctx) };
 }
 
-function userLimitWhere(f: UserLimitFilter | null | undefined): Prisma.ComponentUserUsageLimitWhereInput[] {
-  if (!f) return [];
-  const where: Prisma.ComponentUserUsageLimitWhereInput[] = [];
-  if (f.resourceUuid) where.push({ resourceId: uuidOf("resource_uuid", f.resourceUuid) });
-  if (f.userUuid) where.push({ userId: uuidOf("user_uuid", f.userUuid) });
-  if (f.offeringUuid) where.push({ resource: { offeringId: uuidOf("offering_uuid", f.offeringUuid) } });
-  if (f.componentUuid) where.push({ componentId: uuidOf("component_uuid", f.componentUuid) });
-  if (f.componentType != null) where.push({ component: { type: f.componentType } });
-  return where;
-}
-
 export async function listUserLimits(
   ctx: Context,
-  args: { filter?: UserLimitFilter | null; orderBy?: UserLimitOrder[] | null; page: Page },
+  args: { filter?: FilterValues<typeof USER_LIMIT_CONTRACT> | null; orderBy?: Array<OrderValue<typeof USER_LIMIT_CONTRACT>> | null; page: Page },
   query: UserLimitQuery = {},
 ): Promise<Connection<unknown>> {
-  const where = { AND: [await visibleUserLimits(ctx), ...userLimitWhere(args.filter)] };
-  const orderBy = [...(args.orderBy ?? ["CREATED_ASC" as const]).map((o) => USER_LIMIT_ORDER[o]), { id: "asc" as const }];
-  return paginate(ctx.db.componentUserUsageLimit, { where, orderBy, page: args.page, query });
+  const where = { AND: [await visibleUserLimits(ctx), ...USER_LIMIT_CONTRACT.where(args.filter)] };
+  return paginate(ctx.db.componentUserUsageLimit, { where, orderBy: USER_LIMIT_CONTRACT.orderBy(args.orderBy), page: args.page, query });
 }
 
 export async function getUserLimit(ctx: Context, uuid: string, query: UserLimitQuery = {}) {
@@ -68,7 +39,9 @@ export async function getUserLimit(ctx: Context, uuid: string, query: UserLimitQ
 
 export interface CreateUserLimitInput {
   resource: string;
-  componentType: string;
+  /** The offering component by uuid (Waldur's `component`), or by type; the uuid wins when both are given. */
+  component?: string | null;
+  componentType?: string | null;
   user: string;
   limit: string;
 }
@@ -123,6 +96,24 @@ async function recordLimitEvent(ctx: Context, tx: Tx, outbox: Outbox, change: ke
   });
 }
 
+/** The component a new limit caps: one of the resource's offering, named by uuid or by type. */
+async function limitedComponent(ctx: Context, offeringId: string, input: Pick<CreateUserLimitInput, "component" | "componentType">) {
+  if (input.component != null) {
+    const id = parseUuid(input.component);
+    const component = id ? await ctx.db.offeringComponent.findUnique({ where: { id }, select: { id: true, offeringId: true } }) : null;
+    if (!component) throw fieldError("component", `Object with uuid=${input.component} does not exist.`);
+    if (component.offeringId !== offeringId) throw fieldError("component", "The component does not belong to the offering of this resource.");
+    return component;
+  }
+  if (input.componentType == null) throw fieldError("component", "This field is required.");
+  const component = await ctx.db.offeringComponent.findUnique({
+    where: { offeringId_type: { offeringId, type: input.componentType } },
+    select: { id: true },
+  });
+  if (!component) throw fieldError("component_type", `The offering of this resource has no component of type "${input.componentType}".`);
+  return component;
+}
+
 /** Input is checked first (400: unknown or invisible resource, user or component type), then SET_RESOURCE_LIMITS (403). */
 export async function createUserLimit(ctx: Context, input: CreateUserLimitInput, query: UserLimitQuery = {}) {
   ctx.requireViewer();
@@ -132,11 +123,7 @@ export async function createUserLimit(ctx: Context, input: CreateUserLimitInput,
     ctx.db.resource.findFirst({ where: { AND: [{ id }, visible] }, select: RESOURCE_CORE }),
   );
   const user = await referenced("user", input.user, (id) => ctx.db.user.findUnique({ where: { id }, select: { id: true } }));
-  const component = await ctx.db.offeringComponent.findUnique({
-    where: { offeringId_type: { offeringId: resource.offeringId, type: input.componentType } },
-    select: { id: true },
-  });
-  if (!component) throw fieldError("component_type", `The offering of this resource has no component of type "${input.componentType}".`);
+  const component = await limitedComponent(ctx, resource.offeringId, input);
   await ctx.access.require(Permission.SET_RESOURCE_LIMITS, providerScopes(resource));
   return transact(ctx, async (tx, outbox) => {
     const key = { resourceId: resource.id, componentId: component.id, userId: user.id };

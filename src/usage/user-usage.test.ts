@@ -43,7 +43,7 @@ describe("set_user_usage and set_user_usages", () => {
     expect(rows[0]).toMatchObject({
       username: "alice_hpc",
       usage: 20.25,
-      user: null,
+      user: "",
       component_type: "cpu",
       billing_period: dateOnly(billingPeriodOf(new Date())),
       component_usage: `${t.baseUrl}/api/marketplace-component-usages/${usage.uuid}/`,
@@ -164,8 +164,8 @@ describe("filters", () => {
     expect(await list("billing_period_year=1")).toEqual([]);
     expect(await list("billing_period_year=99")).toEqual([]);
     const gql = await t.gql(
-      `query($filter: UsageFilter) { componentUsages(filter: $filter) { nodes { billingPeriod } } }`,
-      { filter: { resourceUuid: resource.uuid, billingPeriodYear: 24 } },
+      `query($filter: ComponentUsageFilter) { componentUsages(filter: $filter) { nodes { billingPeriod } } }`,
+      { filter: { resourceUuid: [resource.uuid], billingPeriodYear: 24 } },
       owner(),
     );
     expect(gql).toEqual({ data: { componentUsages: { nodes: [{ billingPeriod: "0024-03-01" }] } } });

@@ -1,33 +1,39 @@
 import { builder } from "../../graphql/builder.ts";
+import { collectionInputs } from "../../graphql/collection-inputs.ts";
 import { connectionType, nodesQuery, pageArgs, toPage } from "../../graphql/pagination.ts";
 import { ROLES } from "../../auth/permissions.ts";
 import * as offerings from "../offerings.ts";
 import * as organisations from "../organisations.ts";
 import { grantRole, revokeRole } from "../roles.ts";
 import * as users from "../users.ts";
+import { CUSTOMER_CONTRACT } from "../customers-contract.ts";
+import { SERVICE_PROVIDER_CONTRACT } from "../service-providers-contract.ts";
+import { USER_CONTRACT } from "../users-contract.ts";
+import { OFFERING_CONTRACT } from "../offerings-contract.ts";
+import { PROJECT_CONTRACT } from "../projects-contract.ts";
 import { BillingTypeEnum, CustomerRef, OfferingRef, OfferingStateEnum, ProjectRef, RoleGrantRef, ServiceProviderRef, UserRef } from "./types.ts";
 
 const UserConnection = connectionType("User", UserRef);
 const CustomerConnection = connectionType("Customer", CustomerRef);
 const ProjectConnection = connectionType("Project", ProjectRef);
 const ServiceProviderConnection = connectionType("ServiceProvider", ServiceProviderRef);
+const { Filter: UserFilterInput, Order: UserOrderEnum } = collectionInputs("User", USER_CONTRACT);
+const { Filter: CustomerFilterInput, Order: CustomerOrderEnum } = collectionInputs("Customer", CUSTOMER_CONTRACT);
+const { Filter: ServiceProviderFilterInput, Order: ServiceProviderOrderEnum } = collectionInputs("ServiceProvider", SERVICE_PROVIDER_CONTRACT);
 const OfferingConnection = connectionType("Offering", OfferingRef);
 
-const OfferingFilterInput = builder.inputType("OfferingFilter", {
-  fields: (t) => ({
-    customerUuid: t.id(),
-    type: t.stringList(),
-    state: t.field({ type: [OfferingStateEnum] }),
-    name: t.string({ description: "Case-insensitive substring" }),
-  }),
+const { Filter: ProjectFilterInput, Order: ProjectOrderEnum } = collectionInputs("Project", PROJECT_CONTRACT);
+const { Filter: OfferingFilterInput, Order: OfferingOrderEnum } = collectionInputs("Offering", OFFERING_CONTRACT, {
+  OfferingState: OfferingStateEnum,
 });
 
 builder.queryFields((t) => ({
   me: t.prismaField({ type: "User", resolve: (query, _r, _a, ctx) => users.getMe(ctx, query) }),
   users: t.field({
     type: UserConnection,
-    args: { username: t.arg.string(), email: t.arg.string(), query: t.arg.string(), ...pageArgs },
-    resolve: (_r, args, ctx, info) => users.listUsers(ctx, { filter: args, page: toPage(args) }, nodesQuery(ctx, info, "User")) as never,
+    args: { filter: t.arg({ type: UserFilterInput }), orderBy: t.arg({ type: [UserOrderEnum] }), ...pageArgs },
+    resolve: (_r, args, ctx, info) =>
+      users.listUsers(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "User")) as never,
   }),
   user: t.prismaField({
     type: "User",
@@ -36,9 +42,9 @@ builder.queryFields((t) => ({
   }),
   customers: t.field({
     type: CustomerConnection,
-    args: { name: t.arg.string(), ...pageArgs },
+    args: { filter: t.arg({ type: CustomerFilterInput }), orderBy: t.arg({ type: [CustomerOrderEnum] }), ...pageArgs },
     resolve: (_r, args, ctx, info) =>
-      organisations.listCustomers(ctx, { name: args.name, page: toPage(args) }, nodesQuery(ctx, info, "Customer")) as never,
+      organisations.listCustomers(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "Customer")) as never,
   }),
   customer: t.prismaField({
     type: "Customer",
@@ -47,13 +53,9 @@ builder.queryFields((t) => ({
   }),
   projects: t.field({
     type: ProjectConnection,
-    args: { customerUuid: t.arg.id(), name: t.arg.string(), ...pageArgs },
+    args: { filter: t.arg({ type: ProjectFilterInput }), orderBy: t.arg({ type: [ProjectOrderEnum] }), ...pageArgs },
     resolve: (_r, args, ctx, info) =>
-      organisations.listProjects(
-        ctx,
-        { customerUuid: args.customerUuid?.toString(), name: args.name, page: toPage(args) },
-        nodesQuery(ctx, info, "Project"),
-      ) as never,
+      organisations.listProjects(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "Project")) as never,
   }),
   project: t.prismaField({
     type: "Project",
@@ -62,11 +64,11 @@ builder.queryFields((t) => ({
   }),
   serviceProviders: t.field({
     type: ServiceProviderConnection,
-    args: { customerUuid: t.arg.id(), ...pageArgs },
+    args: { filter: t.arg({ type: ServiceProviderFilterInput }), orderBy: t.arg({ type: [ServiceProviderOrderEnum] }), ...pageArgs },
     resolve: (_r, args, ctx, info) =>
-      offerings.listServiceProviders(
+      organisations.listServiceProviders(
         ctx,
-        { customerUuid: args.customerUuid?.toString(), page: toPage(args) },
+        { filter: args.filter, orderBy: args.orderBy, page: toPage(args) },
         nodesQuery(ctx, info, "ServiceProvider"),
       ) as never,
   }),
@@ -77,18 +79,15 @@ builder.queryFields((t) => ({
   }),
   offerings: t.field({
     type: OfferingConnection,
-    args: { filter: t.arg({ type: OfferingFilterInput }), ...pageArgs },
+    args: { filter: t.arg({ type: OfferingFilterInput }), orderBy: t.arg({ type: [OfferingOrderEnum] }), ...pageArgs },
     resolve: (_r, args, ctx, info) =>
-      offerings.listOfferings(
-        ctx,
-        { filter: args.filter && { ...args.filter, customerUuid: args.filter.customerUuid?.toString() }, page: toPage(args) },
-        nodesQuery(ctx, info, "Offering"),
-      ) as never,
+      offerings.listOfferings(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "Offering")) as never,
   }),
   offering: t.prismaField({
     type: "Offering",
-    args: { uuid: t.arg.id({ required: true }) },
-    resolve: (query, _r, args, ctx) => offerings.getOffering(ctx, String(args.uuid), query),
+    description: "With `filter`, found only if it passes those filters too (as Waldur's offering actions filter it)",
+    args: { uuid: t.arg.id({ required: true }), filter: t.arg({ type: OfferingFilterInput }) },
+    resolve: (query, _r, args, ctx) => offerings.getOffering(ctx, String(args.uuid), query, args.filter),
   }),
 }));
 

@@ -3,7 +3,10 @@ import { apiUrl } from "../../graphql/urls.ts";
 import { toHex } from "../../platform/ids.ts";
 import type { Context } from "../../context.ts";
 import type { Customer, Project, User } from "../../generated/prisma/client.ts";
-import { OFFERING_STATE_LABELS } from "../offerings.ts";
+import { OFFERING_STATE_CHOICES, OFFERING_STATE_LABELS, type OfferingStateChoice } from "../offerings-contract.ts";
+import { totalCustomersOf } from "../offering-totals.ts";
+import { countCustomerUsers } from "../organisations.ts";
+import { REGISTRATION_METHOD } from "../users-contract.ts";
 import { type DirectoryKind, ifVisible } from "../visibility.ts";
 
 /**
@@ -21,6 +24,7 @@ const onlyIfVisible =
 const userOnly = onlyIfVisible<User>("user", "Null unless the viewer may read this user (GET /api/users/<uuid>/)");
 const customerOnly = onlyIfVisible<Customer>("customer", "Null unless the viewer may read this customer (GET /api/customers/<uuid>/)");
 const projectOnly = onlyIfVisible<Project>("project", "Null unless the viewer may read this project (GET /api/projects/<uuid>/)");
+const dateOnly = (date: Date | null) => (date ? date.toISOString().slice(0, 10) : null);
 
 export const UserRef = builder.prismaObject("User", {
   fields: (t) => ({
@@ -35,6 +39,16 @@ export const UserRef = builder.prismaObject("User", {
     isSupport: t.boolean(userOnly((u) => u.isSupport)),
     isActive: t.boolean(userOnly((u) => u.isActive)),
     created: t.field({ type: "DateTime", ...userOnly((u) => u.created) }),
+    hasUsablePassword: t.boolean(userOnly((u) => u.passwordHash !== null)),
+    registrationMethod: t.string(userOnly(() => REGISTRATION_METHOD)),
+    // Waldur profile fields not stored here: empty for everyone, as their filters treat them.
+    nativeName: t.string(userOnly(() => "")),
+    jobTitle: t.string(userOnly(() => "")),
+    phoneNumber: t.string(userOnly(() => "")),
+    organization: t.string(userOnly(() => "")),
+    description: t.string(userOnly(() => "")),
+    civilNumber: t.string({ nullable: true, description: "Not stored here: always null", resolve: () => null }),
+    agreementDate: t.field({ type: "DateTime", nullable: true, description: "Not recorded here: always null", resolve: () => null }),
   }),
 });
 
@@ -47,6 +61,42 @@ export const CustomerRef = builder.prismaObject("Customer", {
     email: t.string(customerOnly((c) => c.email)),
     created: t.field({ type: "DateTime", ...customerOnly((c) => c.created) }),
     serviceProvider: t.relation("serviceProvider", { nullable: true }),
+    slug: t.string(customerOnly((c) => c.slug)),
+    displayName: t.string(customerOnly((c) => c.abbreviation || c.name)),
+    accountingStartDate: t.field({ type: "DateTime", ...customerOnly((c) => c.created) }),
+    projectsCount: t.int({
+      nullable: true,
+      select: { _count: { select: { projects: true } } },
+      resolve: (c, _a, ctx) => ifVisible(ctx, "customer", c.id, c._count.projects),
+    }),
+    usersCount: t.int({
+      nullable: true,
+      description: "People holding a role on the customer or one of its projects",
+      resolve: async (c, _a, ctx) => ifVisible(ctx, "customer", c.id, await countCustomerUsers(ctx, c.id)),
+    }),
+    isServiceProvider: t.boolean({
+      nullable: true,
+      select: { serviceProvider: { select: { id: true } } },
+      resolve: (c, _a, ctx) => ifVisible(ctx, "customer", c.id, c.serviceProvider !== null),
+    }),
+    serviceProviderUuid: t.string({
+      nullable: true,
+      select: { serviceProvider: { select: { id: true } } },
+      resolve: (c, _a, ctx) => ifVisible(ctx, "customer", c.id, c.serviceProvider && toHex(c.serviceProvider.id)),
+    }),
+    serviceProviderUrl: t.string({
+      nullable: true,
+      select: { serviceProvider: { select: { id: true } } },
+      resolve: (c, _a, ctx) => ifVisible(ctx, "customer", c.id, c.serviceProvider && apiUrl(ctx, "serviceProvider", c.serviceProvider.id)),
+    }),
+    // Waldur fields without a counterpart here: empty for every customer, as their filters treat them.
+    nativeName: t.string(customerOnly(() => "")),
+    contactDetails: t.string(customerOnly(() => "")),
+    agreementNumber: t.string(customerOnly(() => "")),
+    registrationCode: t.string(customerOnly(() => "")),
+    backendId: t.string(customerOnly(() => "")),
+    archived: t.boolean(customerOnly(() => false)),
+    organizationGroups: t.field({ type: "JSON", ...customerOnly(() => []) }),
   }),
 });
 
@@ -62,6 +112,29 @@ export const ProjectRef = builder.prismaObject("Project", {
     customerUuid: t.string({ resolve: (p) => toHex(p.customerId) }),
     customerUrl: t.string({ resolve: (p, _a, ctx) => apiUrl(ctx, "customer", p.customerId) }),
     customerName: t.string({ select: { customer: { select: { name: true } } }, resolve: (p) => p.customer.name }),
+    slug: t.exposeString("slug"),
+    endDate: t.string({ ...projectOnly((p) => dateOnly(p.endDate)), description: "YYYY-MM-DD; null without one, or unless the viewer may read the project" }),
+    customerSlug: t.string({
+      nullable: true,
+      select: { customer: { select: { slug: true } } },
+      resolve: (p, _a, ctx) => ifVisible(ctx, "project", p.id, p.customer.slug),
+    }),
+    customerAbbreviation: t.string({
+      nullable: true,
+      select: { customer: { select: { abbreviation: true } } },
+      resolve: (p, _a, ctx) => ifVisible(ctx, "project", p.id, p.customer.abbreviation),
+    }),
+    resourcesCount: t.int({
+      nullable: true,
+      description: "Resources of the project that are OK or updating",
+      select: { _count: { select: { resources: { where: { state: { in: ["OK", "UPDATING"] } } } } } },
+      resolve: (p, _a, ctx) => ifVisible(ctx, "project", p.id, p._count.resources),
+    }),
+    // Waldur fields without a counterpart here: the same for every project, as their filters and orderings treat them.
+    customerNativeName: t.string(projectOnly(() => "")),
+    backendId: t.string(projectOnly(() => "")),
+    isRemoved: t.boolean(projectOnly(() => false)),
+    startDate: t.string({ nullable: true, description: "Not recorded here: always null", resolve: () => null }),
   }),
 });
 
@@ -75,11 +148,21 @@ export const ServiceProviderRef = builder.prismaObject("ServiceProvider", {
     customerUuid: t.string({ resolve: (s) => toHex(s.customerId) }),
     customerUrl: t.string({ resolve: (s, _a, ctx) => apiUrl(ctx, "customer", s.customerId) }),
     customerName: t.string({ select: { customer: { select: { name: true } } }, resolve: (s) => s.customer.name }),
+    customerAbbreviation: t.string({ select: { customer: { select: { abbreviation: true } } }, resolve: (s) => s.customer.abbreviation }),
+    customerSlug: t.string({ select: { customer: { select: { slug: true } } }, resolve: (s) => s.customer.slug }),
+    customerNativeName: t.string({ description: "Not stored here: always empty", resolve: () => "" }),
+    offeringCount: t.int({
+      description: "The customer's Active and Paused offerings",
+      select: { customer: { select: { _count: { select: { offerings: { where: { state: { in: ["ACTIVE", "PAUSED"] } } } } } } } },
+      resolve: (s) => s.customer._count.offerings,
+    }),
+    organizationGroups: t.field({ type: "JSON", description: "No organisation groups here: always empty", resolve: () => [] }),
   }),
 });
 
 export const OfferingStateEnum = builder.enumType("OfferingState", {
-  values: Object.keys(OFFERING_STATE_LABELS) as Array<keyof typeof OFFERING_STATE_LABELS>,
+  description: "Waldur's offering states; nothing makes an offering UNAVAILABLE here, but filters accept it",
+  values: Object.keys(OFFERING_STATE_CHOICES) as OfferingStateChoice[],
 });
 export const BillingTypeEnum = builder.enumType("BillingType", { values: ["USAGE", "FIXED", "LIMIT", "ONE"] as const });
 
@@ -93,6 +176,7 @@ builder.prismaObject("OfferingComponent", {
     measuredUnit: t.exposeString("measuredUnit"),
     limitPeriod: t.exposeString("limitPeriod", { nullable: true }),
     limitAmount: t.exposeInt("limitAmount", { nullable: true }),
+    offeringUuid: t.string({ resolve: (c) => toHex(c.offeringId) }),
   }),
 });
 
@@ -103,6 +187,8 @@ builder.prismaObject("OfferingPlan", {
     unitPrice: t.string({ resolve: (p) => p.unitPrice.toFixed(10) }),
     unit: t.exposeString("unit"),
     archived: t.exposeBoolean("archived"),
+    url: t.string({ resolve: (p, _a, ctx) => apiUrl(ctx, "plan", p.id) }),
+    resourcesCount: t.relationCount("resources"),
   }),
 });
 
@@ -125,6 +211,18 @@ export const OfferingRef = builder.prismaObject("Offering", {
     customerName: t.string({ select: { customer: { select: { name: true } } }, resolve: (o) => o.customer.name }),
     components: t.relation("components", { query: { orderBy: { type: "asc" } } }),
     plans: t.relation("plans", { query: { orderBy: { name: "asc" } } }),
+    slug: t.exposeString("slug"),
+    orderCount: t.relationCount("orders"),
+    totalCustomers: t.int({
+      description: "Customers with a resource of the offering that is OK, updating or terminating",
+      resolve: (o, _a, ctx) => totalCustomersOf(ctx, o.id),
+    }),
+    // As Waldur creates an offering by default (our create cannot change them), and as the filters treat them.
+    shared: t.boolean({ description: "Always true: every offering is open to every customer", resolve: () => true }),
+    billable: t.boolean({ description: "Always true", resolve: () => true }),
+    attributes: t.field({ type: "JSON", description: "Offering attributes are not modelled: always {}", resolve: () => ({}) }),
+    totalCost: t.int({ description: "No invoices here: always 0", resolve: () => 0 }),
+    totalCostEstimated: t.int({ description: "No invoices here: always 0", resolve: () => 0 }),
   }),
 });
 

@@ -1,0 +1,99 @@
+import type { Context } from "../context.ts";
+import { Prisma } from "../generated/prisma/client.ts";
+import type { FilterValues, OrderValue } from "../platform/collection-contract.ts";
+import type { Connection, Page } from "../platform/paginate.ts";
+import { paginate } from "../platform/paginate.ts";
+import {
+  isTimingCondition,
+  MAINTENANCE_CONTRACT,
+  type MaintenanceOrderField,
+  type MaintenanceOrderTerm,
+  type TimingCondition,
+} from "./contract.ts";
+import type { MaintenanceQuery } from "./service.ts";
+import { SCHEDULE, timingOf } from "./timing.ts";
+
+type Contract = typeof MAINTENANCE_CONTRACT;
+export interface MaintenanceListArgs {
+  filter?: FilterValues<Contract> | null;
+  orderBy?: Array<OrderValue<Contract>> | null;
+  page: Page;
+}
+
+/** The SQL of each order field over `m` (the announcement) and `t` (its computed timing, see orderedIds). */
+const ORDER_SQL: Record<MaintenanceOrderField, string> = {
+  created: "m.created",
+  name: "m.name",
+  scheduledStart: "m.scheduled_start",
+  scheduledEnd: "m.scheduled_end",
+  id: "m.id",
+  startDeltaMinutes: "t.start_delta_minutes",
+  overrunMinutes: "t.overrun_minutes",
+};
+const COMPUTED: readonly MaintenanceOrderField[] = ["startDeltaMinutes", "overrunMinutes"];
+const isComputed = (term: MaintenanceOrderTerm) => COMPUTED.includes(term.field);
+
+function prismaOrder({ field, direction }: MaintenanceOrderTerm): Prisma.MaintenanceAnnouncementOrderByWithRelationInput {
+  if (field === "startDeltaMinutes" || field === "overrunMinutes") throw new Error(`${field} is computed; order in SQL`);
+  return { [field]: direction };
+}
+
+interface Timed {
+  id: string;
+  start_delta_minutes: number | null;
+  overrun_minutes: number | null;
+}
+
+/**
+ * The ids in `order`, sorted by PostgreSQL (so names collate and nulls fall as in Waldur's annotated queryset): the
+ * computed minutes travel with the ids as JSON, so they are computed once, by timingOf.
+ */
+async function orderedIds(ctx: Context, timed: Timed[], order: MaintenanceOrderTerm[]): Promise<string[]> {
+  const orderSql = order.map(({ field, direction }) => `${ORDER_SQL[field]} ${direction === "asc" ? "ASC" : "DESC"}`).join(", ");
+  const rows = await ctx.db.$queryRaw<Array<{ id: string }>>`
+    SELECT m.id::text AS id
+    FROM jsonb_to_recordset(${JSON.stringify(timed)}::jsonb) AS t(id uuid, start_delta_minutes int, overrun_minutes int)
+    JOIN maintenance_announcements m ON m.id = t.id
+    ORDER BY ${Prisma.raw(orderSql)}`;
+  return rows.map((row) => row.id);
+}
+
+/**
+ * One page of the announcements within `scope`, filtered and ordered by the contract. Timing buckets and orderings by
+ * the computed minutes need each candidate's schedule, so those lists read the candidates first.
+ */
+export async function listAnnouncements(
+  ctx: Context,
+  scope: Prisma.MaintenanceAnnouncementWhereInput,
+  contract: Contract,
+  args: MaintenanceListArgs,
+  query: MaintenanceQuery,
+): Promise<Connection<unknown>> {
+  const conditions = contract.where(args.filter);
+  const timingConditions = conditions.filter(isTimingCondition);
+  const where = { AND: [scope, ...conditions.filter((c): c is Prisma.MaintenanceAnnouncementWhereInput => !isTimingCondition(c))] };
+  const order = contract.orderBy(args.orderBy);
+  const db = ctx.db.maintenanceAnnouncement;
+  if (!timingConditions.length && !order.some(isComputed)) {
+    return paginate(db, { where, orderBy: order.map(prismaOrder), page: args.page, query });
+  }
+  const candidates = await db.findMany({ where, select: { id: true, ...SCHEDULE } });
+  const timed = candidates
+    .map((m) => ({ id: m.id, ...timingOf(m) }))
+    .filter((m) => timingConditions.every((c: TimingCondition) => c.timingBuckets.includes(m.timingBucket)));
+  if (!order.some(isComputed)) {
+    const chosen = { AND: [where, { id: { in: timed.map((m) => m.id) } }] };
+    return paginate(db, { where: chosen, orderBy: order.map(prismaOrder), page: args.page, query });
+  }
+  const ids = await orderedIds(
+    ctx,
+    timed.map((m) => ({ id: m.id, start_delta_minutes: m.startDeltaMinutes, overrun_minutes: m.overrunMinutes })),
+    order,
+  );
+  const pageIds = ids.slice(args.page.skip, args.page.skip + args.page.take);
+  const select = query.select ? { select: { ...query.select, id: true } } : {};
+  const rows = await db.findMany({ ...query, ...select, where: { id: { in: pageIds } } });
+  const position = new Map(pageIds.map((id, i) => [id, i]));
+  const nodes = rows.sort((a, b) => (position.get(a.id) ?? 0) - (position.get(b.id) ?? 0));
+  return { totalCount: ids.length, nodes, skip: args.page.skip };
+}

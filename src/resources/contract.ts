@@ -1,0 +1,187 @@
+import type { OrderState, Prisma, ResourceState } from "../generated/prisma/client.ts";
+import { choiceFilter, defineContract, postgresNulls } from "../platform/collection-contract.ts";
+import { invalid } from "../platform/errors.ts";
+import { icontains } from "../platform/text-match.ts";
+import { ORDER_STATE_LABELS } from "../orders/states.ts";
+import {
+  componentCount,
+  metadataHasKey,
+  metadataIContains,
+  NOTHING,
+  onlyBillingType,
+  pluginOptionsHasKey,
+  type ResourceWhere,
+  searchQuery,
+  serviceManagerOf,
+  visibleToUsername,
+} from "./lookups.ts";
+import { RESOURCE_STATE_LABELS } from "./states.ts";
+
+const byLabel = <S extends string>(labels: Record<S, string>) =>
+  Object.fromEntries(Object.entries(labels).map(([state, label]) => [label, state as S])) as Record<string, S>;
+
+/** Orders that keep a resource in Creating from the provider's sight (Waldur's visible_to_providers). */
+const NOT_YET_FOR_PROVIDERS: OrderState[] = ["PENDING_CONSUMER", "PENDING_PROJECT", "PENDING_START_DATE"];
+
+/** Every offering here is shared (none is private to a project) and billable (Waldur's defaults). */
+const everyOffering = (wanted: boolean): Prisma.ResourceWhereInput => (wanted ? {} : NOTHING);
+
+/** Waldur's resource_attributes: a JSON object; each key must equal its value, or be one of a list of values. */
+function attributesWhere(text: string): Prisma.ResourceWhereInput {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw invalid({ resource_attributes: ["Filter attribute is not valid json."] });
+  }
+  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) {
+    throw invalid({ resource_attributes: ["Filter attribute should be an dict."] });
+  }
+  return {
+    AND: Object.entries(parsed).map(([key, value]): Prisma.ResourceWhereInput =>
+      Array.isArray(value)
+        ? { OR: value.map((one: Prisma.InputJsonValue) => ({ attributes: { path: [key], equals: one } })) }
+        : { attributes: { path: [key], equals: value as Prisma.InputJsonValue } },
+    ),
+  };
+}
+
+export const RESOURCE_CONTRACT = defineContract<ResourceWhere, Prisma.ResourceOrderByWithRelationInput>()({
+  filters: {
+    state: choiceFilter({
+      rest: "state",
+      labels: byLabel<ResourceState>(RESOURCE_STATE_LABELS),
+      enumName: "ResourceState",
+      description: "Any of these states",
+      where: (states) => ({ state: { in: states } }),
+    }),
+    orderState: choiceFilter({
+      rest: "order_state",
+      labels: byLabel<OrderState>(ORDER_STATE_LABELS),
+      enumName: "OrderState",
+      description: "Has an order in any of these states",
+      where: (states) => ({ orders: { some: { state: { in: states } } } }),
+    }),
+    offeringUuid: {
+      kind: "uuids",
+      rest: { offering_uuid: "uuids", offering: { url: "offering" } },
+      description: "Any of these offerings",
+      where: (ids) => ({ offeringId: { in: ids } }),
+    },
+    offeringSlug: {
+      kind: "texts",
+      rest: "offering_slug",
+      description: "Any of these offering slugs (also comma-separated)",
+      where: (slugs) => ({ offering: { slug: { in: slugs.flatMap((s) => s.split(",")).map((s) => s.trim()) } } }),
+    },
+    offeringType: { kind: "text", rest: "offering_type", where: (type) => ({ offering: { type } }) },
+    offeringBillable: { kind: "boolean", rest: "offering_billable", where: everyOffering },
+    offeringShared: { kind: "boolean", rest: "offering_shared", where: everyOffering },
+    parentOfferingUuid: {
+      kind: "uuids",
+      rest: { parent_offering_uuid: "uuid" },
+      description: "Offerings here have no parent offering: matches nothing",
+      where: () => NOTHING,
+    },
+    categoryUuid: {
+      kind: "uuids",
+      rest: { category_uuid: "uuid" },
+      description: "Offerings here have no category: matches nothing",
+      where: () => NOTHING,
+    },
+    planUuid: { kind: "uuids", rest: { plan_uuid: "uuid" }, where: (ids) => ({ planId: { in: ids } }) },
+    projectUuid: { kind: "uuids", rest: { project_uuid: "uuid" }, where: (ids) => ({ projectId: { in: ids } }) },
+    projectName: { kind: "text", rest: "project_name", description: "Exact", where: (name) => ({ project: { name } }) },
+    customerUuid: {
+      kind: "uuids",
+      rest: { customer_uuid: "uuid", customer: { url: "customer" } },
+      description: "The consumer organisation (the project's customer)",
+      where: (ids) => ({ project: { customerId: { in: ids } } }),
+    },
+    providerUuid: {
+      kind: "uuids",
+      rest: { provider_uuid: "uuid" },
+      description: "The provider organisation (the offering's customer)",
+      where: (ids) => ({ offering: { customerId: { in: ids } } }),
+    },
+    serviceManagerUuid: {
+      kind: "uuids",
+      rest: { service_manager_uuid: "uuid" },
+      description: "Resources of the offerings this user holds a role on",
+      where: serviceManagerOf,
+    },
+    scope: {
+      kind: "uuids",
+      rest: { scope: { url: "providerResource" } },
+      description: "The backend object behind the resource (another resource)",
+      where: (ids) => ({ scopeId: { in: ids } }),
+    },
+    name: { kind: "text", rest: "name", description: "Case-insensitive substring", where: (name) => ({ name: icontains(name) }) },
+    nameExact: { kind: "text", rest: "name_exact", where: (name) => ({ name }) },
+    slug: { kind: "text", rest: "slug", where: (slug) => ({ slug }) },
+    backendId: { kind: "text", rest: "backend_id", where: (backendId) => ({ backendId }) },
+    query: { kind: "text", rest: "query", description: "A resource uuid, or text in name, slug, backend id and addresses", where: searchQuery },
+    runtimeState: {
+      kind: "text",
+      rest: "runtime_state",
+      description: "backend_metadata.runtime_state, exact",
+      where: (state) => ({ backendMetadata: { path: ["runtime_state"], equals: state } }),
+    },
+    flavorName: { kind: "text", rest: "flavor_name", where: (text) => metadataIContains("flavor_name", text) },
+    imageName: { kind: "text", rest: "image_name", where: (text) => metadataIContains("image_name", text) },
+    isAttached: { kind: "boolean", rest: "is_attached", where: (attached) => metadataHasKey("instance_name", attached) },
+    resourceAttributes: { kind: "text", rest: "resource_attributes", description: "A JSON object", where: attributesWhere },
+    lexisLinksSupported: {
+      kind: "boolean",
+      rest: "lexis_links_supported",
+      where: (supported) => pluginOptionsHasKey("heappe_url", supported),
+    },
+    restrictMemberAccess: { kind: "boolean", rest: "restrict_member_access", where: (restrictMemberAccess) => ({ restrictMemberAccess }) },
+    paused: { kind: "boolean", rest: "paused", where: (paused) => ({ paused }) },
+    downscaled: { kind: "boolean", rest: "downscaled", where: (downscaled) => ({ downscaled }) },
+    hasTerminateDate: {
+      kind: "boolean",
+      rest: "has_terminate_date",
+      where: (has) => ({ endDate: has ? { not: null } : null }),
+    },
+    usageBased: {
+      kind: "boolean",
+      rest: "usage_based",
+      where: (based) => ({ offering: { components: based ? { some: { billingType: "USAGE" } } : { none: { billingType: "USAGE" } } } }),
+    },
+    limitBased: {
+      kind: "boolean",
+      rest: "limit_based",
+      where: (based) => ({ offering: { components: based ? { some: { billingType: "LIMIT" } } : { none: { billingType: "LIMIT" } } } }),
+    },
+    onlyUsageBased: { kind: "boolean", rest: "only_usage_based", where: (only) => onlyBillingType("USAGE", only) },
+    onlyLimitBased: { kind: "boolean", rest: "only_limit_based", where: (only) => onlyBillingType("LIMIT", only) },
+    componentCount: { kind: "number", rest: "component_count", where: (count) => componentCount(count) },
+    limitComponentCount: { kind: "number", rest: "limit_component_count", where: (count) => componentCount(count, "LIMIT") },
+    visibleToUsername: { kind: "text", rest: "visible_to_username", where: (username) => (username ? visibleToUsername(username) : {}) },
+    visibleToProviders: {
+      kind: "boolean",
+      rest: "visible_to_providers",
+      description: "Leaves out resources still Creating behind an order the provider is not asked about yet",
+      where: (visible) => (visible ? { NOT: { state: "CREATING", orders: { some: { state: { in: NOT_YET_FOR_PROVIDERS } } } } } : {}),
+    },
+    createdAfter: { kind: "after", rest: "created", description: "Created at or after", where: (gte) => ({ created: { gte } }) },
+    createdBefore: { kind: "before", rest: "created_before", where: (lt) => ({ created: { lt } }) },
+    modifiedAfter: { kind: "after", rest: "modified", description: "Modified at or after", where: (gte) => ({ modified: { gte } }) },
+    modifiedBefore: { kind: "before", rest: "modified_before", where: (lt) => ({ modified: { lt } }) },
+  },
+  orderings: {
+    backend_id: (direction) => ({ backendId: direction }),
+    created: (direction) => ({ created: direction }),
+    customer_name: (direction) => ({ project: { customer: { name: direction } } }),
+    end_date: (direction) => ({ endDate: postgresNulls(direction) }),
+    name: (direction) => ({ name: direction }),
+    offering_name: (direction) => ({ offering: { name: direction } }),
+    // Without a plan the name is null and sorts as PostgreSQL (and Django) put nulls.
+    plan_name: (direction) => ({ plan: { name: direction } }),
+    project_name: (direction) => ({ project: { name: direction } }),
+    state: (direction) => ({ state: direction }),
+  },
+  defaultOrder: ["-created"],
+  tiebreak: [{ id: "asc" }],
+});
