@@ -13,6 +13,7 @@ import { observeHttp } from "./observability/http.ts";
 import { createLogger, type Logger } from "./observability/logger.ts";
 import { countingPublishes, countWebSocketConnections, GatewayMetrics, metricsEndpoint, observePubSub } from "./observability/metrics.ts";
 import { openPubSub, type PubSubHandle } from "./platform/pubsub.ts";
+import type { Topics } from "./topics.ts";
 import { TokenSessions, watchTokenSessions } from "./auth/tokens-sessions.ts";
 import { openTokenBuckets } from "./platform/token-bucket.ts";
 import { trackRequests } from "./server/http-drain.ts";
@@ -34,7 +35,7 @@ export interface App {
   logger: Logger;
   metrics: GatewayMetrics;
   /** The pub/sub behind `deps.pubsub`, with its subscriber queues' lengths. */
-  pubsub: PubSubHandle;
+  pubsub: PubSubHandle<Topics>;
   fetch: (request: Request) => Response | Promise<Response>;
   /** Starts listening; resolves with the port actually bound. */
   listen(port?: number, host?: string): Promise<number>;
@@ -66,7 +67,7 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
     }));
   await applyMigrations(database.sql, MIGRATIONS_DIR);
   const metrics = new GatewayMetrics(database.poolUsage);
-  const pubsub: PubSubHandle = openPubSub(config.redisUrl, {
+  const pubsub = openPubSub<Topics>(config.redisUrl, {
     prefix: config.pubsubPrefix,
     limits: { maxMessages: config.subscriptionQueueMaxMessages, maxBytes: config.subscriptionQueueMaxBytes },
     ...observePubSub(metrics, logger),

@@ -6,12 +6,13 @@ import type { Db } from "./platform/database.ts";
 import { type DomainError, unauthenticated } from "./platform/errors.ts";
 import type { PubSub } from "./platform/pubsub.ts";
 import type { TokenSessions } from "./auth/tokens-sessions.ts";
+import type { Topics } from "./topics.ts";
 import type { TokenBuckets } from "./platform/token-bucket.ts";
 
 /** What every request shares: built once at start-up. */
 export interface AppDeps {
   db: Db;
-  pubsub: PubSub;
+  pubsub: PubSub<Topics>;
   config: Config;
   now: () => Date;
   /** The throttles' token buckets (mutation rate limit, login failures): in Redis when configured. */

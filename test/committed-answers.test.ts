@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { orderIn } from "../src/orders/fixtures.ts";
-import { ed25519Key } from "../src/ssh-keys/test-keys.ts";
+import { orderIn } from "./support/order-fixtures.ts";
+import { ed25519Key } from "./support/ssh-test-keys.ts";
 import { useProxiedGateway } from "./support/proxied-gateway.ts";
 
 /**

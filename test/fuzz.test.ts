@@ -4,8 +4,8 @@ import { ROUTES } from "../rest-adapter/routes/index.ts";
 import { schema } from "../src/schema.ts";
 import { startTestApp, type TestApp } from "./support/app.ts";
 import { type FuzzCase, type GraphqlDocument, graphqlCase, graphqlDocuments, type OpenApiDocument, restCase } from "./support/fuzz-cases.ts";
-import { createBody } from "../src/maintenance/fixtures.ts";
-import { makeResource } from "../src/orders/fixtures.ts";
+import { createBody } from "./support/maintenance-fixtures.ts";
+import { makeResource } from "./support/order-fixtures.ts";
 import { changedTables, databaseFingerprint, RealIds, seedTargets } from "./support/fuzz-targets.ts";
 import { nested, Random, serialize } from "./support/fuzz-values.ts";
 

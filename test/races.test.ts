@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EventScopeType } from "../src/generated/prisma/client.ts";
 import { maintenanceStateLabel } from "../src/maintenance/enums.ts";
-import { seedMaintenance } from "../src/maintenance/fixtures.ts";
+import { seedMaintenance } from "./support/maintenance-fixtures.ts";
 import { MAINTENANCE_TRANSITIONS } from "../src/maintenance/transitions.ts";
 import { OFFERING_USER_STATES, stateLabel } from "../src/offering-users/states.ts";
 import { OFFERING_USER_TRANSITIONS, transitionMutationName } from "../src/offering-users/transitions.ts";
-import { makeOffering, orderIn } from "../src/orders/fixtures.ts";
+import { makeOffering, orderIn } from "./support/order-fixtures.ts";
 import { orderStateLabel } from "../src/orders/states.ts";
 import { OFFERING_TYPES, ORDER_TRANSITIONS } from "../src/orders/transitions.ts";
 import { startTestApp, type TestApp } from "./support/app.ts";

@@ -1,7 +1,7 @@
 import http from "node:http";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import type { OfferingUserChangedPayload } from "../src/platform/pubsub.ts";
+import type { OfferingUserChangedPayload } from "../src/offering-users/offering-user-changed.ts";
 import { startTestApp, type TestApp } from "./support/app.ts";
 import { sleep } from "./support/ws.ts";
 

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Persona } from "./support/world.ts";
 import { startTestApp, type TestApp } from "./support/app.ts";
 import { countSql } from "./support/sql-counter.ts";
-import { ed25519Key } from "../src/ssh-keys/test-keys.ts";
+import { ed25519Key } from "./support/ssh-test-keys.ts";
 import { toHex } from "../src/platform/ids.ts";
 
 /** Rows seeded per endpoint: more than the larger page, so both pages are full and the count is real. */

@@ -1,7 +1,8 @@
 import type { Db } from "../platform/database.ts";
-import type { PubSub, TokenRevokedPayload } from "../platform/pubsub.ts";
+import type { PubSub } from "../platform/pubsub.ts";
 import { SubscriptionEnded } from "../platform/topic-hub.ts";
 import { isExpired } from "./authenticate.ts";
+import type { TokenRevokedPayload } from "./token-revoked.ts";
 
 /** Why an open connection or stream is ended, and what its client is told. */
 export const SESSION_END = {
@@ -108,7 +109,7 @@ export interface TokenWatch {
  * revocation whose message was lost (a Redis outage).
  */
 export function watchTokenSessions(
-  deps: { db: Db; pubsub: PubSub; now: () => Date },
+  deps: { db: Db; pubsub: PubSub<{ tokenRevoked: TokenRevokedPayload }>; now: () => Date },
   sessions: TokenSessions,
   intervalMs: number,
   onError: (error: unknown) => void = () => {},

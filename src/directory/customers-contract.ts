@@ -1,12 +1,15 @@
 import { isRole, Permission, Role, ROLE_PERMISSIONS, ROLE_SCOPE, ROLES } from "../auth/permissions.ts";
+import type { Context } from "../context.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
-import { defineContract } from "../platform/collection-contract.ts";
+import { absentFlag, commaList, defineContract, emptyField, type Narrowing } from "../platform/collection-contract.ts";
 import { parseUuid } from "../platform/ids.ts";
 import { icontains } from "../platform/text-match.ts";
-import { absentFlag, commaList, type Condition, emptyField, grantedScopeIds, grantsInForce, NOTHING } from "./contract-conditions.ts";
+import { grantedScopeIds, grantsInForce } from "./grants-in-force.ts";
 
 type CustomerWhere = Prisma.CustomerWhereInput;
 type CustomerOrder = Prisma.CustomerOrderByWithRelationInput;
+
+const NOTHING: CustomerWhere = { id: { in: [] } };
 
 const PROJECT_CREATORS = ROLES.filter(
   (role) => ROLE_SCOPE[role] === "CUSTOMER" && ROLE_PERMISSIONS[role].includes(Permission.CREATE_PROJECT),
@@ -15,12 +18,12 @@ const PROJECT_CREATORS = ROLES.filter(
 /** Customers on which the viewer holds one of `roles` (in force); `false` narrows nothing, as in Waldur. */
 const viewerHolds =
   (roles: readonly Role[]) =>
-  (value: boolean): Condition<CustomerWhere> =>
+  (value: boolean): Narrowing<CustomerWhere, Context> =>
     value ? async (ctx) => ({ id: { in: await ctx.access.scopeIds("CUSTOMER", roles) } }) : {};
 
 /** The customers a user sees in the list (Waldur's `user_uuid`): a role in force on it, one of its projects or offerings. */
 const seenBy =
-  (userIds: string[]): Condition<CustomerWhere> =>
+  (userIds: string[]): Narrowing<CustomerWhere, Context> =>
   async (ctx) => {
     const users = await ctx.db.user.findMany({ where: { id: { in: userIds } }, select: { isStaff: true, isSupport: true } });
     if (users.length === 0) return NOTHING;
@@ -39,10 +42,10 @@ const unstored = <R extends string>(rest: R) => ({
   kind: "text" as const,
   rest,
   description: "Not stored here: matches only the empty value",
-  where: emptyField,
+  where: emptyField(NOTHING),
 });
 
-export const CUSTOMER_CONTRACT = defineContract<Condition<CustomerWhere>, CustomerOrder | CustomerOrder[]>()({
+export const CUSTOMER_CONTRACT = defineContract<CustomerWhere, CustomerOrder | CustomerOrder[], Context>()({
   filters: {
     name: { kind: "text", rest: "name", description: "Substring, case-insensitive", where: (name) => ({ name: icontains(name) }) },
     nameExact: { kind: "text", rest: "name_exact", description: "Exact, case-sensitive", where: (name) => ({ name }) },
@@ -71,7 +74,7 @@ export const CUSTOMER_CONTRACT = defineContract<Condition<CustomerWhere>, Custom
       kind: "text",
       rest: "organization_group_name",
       description: "No organisation groups here: matches nothing",
-      where: emptyField,
+      where: emptyField(NOTHING),
     },
     organizationGroupUuid: {
       kind: "uuids",
@@ -79,12 +82,12 @@ export const CUSTOMER_CONTRACT = defineContract<Condition<CustomerWhere>, Custom
       description: "No organisation groups here: matches nothing",
       where: () => NOTHING,
     },
-    archived: { kind: "boolean", rest: "archived", description: "No customer is archived here", where: absentFlag },
+    archived: { kind: "boolean", rest: "archived", description: "No customer is archived here", where: absentFlag(NOTHING) },
     isCallManagingOrganization: {
       kind: "boolean",
       rest: "is_call_managing_organization",
       description: "No call-managing organisations here",
-      where: absentFlag,
+      where: absentFlag(NOTHING),
     },
     isServiceProvider: {
       kind: "boolean",

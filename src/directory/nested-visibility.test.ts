@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
 import type { Persona } from "../../test/support/world.ts";
-import { orderIn } from "../orders/fixtures.ts";
+import { orderIn } from "../../test/support/order-fixtures.ts";
 
 /** A customer, project or user reached by nesting shows no more than its REST endpoint would show the viewer. */
 let t: TestApp;

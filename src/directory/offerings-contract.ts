@@ -1,12 +1,14 @@
 import type { Context } from "../context.ts";
 import type { OfferingState, Prisma } from "../generated/prisma/client.ts";
-import { choiceFilter, defineContract } from "../platform/collection-contract.ts";
+import { absentFlag, choiceFilter, commaList, defineContract, universalFlag } from "../platform/collection-contract.ts";
 import { fieldError } from "../platform/errors.ts";
 import { parseUuid } from "../platform/ids.ts";
 import { icontains } from "../platform/text-match.ts";
-import { type Condition, commaList, grantedScopeIds, grantsInForce, NOTHING } from "./contract-conditions.ts";
+import { grantedScopeIds, grantsInForce } from "./grants-in-force.ts";
 
 type Where = Prisma.OfferingWhereInput;
+
+const NOTHING: Where = { id: { in: [] } };
 
 export const OFFERING_STATE_LABELS: Record<OfferingState, string> = {
   DRAFT: "Draft",
@@ -32,12 +34,12 @@ const EVERYTHING: Where = {};
 /** A Waldur concept not modelled here (calls, categories, tags, …): a uuid or name of one matches no offering. */
 const unmodelled = (concept: string) => ({ description: `${concept} are not modelled: matches nothing`, where: () => NOTHING });
 /** A flag no offering has here: `true` matches none, `false` every one. */
-const noOfferingHas = (value: boolean): Where => (value ? NOTHING : EVERYTHING);
+const noOfferingHas = absentFlag(NOTHING);
 /**
  * Offerings here are what Waldur creates by default, shared (open to every customer and project, without
  * organisation groups) and billable, which our create endpoint cannot change.
  */
-const everyOfferingHas = (value: boolean): Where => (value ? EVERYTHING : NOTHING);
+const everyOfferingHas = universalFlag(NOTHING);
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
@@ -64,7 +66,7 @@ async function restrictedFromViewer(ctx: Context): Promise<Where> {
   return { id: { in: restricted.map(({ id }) => id) } };
 }
 
-export const OFFERING_CONTRACT = defineContract<Condition<Where>, Prisma.OfferingOrderByWithRelationInput>()({
+export const OFFERING_CONTRACT = defineContract<Where, Prisma.OfferingOrderByWithRelationInput, Context>()({
   filters: {
     customerUuid: {
       kind: "uuids",
@@ -126,7 +128,7 @@ export const OFFERING_CONTRACT = defineContract<Condition<Where>, Prisma.Offerin
       kind: "boolean",
       rest: "user_has_consent",
       description: "Whether the viewer has an unrevoked consent to the offering's terms",
-      where: (has) => async (ctx: Context) => {
+      where: (has) => async (ctx) => {
         const consent = { userId: ctx.requireViewer().id, revocationDate: null };
         return has ? { consents: { some: consent } } : { consents: { none: consent } };
       },
@@ -135,7 +137,7 @@ export const OFFERING_CONTRACT = defineContract<Condition<Where>, Prisma.Offerin
       kind: "boolean",
       rest: "user_has_offering_user",
       description: "Whether the viewer has an offering user in the offering",
-      where: (has) => async (ctx: Context) => {
+      where: (has) => async (ctx) => {
         const mine = { userId: ctx.requireViewer().id };
         return has ? { offeringUsers: { some: mine } } : { offeringUsers: { none: mine } };
       },
@@ -150,19 +152,19 @@ export const OFFERING_CONTRACT = defineContract<Condition<Where>, Prisma.Offerin
       kind: "boolean",
       rest: "accessible",
       description: "true: leaves out offerings restricted to roles (plugin_options.restricted_to_roles) the viewer holds none of",
-      where: (only) => (only ? async (ctx: Context) => ({ NOT: await restrictedFromViewer(ctx) }) : EVERYTHING),
+      where: (only) => (only ? async (ctx) => ({ NOT: await restrictedFromViewer(ctx) }) : EVERYTHING),
     },
     allowedCustomerUuid: {
       kind: "uuids",
       rest: { allowed_customer_uuid: "uuid" },
       description: "Offerings these customers may order: every offering is shared, so all of them if the customer exists",
-      where: (ids) => async (ctx: Context) => ((await ctx.db.customer.count({ where: { id: { in: ids } } })) ? EVERYTHING : NOTHING),
+      where: (ids) => async (ctx) => ((await ctx.db.customer.count({ where: { id: { in: ids } } })) ? EVERYTHING : NOTHING),
     },
     serviceManagerUuid: {
       kind: "uuids",
       rest: { service_manager_uuid: "uuid" },
       description: "Offerings on which these users hold a role",
-      where: (ids) => async (ctx: Context) => ({ id: { in: await grantedScopeIds(ctx, grantsInForce(ctx.now(), "OFFERING", { userIds: ids })) } }),
+      where: (ids) => async (ctx) => ({ id: { in: await grantedScopeIds(ctx, grantsInForce(ctx.now(), "OFFERING", { userIds: ids })) } }),
     },
     projectUuid: {
       kind: "uuids",

@@ -13,7 +13,6 @@ import { type FilterValues, type OrderValue, orderValues } from "../platform/col
 import { referenced, visibleOne } from "./lookup.ts";
 import { OFFERING_CONTRACT, OFFERING_STATE_LABELS } from "./offerings-contract.ts";
 import { pageByTotalCustomers } from "./offering-totals.ts";
-import { resolveConditions } from "./contract-conditions.ts";
 import { visibleOfferings } from "./visibility.ts";
 
 export type OfferingQuery = { select?: Prisma.OfferingSelect; include?: Prisma.OfferingInclude };
@@ -82,7 +81,7 @@ const ORDER_VALUES = orderValues(OFFERING_CONTRACT);
 
 /** The visible offerings that pass the filters. */
 async function offeringsWhere(ctx: Context, filter: OfferingFilterValues | null | undefined): Promise<Prisma.OfferingWhereInput> {
-  return { AND: [await visibleOfferings(ctx), ...(await resolveConditions(ctx, OFFERING_CONTRACT.where(filter)))] };
+  return { AND: [await visibleOfferings(ctx), ...(await OFFERING_CONTRACT.where(filter, ctx))] };
 }
 
 export async function listOfferings(

@@ -11,7 +11,7 @@ import { paginate } from "../platform/paginate.ts";
 import { maxLength } from "../platform/text.ts";
 import { icontains } from "../platform/text-match.ts";
 import { transact } from "../platform/transaction.ts";
-import { grantsInForce, resolveConditions } from "./contract-conditions.ts";
+import { grantsInForce } from "./grants-in-force.ts";
 import { CUSTOMER_CONTRACT } from "./customers-contract.ts";
 import { referenced, requireStaff, visibleOne } from "./lookup.ts";
 import { PROJECT_CONTRACT } from "./projects-contract.ts";
@@ -33,7 +33,7 @@ export async function listCustomers(
   query: CustomerQuery = {},
 ) {
   const visible = await visibleCustomers(ctx);
-  const where = { AND: [visible, ...(await resolveConditions(ctx, CUSTOMER_CONTRACT.where(args.filter)))] };
+  const where = { AND: [visible, ...(await CUSTOMER_CONTRACT.where(args.filter, ctx))] };
   return paginate(ctx.db.customer, { where, orderBy: CUSTOMER_CONTRACT.orderBy(args.orderBy).flat(), page: args.page, query });
 }
 
@@ -72,7 +72,7 @@ export async function listServiceProviders(
   query: ServiceProviderQuery = {},
 ) {
   ctx.requireViewer();
-  const where = { AND: SERVICE_PROVIDER_CONTRACT.where(args.filter) };
+  const where = { AND: await SERVICE_PROVIDER_CONTRACT.where(args.filter) };
   return paginate(ctx.db.serviceProvider, { where, orderBy: SERVICE_PROVIDER_CONTRACT.orderBy(args.orderBy), page: args.page, query });
 }
 
@@ -113,7 +113,7 @@ export async function listProjects(
   args: { filter?: ProjectFilterValues | null; orderBy?: ProjectOrder[] | null; page: Page },
   query: ProjectQuery = {},
 ): Promise<Connection<unknown>> {
-  const where = { AND: [await visibleProjects(ctx), ...(await resolveConditions(ctx, PROJECT_CONTRACT.where(args.filter)))] };
+  const where = { AND: [await visibleProjects(ctx), ...(await PROJECT_CONTRACT.where(args.filter, ctx))] };
   return paginate(ctx.db.project, { where, orderBy: PROJECT_CONTRACT.orderBy(args.orderBy), page: args.page, query });
 }
 

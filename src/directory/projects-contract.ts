@@ -1,16 +1,17 @@
 import { isRole, Role } from "../auth/permissions.ts";
 import type { Context } from "../context.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
-import { defineContract, postgresNulls } from "../platform/collection-contract.ts";
+import { absentFlag, commaList, defineContract, postgresNulls } from "../platform/collection-contract.ts";
 import { parseUuid } from "../platform/ids.ts";
 import { icontains, iexact } from "../platform/text-match.ts";
-import { type Condition, commaList, grantedScopeIds, grantsInForce, NOTHING } from "./contract-conditions.ts";
+import { grantedScopeIds, grantsInForce } from "./grants-in-force.ts";
 
 type Where = Prisma.ProjectWhereInput;
 
+const NOTHING: Where = { id: { in: [] } };
 const EVERYTHING: Where = {};
 /** A Waldur concept not modelled here (affiliations, science domains, soft deletion): no project has it. */
-const noProjectHas = (value: boolean): Where => (value ? NOTHING : EVERYTHING);
+const noProjectHas = absentFlag(NOTHING);
 
 /** Projects the given users could list (Waldur's GenericUserFilter): staff and support see all. */
 async function visibleToUsers(ctx: Context, userIds: string[]): Promise<Where> {
@@ -25,7 +26,7 @@ async function visibleToUsers(ctx: Context, userIds: string[]): Promise<Where> {
 /** Today in UTC, as Django compares a DateField with `timezone.now()`. */
 const today = (ctx: Context) => new Date(ctx.now().toISOString().slice(0, 10));
 
-export const PROJECT_CONTRACT = defineContract<Condition<Where>, Prisma.ProjectOrderByWithRelationInput>()({
+export const PROJECT_CONTRACT = defineContract<Where, Prisma.ProjectOrderByWithRelationInput, Context>()({
   filters: {
     customerUuid: {
       kind: "uuids",
@@ -76,7 +77,7 @@ export const PROJECT_CONTRACT = defineContract<Condition<Where>, Prisma.ProjectO
       kind: "boolean",
       rest: "can_manage",
       description: "Projects the viewer manages or whose customer they own (either value applies it, as in Waldur)",
-      where: () => async (ctx: Context) => ({
+      where: () => async (ctx) => ({
         OR: [
           { customerId: { in: await ctx.access.scopeIds("CUSTOMER", [Role.CUSTOMER_OWNER]) } },
           { id: { in: await ctx.access.scopeIds("PROJECT", [Role.PROJECT_MANAGER]) } },
@@ -87,7 +88,7 @@ export const PROJECT_CONTRACT = defineContract<Condition<Where>, Prisma.ProjectO
       kind: "boolean",
       rest: "can_admin",
       description: "Projects the viewer administers (either value applies it, as in Waldur)",
-      where: () => async (ctx: Context) => ({ id: { in: await ctx.access.scopeIds("PROJECT", [Role.PROJECT_ADMIN]) } }),
+      where: () => async (ctx) => ({ id: { in: await ctx.access.scopeIds("PROJECT", [Role.PROJECT_ADMIN]) } }),
     },
     currentUserHasRole: {
       kind: "texts",
@@ -95,27 +96,27 @@ export const PROJECT_CONTRACT = defineContract<Condition<Where>, Prisma.ProjectO
       description: "Projects on which the viewer holds one of these roles (PROJECT.ADMIN, …; comma-separated or repeated)",
       where: (values) => {
         const roles = commaList(values).filter(isRole);
-        return async (ctx: Context) => ({ id: { in: await ctx.access.scopeIds("PROJECT", roles) } });
+        return async (ctx) => ({ id: { in: await ctx.access.scopeIds("PROJECT", roles) } });
       },
     },
     userUuid: {
       kind: "uuids",
       rest: { user_uuid: "uuid" },
       description: "Projects these users could list",
-      where: (ids) => (ctx: Context) => visibleToUsers(ctx, ids),
+      where: (ids) => (ctx) => visibleToUsers(ctx, ids),
     },
     userUuidWithActiveRole: {
       kind: "uuids",
       rest: { user_uuid_with_active_role: "uuid" },
       description: "Projects on which these users hold a role",
-      where: (ids) => async (ctx: Context) => ({ id: { in: await grantedScopeIds(ctx, grantsInForce(ctx.now(), "PROJECT", { userIds: ids })) } }),
+      where: (ids) => async (ctx) => ({ id: { in: await grantedScopeIds(ctx, grantsInForce(ctx.now(), "PROJECT", { userIds: ids })) } }),
     },
     concealFinishedProjects: {
       kind: "boolean",
       rest: "conceal_finished_projects",
       description: "true: leaves out projects whose end date has passed",
       where: (conceal) =>
-        conceal ? async (ctx: Context) => ({ OR: [{ endDate: null }, { endDate: { gte: today(ctx) } }] }) : EVERYTHING,
+        conceal ? async (ctx) => ({ OR: [{ endDate: null }, { endDate: { gte: today(ctx) } }] }) : EVERYTHING,
     },
     accountingIsRunning: {
       kind: "boolean",

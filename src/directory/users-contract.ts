@@ -1,10 +1,13 @@
+import type { Context } from "../context.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
-import { defineContract } from "../platform/collection-contract.ts";
+import { commaList, defineContract, emptyField, type Narrowing } from "../platform/collection-contract.ts";
 import { icontains, iexact } from "../platform/text-match.ts";
-import { commaList, type Condition, emptyField, grantsInForce, NOTHING } from "./contract-conditions.ts";
+import { grantsInForce } from "./grants-in-force.ts";
 
 type UserWhere = Prisma.UserWhereInput;
 type UserOrder = Prisma.UserOrderByWithRelationInput;
+
+const NOTHING: UserWhere = { id: { in: [] } };
 
 /** What Waldur's users always have for the registration method here: every account is made through the API. */
 export const REGISTRATION_METHOD = "default";
@@ -33,7 +36,7 @@ export function fullNameContains(text: string): UserWhere {
 /** Users holding, in force, one of `roles` on any object of one kind. */
 const holdingRoles =
   (scopeType: "CUSTOMER" | "PROJECT") =>
-  (value: string): Condition<UserWhere> =>
+  (value: string): Narrowing<UserWhere, Context> =>
   async (ctx) => ({ roles: { some: grantsInForce(ctx.now(), scopeType, { roles: commaList(value) }) } });
 
 /** A field we do not store: empty for every user (`civil_number` is null, which no value equals). */
@@ -41,10 +44,10 @@ const unstored = <R extends string>(rest: R) => ({
   kind: "text" as const,
   rest,
   description: "Not stored here: matches only the empty value",
-  where: emptyField,
+  where: emptyField(NOTHING),
 });
 
-export const USER_CONTRACT = defineContract<Condition<UserWhere>, UserOrder | UserOrder[]>()({
+export const USER_CONTRACT = defineContract<UserWhere, UserOrder | UserOrder[], Context>()({
   filters: {
     username: { kind: "text", rest: "username", description: "Exact, case-sensitive", where: (username) => ({ username }) },
     usernameList: {

@@ -10,7 +10,6 @@ import { toHex } from "../platform/ids.ts";
 import { paginate } from "../platform/paginate.ts";
 import { maxLength } from "../platform/text.ts";
 import { transact } from "../platform/transaction.ts";
-import { resolveConditions } from "./contract-conditions.ts";
 import { requireStaff, visibleOne } from "./lookup.ts";
 import { USER_CONTRACT } from "./users-contract.ts";
 import { visibleUsers } from "./visibility.ts";
@@ -23,7 +22,7 @@ export async function listUsers(
   query: UserQuery = {},
 ) {
   const visible = await visibleUsers(ctx);
-  const where: Prisma.UserWhereInput = { AND: [visible, ...(await resolveConditions(ctx, USER_CONTRACT.where(args.filter)))] };
+  const where: Prisma.UserWhereInput = { AND: [visible, ...(await USER_CONTRACT.where(args.filter, ctx))] };
   return paginate(ctx.db.user, { where, orderBy: USER_CONTRACT.orderBy(args.orderBy).flat(), page: args.page, query });
 }
 

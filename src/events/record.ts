@@ -2,6 +2,7 @@ import type { EventScopeType } from "../generated/prisma/client.ts";
 import type { Context } from "../context.ts";
 import { toHex } from "../platform/ids.ts";
 import type { Outbox, Tx } from "../platform/transaction.ts";
+import type { Topics } from "../topics.ts";
 
 export interface EventSpec {
   type: string;
@@ -13,7 +14,7 @@ export interface EventSpec {
 }
 
 /** Writes an audit event inside the caller's transaction; subscribers hear of it after commit. */
-export async function recordEvent(ctx: Context, tx: Tx, outbox: Outbox, spec: EventSpec) {
+export async function recordEvent(ctx: Context, tx: Tx, outbox: Outbox<Topics>, spec: EventSpec) {
   const actor = ctx.viewer;
   const scopes = actor ? [...spec.scopes, { type: "USER" as const, id: actor.id }] : spec.scopes;
   const unique = [...new Map(scopes.map((s) => [`${s.type}:${s.id}`, s])).values()];

@@ -3,7 +3,7 @@ import { builder } from "../graphql/builder.ts";
 import { collectionInputs } from "../graphql/collection-inputs.ts";
 import { connectionType, nodesQuery, pageArgs, toPage } from "../graphql/pagination.ts";
 import { toHex } from "../platform/ids.ts";
-import type { EventCreatedPayload } from "../platform/pubsub.ts";
+import type { EventCreatedPayload } from "./event-created.ts";
 import { EVENT_CONTRACT } from "./contract.ts";
 import * as service from "./service.ts";
 import { contextShownTo, subscriberMaySee, visibleEvents } from "./visibility.ts";

@@ -14,7 +14,7 @@ export type EventOrder = OrderValue<typeof EVENT_CONTRACT>;
 export type EventQuery = { select?: Prisma.EventSelect; include?: Prisma.EventInclude };
 
 async function whereFor(ctx: Context, filter: EventFilter | null | undefined): Promise<Prisma.EventWhereInput> {
-  return { AND: [await visibleEvents(ctx), ...EVENT_CONTRACT.where(filter)] };
+  return { AND: [await visibleEvents(ctx), ...(await EVENT_CONTRACT.where(filter))] };
 }
 
 /** The chosen order; events of one transaction share their time and keep the order they were written in. */

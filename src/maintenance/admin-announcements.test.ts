@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Persona } from "../../test/support/world.ts";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
-import { offeringUrl, seedMaintenance } from "./fixtures.ts";
+import { offeringUrl, seedMaintenance } from "../../test/support/maintenance-fixtures.ts";
 
 let t: TestApp;
 let clock = new Date("2030-01-01T09:30:00Z");

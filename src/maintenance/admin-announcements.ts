@@ -9,27 +9,27 @@ import { parseUuid, toHex } from "../platform/ids.ts";
 import { paginate } from "../platform/paginate.ts";
 import { icontains } from "../platform/text-match.ts";
 import { type Outbox, type Tx, transact } from "../platform/transaction.ts";
+import type { Topics } from "../topics.ts";
 import { ANNOUNCEMENT_TYPE_LABELS } from "./enums.ts";
 
 export type AdminAnnouncementQuery = { select?: Prisma.AdminAnnouncementSelect; include?: Prisma.AdminAnnouncementInclude };
 
-/** Whether an announcement is active depends on the request's clock: such a filter is a function of now. */
-type AnnouncementCondition = Prisma.AdminAnnouncementWhereInput | ((now: Date) => Prisma.AdminAnnouncementWhereInput);
-
-/** Waldur's AdminAnnouncementFilterSet: active while active_from <= now < active_to. */
-const activeAt = (active: boolean) => (now: Date): Prisma.AdminAnnouncementWhereInput =>
-  active
+/** Waldur's AdminAnnouncementFilterSet: active while active_from <= now < active_to (the request's clock). */
+const activeNow = (active: boolean) => async (ctx: Context): Promise<Prisma.AdminAnnouncementWhereInput> => {
+  const now = ctx.now();
+  return active
     ? { activeFrom: { lte: now }, activeTo: { gt: now } }
     : { OR: [{ activeFrom: { gt: now } }, { activeTo: { lte: now } }] };
+};
 
 const TYPE_BY_LABEL = Object.fromEntries(
   Object.entries(ANNOUNCEMENT_TYPE_LABELS).map(([type, label]) => [label, type as AnnouncementType]),
 );
 
-export const ADMIN_ANNOUNCEMENT_CONTRACT = defineContract<AnnouncementCondition, Prisma.AdminAnnouncementOrderByWithRelationInput>()({
+export const ADMIN_ANNOUNCEMENT_CONTRACT = defineContract<Prisma.AdminAnnouncementWhereInput, Prisma.AdminAnnouncementOrderByWithRelationInput, Context>()({
   filters: {
     description: { kind: "text", rest: "description", description: "Case-insensitive substring", where: (text) => ({ description: icontains(text) }) },
-    isActive: { kind: "boolean", rest: "is_active", description: "Whether now lies within the active window", where: activeAt },
+    isActive: { kind: "boolean", rest: "is_active", description: "Whether now lies within the active window", where: activeNow },
     type: choiceFilter({
       rest: "type",
       labels: TYPE_BY_LABEL,
@@ -75,8 +75,7 @@ export async function listAdminAnnouncements(
   query: AdminAnnouncementQuery = {},
 ): Promise<Connection<unknown>> {
   ctx.requireViewer();
-  const now = ctx.now();
-  const where = { AND: ADMIN_ANNOUNCEMENT_CONTRACT.where(args.filter).map((c) => (typeof c === "function" ? c(now) : c)) };
+  const where = { AND: await ADMIN_ANNOUNCEMENT_CONTRACT.where(args.filter, ctx) };
   const orderBy = ADMIN_ANNOUNCEMENT_CONTRACT.orderBy(args.orderBy);
   return paginate(ctx.db.adminAnnouncement, { where, orderBy, page: args.page, query });
 }
@@ -107,7 +106,7 @@ function validAnnouncement(input: AdminAnnouncementInput, current: { activeFrom:
 }
 
 /** Staff-only writes leave an audit event that concerns only its author (and staff and support). */
-async function recordAnnouncementEvent(ctx: Context, tx: Tx, outbox: Outbox, id: string, verb: string) {
+async function recordAnnouncementEvent(ctx: Context, tx: Tx, outbox: Outbox<Topics>, id: string, verb: string) {
   await recordEvent(ctx, tx, outbox, {
     type: `admin_announcement_${verb}`,
     message: `Admin announcement ${toHex(id)} has been ${verb}.`,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
-import { createBody } from "./fixtures.ts";
+import { createBody } from "../../test/support/maintenance-fixtures.ts";
 
 /** A provider's maintenance message reaches every user through the admin announcements: its HTML is sanitised there. */
 let t: TestApp;

@@ -3,6 +3,7 @@ import { recordEvent, stateChangeContext } from "../events/record.ts";
 import type { MaintenanceState } from "../generated/prisma/client.ts";
 import { toHex } from "../platform/ids.ts";
 import type { Outbox, Tx } from "../platform/transaction.ts";
+import type { Topics } from "../topics.ts";
 import { maintenanceStateLabel } from "./enums.ts";
 
 /** What an event about a maintenance announcement needs to know about it. */
@@ -35,7 +36,7 @@ export interface MaintenanceChange {
  * Writes the audit event of a change in the caller's transaction (scoped to the announcement, its service
  * provider and the provider's customer, so providers find it in /api/events/) and queues its notification.
  */
-export async function recordMaintenanceChange(ctx: Context, tx: Tx, outbox: Outbox, m: MaintenanceCore, change: MaintenanceChange) {
+export async function recordMaintenanceChange(ctx: Context, tx: Tx, outbox: Outbox<Topics>, m: MaintenanceCore, change: MaintenanceChange) {
   const customerId = m.serviceProvider.customerId;
   const event = await recordEvent(ctx, tx, outbox, {
     type: change.eventType,

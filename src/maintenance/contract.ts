@@ -1,18 +1,26 @@
+import type { Context } from "../context.ts";
 import type { MaintenanceState, Prisma } from "../generated/prisma/client.ts";
 import { choiceFilter, defineContract, type Direction } from "../platform/collection-contract.ts";
 import { MAINTENANCE_STATES } from "./enums.ts";
-import { parseTimingBuckets, type TimingBucket } from "./timing.ts";
+import { parseTimingBuckets, SCHEDULE, type TimingBucket, timingOf } from "./timing.ts";
 
 const STATE_BY_LABEL = Object.fromEntries(
   Object.entries(MAINTENANCE_STATES).map(([state, { label }]) => [label, state as MaintenanceState]),
 );
 
-/** Announcements whose computed timing bucket is one of these; the service resolves it (listing.ts), as Prisma cannot. */
-export interface TimingCondition {
-  timingBuckets: TimingBucket[];
+type Where = Prisma.MaintenanceAnnouncementWhereInput;
+
+/** The request as the announcement filters read it: its context, and the announcements the list is drawn from. */
+export interface MaintenanceRequest {
+  ctx: Context;
+  within: Where;
 }
-export type MaintenanceCondition = Prisma.MaintenanceAnnouncementWhereInput | TimingCondition;
-export const isTimingCondition = (condition: MaintenanceCondition): condition is TimingCondition => "timingBuckets" in condition;
+
+/** Announcements of the list whose computed timing bucket is one of these: Prisma cannot compute it, so their schedules are read. */
+async function inTimingBuckets({ ctx, within }: MaintenanceRequest, buckets: TimingBucket[]): Promise<Where> {
+  const candidates = await ctx.db.maintenanceAnnouncement.findMany({ where: within, select: { id: true, ...SCHEDULE } });
+  return { id: { in: candidates.filter((m) => buckets.includes(timingOf(m).timingBucket)).map((m) => m.id) } };
+}
 
 /** A stored column, or a computed timing value (which only SQL can order by: listing.ts). */
 export type MaintenanceOrderField = "created" | "name" | "scheduledStart" | "scheduledEnd" | "id" | "startDeltaMinutes" | "overrunMinutes";
@@ -24,7 +32,7 @@ const by = (field: MaintenanceOrderField) => (direction: Direction) => ({ field,
 
 /** Waldur's MaintenanceAnnouncementFilter; `defaultOrder` differs between the management and the public list. */
 const maintenanceContract = (defaultOrder: readonly string[]) =>
-  defineContract<MaintenanceCondition, MaintenanceOrderTerm>()({
+  defineContract<Where, MaintenanceOrderTerm, MaintenanceRequest>()({
     filters: {
       state: choiceFilter({
         rest: "state",
@@ -47,7 +55,10 @@ const maintenanceContract = (defaultOrder: readonly string[]) =>
         kind: "text",
         rest: "timing_bucket",
         description: "Comma-separated: on_time, late_start, overrun, early, pending",
-        where: (text) => ({ timingBuckets: parseTimingBuckets(text) }),
+        where: (text) => {
+          const buckets = parseTimingBuckets(text);
+          return (request) => inTimingBuckets(request, buckets);
+        },
       },
     },
     orderings: {

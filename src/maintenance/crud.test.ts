@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Persona } from "../../test/support/world.ts";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
-import { createBody, END, seedMaintenance, serviceProviderUrl, START } from "./fixtures.ts";
+import { createBody, END, seedMaintenance, serviceProviderUrl, START } from "../../test/support/maintenance-fixtures.ts";
 
 let t: TestApp;
 beforeAll(async () => {

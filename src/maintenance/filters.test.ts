@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
-import { otherProvider, seedMaintenance } from "./fixtures.ts";
+import { otherProvider, seedMaintenance } from "../../test/support/maintenance-fixtures.ts";
 
 /** Filters and ordering, on one provider's own announcements (a fresh app per file keeps the set known). */
 

@@ -3,7 +3,7 @@ import { maintenanceRoutes } from "../../rest-adapter/routes/maintenance.ts";
 import { adminAnnouncementRoutes } from "../../rest-adapter/routes/admin-announcements.ts";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
 import { toHex } from "../platform/ids.ts";
-import { seedMaintenance } from "./fixtures.ts";
+import { seedMaintenance } from "../../test/support/maintenance-fixtures.ts";
 
 /** Every maintenance and announcement route, fed odd values in every field it reads: never a 5xx. */
 

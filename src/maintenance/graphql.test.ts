@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
-import { END, seedMaintenance, START } from "./fixtures.ts";
+import { END, seedMaintenance, START } from "../../test/support/maintenance-fixtures.ts";
 
 let t: TestApp;
 beforeAll(async () => {

@@ -3,15 +3,11 @@ import { Prisma } from "../generated/prisma/client.ts";
 import type { FilterValues, OrderValue } from "../platform/collection-contract.ts";
 import type { Connection, Page } from "../platform/paginate.ts";
 import { paginate } from "../platform/paginate.ts";
-import {
-  isTimingCondition,
-  MAINTENANCE_CONTRACT,
-  type MaintenanceOrderField,
-  type MaintenanceOrderTerm,
-  type TimingCondition,
-} from "./contract.ts";
-import type { MaintenanceQuery } from "./service.ts";
+import { MAINTENANCE_CONTRACT, type MaintenanceOrderField, type MaintenanceOrderTerm } from "./contract.ts";
 import { SCHEDULE, timingOf } from "./timing.ts";
+
+/** The selection GraphQL asks for (plugin-prisma's queryFromInfo); services return rows shaped by it. */
+export type MaintenanceQuery = { select?: Prisma.MaintenanceAnnouncementSelect; include?: Prisma.MaintenanceAnnouncementInclude };
 
 type Contract = typeof MAINTENANCE_CONTRACT;
 export interface MaintenanceListArgs {
@@ -59,8 +55,8 @@ async function orderedIds(ctx: Context, timed: Timed[], order: MaintenanceOrderT
 }
 
 /**
- * One page of the announcements within `scope`, filtered and ordered by the contract. Timing buckets and orderings by
- * the computed minutes need each candidate's schedule, so those lists read the candidates first.
+ * One page of the announcements within `scope`, filtered and ordered by the contract. Prisma cannot order by the
+ * computed minutes (they are not a column), so those orders read each candidate's schedule first and sort in SQL.
  */
 export async function listAnnouncements(
   ctx: Context,
@@ -69,27 +65,16 @@ export async function listAnnouncements(
   args: MaintenanceListArgs,
   query: MaintenanceQuery,
 ): Promise<Connection<unknown>> {
-  const conditions = contract.where(args.filter);
-  const timingConditions = conditions.filter(isTimingCondition);
-  const where = { AND: [scope, ...conditions.filter((c): c is Prisma.MaintenanceAnnouncementWhereInput => !isTimingCondition(c))] };
+  const where = { AND: [scope, ...(await contract.where(args.filter, { ctx, within: scope }))] };
   const order = contract.orderBy(args.orderBy);
   const db = ctx.db.maintenanceAnnouncement;
-  if (!timingConditions.length && !order.some(isComputed)) {
-    return paginate(db, { where, orderBy: order.map(prismaOrder), page: args.page, query });
-  }
+  if (!order.some(isComputed)) return paginate(db, { where, orderBy: order.map(prismaOrder), page: args.page, query });
   const candidates = await db.findMany({ where, select: { id: true, ...SCHEDULE } });
-  const timed = candidates
-    .map((m) => ({ id: m.id, ...timingOf(m) }))
-    .filter((m) => timingConditions.every((c: TimingCondition) => c.timingBuckets.includes(m.timingBucket)));
-  if (!order.some(isComputed)) {
-    const chosen = { AND: [where, { id: { in: timed.map((m) => m.id) } }] };
-    return paginate(db, { where: chosen, orderBy: order.map(prismaOrder), page: args.page, query });
-  }
-  const ids = await orderedIds(
-    ctx,
-    timed.map((m) => ({ id: m.id, start_delta_minutes: m.startDeltaMinutes, overrun_minutes: m.overrunMinutes })),
-    order,
-  );
+  const timed = candidates.map((m) => {
+    const { startDeltaMinutes, overrunMinutes } = timingOf(m);
+    return { id: m.id, start_delta_minutes: startDeltaMinutes, overrun_minutes: overrunMinutes };
+  });
+  const ids = await orderedIds(ctx, timed, order);
   const pageIds = ids.slice(args.page.skip, args.page.skip + args.page.take);
   const select = query.select ? { select: { ...query.select, id: true } } : {};
   const rows = await db.findMany({ ...query, ...select, where: { id: { in: pageIds } } });

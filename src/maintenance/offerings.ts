@@ -6,6 +6,7 @@ import { fieldError, type FieldErrors, invalid, notFound } from "../platform/err
 import { parseUuid, toHex } from "../platform/ids.ts";
 import { paginate } from "../platform/paginate.ts";
 import { type Outbox, type Tx, transact } from "../platform/transaction.ts";
+import type { Topics } from "../topics.ts";
 import { MAINTENANCE_CORE, type MaintenanceCore, recordMaintenanceChange } from "./changes.ts";
 import { MAINTENANCE_OFFERING_CONTRACT } from "./contract.ts";
 import { impactLevelDisplay, isImpactLevel } from "./enums.ts";
@@ -48,7 +49,7 @@ export async function listMaintenanceOfferings(
   },
   query: MaintenanceOfferingQuery = {},
 ): Promise<Connection<unknown>> {
-  const where = { AND: [await visibleLinks(ctx), ...MAINTENANCE_OFFERING_CONTRACT.where(args.filter)] };
+  const where = { AND: [await visibleLinks(ctx), ...(await MAINTENANCE_OFFERING_CONTRACT.where(args.filter))] };
   const orderBy = MAINTENANCE_OFFERING_CONTRACT.orderBy(args.orderBy);
   return paginate(ctx.db.maintenanceAnnouncementOffering, { where, orderBy, page: args.page, query });
 }
@@ -115,7 +116,7 @@ interface LinkSummary {
 async function recordLinkChange(
   ctx: Context,
   tx: Tx,
-  outbox: Outbox,
+  outbox: Outbox<Topics>,
   link: LinkSummary,
   m: MaintenanceCore,
   verb: "created" | "updated" | "deleted",

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { MaintenanceState } from "../generated/prisma/client.ts";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
-import { offeringUrl, otherProvider, seedMaintenance } from "./fixtures.ts";
+import { offeringUrl, otherProvider, seedMaintenance } from "../../test/support/maintenance-fixtures.ts";
 
 let t: TestApp;
 beforeAll(async () => {

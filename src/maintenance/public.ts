@@ -5,7 +5,7 @@ import { parseUuid } from "../platform/ids.ts";
 import { PUBLIC_MAINTENANCE_CONTRACT } from "./contract.ts";
 import { isPublicState, PUBLIC_STATES } from "./enums.ts";
 import { listAnnouncements, type MaintenanceListArgs } from "./listing.ts";
-import type { MaintenanceQuery } from "./service.ts";
+import type { MaintenanceQuery } from "./listing.ts";
 import { rejectBadToken } from "./visibility.ts";
 
 /** Waldur §4.4: every organisation's announcements once scheduled, anonymous callers included. */

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
 import { responseProblems, waldurOperation } from "../../test/waldur/py-client-models.ts";
 import { parseUuid } from "../platform/ids.ts";
-import { createBody, maintenanceUrl, offeringUrl } from "./fixtures.ts";
+import { createBody, maintenanceUrl, offeringUrl } from "../../test/support/maintenance-fixtures.ts";
 
 /** Every maintenance and admin-announcement response, with every field filled, parses with Waldur's py-client models. */
 

@@ -1,12 +1,12 @@
 import { builder } from "../graphql/builder.ts";
 import { connectionType, nodesQuery, pageArgs, toPage } from "../graphql/pagination.ts";
 import { toHex } from "../platform/ids.ts";
-import type { MaintenanceChangedPayload } from "../platform/pubsub.ts";
+import type { MaintenanceChangedPayload } from "./maintenance-changed.ts";
 import { PUBLIC_STATES } from "./enums.ts";
 import * as publicView from "./public.ts";
 import { MaintenanceFilterInput, MaintenanceOrderEnum } from "./schema.ts";
 import { MaintenanceStateEnum, PublicMaintenanceAnnouncementRef } from "./schema-types.ts";
-import type { MaintenanceQuery } from "./service.ts";
+import type { MaintenanceQuery } from "./listing.ts";
 import { rejectBadToken } from "./visibility.ts";
 
 const PublicConnection = connectionType("PublicMaintenanceAnnouncement", PublicMaintenanceAnnouncementRef);

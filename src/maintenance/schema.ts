@@ -5,7 +5,7 @@ import { builder } from "../graphql/builder.ts";
 import { collectionInputs } from "../graphql/collection-inputs.ts";
 import { connectionType, nodesQuery, pageArgs, toPage } from "../graphql/pagination.ts";
 import { toHex } from "../platform/ids.ts";
-import type { MaintenanceChangedPayload } from "../platform/pubsub.ts";
+import type { MaintenanceChangedPayload } from "./maintenance-changed.ts";
 import { MAINTENANCE_CONTRACT } from "./contract.ts";
 import type { MaintenanceInput } from "./input.ts";
 import { MaintenanceAnnouncementRef, MaintenanceStateEnum, TimingBucketEnum } from "./schema-types.ts";

@@ -1,6 +1,7 @@
 import type { Context } from "../context.ts";
 import type { MaintenanceState, Prisma } from "../generated/prisma/client.ts";
 import type { Connection } from "../platform/paginate.ts";
+import type { MaintenanceQuery } from "./listing.ts";
 import { DomainError, ErrorCode, fieldError, notFound } from "../platform/errors.ts";
 import { parseUuid, toHex } from "../platform/ids.ts";
 import { canTransition, swapFromObserved, type TransitionRule } from "../platform/state-machine.ts";
@@ -14,8 +15,6 @@ import { listAnnouncements, type MaintenanceListArgs } from "./listing.ts";
 import { type MaintenanceAction, maintenanceRule } from "./transitions.ts";
 import { canManageProvider, requireManager, visibleMaintenance } from "./visibility.ts";
 
-/** The selection GraphQL asks for (plugin-prisma's queryFromInfo); services return rows shaped by it. */
-export type MaintenanceQuery = { select?: Prisma.MaintenanceAnnouncementSelect; include?: Prisma.MaintenanceAnnouncementInclude };
 
 /** Fields whose change the system announcement follows (Waldur's _has_content_changes). */
 const ANNOUNCED_FIELDS = ["name", "message", "maintenanceType", "scheduledStart", "scheduledEnd"] as const;

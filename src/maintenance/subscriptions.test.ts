@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { useSubscriptionApp } from "../../test/support/subscription-app.ts";
 import { type Feed, primeFeed, serverSentEventsFeed, sleep } from "../../test/support/ws.ts";
-import { otherProvider, seedMaintenance } from "./fixtures.ts";
+import { otherProvider, seedMaintenance } from "../../test/support/maintenance-fixtures.ts";
 
 const MAINTENANCE_CHANGED = `subscription($serviceProviderUuid: ID) {
   maintenanceChanged(serviceProviderUuid: $serviceProviderUuid) {

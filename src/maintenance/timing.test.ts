@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
-import { seedMaintenance } from "./fixtures.ts";
+import { seedMaintenance } from "../../test/support/maintenance-fixtures.ts";
 import { timingOf } from "./timing.ts";
 
 /** Waldur's computed timing fields, the timing_bucket filter and the orderings by the computed minutes. */

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { MaintenanceState } from "../generated/prisma/client.ts";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
 import { MAINTENANCE_STATES } from "./enums.ts";
-import { seedMaintenance } from "./fixtures.ts";
+import { seedMaintenance } from "../../test/support/maintenance-fixtures.ts";
 import { MAINTENANCE_ACTIONS, MAINTENANCE_TRANSITIONS } from "./transitions.ts";
 
 const STATES = Object.keys(MAINTENANCE_STATES) as MaintenanceState[];

@@ -4,7 +4,7 @@ import type { Duplex } from "node:stream";
 import type { Handler } from "hono";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { PoolUsage } from "../platform/database.ts";
-import type { PubSub, PubSubOptions } from "../platform/pubsub.ts";
+import type { PubSub, PubSubOptions, TopicMap } from "../platform/pubsub.ts";
 import type { EndReason } from "../platform/topic-hub.ts";
 import type { Logger } from "./logger.ts";
 
@@ -167,7 +167,7 @@ export class GatewayMetrics {
 }
 
 /** The pub/sub the app hands to its services: every publish is counted by topic. */
-export function countingPublishes(pubsub: PubSub, metrics: GatewayMetrics): PubSub {
+export function countingPublishes<T extends TopicMap>(pubsub: PubSub<T>, metrics: GatewayMetrics): PubSub<T> {
   return {
     publish(topic, payload) {
       metrics.recordPublish(topic);

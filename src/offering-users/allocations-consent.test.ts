@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
-import { makeOffering } from "../orders/fixtures.ts";
+import { makeOffering } from "../../test/support/order-fixtures.ts";
 import { OFFERING_TYPES } from "../orders/transitions.ts";
 import { toHex } from "../platform/ids.ts";
 

@@ -5,8 +5,8 @@ import { primeFeed, sleep } from "../../test/support/ws.ts";
 import { contextFor } from "../context.ts";
 import { transact } from "../platform/transaction.ts";
 import { reconcileResourceAccess } from "./allocations.ts";
-import { makeOffering, userWithRoles } from "../orders/fixtures.ts";
-import { allocationFixtures } from "./allocation-fixtures.ts";
+import { makeOffering, userWithRoles } from "../../test/support/order-fixtures.ts";
+import { allocationFixtures } from "../../test/support/allocation-fixtures.ts";
 import { OFFERING_TYPES } from "../orders/transitions.ts";
 import { parseUuid, toHex } from "../platform/ids.ts";
 

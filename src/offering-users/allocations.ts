@@ -5,6 +5,7 @@ import type { OfferingUserState, Prisma, ResourceState } from "../generated/pris
 import { advisoryLock } from "../platform/locks.ts";
 import { swapFromObserved } from "../platform/state-machine.ts";
 import type { Outbox, Tx } from "../platform/transaction.ts";
+import type { Topics } from "../topics.ts";
 import { consentStatus, hasConsent } from "../terms-of-service/consent-status.ts";
 import { describe, OFFERING_USER_CORE, type OfferingUserCore, recordOfferingUserChange } from "./changes.ts";
 import { stateLabel } from "./states.ts";
@@ -74,7 +75,7 @@ class ConcurrentChange extends Error {}
  * Brings the offering users of `pairs` in line with the users' access. Call it inside the transaction of the
  * change that may alter access; subscribers hear of each offering-user change after that transaction commits.
  */
-export async function reconcileAccess(ctx: Context, tx: Tx, outbox: Outbox, pairs: AccessPair[]) {
+export async function reconcileAccess(ctx: Context, tx: Tx, outbox: Outbox<Topics>, pairs: AccessPair[]) {
   const unique = [...new Map(pairs.map((pair) => [pairKey(pair), pair])).values()];
   if (!unique.length) return;
   const offerings = new Map(
@@ -112,7 +113,7 @@ export async function reconcileAccess(ctx: Context, tx: Tx, outbox: Outbox, pair
 export async function reconcileRoleChange(
   ctx: Context,
   tx: Tx,
-  outbox: Outbox,
+  outbox: Outbox<Topics>,
   change: { userId: string; scopeType: ScopeType; scopeId: string; role: string },
 ) {
   const reached = await REACHED_BY[change.scopeType]?.(tx, change.scopeId, change.role);
@@ -123,7 +124,7 @@ export async function reconcileRoleChange(
 }
 
 /** Everyone connected to a resource's project (its members and its customer's owners), against its offering. */
-export async function reconcileResourceAccess(ctx: Context, tx: Tx, outbox: Outbox, resource: { projectId: string; offeringId: string }) {
+export async function reconcileResourceAccess(ctx: Context, tx: Tx, outbox: Outbox<Topics>, resource: { projectId: string; offeringId: string }) {
   const project = await tx.project.findUnique({ where: { id: resource.projectId }, select: { customerId: true } });
   if (!project) return;
   await advisoryLock(tx, [customerLock(project.customerId)]);
@@ -144,7 +145,7 @@ export async function reconcileResourceAccess(ctx: Context, tx: Tx, outbox: Outb
 export async function reconcileResourceStateChange(
   ctx: Context,
   tx: Tx,
-  outbox: Outbox,
+  outbox: Outbox<Topics>,
   resource: { projectId: string; offeringId: string },
   from: ResourceState,
   to: ResourceState,
@@ -211,7 +212,7 @@ async function consenting(ctx: Context, tx: Tx, pairs: AccessPair[]): Promise<Ac
 
 type FollowedOffering = { id: string; name: string; customerId: string };
 
-async function requestOfferingUsers(ctx: Context, tx: Tx, outbox: Outbox, pairs: AccessPair[], offerings: Map<string, FollowedOffering>) {
+async function requestOfferingUsers(ctx: Context, tx: Tx, outbox: Outbox<Topics>, pairs: AccessPair[], offerings: Map<string, FollowedOffering>) {
   if (!pairs.length) return;
   const state: OfferingUserState = "CREATION_REQUESTED";
   // skipDuplicates: an offering user created meanwhile stays as it is, and the transaction is not aborted.
@@ -240,7 +241,7 @@ async function requestOfferingUsers(ctx: Context, tx: Tx, outbox: Outbox, pairs:
   }
 }
 
-async function applyTransition(ctx: Context, tx: Tx, outbox: Outbox, ou: OfferingUserCore, name: AccessTransition) {
+async function applyTransition(ctx: Context, tx: Tx, outbox: Outbox<Topics>, ou: OfferingUserCore, name: AccessTransition) {
   const rule = INTERNAL_OFFERING_USER_TRANSITIONS[name];
   const effect: { clearsComments?: boolean } | undefined = "effect" in rule ? rule.effect : undefined;
   const data = { state: rule.to, ...(effect?.clearsComments ? CLEARED_COMMENTS : {}), ...RESETS[name] };

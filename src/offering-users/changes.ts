@@ -3,6 +3,7 @@ import type { Context } from "../context.ts";
 import { recordEvent, stateChangeContext } from "../events/record.ts";
 import { toHex } from "../platform/ids.ts";
 import type { Outbox, Tx } from "../platform/transaction.ts";
+import type { Topics } from "../topics.ts";
 import { stateLabel } from "./states.ts";
 
 /** What an event about an offering user needs to know about it. */
@@ -42,7 +43,7 @@ export interface OfferingUserChange {
 export async function recordOfferingUserChange(
   ctx: Context,
   tx: Tx,
-  outbox: Outbox,
+  outbox: Outbox<Topics>,
   ou: OfferingUserCore,
   change: OfferingUserChange,
 ) {

@@ -1,6 +1,8 @@
+import type { Context } from "../context.ts";
 import type { OfferingUserState, Prisma } from "../generated/prisma/client.ts";
-import { choiceFilter, defineContract, postgresNulls } from "../platform/collection-contract.ts";
+import { choiceFilter, commaList, defineContract, postgresNulls, universalFlag } from "../platform/collection-contract.ts";
 import { icontains, iexact } from "../platform/text-match.ts";
+import { consentedToOffering } from "../terms-of-service/enforcement.ts";
 import { OFFERING_USER_STATES } from "./states.ts";
 
 const STATE_BY_LABEL = Object.fromEntries(
@@ -29,9 +31,7 @@ const inRuntimeState = (runtimeState: OfferingUserRuntimeState): Prisma.Offering
 /** Nothing matches it: a condition on something no record here has. */
 const NOTHING: Prisma.OfferingUserWhereInput = { id: { in: [] } };
 
-const splitList = (values: string[]) => values.flatMap((value) => value.split(",")).map((value) => value.trim()).filter(Boolean);
-
-export const OFFERING_USER_CONTRACT = defineContract<Prisma.OfferingUserWhereInput, Prisma.OfferingUserOrderByWithRelationInput>()({
+export const OFFERING_USER_CONTRACT = defineContract<Prisma.OfferingUserWhereInput, Prisma.OfferingUserOrderByWithRelationInput, Context>()({
   filters: {
     state: choiceFilter({
       rest: "state",
@@ -78,7 +78,7 @@ export const OFFERING_USER_CONTRACT = defineContract<Prisma.OfferingUserWhereInp
       kind: "texts",
       rest: "offering_slug",
       description: "Any of these offering slugs (repeated or comma-separated)",
-      where: (slugs) => ({ offering: { slug: { in: splitList(slugs) } } }),
+      where: (slugs) => ({ offering: { slug: { in: commaList(slugs) } } }),
     },
     parentOfferingUuid: {
       kind: "uuids",
@@ -89,15 +89,14 @@ export const OFFERING_USER_CONTRACT = defineContract<Prisma.OfferingUserWhereInp
     hasConsent: {
       kind: "boolean",
       rest: "has_consent",
-      description: "The user holds an unrevoked consent to the offering (any version); listOfferingUsers applies it",
-      // A Prisma where cannot compare a consent's user and offering with this record's: consentedToOffering does it.
-      where: (_consented: boolean) => ({}),
+      description: "The user holds an unrevoked consent to the offering (any version)",
+      where: (consented) => (ctx) => consentedToOffering(ctx, consented),
     },
     hasCompleteProfile: {
       kind: "boolean",
       rest: "has_complete_profile",
       description: "No offering here requires profile attributes, so every profile is complete",
-      where: (complete) => (complete ? {} : NOTHING),
+      where: universalFlag(NOTHING),
     },
     offeringHasActiveTos: {
       kind: "boolean",

@@ -3,7 +3,7 @@ import { collectionInputs } from "../graphql/collection-inputs.ts";
 import { connectionType, nodesQuery, pageArgs, toPage } from "../graphql/pagination.ts";
 import { apiUrl } from "../graphql/urls.ts";
 import { toHex } from "../platform/ids.ts";
-import type { OfferingUserChangedPayload } from "../platform/pubsub.ts";
+import type { OfferingUserChangedPayload } from "./offering-user-changed.ts";
 import { argumentFilter } from "../events/change-filters.ts";
 import { subscriberMaySee } from "../events/visibility.ts";
 import { EventRef } from "../events/schema.ts";

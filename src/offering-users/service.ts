@@ -23,7 +23,6 @@ import {
 } from "./transitions.ts";
 import { visibleOfferingUsers } from "./visibility.ts";
 import { visibleEvents } from "../events/visibility.ts";
-import { consentedToOffering } from "../terms-of-service/enforcement.ts";
 
 /** The selection GraphQL asks for (plugin-prisma's queryFromInfo); services return rows shaped by it. */
 export type OfferingUserQuery = { select?: Prisma.OfferingUserSelect; include?: Prisma.OfferingUserInclude };
@@ -36,7 +35,7 @@ export async function listOfferingUsers(
   query: OfferingUserQuery = {},
 ): Promise<Connection<unknown>> {
   const where = {
-    AND: [await visibleOfferingUsers(ctx), ...OFFERING_USER_CONTRACT.where(args.filter), ...(await consentedToOffering(ctx, args.filter?.hasConsent))],
+    AND: [await visibleOfferingUsers(ctx), ...(await OFFERING_USER_CONTRACT.where(args.filter, ctx))],
   };
   const orderBy = OFFERING_USER_CONTRACT.orderBy(args.orderBy);
   return paginate(ctx.db.offeringUser, { where, orderBy, page: args.page, query });

@@ -3,6 +3,7 @@ import type { OrderState, OrderType, Prisma } from "../generated/prisma/client.t
 import { allocationEventParts, recordEvent, stateChangeContext } from "../events/record.ts";
 import { toHex } from "../platform/ids.ts";
 import type { Outbox, Tx } from "../platform/transaction.ts";
+import type { Topics } from "../topics.ts";
 import { describeResource, RESOURCE_CORE, type ResourceCore, recordResourceChange } from "../resources/changes.ts";
 import { resourceStateLabel } from "../resources/states.ts";
 import { reconcileResourceStateChange } from "../offering-users/allocations.ts";
@@ -39,7 +40,7 @@ export interface OrderChange {
 export const describeOrder = (o: OrderCore) => `${orderTypeLabel(o.type)} order ${toHex(o.id)} for offering ${o.offering.name}`;
 
 /** Writes the audit event of an order change in the caller's transaction and queues its notification. */
-export async function recordOrderChange(ctx: Context, tx: Tx, outbox: Outbox, order: OrderCore, change: OrderChange) {
+export async function recordOrderChange(ctx: Context, tx: Tx, outbox: Outbox<Topics>, order: OrderCore, change: OrderChange) {
   const allocation = allocationEventParts(order);
   const event = await recordEvent(ctx, tx, outbox, {
     type: change.eventType,
@@ -76,7 +77,7 @@ export async function recordOrderChange(ctx: Context, tx: Tx, outbox: Outbox, or
 export async function followResource(
   ctx: Context,
   tx: Tx,
-  outbox: Outbox,
+  outbox: Outbox<Topics>,
   order: { id: string; type: OrderType; resourceId: string | null; limits: Prisma.JsonValue },
   reached: OrderState,
 ) {

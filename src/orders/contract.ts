@@ -2,14 +2,11 @@ import { grantsOf } from "../auth/grants.ts";
 import { Permission } from "../auth/permissions.ts";
 import type { Context } from "../context.ts";
 import type { OrderState, Prisma } from "../generated/prisma/client.ts";
-import { choiceFilter, defineContract, postgresNulls } from "../platform/collection-contract.ts";
+import { absentFlag, choiceFilter, defineContract, type Narrowing, postgresNulls } from "../platform/collection-contract.ts";
 import { parseUuid } from "../platform/ids.ts";
 import { icontains } from "../platform/text-match.ts";
 import { ORDER_STATE_LABELS, REQUEST_TYPE_LABELS, type RequestType } from "./states.ts";
 import { rolesWith } from "./visibility.ts";
-
-/** A filter that needs the viewer or other tables answers a function of the request's context, run by listOrders. */
-export type OrderWhere = Prisma.OrderWhereInput | ((ctx: Context) => Promise<Prisma.OrderWhereInput>);
 
 const byLabel = <K extends string>(labels: Readonly<Record<K, string>>) =>
   Object.fromEntries(Object.entries(labels).map(([value, label]) => [label, value])) as Record<string, K>;
@@ -20,7 +17,7 @@ const NOTHING: Prisma.OrderWhereInput = { id: { in: [] } };
 /** Waldur's OrderFilter: can_approve_as_* keep the orders awaiting that side, and with `true` those the viewer may approve. */
 const awaitingApproval =
   (state: OrderState, mayApprove: (ctx: Context) => Promise<Prisma.OrderWhereInput>) =>
-  (value: boolean): OrderWhere =>
+  (value: boolean): Narrowing<Prisma.OrderWhereInput, Context> =>
     value
       ? async (ctx) => ({ AND: [{ state }, ctx.viewer?.isStaff ? {} : await mayApprove(ctx)] })
       : { state };
@@ -33,7 +30,7 @@ async function managedOfferings(ctx: Context, userIds: string[]): Promise<Prisma
   return { offeringId: { in: grants.filter((g) => g.scopeType === "OFFERING").map((g) => g.scopeId) } };
 }
 
-export const ORDER_CONTRACT = defineContract<OrderWhere, Prisma.OrderOrderByWithRelationInput>()({
+export const ORDER_CONTRACT = defineContract<Prisma.OrderWhereInput, Prisma.OrderOrderByWithRelationInput, Context>()({
   filters: {
     state: choiceFilter({
       rest: "state",
@@ -42,7 +39,7 @@ export const ORDER_CONTRACT = defineContract<OrderWhere, Prisma.OrderOrderByWith
       description: "Any of these states",
       where: (states) => ({ state: { in: states } }),
     }),
-    type: choiceFilter<RequestType, OrderWhere>({
+    type: choiceFilter<RequestType, Prisma.OrderWhereInput, Context>({
       rest: "type",
       labels: byLabel(REQUEST_TYPE_LABELS),
       enumName: "OrderType",
@@ -140,7 +137,7 @@ export const ORDER_CONTRACT = defineContract<OrderWhere, Prisma.OrderOrderByWith
       kind: "boolean",
       rest: "was_auto_approved",
       description: "No order here is approved by an auto-approval rule: true matches nothing, false everything",
-      where: (value) => (value ? NOTHING : {}),
+      where: absentFlag(NOTHING),
     },
   },
   orderings: {

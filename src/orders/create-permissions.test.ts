@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
 import { PERSONAS, type Persona } from "../../test/support/world.ts";
-import { makeResource, orderIn, userWithRoles } from "./fixtures.ts";
+import { makeResource, orderIn, userWithRoles } from "../../test/support/order-fixtures.ts";
 
 /**
  * Placing an order needs CREATE_ORDER on the project or its customer: staff, the consumer's owners, and the project's

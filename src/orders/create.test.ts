@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
-import { makeOffering, makeResource, orderIn, userWithRoles } from "./fixtures.ts";
+import { makeOffering, makeResource, orderIn, userWithRoles } from "../../test/support/order-fixtures.ts";
 import { OFFERING_TYPES } from "./transitions.ts";
 
 let t: TestApp;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
-import { makeOffering, orderIn } from "./fixtures.ts";
+import { makeOffering, orderIn } from "../../test/support/order-fixtures.ts";
 
 let t: TestApp;
 let basic: { id: string; uuid: string };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { useSubscriptionApp } from "../../test/support/subscription-app.ts";
 import { primeFeed, sleep } from "../../test/support/ws.ts";
-import { orderIn } from "./fixtures.ts";
+import { orderIn } from "../../test/support/order-fixtures.ts";
 
 const { t, clients } = useSubscriptionApp();
 

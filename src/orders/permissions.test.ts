@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { OrderState } from "../generated/prisma/client.ts";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
 import { PERSONAS, type Persona } from "../../test/support/world.ts";
-import { makeOffering, orderIn } from "./fixtures.ts";
+import { makeOffering, orderIn } from "../../test/support/order-fixtures.ts";
 import { OFFERING_TYPES } from "./transitions.ts";
 
 let t: TestApp;

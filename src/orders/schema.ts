@@ -4,7 +4,7 @@ import { collectionInputs } from "../graphql/collection-inputs.ts";
 import { nestedQuery } from "../graphql/nested-query.ts";
 import { connectionType, nodesQuery, pageArgs, toPage } from "../graphql/pagination.ts";
 import { toHex } from "../platform/ids.ts";
-import type { OrderChangedPayload } from "../platform/pubsub.ts";
+import type { OrderChangedPayload } from "./order-changed.ts";
 import { argumentFilter } from "../events/change-filters.ts";
 import { subscriberMaySee } from "../events/visibility.ts";
 import { EventRef } from "../events/schema.ts";

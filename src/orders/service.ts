@@ -25,7 +25,7 @@ export async function listOrders(
   args: { filter?: FilterValues<typeof ORDER_CONTRACT> | null; orderBy?: Array<OrderValue<typeof ORDER_CONTRACT>> | null; page: Page },
   query: OrderQuery = {},
 ): Promise<Connection<unknown>> {
-  const filters = await Promise.all(ORDER_CONTRACT.where(args.filter).map((where) => (typeof where === "function" ? where(ctx) : where)));
+  const filters = await ORDER_CONTRACT.where(args.filter, ctx);
   const where = { AND: [await visibleOrders(ctx), ...filters] };
   return paginate(ctx.db.order, { where, orderBy: ORDER_CONTRACT.orderBy(args.orderBy), page: args.page, query });
 }

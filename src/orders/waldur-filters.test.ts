@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
 import { WALDUR, waldurOperation } from "../../test/waldur/py-client-models.ts";
-import { makeOffering, orderIn } from "./fixtures.ts";
+import { makeOffering, orderIn } from "../../test/support/order-fixtures.ts";
 
 /** The filters and orderings of Waldur's OrderFilter that py-client sends, with exact results. */
 

@@ -25,19 +25,32 @@ interface FilterKinds<E extends string = string> {
 }
 export type FilterKind = keyof FilterKinds;
 
-interface FilterBase<K extends FilterKind, V, W> {
+/** The request argument of a contract's `where`: none for a contract whose filters need none. */
+type RequestArgs<R> = [R] extends [never] ? [] : [request: R];
+
+/**
+ * What a filter value narrows to: a `W`, or, for a filter that needs the request first (the viewer's roles, the clock,
+ * other tables), a function of the request `R` that the contract's `where` runs before the query.
+ */
+export type Narrowing<W, R = never> = W | NeedsRequest<W, R>;
+type NeedsRequest<W, R> = (...request: RequestArgs<R>) => Promise<W>;
+
+/** A `W` is a `where` object, never a function. */
+const needsRequest = <W, R>(narrowing: Narrowing<W, R>): narrowing is NeedsRequest<W, R> => typeof narrowing === "function";
+
+interface FilterBase<K extends FilterKind, V, W, R> {
   kind: K;
   description?: string;
   /** A method, so that a choice filter over one enum fits the contract's filters over any enum. */
-  where(value: V): W;
+  where(value: V): Narrowing<W, R>;
 }
 
-export interface UuidFilter<W> extends FilterBase<"uuids", string[], W> {
+export interface UuidFilter<W, R = never> extends FilterBase<"uuids", string[], W, R> {
   /** Several parameters narrow together: their uuid sets intersect. */
   rest: Readonly<Record<string, UuidSpelling>>;
 }
 
-export interface ChoiceFilter<E extends string, W> extends FilterBase<"choice", E[], W> {
+export interface ChoiceFilter<E extends string, W, R = never> extends FilterBase<"choice", E[], W, R> {
   rest: string;
   /** Waldur's label of each value, as REST spells it. */
   labels: Readonly<Record<string, E>>;
@@ -46,19 +59,19 @@ export interface ChoiceFilter<E extends string, W> extends FilterBase<"choice", 
 }
 
 /** `after`/`before` accept several parameters (`created`, `created_after`): the latest lower bound or earliest upper one wins. */
-export interface ScalarFilter<K extends Exclude<FilterKind, "uuids" | "choice">, W> extends FilterBase<K, FilterKinds[K], W> {
+export interface ScalarFilter<K extends Exclude<FilterKind, "uuids" | "choice">, W, R = never> extends FilterBase<K, FilterKinds[K], W, R> {
   rest: K extends "after" | "before" ? string | readonly string[] : string;
 }
 
-export type Filter<W> =
-  | UuidFilter<W>
-  | ChoiceFilter<string, W>
-  | { [K in Exclude<FilterKind, "uuids" | "choice">]: ScalarFilter<K, W> }[Exclude<FilterKind, "uuids" | "choice">];
+export type Filter<W, R = never> =
+  | UuidFilter<W, R>
+  | ChoiceFilter<string, W, R>
+  | { [K in Exclude<FilterKind, "uuids" | "choice">]: ScalarFilter<K, W, R> }[Exclude<FilterKind, "uuids" | "choice">];
 
 export type Direction = "asc" | "desc";
 
-export interface CollectionContract<W = unknown, O = unknown> {
-  filters: Readonly<Record<string, Filter<W>>>;
+export interface CollectionContract<W = unknown, O = unknown, R = never> {
+  filters: Readonly<Record<string, Filter<W, R>>>;
   /** Waldur's `o=` keys, each ordering in either direction. */
   orderings: Readonly<Record<string, (direction: Direction) => O>>;
   /** The order without `o=` (Waldur keys, `-` for descending), then the tiebreak that makes pages stable. */
@@ -66,7 +79,7 @@ export interface CollectionContract<W = unknown, O = unknown> {
   tiebreak: readonly O[];
 }
 
-type ValueOf<F> = F extends ChoiceFilter<infer E, unknown> ? E[] : F extends FilterBase<FilterKind, infer V, unknown> ? V : never;
+type ValueOf<F> = F extends ChoiceFilter<infer E, unknown> ? E[] : F extends FilterBase<FilterKind, infer V, unknown, never> ? V : never;
 
 /** What GraphQL hands a resolver: uuids as IDs, the rest as their values, every key optional. */
 export type FilterValues<C extends CollectionContract> = {
@@ -79,22 +92,48 @@ export const orderValue = (key: string, direction: Direction) => `${key.toUpperC
 export type OrderValue<C extends CollectionContract> = `${Uppercase<Extract<keyof C["orderings"], string>>}_${"ASC" | "DESC"}`;
 
 /**
- * Declares a contract whose filters narrow `W` and whose orderings are `O`, so each entry is checked against them;
- * the result also turns filter values into `W`s and order values into `O`s.
+ * Declares a contract whose filters narrow `W` (given the request `R`, if any needs it) and whose orderings are `O`,
+ * so each entry is checked against them; the result also turns filter values into `W`s and order values into `O`s.
  */
 export const defineContract =
-  <W, O>() =>
-  <const C extends CollectionContract<W, O>>(contract: C) => ({
+  <W, O, R = never>() =>
+  <const C extends CollectionContract<W, O, R>>(contract: C) => ({
     ...contract,
-    where: (values: FilterValues<C> | null | undefined): W[] => contractWhere<W>(contract, values),
+    where: (values: FilterValues<C> | null | undefined, ...request: RequestArgs<R>): Promise<W[]> =>
+      contractWhere<W, R>(contract, values, ...request),
     orderBy: (chosen: ReadonlyArray<OrderValue<C>> | null | undefined): O[] => contractOrderBy<O>(contract, chosen),
   });
 
 /** A choice filter whose values are the enum its labels map to. */
-export const choiceFilter = <E extends string, W>(filter: Omit<ChoiceFilter<E, W>, "kind">): ChoiceFilter<E, W> => ({
+export const choiceFilter = <E extends string, W, R = never>(filter: Omit<ChoiceFilter<E, W, R>, "kind">): ChoiceFilter<E, W, R> => ({
   kind: "choice",
   ...filter,
 });
+
+/** The empty `where`, which every row matches. */
+type Everything = Record<never, never>;
+
+/** A filter on a concept no row here has (calls, archived customers, shared keys): `true` matches `nothing`. */
+export const absentFlag =
+  <W>(nothing: W) =>
+  (value: boolean): W | Everything =>
+    value ? nothing : {};
+
+/** A filter on what every row here has (shared, billable offerings): `false` matches `nothing`. */
+export const universalFlag =
+  <W>(nothing: W) =>
+  (value: boolean): W | Everything =>
+    value ? {} : nothing;
+
+/** A field that is not stored, so empty on every row: a filter on it matches every row for `""` and `nothing` otherwise. */
+export const emptyField =
+  <W>(nothing: W) =>
+  (value: string): W | Everything =>
+    value === "" ? {} : nothing;
+
+/** `a,b` and repeated values alike, trimmed, without blanks. */
+export const commaList = (values: string | readonly string[]) =>
+  (typeof values === "string" ? [values] : values).flatMap((value) => value.split(",")).map((value) => value.trim()).filter(Boolean);
 
 /** PostgreSQL's own null placement, which Waldur (Django) inherits: last ascending, first descending. */
 export const postgresNulls = (direction: Direction) => ({ sort: direction, nulls: direction === "asc" ? ("last" as const) : ("first" as const) });
@@ -111,16 +150,22 @@ function checkedValue(name: string, filter: Filter<unknown>, value: unknown): un
   return value;
 }
 
-/** The `where` of every filter given a value; a null or absent filter narrows nothing. */
-export function contractWhere<W>(contract: CollectionContract<W>, values: Readonly<Record<string, unknown>> | null | undefined): W[] {
-  if (!values) return [];
-  const where: W[] = [];
+/**
+ * The `where` of every filter given a value; a null or absent filter narrows nothing. Every value is checked before
+ * the filters that need the request run, together.
+ */
+export async function contractWhere<W, R = never>(
+  contract: CollectionContract<W, unknown, R>,
+  values: Readonly<Record<string, unknown>> | null | undefined,
+  ...request: RequestArgs<R>
+): Promise<W[]> {
+  const narrowings: Array<Narrowing<W, R>> = [];
   for (const [name, filter] of Object.entries(contract.filters)) {
-    const value = values[name];
+    const value = values?.[name];
     if (value === undefined || value === null) continue;
-    where.push((filter.where as (value: unknown) => W)(checkedValue(name, filter, value)));
+    narrowings.push((filter.where as (value: unknown) => Narrowing<W, R>)(checkedValue(name, filter, value)));
   }
-  return where;
+  return Promise.all(narrowings.map((narrowing) => (needsRequest(narrowing) ? narrowing(...request) : narrowing)));
 }
 
 /** Each order enum value with its Waldur key and direction. */

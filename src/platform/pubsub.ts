@@ -2,72 +2,16 @@ import { Redis } from "ioredis";
 import { type RedisCommand, redisTransport } from "./redis-transport.ts";
 import { type Accept, type EndReason, type QueueLimits, TopicHub } from "./topic-hub.ts";
 
-/** Payloads carry ids only: they cross instances through Redis, and each subscriber reloads what it may see. */
-export interface OfferingUserChangedPayload {
-  offeringUserId: string;
-  offeringId: string;
-  providerCustomerId: string;
-  state: string;
-  previousState: string | null;
-  eventId: number;
-}
-export interface EventCreatedPayload {
-  eventId: number;
-  eventType: string;
-}
+/**
+ * Topics by name, each with its payload type: the caller's topic map. Payloads carry ids only: they cross instances
+ * through Redis, and each subscriber reloads what it may see.
+ */
+export type TopicMap = Record<string, unknown>;
 
-/** A maintenance announcement (or one of its offering links) changed; `state` is null once it is deleted. */
-export interface MaintenanceChangedPayload {
-  maintenanceId: string;
-  serviceProviderId: string;
-  providerCustomerId: string;
-  state: string | null;
-  previousState: string | null;
-  eventId: number;
-}
-
-/** An order changed (state, backend id) or was deleted; `state` is null once it is gone. */
-export interface OrderChangedPayload {
-  orderId: string;
-  offeringId: string;
-  projectId: string;
-  providerCustomerId: string;
-  consumerCustomerId: string;
-  state: string | null;
-  previousState: string | null;
-  eventId: number;
-}
-
-/** A provisioned resource was created or changed state. */
-export interface ResourceChangedPayload {
-  resourceId: string;
-  offeringId: string;
-  projectId: string;
-  providerCustomerId: string;
-  state: string;
-  previousState: string | null;
-  eventId: number;
-}
-
-/** Tokens revoked or expired: every instance closes the WebSockets and SSE streams they authenticated (src/auth/tokens-sessions.ts). */
-export interface TokenRevokedPayload {
-  tokenDigests: string[];
-  reason: "revoked" | "expired";
-}
-
-export type Topics = {
-  offeringUserChanged: OfferingUserChangedPayload;
-  eventCreated: EventCreatedPayload;
-  orderChanged: OrderChangedPayload;
-  resourceChanged: ResourceChangedPayload;
-  maintenanceChanged: MaintenanceChangedPayload;
-  tokenRevoked: TokenRevokedPayload;
-};
-
-export interface PubSub {
-  publish<K extends keyof Topics>(topic: K, payload: Topics[K]): void;
+export interface PubSub<T extends TopicMap> {
+  publish<K extends keyof T & string>(topic: K, payload: T[K]): void;
   /** The topic's payloads that `accept` takes, in publication order, from subscription on. */
-  subscribe<K extends keyof Topics>(topic: K, accept?: Accept<Topics[K]>): AsyncIterableIterator<Topics[K]>;
+  subscribe<K extends keyof T & string>(topic: K, accept?: Accept<T[K]>): AsyncIterableIterator<T[K]>;
 }
 
 export interface PubSubOptions {
@@ -83,14 +27,14 @@ export interface PubSubOptions {
   onSubscriptionEnded?: (reason: EndReason) => void;
 }
 
-export interface PubSubHandle {
-  pubsub: PubSub;
+export interface PubSubHandle<T extends TopicMap> {
+  pubsub: PubSub<T>;
   /** Open subscriptions, the longest subscriber queue now, and the longest one has been (see TopicHub). */
   stats(): { subscribers: number; longestQueue: number; peakQueue: number };
   close(): Promise<void>;
 }
 
-function handleOf(hub: TopicHub, prefix: string, close: () => Promise<void>): PubSubHandle {
+function handleOf<T extends TopicMap>(hub: TopicHub, prefix: string, close: () => Promise<void>): PubSubHandle<T> {
   return {
     pubsub: {
       publish: (topic, payload) => hub.publish(`${prefix}:${topic}`, payload),
@@ -107,7 +51,7 @@ function handleOf(hub: TopicHub, prefix: string, close: () => Promise<void>): Pu
  * messages of other instances cannot arrive, so every local subscription is interrupted (and new ones refused)
  * until it is back; a failed publish interrupts the local subscriptions of its topic.
  */
-export function openPubSub(redisUrl: string | undefined, options: PubSubOptions = {}): PubSubHandle {
+export function openPubSub<T extends TopicMap>(redisUrl: string | undefined, options: PubSubOptions = {}): PubSubHandle<T> {
   const prefix = options.prefix ?? "gateway";
   const hubOptions = { limits: options.limits, onEnded: options.onSubscriptionEnded };
   if (!redisUrl) return handleOf(new TopicHub(new EventTarget(), hubOptions), prefix, async () => {});

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
-import { makeResource, orderIn } from "../orders/fixtures.ts";
+import { makeResource, orderIn } from "../../test/support/order-fixtures.ts";
 
 /** Every case-insensitive filter takes the caller's text literally: %, _ and \ are characters, not LIKE patterns. */
 let t: TestApp;

@@ -1,18 +1,18 @@
 import type { Prisma } from "../generated/prisma/client.ts";
 import { type Db, transactionLimitOf } from "./database.ts";
-import type { PubSub, Topics } from "./pubsub.ts";
+import type { PubSub, TopicMap } from "./pubsub.ts";
 
 export type Tx = Prisma.TransactionClient;
 
 /** Notifications collected inside a transaction and published only after it commits. */
-export class Outbox {
+export class Outbox<T extends TopicMap> {
   private readonly pending: Array<() => void> = [];
 
-  publish<K extends keyof Topics>(topic: K, payload: Topics[K]): void {
+  publish<K extends keyof T & string>(topic: K, payload: T[K]): void {
     this.pending.push(() => this.pubsub.publish(topic, payload));
   }
 
-  constructor(private readonly pubsub: PubSub) {}
+  constructor(private readonly pubsub: PubSub<T>) {}
 
   flush() {
     for (const send of this.pending.splice(0)) send();
@@ -26,9 +26,9 @@ export class Outbox {
  * Return what the answer needs from `work` (read with `tx`): a read after the commit could fail on a lost
  * connection after the change was made.
  */
-export async function transact<T>(
-  deps: { db: Db; pubsub: PubSub },
-  work: (tx: Tx, outbox: Outbox) => Promise<T>,
+export async function transact<T, Topics extends TopicMap>(
+  deps: { db: Db; pubsub: PubSub<Topics> },
+  work: (tx: Tx, outbox: Outbox<Topics>) => Promise<T>,
 ): Promise<T> {
   const outbox = new Outbox(deps.pubsub);
   const limit = transactionLimitOf(deps.db);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
 import { PERSONAS, type Persona } from "../../test/support/world.ts";
 import type { ResourceState } from "../generated/prisma/client.ts";
-import { makeOffering, makeResource } from "../orders/fixtures.ts";
+import { makeOffering, makeResource } from "../../test/support/order-fixtures.ts";
 
 /** The site agent's state and membership reports on a resource, as Waldur's py-client calls them. */
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
 import { PERSONAS, type Persona } from "../../test/support/world.ts";
-import { makeResource, userWithRoles } from "../orders/fixtures.ts";
+import { makeResource, userWithRoles } from "../../test/support/order-fixtures.ts";
 
 let t: TestApp;
 beforeAll(async () => {

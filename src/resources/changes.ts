@@ -3,6 +3,7 @@ import type { ResourceState } from "../generated/prisma/client.ts";
 import { allocationEventParts, recordEvent, stateChangeContext } from "../events/record.ts";
 import { toHex } from "../platform/ids.ts";
 import type { Outbox, Tx } from "../platform/transaction.ts";
+import type { Topics } from "../topics.ts";
 import { resourceStateLabel } from "./states.ts";
 
 /** What an event about a resource needs to know about it. */
@@ -37,7 +38,7 @@ export interface ResourceChange {
 export const describeResource = (r: ResourceCore) => `${r.name || toHex(r.id)} in offering ${r.offering.name}`;
 
 /** Writes the audit event of a resource change in the caller's transaction and queues its notification. */
-export async function recordResourceChange(ctx: Context, tx: Tx, outbox: Outbox, resource: ResourceCore, change: ResourceChange) {
+export async function recordResourceChange(ctx: Context, tx: Tx, outbox: Outbox<Topics>, resource: ResourceCore, change: ResourceChange) {
   const allocation = allocationEventParts(resource);
   const event = await recordEvent(ctx, tx, outbox, {
     type: change.eventType,

@@ -1,16 +1,16 @@
 import type { OrderState, Prisma, ResourceState } from "../generated/prisma/client.ts";
-import { choiceFilter, defineContract, postgresNulls } from "../platform/collection-contract.ts";
+import { choiceFilter, defineContract, postgresNulls, universalFlag } from "../platform/collection-contract.ts";
 import { invalid } from "../platform/errors.ts";
 import { icontains } from "../platform/text-match.ts";
 import { ORDER_STATE_LABELS } from "../orders/states.ts";
 import {
   componentCount,
+  type LookupEnv,
   metadataHasKey,
   metadataIContains,
   NOTHING,
   onlyBillingType,
   pluginOptionsHasKey,
-  type ResourceWhere,
   searchQuery,
   serviceManagerOf,
   visibleToUsername,
@@ -24,7 +24,7 @@ const byLabel = <S extends string>(labels: Record<S, string>) =>
 const NOT_YET_FOR_PROVIDERS: OrderState[] = ["PENDING_CONSUMER", "PENDING_PROJECT", "PENDING_START_DATE"];
 
 /** Every offering here is shared (none is private to a project) and billable (Waldur's defaults). */
-const everyOffering = (wanted: boolean): Prisma.ResourceWhereInput => (wanted ? {} : NOTHING);
+const everyOffering = universalFlag(NOTHING);
 
 /** Waldur's resource_attributes: a JSON object; each key must equal its value, or be one of a list of values. */
 function attributesWhere(text: string): Prisma.ResourceWhereInput {
@@ -46,7 +46,7 @@ function attributesWhere(text: string): Prisma.ResourceWhereInput {
   };
 }
 
-export const RESOURCE_CONTRACT = defineContract<ResourceWhere, Prisma.ResourceOrderByWithRelationInput>()({
+export const RESOURCE_CONTRACT = defineContract<Prisma.ResourceWhereInput, Prisma.ResourceOrderByWithRelationInput, LookupEnv>()({
   filters: {
     state: choiceFilter({
       rest: "state",

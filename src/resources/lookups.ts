@@ -1,12 +1,14 @@
 import { grantsOf } from "../auth/grants.ts";
 import { type BillingType, Prisma } from "../generated/prisma/client.ts";
+import type { Narrowing } from "../platform/collection-contract.ts";
 import type { Db } from "../platform/database.ts";
 import { parseUuid } from "../platform/ids.ts";
 import { icontains, iexact } from "../platform/text-match.ts";
 
 /**
- * Filters Prisma cannot state as a `where` (counts of related rows, JSON keys, case-insensitive JSON text, role
- * grants, which have no relation to their scope): each reads what it needs first, then narrows by ids.
+ * The request as the resource contract's filters read it. Filters Prisma cannot state as a `where` (counts of related
+ * rows, JSON keys, case-insensitive JSON text, role grants, which have no relation to their scope) are functions of
+ * it: each reads what it needs first, then narrows by ids.
  */
 export interface LookupEnv {
   db: Db;
@@ -15,21 +17,9 @@ export interface LookupEnv {
   within: Prisma.ResourceWhereInput;
 }
 
-export interface ResourceLookup {
-  lookup(env: LookupEnv): Promise<Prisma.ResourceWhereInput>;
-}
+type Where = Prisma.ResourceWhereInput;
 
-export type ResourceWhere = Prisma.ResourceWhereInput | ResourceLookup;
-
-export const NOTHING: Prisma.ResourceWhereInput = { id: { in: [] } };
-
-const lookup = (run: (env: LookupEnv) => Promise<Prisma.ResourceWhereInput>): ResourceLookup => ({ lookup: run });
-
-const isLookup = (where: ResourceWhere): where is ResourceLookup => typeof (where as Partial<ResourceLookup>).lookup === "function";
-
-/** Runs the lookups among `where` and returns plain Prisma `where`s. */
-export const resolveWhere = (where: ResourceWhere[], env: LookupEnv): Promise<Prisma.ResourceWhereInput[]> =>
-  Promise.all(where.map((w) => (isLookup(w) ? w.lookup(env) : w)));
+export const NOTHING: Where = { id: { in: [] } };
 
 /** Django's `icontains`: `%`, `_` and `\` are plain characters. */
 const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, "\\$&")}%`;
@@ -46,66 +36,71 @@ async function metadataContains(db: Db, keys: readonly string[], text: string): 
   return rows.map((row) => row.id);
 }
 
-export const metadataIContains = (key: string, text: string) =>
-  lookup(async ({ db }) => ({ id: { in: await metadataContains(db, [key], text) } }));
+export const metadataIContains =
+  (key: string, text: string) =>
+  async ({ db }: LookupEnv): Promise<Where> => ({ id: { in: await metadataContains(db, [key], text) } });
 
 /** Django's `has_key`: the key is present, whatever its value (JSON null included). */
-export const metadataHasKey = (key: string, present: boolean) =>
-  lookup(async ({ db }) => {
+export const metadataHasKey =
+  (key: string, present: boolean) =>
+  async ({ db }: LookupEnv): Promise<Where> => {
     const rows = await db.$queryRaw<Array<{ id: string }>>`
       SELECT id FROM resources WHERE ${JSON_COLUMNS.backendMetadata} -> ${key} IS NOT NULL`;
     const ids = rows.map((row) => row.id);
     return present ? { id: { in: ids } } : { id: { notIn: ids } };
-  });
+  };
 
-export const pluginOptionsHasKey = (key: string, present: boolean) =>
-  lookup(async ({ db }) => {
+export const pluginOptionsHasKey =
+  (key: string, present: boolean) =>
+  async ({ db }: LookupEnv): Promise<Where> => {
     const rows = await db.$queryRaw<Array<{ id: string }>>`
       SELECT id FROM offerings WHERE ${JSON_COLUMNS.pluginOptions} -> ${key} IS NOT NULL`;
     const ids = rows.map((row) => row.id);
     return present ? { offeringId: { in: ids } } : { offeringId: { notIn: ids } };
-  });
+  };
 
 /** Offerings with exactly `count` components (of one billing type, when given). */
-export function componentCount(count: number, billingType?: BillingType): ResourceWhere {
+export function componentCount(count: number, billingType?: BillingType): Narrowing<Where, LookupEnv> {
   if (!Number.isInteger(count) || count < 0) return NOTHING;
   const counted = billingType ? { billingType } : {};
   if (count === 0) return { offering: { components: { none: counted } } };
-  return lookup(async ({ db }) => {
+  return async ({ db }) => {
     const groups = await db.offeringComponent.groupBy({
       by: ["offeringId"],
       where: counted,
       having: { offeringId: { _count: { equals: count } } },
     });
     return { offeringId: { in: groups.map((group) => group.offeringId) } };
-  });
+  };
 }
 
 /** Offerings whose every component (and at least one) is of `billingType`. */
-export const onlyBillingType = (billingType: BillingType, only: boolean): Prisma.ResourceWhereInput => {
+export const onlyBillingType = (billingType: BillingType, only: boolean): Where => {
   const offering = { components: { some: {}, every: { billingType } } };
   return only ? { offering } : { NOT: { offering } };
 };
 
 /** Waldur's get_connected_offerings, limited to shared offerings (all of ours): any current role on the offering. */
-export const serviceManagerOf = (userIds: string[]) =>
-  lookup(async ({ db, now }) => {
+export const serviceManagerOf =
+  (userIds: string[]) =>
+  async ({ db, now }: LookupEnv): Promise<Where> => {
     const grants = await Promise.all(userIds.map((id) => grantsOf(db, id, now)));
     const [first, ...rest] = grants.map((own) => new Set(own.filter((g) => g.scopeType === "OFFERING").map((g) => g.scopeId)));
     const offerings = [...(first ?? [])].filter((id) => rest.every((set) => set.has(id)));
     return { offeringId: { in: offerings } };
-  });
+  };
 
 /** Waldur's filter_for_service_consumer: staff and support see all; others their projects' and customers' resources. */
-export const visibleToUsername = (username: string) =>
-  lookup(async ({ db, now }) => {
+export const visibleToUsername =
+  (username: string) =>
+  async ({ db, now }: LookupEnv): Promise<Where> => {
     const user = await db.user.findFirst({ where: { username }, select: { id: true, isStaff: true, isSupport: true } });
     if (!user) return NOTHING;
     if (user.isStaff || user.isSupport) return {};
     const grants = await grantsOf(db, user.id, now);
     const ids = (type: "PROJECT" | "CUSTOMER") => grants.filter((g) => g.scopeType === type).map((g) => g.scopeId);
     return { OR: [{ projectId: { in: ids("PROJECT") } }, { project: { customerId: { in: ids("CUSTOMER") } } }] };
-  });
+  };
 
 const QUERY_METADATA_KEYS = ["external_ips", "internal_ips", "hypervisor_hostname", "router_fixed_ips", "external_address"];
 
@@ -113,8 +108,9 @@ const QUERY_METADATA_KEYS = ["external_ips", "internal_ips", "hypervisor_hostnam
  * Waldur's `query`: a uuid that names a resource among those listed (or the backend object behind one) picks it
  * alone; otherwise the text is searched in the name, slug, backend id and the backend's addresses.
  */
-export const searchQuery = (text: string) =>
-  lookup(async ({ db, within }) => {
+export const searchQuery =
+  (text: string) =>
+  async ({ db, within }: LookupEnv): Promise<Where> => {
     const uuid = parseUuid(text);
     if (uuid) {
       for (const where of [{ id: uuid }, { scopeId: uuid }]) {
@@ -125,4 +121,4 @@ export const searchQuery = (text: string) =>
     return {
       OR: [{ name: icontains(text) }, { slug: icontains(text) }, { backendId: iexact(text) }, { id: { in: byMetadata } }],
     };
-  });
+  };

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
 import { PERSONAS, type Persona } from "../../test/support/world.ts";
-import { makeOffering, makeResource } from "../orders/fixtures.ts";
+import { makeOffering, makeResource } from "../../test/support/order-fixtures.ts";
 
 let t: TestApp;
 let other: { id: string; uuid: string };

@@ -2,7 +2,7 @@ import { builder } from "../graphql/builder.ts";
 import { connectionType, nodesQuery, pageArgs, toPage } from "../graphql/pagination.ts";
 import { apiUrl } from "../graphql/urls.ts";
 import { toHex } from "../platform/ids.ts";
-import type { ResourceChangedPayload } from "../platform/pubsub.ts";
+import type { ResourceChangedPayload } from "./resource-changed.ts";
 import { argumentFilter } from "../events/change-filters.ts";
 import { subscriberMaySee } from "../events/visibility.ts";
 import { EventRef } from "../events/schema.ts";

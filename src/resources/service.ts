@@ -5,7 +5,6 @@ import type { Connection, Page } from "../platform/paginate.ts";
 import { visibleOne } from "../directory/lookup.ts";
 import { paginate } from "../platform/paginate.ts";
 import { RESOURCE_CONTRACT } from "./contract.ts";
-import { resolveWhere } from "./lookups.ts";
 import { providerResources, visibleResources } from "./visibility.ts";
 
 /** The selection GraphQL asks for (plugin-prisma's queryFromInfo); services return rows shaped by it. */
@@ -26,7 +25,7 @@ export async function listResources(
   query: ResourceQuery = {},
 ): Promise<Connection<unknown>> {
   const visible = await VIEWS[args.view](ctx);
-  const filters = await resolveWhere(RESOURCE_CONTRACT.where(args.filter), { db: ctx.db, now: ctx.now(), within: visible });
+  const filters = await RESOURCE_CONTRACT.where(args.filter, { db: ctx.db, now: ctx.now(), within: visible });
   const where = { AND: [visible, ...filters] };
   return paginate(ctx.db.resource, { where, orderBy: RESOURCE_CONTRACT.orderBy(args.orderBy), page: args.page, query });
 }

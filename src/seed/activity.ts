@@ -1,7 +1,7 @@
 import type { App } from "../app.ts";
 import type { Db } from "../platform/database.ts";
 import { type DemoCaller, demoCaller } from "./api-client.ts";
-import type { DemoAccounts } from "./demo.ts";
+import type { DemoAccounts } from "./accounts.ts";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

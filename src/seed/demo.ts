@@ -3,6 +3,7 @@ import { hashPassword, tokenDigest, verifyPassword } from "../auth/secrets.ts";
 import type { OfferingUserState } from "../generated/prisma/client.ts";
 import type { Db } from "../platform/database.ts";
 import { seedActivity } from "./activity.ts";
+import type { DemoAccounts } from "./accounts.ts";
 
 export { issueToken } from "./tokens.ts";
 
@@ -53,16 +54,6 @@ export async function wipe(db: Db) {
     `SELECT quote_ident(tablename) AS name FROM pg_tables WHERE schemaname = current_schema() AND tablename <> '_prisma_migrations'`,
   );
   if (tables.length) await db.$executeRawUnsafe(`TRUNCATE ${tables.map((t) => t.name).join(", ")} RESTART IDENTITY CASCADE`);
-}
-
-/** The ids of the records the rest of the demo is built on. */
-export interface DemoAccounts {
-  serviceProviderId: string;
-  offeringId: string;
-  planId: string;
-  projectId: string;
-  userIds: Record<string, string>;
-  offeringUserIds: Record<string, string>;
 }
 
 /**

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket, { type ClientOptions } from "ws";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
 import type { PubSub } from "../platform/pubsub.ts";
+import type { Topics } from "../topics.ts";
 
 const INIT_TIMEOUT_MS = 300;
 const MAX_SUBSCRIPTIONS = 3;
@@ -73,7 +74,7 @@ afterAll(async () => {
 });
 
 /** Wraps the app's pub/sub so the test sees how many topic iterators are open (subscribed and not yet returned). */
-function countOpenSubscriptions(pubsub: PubSub): () => number {
+function countOpenSubscriptions(pubsub: PubSub<Topics>): () => number {
   let open = 0;
   const subscribe = pubsub.subscribe.bind(pubsub);
   pubsub.subscribe = ((topic, accept) => {
@@ -91,7 +92,7 @@ function countOpenSubscriptions(pubsub: PubSub): () => number {
         return this;
       },
     } as AsyncIterableIterator<never>;
-  }) as PubSub["subscribe"];
+  }) as PubSub<Topics>["subscribe"];
   return () => open;
 }
 

@@ -37,7 +37,7 @@ export async function listAgentIdentities(
   args: { filter?: IdentityFilter | null; orderBy?: IdentityOrder[] | null; page: Page },
   query: IdentityQuery = {},
 ): Promise<Connection<unknown>> {
-  const where = { AND: [await visibleAgentIdentities(ctx), ...AGENT_IDENTITY_CONTRACT.where(args.filter)] };
+  const where = { AND: [await visibleAgentIdentities(ctx), ...(await AGENT_IDENTITY_CONTRACT.where(args.filter))] };
   return paginate(ctx.db.agentIdentity, { where, orderBy: AGENT_IDENTITY_CONTRACT.orderBy(args.orderBy), page: args.page, query });
 }
 

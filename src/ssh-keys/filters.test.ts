@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
 import { responseProblems, waldurOperation } from "../../test/waldur/py-client-models.ts";
-import { makeResource, userWithRoles } from "../orders/fixtures.ts";
+import { makeResource, userWithRoles } from "../../test/support/order-fixtures.ts";
 import { toHex } from "../platform/ids.ts";
 import { sha512Fingerprint } from "./openssh.ts";
-import { ed25519Key, rsaKey } from "./test-keys.ts";
+import { ed25519Key, rsaKey } from "../../test/support/ssh-test-keys.ts";
 
 const KEYS = "/api/keys/";
 type Key = "k1" | "k2" | "k3";

@@ -4,7 +4,8 @@ import type { Prisma } from "../generated/prisma/client.ts";
 import type { Connection } from "../platform/paginate.ts";
 import { forbidden } from "../platform/errors.ts";
 import { paginate } from "../platform/paginate.ts";
-import { type SshKeyListArgs, sshKeyListContract, type SshKeyQuery } from "./service.ts";
+import { SSH_KEY_CONTRACT } from "./contract.ts";
+import type { SshKeyListArgs, SshKeyQuery } from "./service.ts";
 
 /** Staff and support, anyone with a role on the provider's customer, and the managers of its offerings. */
 async function requireProviderRole(ctx: Context, customerId: string) {
@@ -45,7 +46,8 @@ export async function listServiceProviderKeys(
   const provider = await visibleOne(uuid, (id) => ctx.db.serviceProvider.findUnique({ where: { id }, select: { customerId: true } }));
   await requireProviderRole(ctx, provider.customerId);
   const projectIds = await servedProjectIds(ctx, provider.customerId);
-  const contract = await sshKeyListContract(ctx.db, args.filter);
-  const where = { AND: [{ user: { roles: { some: activeProjectMembership(projectIds, ctx.now()) } } }, ...contract.where(args.filter)] };
-  return paginate(ctx.db.sshKey, { where, orderBy: contract.orderBy(args.orderBy), page: args.page, query });
+  const where = {
+    AND: [{ user: { roles: { some: activeProjectMembership(projectIds, ctx.now()) } } }, ...(await SSH_KEY_CONTRACT.where(args.filter, ctx))],
+  };
+  return paginate(ctx.db.sshKey, { where, orderBy: SSH_KEY_CONTRACT.orderBy(args.orderBy), page: args.page, query });
 }

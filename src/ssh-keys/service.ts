@@ -3,14 +3,14 @@ import { referenced, visibleOne } from "../directory/lookup.ts";
 import { recordEvent } from "../events/record.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import type { FilterValues, OrderValue } from "../platform/collection-contract.ts";
-import type { Db } from "../platform/database.ts";
 import type { Connection, Page } from "../platform/paginate.ts";
 import { fieldError, forbidden, notFound } from "../platform/errors.ts";
 import { parseUuid, toHex } from "../platform/ids.ts";
 import { paginate } from "../platform/paginate.ts";
 import { maxLength } from "../platform/text.ts";
 import { type Outbox, transact, type Tx } from "../platform/transaction.ts";
-import { SSH_KEY_CONTRACT, sshKeyContract } from "./contract.ts";
+import type { Topics } from "../topics.ts";
+import { SSH_KEY_CONTRACT } from "./contract.ts";
 import { parsePublicKey } from "./openssh.ts";
 import { visibleSshKeys } from "./visibility.ts";
 
@@ -25,25 +25,9 @@ export type SshKeyListArgs = {
 const MAX_PUBLIC_KEY_LENGTH = 2000;
 const MAX_NAME_LENGTH = 150;
 
-/**
- * The contract of a list request: the SHA-512 fingerprint is not stored, so the keys with the one asked for are found
- * first, hashing each stored key body in the database as Waldur hashes it ("SHA512:" and unpadded base64).
- */
-export async function sshKeyListContract(db: Db, filter: SshKeyListArgs["filter"]) {
-  const fingerprint = filter?.fingerprintSha512;
-  if (fingerprint == null) return sshKeyContract(() => []);
-  const rows = await db.$queryRaw<Array<{ id: string }>>`
-    SELECT id::text AS id FROM ssh_keys
-    WHERE 'SHA512:' || rtrim(replace(encode(sha512(decode((regexp_split_to_array(public_key, '[[:space:]]+'))[2], 'base64')), 'base64'), chr(10), ''), '=')
-      = ${fingerprint}`;
-  const ids = rows.map((row) => row.id);
-  return sshKeyContract(() => ids);
-}
-
 export async function listSshKeys(ctx: Context, args: SshKeyListArgs, query: SshKeyQuery = {}): Promise<Connection<unknown>> {
-  const contract = await sshKeyListContract(ctx.db, args.filter);
-  const where = { AND: [await visibleSshKeys(ctx), ...contract.where(args.filter)] };
-  return paginate(ctx.db.sshKey, { where, orderBy: contract.orderBy(args.orderBy), page: args.page, query });
+  const where = { AND: [await visibleSshKeys(ctx), ...(await SSH_KEY_CONTRACT.where(args.filter, ctx))] };
+  return paginate(ctx.db.sshKey, { where, orderBy: SSH_KEY_CONTRACT.orderBy(args.orderBy), page: args.page, query });
 }
 
 export async function getSshKey(ctx: Context, uuid: string, query: SshKeyQuery = {}) {
@@ -77,7 +61,7 @@ async function keyOwner(ctx: Context, user: string | null | undefined) {
 
 type KeyCore = { id: string; name: string; fingerprintSha256: string };
 
-async function recordKeyEvent(ctx: Context, tx: Tx, outbox: Outbox, change: "creation" | "deletion", key: KeyCore, owner: { id: string; username: string }) {
+async function recordKeyEvent(ctx: Context, tx: Tx, outbox: Outbox<Topics>, change: "creation" | "deletion", key: KeyCore, owner: { id: string; username: string }) {
   await recordEvent(ctx, tx, outbox, {
     type: `ssh_key_${change}_succeeded`,
     message: `SSH key ${key.name} has been ${change === "creation" ? "created" : "deleted"} for user ${owner.username}.`,

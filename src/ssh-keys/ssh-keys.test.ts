@@ -5,10 +5,10 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
 import type { Persona } from "../../test/support/world.ts";
-import { userWithRoles } from "../orders/fixtures.ts";
+import { userWithRoles } from "../../test/support/order-fixtures.ts";
 import { toHex } from "../platform/ids.ts";
 import { parsePublicKey, sha512Fingerprint } from "./openssh.ts";
-import { ecdsaKey, ed25519Key, rsaKey } from "./test-keys.ts";
+import { ecdsaKey, ed25519Key, rsaKey } from "../../test/support/ssh-test-keys.ts";
 
 let t: TestApp;
 beforeAll(async () => {

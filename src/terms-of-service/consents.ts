@@ -9,6 +9,7 @@ import { toHex } from "../platform/ids.ts";
 import { type Connection, type Page, paginate } from "../platform/paginate.ts";
 import { advisoryLock } from "../platform/locks.ts";
 import { type Outbox, transact, type Tx } from "../platform/transaction.ts";
+import type { Topics } from "../topics.ts";
 import { CONSENT_CONTRACT } from "./contract.ts";
 
 export type ConsentQuery = { select?: Prisma.UserOfferingConsentSelect; include?: Prisma.UserOfferingConsentInclude };
@@ -27,7 +28,7 @@ export async function listConsents(
   args: { filter?: ConsentFilter | null; orderBy?: ConsentOrder[] | null; page: Page },
   query: ConsentQuery = {},
 ): Promise<Connection<unknown>> {
-  const where = { AND: [visibleConsents(ctx), ...CONSENT_CONTRACT.where(args.filter)] };
+  const where = { AND: [visibleConsents(ctx), ...(await CONSENT_CONTRACT.where(args.filter))] };
   return paginate(ctx.db.userOfferingConsent, { where, orderBy: CONSENT_CONTRACT.orderBy(args.orderBy), page: args.page, query });
 }
 
@@ -39,7 +40,7 @@ export async function getConsent(ctx: Context, uuid: string, query: ConsentQuery
 async function recordConsentEvent(
   ctx: Context,
   tx: Tx,
-  outbox: Outbox,
+  outbox: Outbox<Topics>,
   granted: boolean,
   consent: { id: string; userId: string; version: string },
   offering: { id: string; name: string; customerId: string },
@@ -93,7 +94,7 @@ export async function recordConsent(
 export async function consentWithin(
   ctx: Context,
   tx: Tx,
-  outbox: Outbox,
+  outbox: Outbox<Topics>,
   userId: string,
   offering: { id: string; name: string; customerId: string },
   options: { rejectCurrent: boolean },

@@ -64,13 +64,12 @@ export async function consentedOfferingUsers(ctx: Context): Promise<Prisma.Offer
  * A Prisma where cannot compare a consent's user and offering with the record's own, so the offerings with unrevoked
  * consents are read first and each is matched on its own.
  */
-export async function consentedToOffering(ctx: Context, has: boolean | null | undefined): Promise<Prisma.OfferingUserWhereInput[]> {
-  if (has == null) return [];
+export async function consentedToOffering(ctx: Context, has: boolean): Promise<Prisma.OfferingUserWhereInput> {
   const offeringIds = (
     await ctx.db.userOfferingConsent.findMany({ where: { revocationDate: null }, select: { offeringId: true }, distinct: ["offeringId"] })
   ).map((consent) => consent.offeringId);
   const consented: Prisma.OfferingUserWhereInput = {
     OR: offeringIds.map((offeringId) => ({ offeringId, user: { consents: { some: { offeringId, revocationDate: null } } } })),
   };
-  return [has ? consented : { NOT: consented }];
+  return has ? consented : { NOT: consented };
 }

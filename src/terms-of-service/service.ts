@@ -11,6 +11,7 @@ import { toHex } from "../platform/ids.ts";
 import { type Connection, type Page, paginate } from "../platform/paginate.ts";
 import { maxLength, validUrl } from "../platform/text.ts";
 import { type Outbox, transact, type Tx } from "../platform/transaction.ts";
+import type { Topics } from "../topics.ts";
 import { TERMS_CONTRACT } from "./contract.ts";
 import { visibleTerms } from "./visibility.ts";
 
@@ -24,7 +25,7 @@ export async function listTerms(
   args: { filter?: TermsFilter | null; orderBy?: TermsOrder[] | null; page: Page },
   query: TermsQuery = {},
 ): Promise<Connection<unknown>> {
-  const where = { AND: [await visibleTerms(ctx), ...TERMS_CONTRACT.where(args.filter)] };
+  const where = { AND: [await visibleTerms(ctx), ...(await TERMS_CONTRACT.where(args.filter))] };
   return paginate(ctx.db.offeringTermsOfService, { where, orderBy: TERMS_CONTRACT.orderBy(args.orderBy), page: args.page, query });
 }
 
@@ -82,7 +83,7 @@ const termsScopes = (termsId: string, offering: { id: string; customerId: string
 async function recordTermsEvent(
   ctx: Context,
   tx: Tx,
-  outbox: Outbox,
+  outbox: Outbox<Topics>,
   type: string,
   terms: { id: string; version: string },
   offering: { id: string; name: string; customerId: string },

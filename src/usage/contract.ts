@@ -1,3 +1,4 @@
+import type { Context } from "../context.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import { choiceFilter, defineContract, type Filter } from "../platform/collection-contract.ts";
 import { fieldError } from "../platform/errors.ts";
@@ -10,13 +11,13 @@ import { utcDate } from "../platform/timestamps.ts";
  */
 
 /**
- * The billing periods (first days of months) of month 1–12 in any year. No Prisma filter says "month of this date is
- * m", so the service looks the stored periods up per request and builds the contract over them.
+ * The stored billing periods (first days of months) of month 1–12 in any year. No Prisma filter says "month of this
+ * date is m", so the filter looks them up (one grouped read of an indexed column).
  */
-export type PeriodsOfMonth = (month: number) => Date[];
-
-/** Every first day of `month` from year 1 to 9999: exact without a lookup, but too long a list to send per request. */
-const periodsInEveryYear: PeriodsOfMonth = (month) => Array.from({ length: 9999 }, (_unused, i) => utcDate(i + 1, month - 1));
+async function storedPeriodsOfMonth(ctx: Context, month: number): Promise<Date[]> {
+  const periods = (await ctx.db.componentUsage.groupBy({ by: ["billingPeriod"] })).map((row) => row.billingPeriod);
+  return periods.filter((period) => period.getUTCMonth() === month - 1);
+}
 
 /** Waldur's missing_usage_policy, derived from `recurring` (a recurring report is reused every month until changed). */
 export const MISSING_USAGE_POLICIES = ["NONE", "REUSE", "ZERO"] as const;
@@ -42,7 +43,7 @@ const [YEAR, MONTH] = BILLING_PERIOD_PARTS;
 const NOTHING = { id: { in: [] } };
 
 /** The filters both collections share, each narrowing a component usage; `through` lifts it to the listed object. */
-function componentUsageFilters<W>(through: (where: Prisma.ComponentUsageWhereInput) => W, billingPeriodParam: string, periodsOfMonth: PeriodsOfMonth) {
+function componentUsageFilters<W>(through: (where: Prisma.ComponentUsageWhereInput) => W, billingPeriodParam: string) {
   return {
     resourceUuid: {
       kind: "uuids",
@@ -76,7 +77,10 @@ function componentUsageFilters<W>(through: (where: Prisma.ComponentUsageWhereInp
       kind: "int",
       rest: MONTH.rest,
       description: "1-12, in any year",
-      where: (value) => through({ billingPeriod: { in: periodsOfMonth(wholeNumberIn(MONTH.arg, value, MONTH.min, MONTH.max)) } }),
+      where: (value) => {
+        const month = wholeNumberIn(MONTH.arg, value, MONTH.min, MONTH.max);
+        return async (ctx) => through({ billingPeriod: { in: await storedPeriodsOfMonth(ctx, month) } });
+      },
     },
     dateAfter: {
       kind: "date",
@@ -90,52 +94,48 @@ function componentUsageFilters<W>(through: (where: Prisma.ComponentUsageWhereInp
       description: "Reported on or before this day (UTC)",
       where: (date) => through({ date: { lte: endOfUtcDay(date) } }),
     },
-  } as const satisfies Record<string, Filter<W>>;
+  } as const satisfies Record<string, Filter<W, Context>>;
 }
 
-export function componentUsageContract(periodsOfMonth: PeriodsOfMonth) {
-  return defineContract<Prisma.ComponentUsageWhereInput, Prisma.ComponentUsageOrderByWithRelationInput>()({
-    filters: {
-      ...componentUsageFilters((where: Prisma.ComponentUsageWhereInput) => where, "billing_period", periodsOfMonth),
-      missingUsagePolicy: choiceFilter({
-        rest: "missing_usage_policy",
-        labels: POLICY_BY_LABEL,
-        enumName: "MissingUsagePolicy",
-        description: "Any of these; none and reuse are the non-recurring and recurring reports, zero is never reported",
-        where: (policies) => {
-          const recurring = [false, true].filter((value) => policies.includes(missingUsagePolicyOf(value)));
-          if (!recurring.length) return NOTHING;
-          return recurring.length === 1 ? { recurring: recurring[0] } : {};
-        },
-      }),
-    },
-    orderings: {
-      billing_period: (direction) => ({ billingPeriod: direction }),
-      missing_usage_policy: (direction) => ({ recurring: direction }),
-      usage: (direction) => ({ usage: direction }),
-    },
-    // Waldur's default (newest report first, then component type) is the tiebreak of every order.
-    defaultOrder: [],
-    tiebreak: [{ date: "desc" }, { component: { type: "asc" } }, { id: "asc" }],
-  });
-}
+export const COMPONENT_USAGE_CONTRACT = defineContract<Prisma.ComponentUsageWhereInput, Prisma.ComponentUsageOrderByWithRelationInput, Context>()({
+  filters: {
+    ...componentUsageFilters((where: Prisma.ComponentUsageWhereInput) => where, "billing_period"),
+    missingUsagePolicy: choiceFilter({
+      rest: "missing_usage_policy",
+      labels: POLICY_BY_LABEL,
+      enumName: "MissingUsagePolicy",
+      description: "Any of these; none and reuse are the non-recurring and recurring reports, zero is never reported",
+      where: (policies) => {
+        const recurring = [false, true].filter((value) => policies.includes(missingUsagePolicyOf(value)));
+        if (!recurring.length) return NOTHING;
+        return recurring.length === 1 ? { recurring: recurring[0] } : {};
+      },
+    }),
+  },
+  orderings: {
+    billing_period: (direction) => ({ billingPeriod: direction }),
+    missing_usage_policy: (direction) => ({ recurring: direction }),
+    usage: (direction) => ({ usage: direction }),
+  },
+  // Waldur's default (newest report first, then component type) is the tiebreak of every order.
+  defaultOrder: [],
+  tiebreak: [{ date: "desc" }, { component: { type: "asc" } }, { id: "asc" }],
+});
 
-export function componentUserUsageContract(periodsOfMonth: PeriodsOfMonth) {
-  return defineContract<Prisma.ComponentUserUsageWhereInput, Prisma.ComponentUserUsageOrderByWithRelationInput>()({
-    filters: {
-      ...componentUsageFilters((componentUsage: Prisma.ComponentUsageWhereInput) => ({ componentUsage }), "component_usage__billing_period", periodsOfMonth),
-      username: { kind: "text", rest: "username", description: "Contains, case-insensitive", where: (username) => ({ username: icontains(username) }) },
-    },
-    orderings: {
-      component_usage__billing_period: (direction) => ({ componentUsage: { billingPeriod: direction } }),
-      usage: (direction) => ({ usage: direction }),
-      username: (direction) => ({ username: direction }),
-    },
-    defaultOrder: [],
-    tiebreak: [{ componentUsage: { date: "desc" } }, { componentUsage: { component: { type: "asc" } } }, { username: "asc" }, { id: "asc" }],
-  });
-}
-
-/** The contracts as GraphQL, REST and OpenAPI read them; the service builds its own over the periods it looked up. */
-export const COMPONENT_USAGE_CONTRACT = componentUsageContract(periodsInEveryYear);
-export const COMPONENT_USER_USAGE_CONTRACT = componentUserUsageContract(periodsInEveryYear);
+export const COMPONENT_USER_USAGE_CONTRACT = defineContract<
+  Prisma.ComponentUserUsageWhereInput,
+  Prisma.ComponentUserUsageOrderByWithRelationInput,
+  Context
+>()({
+  filters: {
+    ...componentUsageFilters((componentUsage: Prisma.ComponentUsageWhereInput) => ({ componentUsage }), "component_usage__billing_period"),
+    username: { kind: "text", rest: "username", description: "Contains, case-insensitive", where: (username) => ({ username: icontains(username) }) },
+  },
+  orderings: {
+    component_usage__billing_period: (direction) => ({ componentUsage: { billingPeriod: direction } }),
+    usage: (direction) => ({ usage: direction }),
+    username: (direction) => ({ username: direction }),
+  },
+  defaultOrder: [],
+  tiebreak: [{ componentUsage: { date: "desc" } }, { componentUsage: { component: { type: "asc" } } }, { username: "asc" }, { id: "asc" }],
+});

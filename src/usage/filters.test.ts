@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
 import { responseProblems, waldurOperation } from "../../test/waldur/py-client-models.ts";
-import { makeOffering, makeResource } from "../orders/fixtures.ts";
+import { makeOffering, makeResource } from "../../test/support/order-fixtures.ts";
 import { toHex } from "../platform/ids.ts";
 
 const USAGES = "/api/marketplace-component-usages/";

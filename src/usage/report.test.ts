@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
-import { makeResource } from "../orders/fixtures.ts";
+import { makeResource } from "../../test/support/order-fixtures.ts";
 import { billingPeriodOf, dateOnly } from "./amounts.ts";
 
 let t: TestApp;

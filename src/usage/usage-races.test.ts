@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
-import { makeResource } from "../orders/fixtures.ts";
+import { makeResource } from "../../test/support/order-fixtures.ts";
 
 const COMPONENTS = 8;
 

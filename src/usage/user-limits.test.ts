@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
 import type { Persona } from "../../test/support/world.ts";
-import { makeOffering, makeResource, userWithRoles } from "../orders/fixtures.ts";
+import { makeOffering, makeResource, userWithRoles } from "../../test/support/order-fixtures.ts";
 import { toHex } from "../platform/ids.ts";
 
 let t: TestApp;

@@ -11,6 +11,7 @@ import { parseUuid, toHex } from "../platform/ids.ts";
 import { paginate } from "../platform/paginate.ts";
 import type { Db } from "../platform/database.ts";
 import { type Outbox, transact, type Tx } from "../platform/transaction.ts";
+import type { Topics } from "../topics.ts";
 import { visibleResources } from "../resources/visibility.ts";
 import { amountError, toDecimal } from "./amounts.ts";
 import { USER_LIMIT_CONTRACT } from "./user-limits-contract.ts";
@@ -28,7 +29,7 @@ export async function listUserLimits(
   args: { filter?: FilterValues<typeof USER_LIMIT_CONTRACT> | null; orderBy?: Array<OrderValue<typeof USER_LIMIT_CONTRACT>> | null; page: Page },
   query: UserLimitQuery = {},
 ): Promise<Connection<unknown>> {
-  const where = { AND: [await visibleUserLimits(ctx), ...USER_LIMIT_CONTRACT.where(args.filter)] };
+  const where = { AND: [await visibleUserLimits(ctx), ...(await USER_LIMIT_CONTRACT.where(args.filter))] };
   return paginate(ctx.db.componentUserUsageLimit, { where, orderBy: USER_LIMIT_CONTRACT.orderBy(args.orderBy), page: args.page, query });
 }
 
@@ -75,7 +76,7 @@ const notUnique = () => fieldError("non_field_errors", "The fields resource, com
 
 const CHANGE_WORDS = { created: "has been set to", updated: "has been changed to", deleted: "has been removed; it was" } as const;
 
-async function recordLimitEvent(ctx: Context, tx: Tx, outbox: Outbox, change: keyof typeof CHANGE_WORDS, limit: LimitCore, previous?: string) {
+async function recordLimitEvent(ctx: Context, tx: Tx, outbox: Outbox<Topics>, change: keyof typeof CHANGE_WORDS, limit: LimitCore, previous?: string) {
   const parts = allocationEventParts(limit.resource);
   const value = limit.limit.toFixed(2);
   await recordEvent(ctx, tx, outbox, {

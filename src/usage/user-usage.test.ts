@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
 import { PERSONAS, type Persona } from "../../test/support/world.ts";
-import { makeResource } from "../orders/fixtures.ts";
+import { makeResource } from "../../test/support/order-fixtures.ts";
 import { parseUuid } from "../platform/ids.ts";
 import { billingPeriodOf, dateOnly } from "./amounts.ts";
 

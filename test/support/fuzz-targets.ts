@@ -1,6 +1,6 @@
 import type { Db } from "../../src/platform/database.ts";
-import { makeOffering, makeResource, orderIn } from "../../src/orders/fixtures.ts";
-import { seedMaintenance } from "../../src/maintenance/fixtures.ts";
+import { makeOffering, makeResource, orderIn } from "./order-fixtures.ts";
+import { seedMaintenance } from "./maintenance-fixtures.ts";
 import type { TestApp } from "./app.ts";
 import type { IdSource, Random } from "./fuzz-values.ts";
 

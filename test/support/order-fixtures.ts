@@ -1,8 +1,8 @@
-import type { OrderState, OrderType, Prisma, ResourceState } from "../generated/prisma/client.ts";
-import type { Db } from "../platform/database.ts";
-import { newTokenKey, tokenDigest } from "../auth/secrets.ts";
-import { toHex } from "../platform/ids.ts";
-import type { World } from "../../test/support/world.ts";
+import type { OrderState, OrderType, Prisma, ResourceState } from "../../src/generated/prisma/client.ts";
+import type { Db } from "../../src/platform/database.ts";
+import { newTokenKey, tokenDigest } from "../../src/auth/secrets.ts";
+import { toHex } from "../../src/platform/ids.ts";
+import type { World } from "./world.ts";
 
 /** Test data for orders and resources, written straight to the database. */
 

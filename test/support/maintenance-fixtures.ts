@@ -1,6 +1,6 @@
-import type { MaintenanceState, Prisma } from "../generated/prisma/client.ts";
-import { toHex } from "../platform/ids.ts";
-import type { TestApp } from "../../test/support/app.ts";
+import type { MaintenanceState, Prisma } from "../../src/generated/prisma/client.ts";
+import { toHex } from "../../src/platform/ids.ts";
+import type { TestApp } from "./app.ts";
 
 /** Test data for the maintenance tests (not a test file itself). */
 

@@ -1,9 +1,9 @@
 import { expect } from "vitest";
-import type { OfferingUserState } from "../generated/prisma/client.ts";
-import type { TestApp } from "../../test/support/app.ts";
-import { makeOffering } from "../orders/fixtures.ts";
-import { OFFERING_TYPES } from "../orders/transitions.ts";
-import { parseUuid, toHex } from "../platform/ids.ts";
+import type { OfferingUserState } from "../../src/generated/prisma/client.ts";
+import type { TestApp } from "./app.ts";
+import { makeOffering } from "./order-fixtures.ts";
+import { OFFERING_TYPES } from "../../src/orders/transitions.ts";
+import { parseUuid, toHex } from "../../src/platform/ids.ts";
 
 /** Projects, members, orders and offering-user probes for the allocation tests, over a running test app. */
 export function allocationFixtures(app: () => TestApp) {
