@@ -20,7 +20,7 @@ afterAll(async () => {
   await storage?.dispose();
 });
 
-/** The most connections the gateway held at once, sampled from pg_stat_activity until `done` settles. */
+/** The most connections the gateway held at once (to this file's database: others run alongside), sampled until `done` settles. */
 async function peakConnections(url: string, done: Promise<unknown>) {
   const observer = new pg.Client({ connectionString: url });
   await observer.connect();
@@ -31,7 +31,7 @@ async function peakConnections(url: string, done: Promise<unknown>) {
   while (!settled) {
     const { rows } = await observer.query(
       `SELECT count(*)::int AS connections, count(*) FILTER (WHERE wait_event_type = 'Lock')::int AS waiting
-         FROM pg_stat_activity WHERE application_name = $1`,
+         FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database()`,
       [APPLICATION_NAME],
     );
     peak = Math.max(peak, rows[0].connections);

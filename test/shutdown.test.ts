@@ -180,7 +180,7 @@ async function waitForLockWait(url: string, timeoutMs = 10_000) {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
       const { rows } = await observer.query(
-        "SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'",
+        "SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database() AND wait_event_type = 'Lock'",
         [APPLICATION_NAME],
       );
       if (rows[0].waiting > 0) return;
