@@ -15,6 +15,9 @@ export default defineConfig({
     // Vitest's default is one worker per core but one: a single worker on a 2-core machine. Test files spend much
     // of their time waiting (timers, sockets, child processes), so three share two cores well.
     maxWorkers: 3,
+    // A worker keeps the modules it loaded from one test file to the next (the app, its schema, Prisma's client):
+    // importing them per file was most of the run. Test files share no state beyond that; each builds its own app.
+    isolate: false,
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

@@ -31,9 +31,10 @@ export interface World {
 }
 
 const ref = (id: string) => ({ id, uuid: toHex(id) });
-let counter = 0;
 
 export async function buildWorld(db: Db): Promise<World> {
+  // Per world, not per module: test files share loaded modules (vitest `isolate: false`), each has its own world.
+  let counter = 0;
   const createUser = async (username: string, extra: { isStaff?: boolean; isSupport?: boolean } = {}) => {
     const user = await db.user.create({ data: { username, firstName: username, lastName: "Test", email: `${username}@example.org`, ...extra } });
     const key = newTokenKey();
