@@ -5,24 +5,14 @@ import {
   type UuidSpelling,
 } from "../src/platform/collection-contract.ts";
 import { collectionPaths } from "../src/platform/collections.ts";
-import { fieldError, invalid } from "../src/platform/errors.ts";
+import { fieldError } from "../src/platform/errors.ts";
 import { parseUuid } from "../src/platform/ids.ts";
-import { parseTimestamp } from "../src/platform/timestamps.ts";
-import { queryValue, queryValues } from "./input.ts";
+import { booleanParam, choices, dateTimeParam, queryValue, queryValues, uuidListParam, uuidParam } from "./input.ts";
 
 /**
  * Reads a collection's filters and `o=` from a REST query string, as its contract declares them, into the variables
  * of its GraphQL list field. Errors name the REST parameter and use Waldur's messages.
  */
-
-const BOOLEANS: Record<string, boolean> = { true: true, True: true, "1": true, false: false, False: false, "0": false };
-
-/** Django's DateTimeFilter takes a date alone as its midnight. */
-function dateTime(name: string, value: string): string {
-  const date = parseTimestamp(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value);
-  if (!date) throw fieldError(name, "Enter a valid date/time.");
-  return date.toISOString();
-}
 
 function hyperlinkedUuid(name: string, value: string, paths: readonly string[]): string {
   const bare = parseUuid(value);
@@ -41,18 +31,10 @@ function hyperlinkedUuid(name: string, value: string, paths: readonly string[]):
 
 function uuidsOf(query: URLSearchParams, name: string, spelling: UuidSpelling): string[] | undefined {
   if (spelling === "uuid") {
-    const value = queryValue(query, name);
-    if (value === undefined) return undefined;
-    if (!parseUuid(value)) throw fieldError(name, "Enter a valid UUID.");
-    return [value];
+    const value = uuidParam(query, name);
+    return value === undefined ? undefined : [value];
   }
-  if (spelling === "uuids") {
-    const values = queryValues(query, name).flatMap((v) => v.split(",")).map((v) => v.trim()).filter(Boolean);
-    if (!values.length) return undefined;
-    const bad = values.filter((v) => !parseUuid(v));
-    if (bad.length) throw invalid({ [name]: bad.map((v) => `“${v}” is not a valid UUID.`) });
-    return values;
-  }
+  if (spelling === "uuids") return uuidListParam(query, name);
   const value = queryValue(query, name);
   return value === undefined ? undefined : [hyperlinkedUuid(name, value, [spelling.url].flat().flatMap(collectionPaths))];
 }
@@ -82,34 +64,18 @@ function readFilter(query: URLSearchParams, filter: Filter<unknown>): unknown {
       });
       return given.length ? intersect(given) : undefined;
     }
-    case "choice": {
-      const labels = queryValues(query, filter.rest);
-      if (!labels.length) return undefined;
-      return labels.map((label) => {
-        const value = filter.labels[label];
-        if (value === undefined) throw fieldError(filter.rest, `Select a valid choice. ${label} is not one of the available choices.`);
-        return value;
-      });
-    }
+    case "choice":
+      return choices(query, filter.rest, (label) => (Object.hasOwn(filter.labels, label) ? filter.labels[label] : undefined));
     case "after":
     case "before": {
-      const dates = namesOf(filter.rest).flatMap((name) => {
-        const value = queryValue(query, name);
-        return value === undefined ? [] : [dateTime(name, value)];
-      });
+      const dates = namesOf(filter.rest).flatMap((name) => dateTimeParam(query, name) ?? []);
       if (!dates.length) return undefined;
       return dates.sort().at(filter.kind === "after" ? -1 : 0);
     }
-    case "date": {
-      const value = queryValue(query, filter.rest);
-      return value === undefined ? undefined : dateTime(filter.rest, value);
-    }
-    case "boolean": {
-      const value = queryValue(query, filter.rest);
-      if (value === undefined) return undefined;
-      if (!(value in BOOLEANS)) throw fieldError(filter.rest, "Enter a valid boolean.");
-      return BOOLEANS[value];
-    }
+    case "date":
+      return dateTimeParam(query, filter.rest);
+    case "boolean":
+      return booleanParam(query, filter.rest);
     case "text":
       return queryValue(query, filter.rest);
     case "texts": {
@@ -140,7 +106,7 @@ export function readOrdering(contract: CollectionContract, query: URLSearchParam
   return value.split(",").map((raw) => {
     const key = raw.trim();
     const field = key.replace(/^-/, "");
-    if (!(field in contract.orderings)) throw fieldError("o", `Select a valid choice. ${key} is not one of the available choices.`);
+    if (!Object.hasOwn(contract.orderings, field)) throw fieldError("o", `Select a valid choice. ${key} is not one of the available choices.`);
     return orderValue(field, key.startsWith("-") ? "desc" : "asc");
   });
 }

@@ -259,3 +259,21 @@ describe("response conventions", () => {
     }
   });
 });
+
+describe("query parameters", () => {
+  const PROTOTYPE_NAMES: Array<[string, string]> = [
+    ["state=constructor", "state"], ["state=__proto__", "state"], ["o=constructor", "o"], ["o=-toString", "o"],
+  ];
+  it("a boolean filter set to a prototype name is not a boolean", async () => {
+    const res = await t.http("GET", "/api/marketplace-provider-offerings/?shared=constructor", { token: staff });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ shared: ["Enter a valid boolean."] });
+  });
+  for (const [query, field] of PROTOTYPE_NAMES) {
+    it(`${query} is an unknown choice, not a property of the choice table`, async () => {
+      const res = await t.http("GET", `/api/marketplace-orders/?${query}`, { token: staff });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ [field]: [expect.stringMatching(/^Select a valid choice\. .* is not one of the available choices\.$/)] });
+    });
+  }
+});

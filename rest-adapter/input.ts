@@ -109,23 +109,12 @@ export function choices<T>(query: URLSearchParams, name: string, byLabel: (label
   });
 }
 
-/** `o=-created,username` mapped through a table of allowed orderings. */
-export function ordering<T extends string>(query: URLSearchParams, table: Record<string, T>): T[] | undefined {
-  const value = queryValues(query, "o").join(",");
-  if (!value) return undefined;
-  return value.split(",").map((key) => {
-    const order = table[key.trim()];
-    if (!order) throw fieldError("o", `Select a valid choice. ${key} is not one of the available choices.`);
-    return order;
-  });
-}
-
 const BOOLEANS: Record<string, boolean> = { true: true, True: true, "1": true, false: false, False: false, "0": false };
 
 export function booleanParam(query: URLSearchParams, name: string): boolean | undefined {
   const value = queryValue(query, name);
   if (value === undefined) return undefined;
-  if (!(value in BOOLEANS)) throw fieldError(name, "Enter a valid boolean.");
+  if (!Object.hasOwn(BOOLEANS, value)) throw fieldError(name, "Enter a valid boolean.");
   return BOOLEANS[value];
 }
 
@@ -137,13 +126,6 @@ export function dateTimeParam(query: URLSearchParams, name: string): string | un
   return date.toISOString();
 }
 
-export function numberParam(query: URLSearchParams, name: string): number | undefined {
-  const value = queryValue(query, name);
-  if (value === undefined) return undefined;
-  const number = Number(value);
-  if (!Number.isFinite(number)) throw fieldError(name, "Enter a number.");
-  return number;
-}
 
 export function uuidParam(query: URLSearchParams, name: string): string | undefined {
   const value = queryValue(query, name);

@@ -47,7 +47,7 @@ const GARBAGE_QUERIES = [
   "provider_uuid=1", "user_uuid=%", "created=notadate", "created=99999-01-01", "modified_before=2020-02-31", "is_restricted=maybe",
   "created_from=abc", "created_from=1e400", "created_to=-1e308", "scope=http://x/api/nowhere/1/", "scope=%%%", "event_type=a,,b",
   "billing_period=2020-13", "billing_period=abc", "resource_uuid=x", "project_uuid=x", "date_after=abc", "date_before=9999-99-99",
-  "field=nope", "field=", "name=%27%3B--", "query=%5C%5C", "username=\u0000", "email=a%00b",
+  "field=nope", "field=", "field=constructor", "name=%27%3B--", "query=%5C%5C", "username=\u0000", "email=a%00b",
 ];
 
 /** Real objects for each collection, so garbage reaches deeper than the 404 of an unknown uuid. */

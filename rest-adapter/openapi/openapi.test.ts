@@ -210,5 +210,6 @@ describe("GET /api/docs/", () => {
     const schemaUrl = /url: "([^"]+)"/.exec(initializer.text)![1];
     expect(new URL(schemaUrl, `${t.baseUrl}/api/docs/`).pathname).toBe("/api/schema/");
     expect((await t.http("GET", "/api/docs/package.json")).status).toBe(404);
+    expect((await t.http("GET", "/api/docs/constructor")).status).toBe(404);
   });
 });

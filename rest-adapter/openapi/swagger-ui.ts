@@ -64,7 +64,7 @@ export function mountSwaggerUi(app: Hono, base: string) {
   app.get(`${base}/swagger-initializer.js`, (c) => c.body(INITIALIZER, 200, { "Content-Type": "text/javascript; charset=utf-8" }));
   app.get(`${base}/:name`, async (c) => {
     const name = c.req.param("name");
-    const type = ASSET_TYPES[name];
+    const type = Object.hasOwn(ASSET_TYPES, name) ? ASSET_TYPES[name] : undefined;
     if (!type) return c.json({ detail: "Not found." }, 404);
     return c.body(await asset(name), 200, { "Content-Type": type, "Cache-Control": "public, max-age=86400" });
   });

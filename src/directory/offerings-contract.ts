@@ -1,6 +1,6 @@
 import type { Context } from "../context.ts";
 import type { OfferingState, Prisma } from "../generated/prisma/client.ts";
-import { absentFlag, choiceFilter, commaList, defineContract, universalFlag } from "../platform/collection-contract.ts";
+import { absentFlag, choiceFilter, commaList, defineContract, universalFlag, valuesByLabel } from "../platform/collection-contract.ts";
 import { fieldError } from "../platform/errors.ts";
 import { parseUuid } from "../platform/ids.ts";
 import { icontains } from "../platform/text-match.ts";
@@ -23,9 +23,7 @@ export type OfferingStateChoice = keyof typeof OFFERING_STATE_CHOICES;
 
 const isStoredState = (state: OfferingStateChoice): state is OfferingState => state in OFFERING_STATE_LABELS;
 
-const STATE_BY_LABEL = Object.fromEntries(
-  (Object.keys(OFFERING_STATE_CHOICES) as OfferingStateChoice[]).map((state) => [OFFERING_STATE_CHOICES[state], state]),
-);
+const STATE_BY_LABEL = valuesByLabel(OFFERING_STATE_CHOICES);
 
 /** Resources that still hold their offering, for the resource_* filters (Waldur leaves out terminated ones). */
 const LIVE_RESOURCE = { state: { not: "TERMINATED" as const } };

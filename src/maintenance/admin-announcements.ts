@@ -2,7 +2,7 @@ import type { Context } from "../context.ts";
 import { requireStaff } from "../directory/lookup.ts";
 import { recordEvent } from "../events/record.ts";
 import type { AnnouncementType, Prisma } from "../generated/prisma/client.ts";
-import { choiceFilter, defineContract, type FilterValues, type OrderValue } from "../platform/collection-contract.ts";
+import { choiceFilter, defineContract, type FilterValues, type OrderValue, valuesByLabel } from "../platform/collection-contract.ts";
 import type { Connection, Page } from "../platform/paginate.ts";
 import { type FieldErrors, invalid, notFound } from "../platform/errors.ts";
 import { parseUuid, toHex } from "../platform/ids.ts";
@@ -22,9 +22,7 @@ const activeNow = (active: boolean) => async (ctx: Context): Promise<Prisma.Admi
     : { OR: [{ activeFrom: { gt: now } }, { activeTo: { lte: now } }] };
 };
 
-const TYPE_BY_LABEL = Object.fromEntries(
-  Object.entries(ANNOUNCEMENT_TYPE_LABELS).map(([type, label]) => [label, type as AnnouncementType]),
-);
+const TYPE_BY_LABEL = valuesByLabel(ANNOUNCEMENT_TYPE_LABELS);
 
 export const ADMIN_ANNOUNCEMENT_CONTRACT = defineContract<Prisma.AdminAnnouncementWhereInput, Prisma.AdminAnnouncementOrderByWithRelationInput, Context>()({
   filters: {

@@ -1,12 +1,10 @@
 import type { Context } from "../context.ts";
 import type { MaintenanceState, Prisma } from "../generated/prisma/client.ts";
-import { choiceFilter, defineContract, type Direction } from "../platform/collection-contract.ts";
+import { choiceFilter, defineContract, type Direction, valuesByLabel } from "../platform/collection-contract.ts";
 import { MAINTENANCE_STATES } from "./enums.ts";
 import { parseTimingBuckets, SCHEDULE, type TimingBucket, timingOf } from "./timing.ts";
 
-const STATE_BY_LABEL = Object.fromEntries(
-  Object.entries(MAINTENANCE_STATES).map(([state, { label }]) => [label, state as MaintenanceState]),
-);
+const STATE_BY_LABEL = valuesByLabel(MAINTENANCE_STATES);
 
 type Where = Prisma.MaintenanceAnnouncementWhereInput;
 

@@ -11,10 +11,6 @@ export const MAINTENANCE_STATES: Record<MaintenanceState, { code: number; label:
 
 export const maintenanceStateLabel = (state: MaintenanceState) => MAINTENANCE_STATES[state].label;
 
-const STATE_BY_LABEL = new Map(
-  Object.entries(MAINTENANCE_STATES).map(([state, { label }]) => [label, state as MaintenanceState]),
-);
-export const maintenanceStateFromLabel = (label: string) => STATE_BY_LABEL.get(label);
 
 /** The statuses the public view shows (Waldur §4.4). */
 export const PUBLIC_STATES: readonly MaintenanceState[] = ["SCHEDULED", "IN_PROGRESS", "COMPLETED"];

@@ -1,13 +1,11 @@
 import type { Context } from "../context.ts";
 import type { OfferingUserState, Prisma } from "../generated/prisma/client.ts";
-import { choiceFilter, commaList, defineContract, postgresNulls, universalFlag } from "../platform/collection-contract.ts";
+import { choiceFilter, commaList, defineContract, postgresNulls, universalFlag, valuesByLabel } from "../platform/collection-contract.ts";
 import { icontains, iexact } from "../platform/text-match.ts";
 import { consentedToOffering } from "../terms-of-service/enforcement.ts";
 import { OFFERING_USER_STATES } from "./states.ts";
 
-const STATE_BY_LABEL = Object.fromEntries(
-  Object.entries(OFFERING_USER_STATES).map(([state, { label }]) => [label, state as OfferingUserState]),
-);
+const STATE_BY_LABEL = valuesByLabel(OFFERING_USER_STATES);
 
 /**
  * Waldur's runtime state: whether the account can be used. It is not stored here; the state says it: an account

@@ -2,14 +2,11 @@ import { grantsOf } from "../auth/grants.ts";
 import { Permission } from "../auth/permissions.ts";
 import type { Context } from "../context.ts";
 import type { OrderState, Prisma } from "../generated/prisma/client.ts";
-import { absentFlag, choiceFilter, defineContract, type Narrowing, postgresNulls } from "../platform/collection-contract.ts";
+import { absentFlag, choiceFilter, defineContract, type Narrowing, postgresNulls, valuesByLabel } from "../platform/collection-contract.ts";
 import { parseUuid } from "../platform/ids.ts";
 import { icontains } from "../platform/text-match.ts";
 import { ORDER_STATE_LABELS, REQUEST_TYPE_LABELS, type RequestType } from "./states.ts";
 import { rolesWith } from "./visibility.ts";
-
-const byLabel = <K extends string>(labels: Readonly<Record<K, string>>) =>
-  Object.fromEntries(Object.entries(labels).map(([value, label]) => [label, value])) as Record<string, K>;
 
 /** What no order here has (categories, parent offerings, order slugs, auto-approval rules). */
 const NOTHING: Prisma.OrderWhereInput = { id: { in: [] } };
@@ -34,14 +31,14 @@ export const ORDER_CONTRACT = defineContract<Prisma.OrderWhereInput, Prisma.Orde
   filters: {
     state: choiceFilter({
       rest: "state",
-      labels: byLabel(ORDER_STATE_LABELS),
+      labels: valuesByLabel(ORDER_STATE_LABELS),
       enumName: "OrderState",
       description: "Any of these states",
       where: (states) => ({ state: { in: states } }),
     }),
     type: choiceFilter<RequestType, Prisma.OrderWhereInput, Context>({
       rest: "type",
-      labels: byLabel(REQUEST_TYPE_LABELS),
+      labels: valuesByLabel(REQUEST_TYPE_LABELS),
       enumName: "OrderType",
       description: "Any of these types (no order here is a Restore)",
       where: (types) => ({ type: { in: types.filter((type) => type !== "RESTORE") } }),

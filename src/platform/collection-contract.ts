@@ -104,6 +104,13 @@ export const defineContract =
     orderBy: (chosen: ReadonlyArray<OrderValue<C>> | null | undefined): O[] => contractOrderBy<O>(contract, chosen),
   });
 
+/** A choice filter's `labels` from a table of each value's label (`{ CREATION_REQUESTED: "Requested" }`, or `{ label }`). */
+export const valuesByLabel = <E extends string>(labelOf: Readonly<Record<E, string | { label: string }>>): Record<string, E> =>
+  // Object.entries widens the keys to string; they are E's by construction.
+  Object.fromEntries(
+    Object.entries<string | { label: string }>(labelOf).map(([value, label]) => [typeof label === "string" ? label : label.label, value]),
+  ) as Record<string, E>;
+
 /** A choice filter whose values are the enum its labels map to. */
 export const choiceFilter = <E extends string, W, R = never>(filter: Omit<ChoiceFilter<E, W, R>, "kind">): ChoiceFilter<E, W, R> => ({
   kind: "choice",

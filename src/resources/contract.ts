@@ -1,5 +1,5 @@
 import type { OrderState, Prisma, ResourceState } from "../generated/prisma/client.ts";
-import { choiceFilter, defineContract, postgresNulls, universalFlag } from "../platform/collection-contract.ts";
+import { choiceFilter, defineContract, postgresNulls, universalFlag, valuesByLabel } from "../platform/collection-contract.ts";
 import { invalid } from "../platform/errors.ts";
 import { icontains } from "../platform/text-match.ts";
 import { ORDER_STATE_LABELS } from "../orders/states.ts";
@@ -16,9 +16,6 @@ import {
   visibleToUsername,
 } from "./lookups.ts";
 import { RESOURCE_STATE_LABELS } from "./states.ts";
-
-const byLabel = <S extends string>(labels: Record<S, string>) =>
-  Object.fromEntries(Object.entries(labels).map(([state, label]) => [label, state as S])) as Record<string, S>;
 
 /** Orders that keep a resource in Creating from the provider's sight (Waldur's visible_to_providers). */
 const NOT_YET_FOR_PROVIDERS: OrderState[] = ["PENDING_CONSUMER", "PENDING_PROJECT", "PENDING_START_DATE"];
@@ -50,14 +47,14 @@ export const RESOURCE_CONTRACT = defineContract<Prisma.ResourceWhereInput, Prism
   filters: {
     state: choiceFilter({
       rest: "state",
-      labels: byLabel<ResourceState>(RESOURCE_STATE_LABELS),
+      labels: valuesByLabel(RESOURCE_STATE_LABELS),
       enumName: "ResourceState",
       description: "Any of these states",
       where: (states) => ({ state: { in: states } }),
     }),
     orderState: choiceFilter({
       rest: "order_state",
-      labels: byLabel<OrderState>(ORDER_STATE_LABELS),
+      labels: valuesByLabel(ORDER_STATE_LABELS),
       enumName: "OrderState",
       description: "Has an order in any of these states",
       where: (states) => ({ orders: { some: { state: { in: states } } } }),
