@@ -12,6 +12,7 @@ import type { RestRequest } from "./route.ts";
 import { pythonTypeName } from "./input.ts";
 import { ROUTES } from "./routes/index.ts";
 import { mountOpenApi } from "./openapi/mount.ts";
+import { withRestFieldNames } from "./field-names.ts";
 import { linkHeader, invalidPage, pageRequest, selectFields, toWaldurError, type WaldurError } from "./waldur.ts";
 
 const METHODS_WITH_BODY = new Set(["POST", "PUT", "PATCH"]);
@@ -93,7 +94,7 @@ async function handle(c: HonoContext, route: CompiledRoute, yoga: Yoga, deps: Ap
       ...(page ? { first: page.pageSize, offset: (page.page - 1) * page.pageSize } : {}),
     };
     const result = await runOperation(yoga, ctx, c.req.raw, route, variables);
-    if (result.errors?.length) throw result.errors[0];
+    if (result.errors?.length) throw withRestFieldNames(result.errors[0], route.body, request.body);
     const value = Object.values(result.data ?? {})[0] as Record<string, unknown>;
     const fields = url.searchParams.getAll("field");
     if (route.kind === "empty") return respond(c, route.status ?? 200, undefined);

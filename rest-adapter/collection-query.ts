@@ -1,6 +1,7 @@
 import {
   type CollectionContract,
-  type Filter,
+  type FilterReading,
+  type QueryParameters,
   orderValue,
   type UuidSpelling,
 } from "../src/platform/collection-contract.ts";
@@ -55,7 +56,7 @@ function number(name: string, value: string, integer: boolean): number {
   return parsed;
 }
 
-function readFilter(query: URLSearchParams, filter: Filter<unknown>): unknown {
+function readFilter(query: URLSearchParams, filter: FilterReading): unknown {
   switch (filter.kind) {
     case "uuids": {
       const given = Object.entries(filter.rest).flatMap(([name, spelling]) => {
@@ -91,7 +92,7 @@ function readFilter(query: URLSearchParams, filter: Filter<unknown>): unknown {
 }
 
 /** The GraphQL filter variable: one entry per filter the query string gives. */
-export function readFilters(contract: CollectionContract, query: URLSearchParams): Record<string, unknown> | undefined {
+export function readFilters(contract: QueryParameters, query: URLSearchParams): Record<string, unknown> | undefined {
   const values = Object.entries(contract.filters).flatMap(([arg, filter]) => {
     const value = readFilter(query, filter);
     return value === undefined ? [] : [[arg, value] as const];
@@ -114,11 +115,11 @@ export function readOrdering(contract: CollectionContract, query: URLSearchParam
 /** Every REST parameter a contract reads, for the OpenAPI document and the tests. */
 export interface RestParameter {
   name: string;
-  filter: Filter<unknown>;
+  filter: FilterReading;
   spelling?: UuidSpelling;
 }
 
-export function restParameters(contract: CollectionContract): RestParameter[] {
+export function restParameters(contract: QueryParameters): RestParameter[] {
   return Object.values(contract.filters).flatMap((filter): RestParameter[] =>
     filter.kind === "uuids"
       ? Object.entries(filter.rest).map(([name, spelling]) => ({ name, filter, spelling }))

@@ -1,15 +1,15 @@
-import type { Filter, UuidSpelling } from "../src/platform/collection-contract.ts";
+import type { FilterReading, UuidSpelling } from "../src/platform/collection-contract.ts";
 import { COLLECTIONS } from "../src/platform/collections.ts";
 import { restParameters } from "./collection-query.ts";
 import type { RouteSpec } from "./route.ts";
 
 /** docs/rest-filters.md: every list's filters and orderings, printed from the collections' contracts. */
 
-function formOf(filter: Filter<unknown>, spelling: UuidSpelling | undefined): string {
+function formOf(filter: FilterReading, spelling: UuidSpelling | undefined): string {
   if (spelling === "uuid") return "uuid";
   if (spelling === "uuids") return "uuids (repeated or comma-separated; any of them)";
   if (spelling) return `URL of ${[spelling.url].flat().map((kind) => `/api/${COLLECTIONS[kind]}/…`).join(" or ")} (or its uuid)`;
-  const forms: Record<Filter<unknown>["kind"], string> = {
+  const forms: Record<FilterReading["kind"], string> = {
     uuids: "uuid",
     choice: "label (repeatable; any of them)",
     after: "date-time (at or after)",
@@ -31,7 +31,7 @@ export function filterReference(routes: RouteSpec[]): string {
   const sections = routes.flatMap((route) => {
     const contract = route.contract;
     if (!contract || route.method !== "GET") return [];
-    const argumentOf = new Map(Object.entries(contract.filters).map(([arg, filter]) => [filter, arg]));
+    const argumentOf = new Map<FilterReading, string>(Object.entries(contract.filters).map(([arg, filter]) => [filter, arg]));
     const rows = restParameters(contract).map(
       ({ name, filter, spelling }) =>
         `| \`${name}\` | ${cell(formOf(filter, spelling))} | \`${argumentOf.get(filter)}\` | ${cell(filter.description ?? "")} |`,

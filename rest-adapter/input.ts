@@ -1,4 +1,4 @@
-import { DomainError, type FieldErrors, fieldError, invalid } from "../src/platform/errors.ts";
+import { fieldError, invalid } from "../src/platform/errors.ts";
 import { parseUuid } from "../src/platform/ids.ts";
 import { parseTimestamp } from "../src/platform/timestamps.ts";
 
@@ -9,37 +9,6 @@ export function optionalString(body: Record<string, unknown>, field: string): st
   if (value === undefined || value === null) return value as null | undefined;
   if (typeof value !== "string") throw fieldError(field, "Not a valid string.");
   return value;
-}
-
-export function requiredString(body: Record<string, unknown>, field: string): string {
-  const value = optionalString(body, field);
-  if (value === undefined) throw fieldError(field, "This field is required.");
-  if (value === null) throw fieldError(field, "This field may not be null.");
-  return value;
-}
-
-/** A required string that may not be empty (DRF CharField without allow_blank). */
-export function nonBlankString(body: Record<string, unknown>, field: string): string {
-  const value = requiredString(body, field);
-  if (value === "") throw fieldError(field, "This field may not be blank.");
-  return value;
-}
-
-/** Runs every reader and reports all their field errors together, as a DRF serializer does. */
-export function readAll<T extends Record<string, () => unknown>>(readers: T): { [K in keyof T]: ReturnType<T[K]> } {
-  const values: Record<string, unknown> = {};
-  const errors: FieldErrors = {};
-  for (const [key, read] of Object.entries(readers)) {
-    try {
-      values[key] = read();
-    } catch (error) {
-      const fields = error instanceof DomainError ? (error.extensions.fields as FieldErrors | undefined) : undefined;
-      if (!fields) throw error;
-      Object.assign(errors, fields);
-    }
-  }
-  if (Object.keys(errors).length) throw invalid(errors);
-  return values as { [K in keyof T]: ReturnType<T[K]> };
 }
 
 export function optionalBoolean(body: Record<string, unknown>, field: string): boolean | undefined {
@@ -58,22 +27,22 @@ const BODY_BOOLEANS = new Map<unknown, boolean>([
 
 export function optionalDateTime(body: Record<string, unknown>, field: string): string | null | undefined {
   const value = optionalString(body, field);
-  if (value && !parseTimestamp(value)) {
+  if (typeof value === "string" && !parseTimestamp(value)) {
     throw fieldError(field, "Datetime has wrong format. Use one of these formats instead: YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z].");
   }
   return value;
 }
 
-/** A related object given as its URL (`…/api/<collection>/<uuid>/`) or as a bare uuid. */
-export function hyperlink(value: unknown, field: string, collection: string): string {
+/** A related object given as its URL (`…/api/<collection>/<uuid>/`, through any of `collections`) or as a bare uuid. */
+export function hyperlink(value: unknown, field: string, collections: string | readonly string[]): string {
   if (value === undefined) throw fieldError(field, "This field is required.");
   // DRF's related fields treat "" as null.
   if (value === null || value === "") throw fieldError(field, "This field may not be null.");
   if (typeof value !== "string") throw fieldError(field, `Incorrect type. Expected URL string, received ${pythonTypeName(value)}.`);
   const bare = parseUuid(value);
   if (bare) return bare;
-  const match = new RegExp(`/api/${collection}/([0-9a-fA-F-]{32,36})/?$`).exec(safePath(value));
-  const uuid = match ? parseUuid(match[1]) : null;
+  const match = /\/api\/([a-z-]+)\/([0-9a-fA-F-]{32,36})\/?$/.exec(safePath(value));
+  const uuid = match && [collections].flat().includes(match[1]) ? parseUuid(match[2]) : null;
   if (!uuid) throw fieldError(field, "Invalid hyperlink - Object does not exist.");
   return uuid;
 }

@@ -1,13 +1,13 @@
-import type { CollectionContract } from "../src/platform/collection-contract.ts";
+import type { CollectionContract, QueryParameters } from "../src/platform/collection-contract.ts";
+import type { RequestBody } from "./body-contract.ts";
+import type { RestRequest } from "./rest-request.ts";
 import type { ErrorCode } from "../src/platform/errors.ts";
+
+export type { QueryParameters } from "../src/platform/collection-contract.ts";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
-export interface RestRequest {
-  params: Record<string, string>;
-  query: URLSearchParams;
-  body: Record<string, unknown>;
-}
+export type { RestRequest } from "./rest-request.ts";
 
 /**
  * One documented REST path: the GraphQL operation it runs, how the request becomes variables, and how the
@@ -30,6 +30,10 @@ export interface RouteSpec {
   errorStatus?: Partial<Record<ErrorCode, number>>;
   /** A list's filters and orderings: its query string is read from them, and OpenAPI documents them. */
   contract?: CollectionContract;
+  /** The query parameters of a route that is not a list, declared as a contract's filters are. */
+  query?: QueryParameters;
+  /** The request body the route reads (see `withBody`); OpenAPI documents it and field errors are renamed by it. */
+  body?: RequestBody;
   /** The route needs no authentication (others still reject a bad token). */
   public?: boolean;
 }

@@ -1,4 +1,4 @@
-import type { CollectionContract, Filter, UuidSpelling } from "../../src/platform/collection-contract.ts";
+import type { CollectionContract, FilterReading, QueryParameters, UuidSpelling } from "../../src/platform/collection-contract.ts";
 import { collectionPaths } from "../../src/platform/collections.ts";
 import { restParameters } from "../collection-query.ts";
 import type { JsonSchema } from "./json-schema.ts";
@@ -16,7 +16,7 @@ function uuidSchema(spelling: UuidSpelling): JsonSchema {
   return { type: "string", format: "uri", description: `URL of an object of ${where} (its bare uuid is accepted too)` };
 }
 
-const SCHEMAS: { [K in Filter<unknown>["kind"]]: (filter: Extract<Filter<unknown>, { kind: K }>) => JsonSchema } = {
+const SCHEMAS: { [K in FilterReading["kind"]]: (filter: Extract<FilterReading, { kind: K }>) => JsonSchema } = {
   uuids: () => UUID,
   choice: (filter) => listOf({ type: "string", enum: Object.keys(filter.labels) }),
   after: () => DATE_TIME,
@@ -29,7 +29,7 @@ const SCHEMAS: { [K in Filter<unknown>["kind"]]: (filter: Extract<Filter<unknown
   number: () => ({ type: "number" }),
 };
 
-const schemaOf = <F extends Filter<unknown>>(filter: F) => (SCHEMAS[filter.kind] as (filter: F) => JsonSchema)(filter);
+const schemaOf = <F extends FilterReading>(filter: F) => (SCHEMAS[filter.kind] as (filter: F) => JsonSchema)(filter);
 
 function orderingParameter(contract: CollectionContract) {
   const keys = Object.keys(contract.orderings).flatMap((key) => [key, `-${key}`]);
@@ -43,12 +43,13 @@ function orderingParameter(contract: CollectionContract) {
   };
 }
 
-export function contractParameters(contract: CollectionContract) {
+/** A list's filters and `o=`, or the filters alone of a route that is not a list. */
+export function contractParameters(contract: CollectionContract | QueryParameters) {
   const filters = restParameters(contract).map(({ name, filter, spelling }) => ({
     name,
     in: "query",
     ...(filter.description ? { description: filter.description } : {}),
     schema: spelling ? uuidSchema(spelling) : schemaOf(filter),
   }));
-  return [...filters, ...(Object.keys(contract.orderings).length ? [orderingParameter(contract)] : [])];
+  return [...filters, ...("orderings" in contract && Object.keys(contract.orderings).length ? [orderingParameter(contract)] : [])];
 }

@@ -7,7 +7,6 @@ import { ERROR_STATUS } from "../waldur.ts";
 import { COMPONENTS, errorResponse, SECURITY, SUCCESS_DESCRIPTIONS, UUID_SCHEMA } from "./components.ts";
 import type { JsonSchema } from "./json-schema.ts";
 import { contractParameters } from "./contract-parameters.ts";
-import { probeInputs, type RouteInputs } from "./probe.ts";
 import { operationOf, ResponseSchemas } from "./responses.ts";
 
 /** Builds the OpenAPI 3.1 document of the REST adapter from its route table and the GraphQL schema. */
@@ -108,23 +107,26 @@ function fieldParameter(fields: string[]) {
   };
 }
 
-function queryParameters(route: CompiledRoute, inputs: RouteInputs) {
-  if (route.contract) return contractParameters(route.contract);
-  return inputs.query.map(({ name, schema, required }) => ({ name, in: "query", ...(required ? { required } : {}), schema }));
+/** The query parameters a route reads: a list's contract, or a route's own declared parameters. */
+function queryParameters(route: CompiledRoute) {
+  const declared = route.contract ?? route.query;
+  return declared ? contractParameters(declared) : [];
 }
+
+/** The request body a route reads, as its body contract declares it. */
+const requestBody = (route: CompiledRoute) =>
+  route.body ? { requestBody: { required: Boolean(route.body.schema.required ?? route.body.schema.oneOf), content: json(route.body.schema) } } : {};
 
 class DocumentBuilder {
   readonly responses: ResponseSchemas;
   readonly paths: Record<string, Record<string, unknown>> = {};
-  private readonly collections: string[];
   private readonly ids = new Set<string>();
 
   constructor(
     private readonly routes: CompiledRoute[],
-    private readonly schema: GraphQLSchema,
+    schema: GraphQLSchema,
   ) {
     this.responses = new ResponseSchemas(schema);
-    this.collections = [...new Set(routes.map((r) => r.path).filter((p) => p.startsWith("/api/")).map(collectionOf))];
   }
 
   build() {
@@ -140,7 +142,7 @@ class DocumentBuilder {
   }
 
   private add(route: CompiledRoute) {
-    const inputs = probeInputs(route, this.schema, this.collections);
+    const query = queryParameters(route);
     const body = this.responses.of(route);
     const operation = operationOf(route);
     const facts: OperationFacts = {
@@ -148,7 +150,7 @@ class DocumentBuilder {
       isMutation: operation.operation === "mutation",
       isList: route.kind === "list",
       hasPathParams: route.path.includes(":"),
-      readsInput: inputs.query.length > 0 || inputs.body !== undefined,
+      readsInput: query.length > 0 || route.body !== undefined,
     };
     const fields = body ? Object.keys((this.responses.resolve(body).properties as object | undefined) ?? {}) : [];
     const paging = route.kind === "list" ? [{ $ref: "#/components/parameters/Page" }, { $ref: "#/components/parameters/PageSize" }] : [];
@@ -163,16 +165,16 @@ class DocumentBuilder {
     item[route.method.toLowerCase()] = {
       operationId: this.uniqueId(operationId(route)),
       ...common,
-      parameters: [...pathParameters(route), ...paging, ...selection, ...queryParameters(route, inputs)],
-      ...(inputs.body ? { requestBody: { required: Boolean(inputs.body.required ?? inputs.body.oneOf), content: json(inputs.body) } } : {}),
-      responses: { ...successResponses(route, body), ...errorResponses(route, facts, inputs.body !== undefined) },
+      parameters: [...pathParameters(route), ...paging, ...selection, ...query],
+      ...requestBody(route),
+      responses: { ...successResponses(route, body), ...errorResponses(route, facts, route.body !== undefined) },
     };
     if (route.kind === "list") {
       item.head = {
         operationId: this.uniqueId(operationId(route, true)),
         ...common,
         description: "The headers of the list (X-Result-Count, Link) without its body.",
-        parameters: [...pathParameters(route), ...paging, ...queryParameters(route, inputs)],
+        parameters: [...pathParameters(route), ...paging, ...query],
         responses: { 200: { description: "OK", headers: LIST_HEADERS }, ...errorResponses(route, facts, false) },
       };
     }

@@ -1,11 +1,13 @@
 import { ADMIN_ANNOUNCEMENT_CONTRACT } from "../../src/maintenance/admin-announcements.ts";
-import { announcementTypeFromLabel } from "../../src/maintenance/enums.ts";
-import { fieldError, invalid } from "../../src/platform/errors.ts";
-import { compact, optionalDateTime, optionalString, readAll } from "../input.ts";
-import type { RestRequest, RouteSpec } from "../route.ts";
+import { ANNOUNCEMENT_TYPE_LABELS, announcementTypeFromLabel } from "../../src/maintenance/enums.ts";
+import { COLLECTIONS } from "../../src/platform/collections.ts";
+import { fieldError } from "../../src/platform/errors.ts";
+import { bodyField, dateTime, defineBody, text, withBody } from "../body-contract.ts";
+import { optionalString } from "../input.ts";
+import type { RouteSpec } from "../route.ts";
 import { deleteRoute, listRoute, retrieveRoute } from "./common.ts";
 
-const BASE = "/api/admin-announcements";
+const BASE = `/api/${COLLECTIONS.adminAnnouncement}`;
 
 /** The maintenance fields py-client parses as strings and datetimes that may not be null. */
 const MAINTENANCE_FIELDS = [
@@ -34,37 +36,31 @@ export function announcementBody(announcement: AnnouncementBody): AnnouncementBo
   return body;
 }
 
-function announcementType(body: Record<string, unknown>) {
-  const label = optionalString(body, "type");
-  if (label === undefined || label === null) return label;
+/** The announcement type by its label; `null` is left to the domain, which refuses it with the body's other field errors. */
+const announcementType = bodyField({}, { type: "string", enum: Object.values(ANNOUNCEMENT_TYPE_LABELS) }, (value, name) => {
+  const label = optionalString({ [name]: value }, name);
+  if (label == null) return null;
   const type = announcementTypeFromLabel(label);
-  if (!type) throw fieldError("type", `"${label}" is not a valid choice.`);
+  if (!type) throw fieldError(name, `"${label}" is not a valid choice.`);
   return type;
-}
+});
 
-const REQUIRED = ["description", "active_from", "active_to"];
-
-function announcementInput({ body }: RestRequest, full: boolean) {
-  const input = readAll({
-    required: () => {
-      const missing = full ? REQUIRED.filter((field) => body[field] === undefined) : [];
-      if (missing.length) throw invalid(Object.fromEntries(missing.map((field) => [field, ["This field is required."]])));
-    },
-    description: () => optionalString(body, "description"),
-    type: () => announcementType(body),
-    activeFrom: () => optionalDateTime(body, "active_from"),
-    activeTo: () => optionalDateTime(body, "active_to"),
-  });
-  const { required: _checked, ...fields } = input;
-  return { input: compact(fields) };
-}
+/** An announcement's fields; create and PUT need the `required` ones, PATCH takes any subset. */
+const announcementFields = (required: boolean) => ({
+  description: text({ required }),
+  type: announcementType,
+  active_from: dateTime({ required }),
+  active_to: dateTime({ required }),
+});
+const ANNOUNCEMENT_FULL = defineBody(announcementFields(true));
+const ANNOUNCEMENT_PARTIAL = defineBody(announcementFields(false));
 
 const update = (method: "PUT" | "PATCH"): RouteSpec => ({
   method,
   path: `${BASE}/:uuid/`,
   summary: `${method === "PUT" ? "Update" : "Partially update"} a system announcement (staff)`,
   document: `mutation($uuid: ID!, $input: UpdateAdminAnnouncementInput!) { updateAdminAnnouncement(uuid: $uuid, input: $input) { ...AdminAnnouncementRest } }`,
-  variables: (request) => ({ uuid: request.params.uuid, ...announcementInput(request, method === "PUT") }),
+  ...withBody(method === "PUT" ? ANNOUNCEMENT_FULL : ANNOUNCEMENT_PARTIAL, (input, { params }) => ({ uuid: params.uuid, input })),
   kind: "object",
   shape: announcementBody,
 });
@@ -87,7 +83,7 @@ export const adminAnnouncementRoutes: RouteSpec[] = [
     path: `${BASE}/`,
     summary: "Create a system announcement (staff)",
     document: `mutation($input: CreateAdminAnnouncementInput!) { createAdminAnnouncement(input: $input) { ...AdminAnnouncementRest } }`,
-    variables: (request) => announcementInput(request, true),
+    ...withBody(ANNOUNCEMENT_FULL, (input) => ({ input })),
     kind: "object",
     status: 201,
     shape: announcementBody,

@@ -1,34 +1,39 @@
 import { EVENT_CONTRACT } from "../../src/events/contract.ts";
+import { COLLECTIONS } from "../../src/platform/collections.ts";
 import { readFilters, readOrdering } from "../collection-query.ts";
 import { compact } from "../input.ts";
-import type { RestRequest, RouteSpec } from "../route.ts";
+import type { QueryParameters, RouteSpec } from "../route.ts";
 
-const filterOf = ({ query }: RestRequest) => readFilters(EVENT_CONTRACT, query);
+const EVENTS = `/api/${COLLECTIONS.event}`;
+
+/** The count reads the list's filters (and not its ordering or paging). */
+const COUNT_QUERY: QueryParameters = { filters: EVENT_CONTRACT.filters };
 
 export const eventRoutes: RouteSpec[] = [
   {
     method: "GET",
-    path: "/api/events/",
+    path: `${EVENTS}/`,
     summary: "List audit events",
     // Events order by one key, so the GraphQL field takes one order value.
     document: `query($first: Int, $offset: Int, $filter: EventFilter, $orderBy: EventOrder) {
       events(first: $first, offset: $offset, filter: $filter, orderBy: $orderBy) { totalCount nodes { ...EventRest } } }`,
-    variables: (request) => compact({ filter: filterOf(request), orderBy: readOrdering(EVENT_CONTRACT, request.query)?.[0] }),
+    variables: ({ query }) => compact({ filter: readFilters(EVENT_CONTRACT, query), orderBy: readOrdering(EVENT_CONTRACT, query)?.[0] }),
     kind: "list",
     contract: EVENT_CONTRACT,
   },
   {
     method: "GET",
-    path: "/api/events/count/",
+    path: `${EVENTS}/count/`,
     summary: "Count audit events under the same filters",
     document: `query($filter: EventFilter) { eventCount(filter: $filter) }`,
-    variables: (request) => compact({ filter: filterOf(request) }),
+    variables: ({ query }) => compact({ filter: readFilters(COUNT_QUERY, query) }),
+    query: COUNT_QUERY,
     kind: "object",
     shape: (count: number) => ({ count }),
   },
   {
     method: "GET",
-    path: "/api/events/:id/",
+    path: `${EVENTS}/:id/`,
     summary: "Retrieve an audit event by its id",
     document: `query($id: ID!) { event(id: $id) { ...EventRest } }`,
     variables: ({ params }) => ({ id: params.id }),

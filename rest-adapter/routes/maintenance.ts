@@ -1,46 +1,51 @@
 import { MAINTENANCE_CONTRACT, MAINTENANCE_OFFERING_CONTRACT, PUBLIC_MAINTENANCE_CONTRACT } from "../../src/maintenance/contract.ts";
+import { IMPACT_LEVELS, MAINTENANCE_TYPES } from "../../src/maintenance/enums.ts";
 import { MAINTENANCE_ACTIONS, MAINTENANCE_TRANSITIONS } from "../../src/maintenance/transitions.ts";
-import { fieldError, invalid } from "../../src/platform/errors.ts";
-import { compact, hyperlink, optionalDateTime, optionalString, readAll } from "../input.ts";
-import type { RestRequest, RouteSpec } from "../route.ts";
+import { COLLECTIONS } from "../../src/platform/collections.ts";
+import { fieldError } from "../../src/platform/errors.ts";
+import { bodyField, dateTime, defineBody, link, text, withBody } from "../body-contract.ts";
+import type { RouteSpec } from "../route.ts";
 import { byUuid, deleteRoute, listRoute, retrieveRoute } from "./common.ts";
 
-const BASE = "/api/maintenance-announcements";
-const LINKS = "/api/maintenance-announcement-offerings";
-const PUBLIC = "/api/public-maintenance-announcements";
+const BASE = `/api/${COLLECTIONS.maintenanceAnnouncement}`;
+const LINKS = `/api/${COLLECTIONS.maintenanceAnnouncementOffering}`;
+const PUBLIC = `/api/${COLLECTIONS.publicMaintenanceAnnouncement}`;
 
-/** A DRF ChoiceField of integers: 2 and "2" are accepted, anything else is not a valid choice. */
-export function optionalChoiceInteger(body: Record<string, unknown>, field: string): number | null | undefined {
-  const value = body[field];
-  if (value === undefined || value === null) return value as null | undefined;
-  const number = typeof value === "number" || typeof value === "string" ? Number(value) : Number.NaN;
-  if (!Number.isInteger(number) || String(value).trim() === "") throw fieldError(field, `"${String(value)}" is not a valid choice.`);
-  return number;
-}
-
-/** Fields that must be present on create and PUT; PATCH takes any subset. */
-const REQUIRED = ["name", "scheduled_start", "scheduled_end", "service_provider"];
-
-function maintenanceInput({ body }: RestRequest, full: boolean) {
-  const present = (field: string) => body[field] !== undefined;
-  const values = readAll({
-    required: () => {
-      const missing = full ? REQUIRED.filter((field) => !present(field)) : [];
-      if (missing.length) throw invalid(Object.fromEntries(missing.map((field) => [field, ["This field is required."]])));
-    },
-    name: () => optionalString(body, "name"),
-    message: () => optionalString(body, "message"),
-    internalNotes: () => optionalString(body, "internal_notes"),
-    maintenanceType: () => optionalChoiceInteger(body, "maintenance_type"),
-    externalReferenceUrl: () => optionalString(body, "external_reference_url"),
-    scheduledStart: () => optionalDateTime(body, "scheduled_start"),
-    scheduledEnd: () => optionalDateTime(body, "scheduled_end"),
-    serviceProviderUuid: () =>
-      present("service_provider") ? hyperlink(body.service_provider, "service_provider", "marketplace-service-providers") : undefined,
+/**
+ * A DRF ChoiceField of integers: 2 and "2" read as 2, other values are not a valid choice. Whether the integer is one
+ * of `choices`, and that it is not null, the domain checks with the body's other field errors.
+ */
+const integerChoice = (choices: Record<number, unknown>) =>
+  bodyField({}, { type: "integer", enum: Object.keys(choices).map(Number) }, (value, name): number | null => {
+    if (value === null) return null;
+    const number = typeof value === "number" || typeof value === "string" ? Number(value) : Number.NaN;
+    if (!Number.isInteger(number) || String(value).trim() === "") throw fieldError(name, `"${String(value)}" is not a valid choice.`);
+    return number;
   });
-  const { required: _checked, ...input } = values;
-  return { input: compact(input) };
-}
+
+/** An announcement's fields; create and PUT need the `required` ones, PATCH takes any subset. */
+const announcementFields = (required: boolean) => ({
+  name: text({ required }),
+  message: text(),
+  internal_notes: text(),
+  maintenance_type: integerChoice(MAINTENANCE_TYPES),
+  external_reference_url: text(),
+  scheduled_start: dateTime({ required }),
+  scheduled_end: dateTime({ required }),
+  service_provider: link("serviceProvider", { required, as: "serviceProviderUuid" }),
+});
+const ANNOUNCEMENT_FULL = defineBody(announcementFields(true));
+const ANNOUNCEMENT_PARTIAL = defineBody(announcementFields(false));
+
+/** An affected offering's fields; create and PUT need both links, PATCH takes any subset. */
+const linkFields = (required: boolean) => ({
+  maintenance: link("maintenanceAnnouncement", { required, as: "maintenanceUuid" }),
+  offering: link("offering", { required, as: "offeringUuid" }),
+  impact_level: integerChoice(IMPACT_LEVELS),
+  impact_description: text(),
+});
+const LINK_FULL = defineBody(linkFields(true));
+const LINK_PARTIAL = defineBody(linkFields(false));
 
 const updateMaintenance = (method: "PUT" | "PATCH"): RouteSpec => ({
   method,
@@ -48,7 +53,7 @@ const updateMaintenance = (method: "PUT" | "PATCH"): RouteSpec => ({
   summary: method === "PUT" ? "Update a maintenance announcement" : "Partially update a maintenance announcement",
   document: `mutation($uuid: ID!, $input: UpdateMaintenanceAnnouncementInput!) {
     updateMaintenanceAnnouncement(uuid: $uuid, input: $input) { ...MaintenanceAnnouncementRest } }`,
-  variables: (request) => ({ uuid: request.params.uuid, ...maintenanceInput(request, method === "PUT") }),
+  ...withBody(method === "PUT" ? ANNOUNCEMENT_FULL : ANNOUNCEMENT_PARTIAL, (input, { params }) => ({ uuid: params.uuid, input })),
   kind: "object",
 });
 
@@ -65,26 +70,13 @@ const actions: RouteSpec[] = MAINTENANCE_ACTIONS.map((action) => {
   };
 });
 
-function linkInput({ body }: RestRequest, full: boolean) {
-  const present = (field: string) => body[field] !== undefined;
-  const input = readAll({
-    maintenanceUuid: () =>
-      full || present("maintenance") ? hyperlink(body.maintenance, "maintenance", "maintenance-announcements") : undefined,
-    offeringUuid: () =>
-      full || present("offering") ? hyperlink(body.offering, "offering", "marketplace-provider-offerings") : undefined,
-    impactLevel: () => optionalChoiceInteger(body, "impact_level"),
-    impactDescription: () => optionalString(body, "impact_description"),
-  });
-  return { input: compact(input) };
-}
-
 const updateLink = (method: "PUT" | "PATCH"): RouteSpec => ({
   method,
   path: `${LINKS}/:uuid/`,
   summary: method === "PUT" ? "Update an affected offering" : "Partially update an affected offering",
   document: `mutation($uuid: ID!, $input: UpdateMaintenanceAnnouncementOfferingInput!) {
     updateMaintenanceAnnouncementOffering(uuid: $uuid, input: $input) { ...MaintenanceAnnouncementOfferingRest } }`,
-  variables: (request) => ({ uuid: request.params.uuid, ...linkInput(request, method === "PUT") }),
+  ...withBody(method === "PUT" ? LINK_FULL : LINK_PARTIAL, (input, { params }) => ({ uuid: params.uuid, input })),
   kind: "object",
 });
 
@@ -102,7 +94,7 @@ export const maintenanceRoutes: RouteSpec[] = [
     path: `${BASE}/`,
     summary: "Create a maintenance announcement (Draft)",
     document: `mutation($input: CreateMaintenanceAnnouncementInput!) { createMaintenanceAnnouncement(input: $input) { ...MaintenanceAnnouncementRest } }`,
-    variables: (request) => maintenanceInput(request, true),
+    ...withBody(ANNOUNCEMENT_FULL, (input) => ({ input })),
     kind: "object",
     status: 201,
   },
@@ -125,7 +117,7 @@ export const maintenanceRoutes: RouteSpec[] = [
     summary: "Link an offering to a maintenance announcement",
     document: `mutation($input: CreateMaintenanceAnnouncementOfferingInput!) {
       createMaintenanceAnnouncementOffering(input: $input) { ...MaintenanceAnnouncementOfferingRest } }`,
-    variables: (request) => linkInput(request, true),
+    ...withBody(LINK_FULL, (input) => ({ input })),
     kind: "object",
     status: 201,
   },

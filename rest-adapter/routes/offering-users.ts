@@ -4,57 +4,59 @@ import {
   storesComment,
   transitionMutationName,
 } from "../../src/offering-users/transitions.ts";
-import { fieldError } from "../../src/platform/errors.ts";
-import { compact, hyperlink, optionalString } from "../input.ts";
-import type { RestRequest, RouteSpec } from "../route.ts";
-import { deleteRoute, listRoute, retrieveRoute } from "./common.ts";
+import { COLLECTIONS } from "../../src/platform/collections.ts";
+import { defineBody, link, text, withBody } from "../body-contract.ts";
+import type { RouteSpec } from "../route.ts";
+import { byUuid, deleteRoute, listRoute, retrieveRoute } from "./common.ts";
 
-const BASE = "/api/marketplace-offering-users";
+const OFFERING_USERS = `/api/${COLLECTIONS.offeringUser}`;
 
 /** Waldur accepts `offering`+`user` URLs or `offering_uuid`+`user_uuid`, never both or neither. */
-function createInput({ body }: RestRequest) {
-  const byUrl = body.offering !== undefined || body.user !== undefined;
-  const byUuid = body.offering_uuid !== undefined || body.user_uuid !== undefined;
-  if (byUrl && byUuid) {
-    throw fieldError("non_field_errors", "Specify either offering and user URLs or offering_uuid and user_uuid, not both.");
-  }
-  if (!byUrl && !byUuid) throw fieldError("non_field_errors", "Specify offering and user, or offering_uuid and user_uuid.");
-  const offering = byUrl
-    ? hyperlink(body.offering, "offering", "marketplace-provider-offerings")
-    : hyperlink(body.offering_uuid, "offering_uuid", "marketplace-provider-offerings");
-  const user = byUrl ? hyperlink(body.user, "user", "users") : hyperlink(body.user_uuid, "user_uuid", "users");
-  return { input: compact({ offeringUuid: offering, userUuid: user, username: optionalString(body, "username") }) };
-}
+const OFFERING_USER_CREATE = defineBody(
+  {
+    offering: link("offering", { as: "offeringUuid" }),
+    user: link("user", { as: "userUuid" }),
+    offering_uuid: link("offering", { as: "offeringUuid", description: "uuid of the offering (its URL works too)" }),
+    user_uuid: link("user", { as: "userUuid", description: "uuid of the user (its URL works too)" }),
+    username: text(),
+  },
+  {
+    groups: [
+      ["offering", "user"],
+      ["offering_uuid", "user_uuid"],
+    ],
+    both: "Specify either offering and user URLs or offering_uuid and user_uuid, not both.",
+    neither: "Specify offering and user, or offering_uuid and user_uuid.",
+  },
+);
+
+const USERNAME = defineBody({ username: text() });
+const COMMENTS = defineBody({ service_provider_comment: text({ as: "comment" }), service_provider_comment_url: text({ as: "url" }) });
+const TRANSITION_COMMENT = defineBody({ comment: text(), comment_url: text() });
 
 const update = (method: "PUT" | "PATCH"): RouteSpec => ({
   method,
-  path: `${BASE}/:uuid/`,
+  path: `${OFFERING_USERS}/:uuid/`,
   summary: "Push back the local username (a new one moves a user still being created to OK)",
   document: `mutation($uuid: ID!, $username: String) { updateOfferingUser(uuid: $uuid, username: $username) { ...OfferingUserRest } }`,
-  variables: ({ params, body }) => compact({ uuid: params.uuid, username: optionalString(body, "username") }),
+  ...withBody(USERNAME, (input, { params }) => ({ uuid: params.uuid, ...input })),
   kind: "object",
 });
 
-const transitions: RouteSpec[] = OFFERING_USER_OPERATIONS.map((operation) => {
-  const takesComment = storesComment(operation);
+const transitions = OFFERING_USER_OPERATIONS.map((operation): RouteSpec => {
+  const mutation = transitionMutationName(operation);
+  const route = { method: "POST", path: `${OFFERING_USERS}/:uuid/${operation}/`, summary: `Offering user operation ${operation}`, kind: "empty" } as const;
+  if (!storesComment(operation)) return { ...route, document: `mutation($uuid: ID!) { ${mutation}(uuid: $uuid) { uuid } }`, variables: byUuid };
   return {
-    method: "POST",
-    path: `${BASE}/:uuid/${operation}/`,
-    summary: `Offering user operation ${operation}`,
-    document: takesComment
-      ? `mutation($uuid: ID!, $comment: String, $commentUrl: String) { ${transitionMutationName(operation)}(uuid: $uuid, comment: $comment, commentUrl: $commentUrl) { uuid } }`
-      : `mutation($uuid: ID!) { ${transitionMutationName(operation)}(uuid: $uuid) { uuid } }`,
-    variables: ({ params, body }) =>
-      takesComment
-        ? compact({ uuid: params.uuid, comment: optionalString(body, "comment"), commentUrl: optionalString(body, "comment_url") })
-        : { uuid: params.uuid },
-    kind: "empty",
+    ...route,
+    document: `mutation($uuid: ID!, $comment: String, $commentUrl: String) { ${mutation}(uuid: $uuid, comment: $comment, commentUrl: $commentUrl) { uuid } }`,
+    ...withBody(TRANSITION_COMMENT, (input, { params }) => ({ uuid: params.uuid, ...input })),
   };
 });
 
 export const offeringUserRoutes: RouteSpec[] = [
   listRoute({
-    path: `${BASE}/`,
+    path: `${OFFERING_USERS}/`,
     summary: "List offering users",
     field: "offeringUsers",
     type: "OfferingUser",
@@ -63,30 +65,25 @@ export const offeringUserRoutes: RouteSpec[] = [
   }),
   {
     method: "POST",
-    path: `${BASE}/`,
+    path: `${OFFERING_USERS}/`,
     summary: "Create an offering user",
     document: `mutation($input: CreateOfferingUserInput!) { createOfferingUser(input: $input) { ...OfferingUserRest } }`,
-    variables: createInput,
+    ...withBody(OFFERING_USER_CREATE, (input) => ({ input })),
     kind: "object",
     status: 201,
   },
-  retrieveRoute(BASE, "Retrieve an offering user", "offeringUser", "OfferingUserRest"),
+  retrieveRoute(OFFERING_USERS, "Retrieve an offering user", "offeringUser", "OfferingUserRest"),
   update("PUT"),
   update("PATCH"),
-  deleteRoute(BASE, "Delete an offering user", "deleteOfferingUser", "{ uuid }"),
+  deleteRoute(OFFERING_USERS, "Delete an offering user", "deleteOfferingUser", "{ uuid }"),
   {
     method: "PATCH",
-    path: `${BASE}/:uuid/update_comments/`,
+    path: `${OFFERING_USERS}/:uuid/update_comments/`,
     summary: "Update the service-provider comment and its URL; the state does not change",
     document: `mutation($uuid: ID!, $comment: String, $url: String) {
       updateOfferingUserComments(uuid: $uuid, serviceProviderComment: $comment, serviceProviderCommentUrl: $url) {
         service_provider_comment: serviceProviderComment service_provider_comment_url: serviceProviderCommentUrl } }`,
-    variables: ({ params, body }) =>
-      compact({
-        uuid: params.uuid,
-        comment: optionalString(body, "service_provider_comment"),
-        url: optionalString(body, "service_provider_comment_url"),
-      }),
+    ...withBody(COMMENTS, (input, { params }) => ({ uuid: params.uuid, ...input })),
     kind: "object",
   },
   ...transitions,

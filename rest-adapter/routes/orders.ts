@@ -1,51 +1,47 @@
 import { ORDER_CONTRACT } from "../../src/orders/contract.ts";
-import { orderTypeFromLabel } from "../../src/orders/states.ts";
+import { ORDER_TYPE_LABELS } from "../../src/orders/states.ts";
 import { ORDER_ACTIONS, ORDER_TRANSITIONS, type OrderAction } from "../../src/orders/transitions.ts";
+import { valuesByLabel } from "../../src/platform/collection-contract.ts";
+import { COLLECTIONS } from "../../src/platform/collections.ts";
 import { fieldError } from "../../src/platform/errors.ts";
-import { compact, hyperlink, optionalBoolean, optionalString, readAll, requiredString } from "../input.ts";
-import type { RestRequest, RouteSpec } from "../route.ts";
+import { type BodyFields, bodyField, choice, defineBody, flag, json, link, text, withBody } from "../body-contract.ts";
+import { optionalString } from "../input.ts";
+import type { RouteSpec } from "../route.ts";
+import { linkOrNone } from "./body-fields.ts";
 import { byUuid, deleteRoute, listRoute, retrieveRoute } from "./common.ts";
 
-const BASE = "/api/marketplace-orders";
+const ORDERS = `/api/${COLLECTIONS.order}`;
 
-/** Hyperlinks are matched by collection; Waldur links offerings and resources through more than one view. */
-const OFFERINGS = "(?:marketplace-provider-offerings|marketplace-public-offerings)";
-const RESOURCES = "(?:marketplace-resources|marketplace-provider-resources)";
-const PLANS = "(?:marketplace-plans|marketplace-public-plans)";
+const ORDER_TYPE = choice(valuesByLabel(ORDER_TYPE_LABELS));
 
-function orderType(body: Record<string, unknown>) {
-  const label = optionalString(body, "type");
-  if (label == null) return undefined;
-  const type = orderTypeFromLabel(label);
-  if (!type) throw fieldError("type", `"${label}" is not a valid choice.`);
-  return type;
-}
+/** Waldur's order type by its label; a value that is no string is refused as one. */
+const orderType = bodyField({}, ORDER_TYPE.schema, (value, name) => ORDER_TYPE.read(optionalString({ [name]: value }, name), name));
 
-const optionalLink = (body: Record<string, unknown>, field: string, collection: string) =>
-  body[field] === undefined || body[field] === null || body[field] === "" ? undefined : hyperlink(body[field], field, collection);
+/** An order may leave out its plan and resource by giving null or "". */
+const NO_LINK = [null, ""];
 
-function createInput({ body }: RestRequest) {
-  const input = readAll({
-    offeringUuid: () => hyperlink(body.offering, "offering", OFFERINGS),
-    projectUuid: () => hyperlink(body.project, "project", "projects"),
-    planUuid: () => optionalLink(body, "plan", PLANS),
-    resourceUuid: () => optionalLink(body, "resource", RESOURCES),
-    type: () => orderType(body),
-    attributes: () => body.attributes,
-    limits: () => body.limits,
-    acceptingTermsOfService: () => optionalBoolean(body, "accepting_terms_of_service"),
-    requestComment: () => optionalString(body, "request_comment"),
-    startDate: () => optionalString(body, "start_date"),
-  });
-  return { input: compact(input) };
-}
+const ORDER_CREATE = defineBody({
+  offering: link("offering", { required: true, as: "offeringUuid" }),
+  project: link("project", { required: true, as: "projectUuid" }),
+  plan: linkOrNone("plan", { as: "planUuid" }, NO_LINK),
+  resource: linkOrNone("providerResource", { as: "resourceUuid", description: "The resource an Update or Terminate order is for" }, NO_LINK),
+  type: orderType,
+  attributes: json({ type: "object" }),
+  limits: json({ type: "object" }),
+  accepting_terms_of_service: flag(),
+  request_comment: text(),
+  start_date: text({ description: "YYYY-MM-DD" }),
+});
 
-function attributesOf(body: Record<string, unknown>) {
-  const value = body.attributes;
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== "object" || Array.isArray(value)) throw fieldError("attributes", "Expected a dictionary of items.");
+/** The provider's approval may update the order's attributes: a dictionary, or null for none. */
+const providerAttributes = bodyField({}, { type: "object" }, (value, name) => {
+  if (value === null) return undefined;
+  if (typeof value !== "object" || Array.isArray(value)) throw fieldError(name, "Expected a dictionary of items.");
   return value;
-}
+});
+
+const ERROR_FIELDS = { error_message: text(), error_traceback: text() };
+const APPROVAL_FIELDS = { attributes: providerAttributes };
 
 /** How Waldur answers each action: approvals 200 `{"detail"}`, cancel 202, the rest 200 without a body. */
 const RESPONSES: Partial<Record<OrderAction, Pick<RouteSpec, "kind" | "status" | "shape">>> = {
@@ -60,25 +56,25 @@ const actions: RouteSpec[] = ORDER_ACTIONS.map((action) => {
   const takesAttributes = "approves" in effect && effect.approves === "provider";
   const args = [takesError ? ", $errorMessage: String, $errorTraceback: String" : "", takesAttributes ? ", $attributes: JSON" : ""].join("");
   const passed = [takesError ? ", errorMessage: $errorMessage, errorTraceback: $errorTraceback" : "", takesAttributes ? ", attributes: $attributes" : ""].join("");
+  const fields: BodyFields = { ...(takesError ? ERROR_FIELDS : {}), ...(takesAttributes ? APPROVAL_FIELDS : {}) };
   return {
     method: "POST",
-    path: `${BASE}/:uuid/${action}/`,
+    path: `${ORDERS}/:uuid/${action}/`,
     summary: `Order action ${action}: ${from.join(", ")} → ${to}`,
     document: `mutation($uuid: ID!${args}) { ${effect.mutation}(uuid: $uuid${passed}) { detail state } }`,
-    variables: ({ params, body }) =>
-      compact({
-        uuid: params.uuid,
-        ...(takesError ? { errorMessage: optionalString(body, "error_message"), errorTraceback: optionalString(body, "error_traceback") } : {}),
-        ...(takesAttributes ? { attributes: attributesOf(body) } : {}),
-      }),
+    ...(Object.keys(fields).length
+      ? withBody(defineBody(fields), (input, { params }) => ({ uuid: params.uuid, ...input }))
+      : { variables: byUuid }),
     kind: "empty",
     ...RESPONSES[action],
   };
 });
 
+const BACKEND_ID = defineBody({ backend_id: text({ required: true }) });
+
 export const orderRoutes: RouteSpec[] = [
   listRoute({
-    path: `${BASE}/`,
+    path: `${ORDERS}/`,
     summary: "List orders visible to the caller (consumer or provider side)",
     field: "orders",
     type: "Order",
@@ -87,18 +83,18 @@ export const orderRoutes: RouteSpec[] = [
   }),
   {
     method: "POST",
-    path: `${BASE}/`,
+    path: `${ORDERS}/`,
     summary: "Create an order (a Create order also creates its resource, in Creating)",
     document: `mutation($input: CreateOrderInput!) { createOrder(input: $input) { ...OrderRest } }`,
-    variables: createInput,
+    ...withBody(ORDER_CREATE, (input) => ({ input })),
     kind: "object",
     status: 201,
   },
-  retrieveRoute(BASE, "Retrieve an order", "order", "OrderRest"),
-  deleteRoute(BASE, "Delete an order (pending-consumer or pending-provider only)", "deleteOrder", "{ uuid }"),
+  retrieveRoute(ORDERS, "Retrieve an order", "order", "OrderRest"),
+  deleteRoute(ORDERS, "Delete an order (pending-consumer or pending-provider only)", "deleteOrder", "{ uuid }"),
   {
     method: "POST",
-    path: `${BASE}/:uuid/unlink/`,
+    path: `${ORDERS}/:uuid/unlink/`,
     summary: "Remove an order in any state (staff only)",
     document: `mutation($uuid: ID!) { unlinkOrder(uuid: $uuid) { uuid } }`,
     variables: byUuid,
@@ -107,10 +103,10 @@ export const orderRoutes: RouteSpec[] = [
   },
   {
     method: "POST",
-    path: `${BASE}/:uuid/set_backend_id/`,
+    path: `${ORDERS}/:uuid/set_backend_id/`,
     summary: "Set the order's backend id",
     document: `mutation($uuid: ID!, $backendId: String!) { setOrderBackendId(uuid: $uuid, backendId: $backendId) { status } }`,
-    variables: ({ params, body }) => ({ uuid: params.uuid, backendId: requiredString(body, "backend_id") }),
+    ...withBody(BACKEND_ID, (input, { params }) => ({ uuid: params.uuid, ...input })),
     kind: "object",
   },
   ...actions,

@@ -1,29 +1,52 @@
+import { COLLECTIONS } from "../../src/platform/collections.ts";
+import { fieldError } from "../../src/platform/errors.ts";
 import { RESOURCE_CONTRACT } from "../../src/resources/contract.ts";
-import { invalid } from "../../src/platform/errors.ts";
-import { booleanParam, compact, optionalString, requiredString } from "../input.ts";
-import type { RouteSpec } from "../route.ts";
+import { bodyField, defineBody, type RequestBody, text, withBody } from "../body-contract.ts";
+import { readFilters } from "../collection-query.ts";
+import type { JsonSchema } from "../openapi/json-schema.ts";
+import type { QueryParameters, RouteSpec } from "../route.ts";
 import { byUuid, listRoute } from "./common.ts";
 
-const BASE = "/api/marketplace-provider-resources";
+const RESOURCES = `/api/${COLLECTIONS.providerResource}`;
 
-/** The site agent's write-backs: each answers Waldur's `{"status": …}`. */
-const backendAction = (action: string, summary: string, mutation: string, argument: { name: string; type: string; read: (body: Record<string, unknown>) => unknown }): RouteSpec => ({
+/** Any JSON, checked by the service; Waldur refuses a missing and a null value alike. */
+const requiredJson = (schema: JsonSchema) =>
+  bodyField({ required: true }, schema, (value, name) => {
+    if (value === null) throw fieldError(name, "This field is required.");
+    return value;
+  });
+
+/** The site agent's write-backs: each answers Waldur's `{"status": …}`; the body's one field is the mutation's argument. */
+const backendAction = (action: string, summary: string, mutation: string, argument: { name: string; type: string }, body: RequestBody): RouteSpec => ({
   method: "POST",
-  path: `${BASE}/:uuid/${action}/`,
+  path: `${RESOURCES}/:uuid/${action}/`,
   summary,
   document: `mutation($uuid: ID!, $${argument.name}: ${argument.type}!) {
     ${mutation}(uuid: $uuid, ${argument.name}: $${argument.name}) { status } }`,
-  variables: ({ params, body }) => ({ uuid: params.uuid, [argument.name]: argument.read(body) }),
+  ...withBody(body, (input, { params }) => ({ uuid: params.uuid, ...input })),
   kind: "object",
 });
 
-const required = (field: string) => (body: Record<string, unknown>) => body[field] ?? missing(field);
-const missing = (field: string): never => {
-  throw invalid({ [field]: ["This field is required."] });
+/** `has_consent` narrows the team inside `resourceTeam`. */
+const TEAM_QUERY: QueryParameters = {
+  filters: {
+    hasConsent: {
+      kind: "boolean",
+      rest: "has_consent",
+      description: "Only members who may (true) or may not (false) use the offering as far as its terms go",
+    },
+  },
 };
 
+const BACKEND_ID = defineBody({ backend_id: text({ required: true }) });
+const BACKEND_METADATA = defineBody({ backend_metadata: requiredJson({ type: "object" }) });
+const LIMITS = defineBody({ limits: requiredJson({ type: "object" }) });
+const ERROR_REPORT = defineBody({ error_message: text(), error_traceback: text() });
+const END_DATE = defineBody({ end_date: text({ description: "YYYY-MM-DD, or null to clear it" }) });
+const MEMBERSHIP_SYNC = defineBody({ statuses: requiredJson({ type: "array", items: { type: "object" } }) });
+
 const providerList = listRoute({
-  path: `${BASE}/`,
+  path: `${RESOURCES}/`,
   summary: "List resources of the caller's provider organisations (staff and support: all)",
   field: "resources",
   type: "Resource",
@@ -39,7 +62,7 @@ export const resourceRoutes: RouteSpec[] = [
   },
   {
     method: "GET",
-    path: `${BASE}/:uuid/`,
+    path: `${RESOURCES}/:uuid/`,
     summary: "Retrieve a resource (provider view)",
     document: `query($uuid: ID!) { resource(uuid: $uuid, view: PROVIDER) { ...ResourceRest } }`,
     variables: byUuid,
@@ -47,7 +70,7 @@ export const resourceRoutes: RouteSpec[] = [
   },
   {
     method: "GET",
-    path: `${BASE}/:uuid/details/`,
+    path: `${RESOURCES}/:uuid/details/`,
     summary: "The backend object behind a resource: 404 with no body when it has none",
     document: `query($uuid: ID!) { resourceDetails(uuid: $uuid) { ...ResourceRest } }`,
     variables: byUuid,
@@ -57,40 +80,29 @@ export const resourceRoutes: RouteSpec[] = [
   },
   {
     method: "GET",
-    path: `${BASE}/:uuid/team/`,
+    path: `${RESOURCES}/:uuid/team/`,
     summary: "The resource's project team with their usernames on the offering",
     document: `query($uuid: ID!, $hasConsent: Boolean) { resourceTeam(uuid: $uuid, hasConsent: $hasConsent) { url uuid username
       full_name: fullName email role expiration_time: expirationTime offering_user_username: offeringUserUsername
       offering_user_state: offeringUserStateLabel } }`,
-    variables: ({ params, query }) => compact({ uuid: params.uuid, hasConsent: booleanParam(query, "has_consent") }),
+    variables: ({ params, query }) => ({ uuid: params.uuid, ...readFilters(TEAM_QUERY, query) }),
+    query: TEAM_QUERY,
     kind: "object",
   },
-  backendAction("set_backend_id", "Set the resource's backend id", "setResourceBackendId", {
-    name: "backendId",
-    type: "String",
-    read: (body) => requiredString(body, "backend_id"),
-  }),
-  backendAction("set_backend_metadata", "Replace the resource's backend metadata", "setResourceBackendMetadata", {
-    name: "backendMetadata",
-    type: "JSON",
-    read: required("backend_metadata"),
-  }),
-  backendAction("set_limits", "Replace the limits applied on the backend", "setResourceLimits", {
-    name: "limits",
-    type: "JSON",
-    read: required("limits"),
-  }),
+  backendAction("set_backend_id", "Set the resource's backend id", "setResourceBackendId", { name: "backendId", type: "String" }, BACKEND_ID),
+  backendAction("set_backend_metadata", "Replace the resource's backend metadata", "setResourceBackendMetadata", { name: "backendMetadata", type: "JSON" }, BACKEND_METADATA),
+  backendAction("set_limits", "Replace the limits applied on the backend", "setResourceLimits", { name: "limits", type: "JSON" }, LIMITS),
   {
     method: "POST",
-    path: `${BASE}/:uuid/set_end_date/`,
+    path: `${RESOURCES}/:uuid/set_end_date/`,
     summary: "Set (or, with null, clear) the resource's end date (no body)",
     document: `mutation($uuid: ID!, $endDate: String) { setResourceEndDate(uuid: $uuid, endDate: $endDate) { changed } }`,
-    variables: ({ params, body }) => ({ uuid: params.uuid, endDate: optionalString(body, "end_date") ?? null }),
+    ...withBody(END_DATE, ({ endDate }, { params }) => ({ uuid: params.uuid, endDate: endDate ?? null })),
     kind: "empty",
   },
   {
     method: "POST",
-    path: `${BASE}/:uuid/refresh_last_sync/`,
+    path: `${RESOURCES}/:uuid/refresh_last_sync/`,
     summary: "Record that the site agent has just synchronised the resource (no body)",
     document: `mutation($uuid: ID!) { refreshResourceLastSync(uuid: $uuid) { changed } }`,
     variables: byUuid,
@@ -98,7 +110,7 @@ export const resourceRoutes: RouteSpec[] = [
   },
   {
     method: "POST",
-    path: `${BASE}/:uuid/set_as_ok/`,
+    path: `${RESOURCES}/:uuid/set_as_ok/`,
     summary: "The provider reports the resource in order: OK, error message cleared (no body)",
     document: `mutation($uuid: ID!) { setResourceAsOk(uuid: $uuid) { state } }`,
     variables: byUuid,
@@ -106,20 +118,19 @@ export const resourceRoutes: RouteSpec[] = [
   },
   {
     method: "POST",
-    path: `${BASE}/:uuid/set_as_erred/`,
+    path: `${RESOURCES}/:uuid/set_as_erred/`,
     summary: "The provider reports the resource failed: Erred, with error_message and error_traceback (no body)",
     document: `mutation($uuid: ID!, $errorMessage: String, $errorTraceback: String) {
       setResourceAsErred(uuid: $uuid, errorMessage: $errorMessage, errorTraceback: $errorTraceback) { state } }`,
-    variables: ({ params, body }) =>
-      compact({ uuid: params.uuid, errorMessage: optionalString(body, "error_message"), errorTraceback: optionalString(body, "error_traceback") }),
+    ...withBody(ERROR_REPORT, (input, { params }) => ({ uuid: params.uuid, ...input })),
     kind: "empty",
   },
   {
     method: "POST",
-    path: `${BASE}/:uuid/set_membership_sync_statuses/`,
+    path: `${RESOURCES}/:uuid/set_membership_sync_statuses/`,
     summary: "The site agent's full report of each member's sync state (409 unless the offering opts in)",
     document: `mutation($uuid: ID!, $statuses: JSON!) { setResourceMembershipSyncStatuses(uuid: $uuid, statuses: $statuses) { stored skipped } }`,
-    variables: ({ params, body }) => ({ uuid: params.uuid, statuses: required("statuses")(body) }),
+    ...withBody(MEMBERSHIP_SYNC, (input, { params }) => ({ uuid: params.uuid, ...input })),
     kind: "object",
   },
 ];

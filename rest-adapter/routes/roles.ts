@@ -1,21 +1,27 @@
-import { compact, hyperlink, optionalDateTime, requiredString } from "../input.ts";
-import type { RestRequest, RouteSpec } from "../route.ts";
+import { COLLECTIONS } from "../../src/platform/collections.ts";
+import { bodyField, defineBody, link, text, withBody } from "../body-contract.ts";
+import { optionalDateTime } from "../input.ts";
+import type { RouteSpec } from "../route.ts";
 
 const SCOPES = [
-  { base: "/api/customers", scopeType: "CUSTOMER" },
-  { base: "/api/projects", scopeType: "PROJECT" },
-  { base: "/api/marketplace-provider-offerings", scopeType: "OFFERING" },
+  { base: `/api/${COLLECTIONS.customer}`, scopeType: "CUSTOMER" },
+  { base: `/api/${COLLECTIONS.project}`, scopeType: "PROJECT" },
+  { base: `/api/${COLLECTIONS.offering}`, scopeType: "OFFERING" },
 ] as const;
 
-const roleInput = (scopeType: string) => ({ params, body }: RestRequest) => ({
-  input: compact({
-    scopeType,
-    scopeUuid: params.uuid,
-    userUuid: hyperlink(body.user, "user", "users"),
-    role: requiredString(body, "role"),
-    expirationTime: optionalDateTime(body, "expiration_time") ?? undefined,
-  }),
+const ROLE_GRANT = defineBody({
+  user: link("user", { required: true, as: "userUuid" }),
+  role: text({ required: true }),
+  // Unlike `dateTime()`, null counts as absent.
+  expiration_time: bodyField(
+    {},
+    { type: "string", format: "date-time" },
+    (value, name) => optionalDateTime({ [name]: value }, name) ?? undefined,
+  ),
 });
+
+const roleInput = (scopeType: string) =>
+  withBody(ROLE_GRANT, (input, { params }) => ({ input: { scopeType, scopeUuid: params.uuid, ...input } }));
 
 /** add_user / delete_user on customers, projects and offerings: `{user, role, expiration_time?}`. */
 export const roleRoutes: RouteSpec[] = SCOPES.flatMap(({ base, scopeType }) => [
@@ -24,7 +30,7 @@ export const roleRoutes: RouteSpec[] = SCOPES.flatMap(({ base, scopeType }) => [
     path: `${base}/:uuid/add_user/`,
     summary: `Grant a user a role on this ${scopeType.toLowerCase()}`,
     document: `mutation($input: RoleInput!) { grantRole(input: $input) { role expiration_time: expirationTime user: user { uuid } } }`,
-    variables: roleInput(scopeType),
+    ...roleInput(scopeType),
     kind: "object",
     status: 201,
     shape: (grant: { role: string; expiration_time: string | null; user: { uuid: string } }) => ({
@@ -38,7 +44,7 @@ export const roleRoutes: RouteSpec[] = SCOPES.flatMap(({ base, scopeType }) => [
     path: `${base}/:uuid/delete_user/`,
     summary: `Revoke a user's role on this ${scopeType.toLowerCase()}`,
     document: `mutation($input: RoleInput!) { revokeRole(input: $input) }`,
-    variables: roleInput(scopeType),
+    ...roleInput(scopeType),
     kind: "empty",
   } satisfies RouteSpec,
 ]);

@@ -1,45 +1,53 @@
 import { AGENT_IDENTITY_CONTRACT } from "../../src/site-agents/contract.ts";
-import { compact, optionalDateTime, optionalString } from "../input.ts";
-import type { RestRequest, RouteSpec } from "../route.ts";
+import { COLLECTIONS } from "../../src/platform/collections.ts";
+import { bodyField, dateTime, defineBody, json, text, withBody } from "../body-contract.ts";
+import { optionalString } from "../input.ts";
+import type { RouteSpec } from "../route.ts";
 import { deleteRoute, listRoute, retrieveRoute } from "./common.ts";
 
-const IDENTITIES = "/api/marketplace-site-agent-identities";
-const SERVICES = "/api/marketplace-site-agent-services";
-const PROCESSORS = "/api/marketplace-site-agent-processors";
+const IDENTITIES = `/api/${COLLECTIONS.agentIdentity}`;
+const SERVICES = `/api/${COLLECTIONS.agentService}`;
+const PROCESSORS = `/api/${COLLECTIONS.agentProcessor}`;
 
-/** The agent sends the offering as a bare uuid; a hyperlink works too. */
-const offeringOf = (body: Record<string, unknown>) => {
-  const value = optionalString(body, "offering");
-  return value?.replace(/\/$/, "").split("/").at(-1) ?? value;
-};
+/** The agent sends the offering as a bare uuid; a hyperlink works too (its last path segment is read, the domain checks it). */
+const offering = bodyField({ as: "offeringUuid", description: "uuid of the offering (its URL works too)" }, { type: "string" }, (value, name) => {
+  const given = optionalString({ [name]: value }, name);
+  return given?.replace(/\/$/, "").split("/").at(-1) ?? given;
+});
 
-const identityInput = ({ body }: RestRequest) =>
-  compact({
-    offeringUuid: offeringOf(body),
-    name: optionalString(body, "name"),
-    version: optionalString(body, "version"),
-    dependencies: body.dependencies,
-    configFilePath: optionalString(body, "config_file_path"),
-    configFileContent: optionalString(body, "config_file_content"),
-    lastRestarted: optionalDateTime(body, "last_restarted"),
-  });
+const DEPENDENCIES = { type: "array", items: { type: "object", properties: { package: { type: "string" }, version: { type: "string" } } } };
+
+const IDENTITY = defineBody({
+  offering,
+  name: text(),
+  version: text(),
+  dependencies: json(DEPENDENCIES),
+  config_file_path: text(),
+  config_file_content: text(),
+  last_restarted: dateTime(),
+});
+
+/** Registrations are by name; a missing or null one reads as "", which the domain refuses as required. */
+const registrationName = text({ description: "Required" });
+const SERVICE_REGISTRATION = defineBody({ name: registrationName, mode: text() });
+const PROCESSOR_REGISTRATION = defineBody({ name: registrationName, backend_type: text(), backend_version: text() });
 
 const update = (method: "PUT" | "PATCH"): RouteSpec => ({
   method,
   path: `${IDENTITIES}/:uuid/`,
   summary: "Update what an agent reports about itself (the agent PUTs on every start)",
   document: `mutation($uuid: ID!, $input: AgentIdentityUpdateInput!) { updateAgentIdentity(uuid: $uuid, input: $input) { ...AgentIdentityRest } }`,
-  variables: (request) => ({ uuid: request.params.uuid, input: identityInput(request) }),
+  ...withBody(IDENTITY, (input, { params }) => ({ uuid: params.uuid, input })),
   kind: "object",
 });
 
 /** A registration answers 201 when it created the row and 200 when it refreshed an existing one. */
-const registration = (path: string, summary: string, document: string, variables: RouteSpec["variables"], field: "service" | "processor"): RouteSpec => ({
+const registration = (path: string, summary: string, document: string, reads: Pick<RouteSpec, "body" | "variables">, field: "service" | "processor"): RouteSpec => ({
   method: "POST",
   path,
   summary,
   document,
-  variables,
+  ...reads,
   kind: "object",
   status: 201,
   statusOf: (value) => (value.created ? 201 : 200),
@@ -60,7 +68,7 @@ export const siteAgentRoutes: RouteSpec[] = [
     path: `${IDENTITIES}/`,
     summary: "Register a site agent for an offering (its service provider side only)",
     document: `mutation($input: AgentIdentityInput!) { createAgentIdentity(input: $input) { ...AgentIdentityRest } }`,
-    variables: (request) => ({ input: identityInput(request) }),
+    ...withBody(IDENTITY, (input) => ({ input })),
     kind: "object",
     status: 201,
   },
@@ -73,7 +81,7 @@ export const siteAgentRoutes: RouteSpec[] = [
     "Register (or refresh) one of the agent's services, by name",
     `mutation($uuid: ID!, $name: String!, $mode: String) {
       registerAgentService(identityUuid: $uuid, name: $name, mode: $mode) { created service { ...AgentServiceRest } } }`,
-    ({ params, body }) => compact({ uuid: params.uuid, name: optionalString(body, "name") ?? "", mode: optionalString(body, "mode") }),
+    withBody(SERVICE_REGISTRATION, ({ name, ...rest }, { params }) => ({ uuid: params.uuid, name: name ?? "", ...rest })),
     "service",
   ),
   retrieveRoute(SERVICES, "Retrieve a site agent service", "agentService", "AgentServiceRest"),
@@ -83,13 +91,7 @@ export const siteAgentRoutes: RouteSpec[] = [
     `mutation($uuid: ID!, $name: String!, $backendType: String, $backendVersion: String) {
       registerAgentProcessor(serviceUuid: $uuid, name: $name, backendType: $backendType, backendVersion: $backendVersion) {
         created processor { ...AgentProcessorRest } } }`,
-    ({ params, body }) =>
-      compact({
-        uuid: params.uuid,
-        name: optionalString(body, "name") ?? "",
-        backendType: optionalString(body, "backend_type"),
-        backendVersion: optionalString(body, "backend_version"),
-      }),
+    withBody(PROCESSOR_REGISTRATION, ({ name, ...rest }, { params }) => ({ uuid: params.uuid, name: name ?? "", ...rest })),
     "processor",
   ),
   retrieveRoute(PROCESSORS, "Retrieve a site agent processor", "agentProcessor", "AgentProcessorRest"),

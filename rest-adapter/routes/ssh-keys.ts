@@ -1,19 +1,19 @@
+import { COLLECTIONS } from "../../src/platform/collections.ts";
 import { SSH_KEY_CONTRACT } from "../../src/ssh-keys/contract.ts";
+import { defineBody, text, withBody } from "../body-contract.ts";
 import { readFilters, readOrdering } from "../collection-query.ts";
-import { compact, hyperlink, optionalString, readAll, requiredString } from "../input.ts";
-import type { RestRequest, RouteSpec } from "../route.ts";
+import { compact } from "../input.ts";
+import type { RouteSpec } from "../route.ts";
+import { linkOrNone } from "./body-fields.ts";
 import { deleteRoute, listRoute, retrieveRoute } from "./common.ts";
 
-const KEYS = "/api/keys";
+const KEYS = `/api/${COLLECTIONS.sshKey}`;
 
-const createKeyInput = ({ body }: RestRequest) =>
-  compact(
-    readAll({
-      publicKey: () => requiredString(body, "public_key"),
-      name: () => optionalString(body, "name") ?? undefined,
-      userUuid: () => (body.user === undefined || body.user === null || body.user === "" ? undefined : hyperlink(body.user, "user", "users")),
-    }),
-  );
+const KEY_CREATE = defineBody({
+  public_key: text({ required: true, description: 'OpenSSH public key line: "type base64 [comment]"' }),
+  name: text({ description: "Default: the key's comment" }),
+  user: linkOrNone("user", { as: "userUuid", description: "Staff only: the user the key is for (default: the caller)" }, [null, ""]),
+});
 
 export const sshKeyRoutes: RouteSpec[] = [
   listRoute({
@@ -29,7 +29,8 @@ export const sshKeyRoutes: RouteSpec[] = [
     path: `${KEYS}/`,
     summary: "Add an SSH public key: {public_key, name?} (staff may name another `user`)",
     document: `mutation($input: CreateSshKeyInput!) { createSshKey(input: $input) { ...SshKeyRest } }`,
-    variables: (request) => ({ input: createKeyInput(request) }),
+    // A null name counts as absent: the key's comment names it.
+    ...withBody(KEY_CREATE, ({ name, ...input }) => ({ input: compact({ ...input, name: name ?? undefined }) })),
     kind: "object",
     status: 201,
   },
@@ -37,7 +38,7 @@ export const sshKeyRoutes: RouteSpec[] = [
   deleteRoute(KEYS, "Delete an SSH public key (its owner or staff)", "deleteSshKey"),
   {
     method: "GET",
-    path: "/api/marketplace-service-providers/:uuid/keys/",
+    path: `/api/${COLLECTIONS.serviceProvider}/:uuid/keys/`,
     summary: "SSH keys of the members of projects with a live resource of the provider's offerings",
     document: `query($uuid: ID!, $first: Int, $offset: Int, $filter: SshKeyFilter, $orderBy: [SshKeyOrder!]) {
       serviceProviderKeys(uuid: $uuid, first: $first, offset: $offset, filter: $filter, orderBy: $orderBy) { totalCount nodes { ...SshKeyRest } } }`,

@@ -1,34 +1,36 @@
 import { CONSENT_CONTRACT, TERMS_CONTRACT } from "../../src/terms-of-service/contract.ts";
-import { fieldError } from "../../src/platform/errors.ts";
-import { compact, hyperlink, optionalBoolean, optionalString } from "../input.ts";
+import { defineBody, flag, integer, link, text, withBody } from "../body-contract.ts";
 import type { RouteSpec } from "../route.ts";
 import { byUuid, deleteRoute, listRoute, retrieveRoute } from "./common.ts";
 
 const TERMS = "/api/marketplace-offering-terms-of-service";
 const CONSENTS = "/api/marketplace-user-offering-consents";
 
-function optionalInteger(body: Record<string, unknown>, field: string): number | undefined {
-  const value = body[field];
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== "number" || !Number.isInteger(value)) throw fieldError(field, "A valid integer is required.");
-  return value;
-}
-
 /** The fields a PUT/PATCH may change; `version` and `requires_reconsent` are ignored (fixed at creation). */
-const termsInput = (body: Record<string, unknown>) =>
-  compact({
-    termsOfService: optionalString(body, "terms_of_service"),
-    termsOfServiceLink: optionalString(body, "terms_of_service_link"),
-    isActive: optionalBoolean(body, "is_active"),
-    gracePeriodDays: optionalInteger(body, "grace_period_days"),
-  });
+const CHANGEABLE = {
+  terms_of_service: text(),
+  terms_of_service_link: text(),
+  is_active: flag(),
+  grace_period_days: integer(),
+} as const;
+
+const TERMS_UPDATE = defineBody(CHANGEABLE);
+
+const TERMS_CREATE = defineBody({
+  offering: link("offering", { required: true, as: "offeringUuid" }),
+  version: text(),
+  requires_reconsent: flag(),
+  ...CHANGEABLE,
+});
+
+const CONSENT_GRANT = defineBody({ offering: link("offering", { required: true }) });
 
 const update = (method: "PUT" | "PATCH"): RouteSpec => ({
   method,
   path: `${TERMS}/:uuid/`,
   summary: "Update terms of service (version and requires_reconsent stay as created)",
   document: `mutation($uuid: ID!, $input: TermsOfServiceInput!) { updateOfferingTermsOfService(uuid: $uuid, input: $input) { ...TermsOfServiceRest } }`,
-  variables: ({ params, body }) => ({ uuid: params.uuid, input: termsInput(body) }),
+  ...withBody(TERMS_UPDATE, (input, { params }) => ({ uuid: params.uuid, input })),
   kind: "object",
 });
 
@@ -48,14 +50,7 @@ export const termsOfServiceRoutes: RouteSpec[] = [
     summary: "Create a terms-of-service configuration (UPDATE_OFFERING on the offering or its customer)",
     document: `mutation($input: CreateTermsOfServiceInput!) {
       createOfferingTermsOfService(input: $input) { ...TermsOfServiceRest offering: offeringUrl } }`,
-    variables: ({ body }) => ({
-      input: compact({
-        offeringUuid: hyperlink(body.offering, "offering", "marketplace-provider-offerings"),
-        version: optionalString(body, "version"),
-        requiresReconsent: optionalBoolean(body, "requires_reconsent"),
-        ...termsInput(body),
-      }),
-    }),
+    ...withBody(TERMS_CREATE, (input) => ({ input })),
     kind: "object",
     status: 201,
   },
@@ -76,7 +71,7 @@ export const termsOfServiceRoutes: RouteSpec[] = [
     path: `${CONSENTS}/`,
     summary: "Consent to an offering's active terms: {offering: <uuid>}",
     document: `mutation($offering: ID!) { grantOfferingConsent(offeringUuid: $offering) { ...ConsentRest offering: offeringUuid } }`,
-    variables: ({ body }) => ({ offering: hyperlink(body.offering, "offering", "marketplace-provider-offerings") }),
+    ...withBody(CONSENT_GRANT, (input) => input),
     kind: "object",
     status: 201,
   },

@@ -1,6 +1,9 @@
 import { readTokenLifetime } from "../../src/auth/tokens.ts";
-import { compact } from "../input.ts";
+import { COLLECTIONS } from "../../src/platform/collections.ts";
+import { bodyField, defineBody, withBody } from "../body-contract.ts";
 import type { RouteSpec } from "../route.ts";
+
+const USERS = `/api/${COLLECTIONS.user}`;
 
 /** Waldur's UserAuthTokenSerializer. */
 const userAuthToken = ({ token, created, user }: { token: string; created: string; user: Record<string, unknown> }) => ({
@@ -11,6 +14,14 @@ const userAuthToken = ({ token, created, user }: { token: string; created: strin
   user_is_active: user.is_active,
   user_token_lifetime: user.token_lifetime,
   token,
+});
+
+const USER_UPDATE = defineBody({
+  token_lifetime: bodyField(
+    {},
+    { type: ["integer", "null"], minimum: 60, description: "Seconds a token may stay unused before it expires; null: never" },
+    readTokenLifetime,
+  ),
 });
 
 export const tokenRoutes: RouteSpec[] = [
@@ -24,7 +35,7 @@ export const tokenRoutes: RouteSpec[] = [
   },
   {
     method: "POST",
-    path: "/api/users/:uuid/refresh_token/",
+    path: `${USERS}/:uuid/refresh_token/`,
     summary: "Refresh a user's auth token (staff): every token of the user is revoked and a new one issued",
     document: `mutation($uuid: ID!) { refreshUserToken(userUuid: $uuid) {
       token created user { first_name: firstName last_name: lastName username is_active: isActive token_lifetime: tokenLifetime } } }`,
@@ -35,11 +46,10 @@ export const tokenRoutes: RouteSpec[] = [
   },
   {
     method: "PATCH",
-    path: "/api/users/:uuid/",
+    path: `${USERS}/:uuid/`,
     summary: "Update a user (the user themself, or staff); only token_lifetime is modelled",
     document: `mutation($uuid: ID!, $tokenLifetime: Int) { updateUser(uuid: $uuid, tokenLifetime: $tokenLifetime) { ...UserRest token_lifetime: tokenLifetime } }`,
-    variables: ({ params, body }) =>
-      compact({ uuid: params.uuid, tokenLifetime: body.token_lifetime === undefined ? undefined : readTokenLifetime(body.token_lifetime) }),
+    ...withBody(USER_UPDATE, (input, { params }) => ({ uuid: params.uuid, ...input })),
     kind: "object",
   },
 ];

@@ -1,22 +1,14 @@
-import { amountError } from "../../src/usage/amounts.ts";
+import { COLLECTIONS } from "../../src/platform/collections.ts";
+import { fieldError } from "../../src/platform/errors.ts";
 import { BILLING_PERIOD_PARTS, COMPONENT_USAGE_CONTRACT, COMPONENT_USER_USAGE_CONTRACT } from "../../src/usage/contract.ts";
-import { DomainError, type FieldErrors, fieldError, invalid } from "../../src/platform/errors.ts";
-import {
-  compact,
-  hyperlink,
-  optionalBoolean,
-  optionalDateTime,
-  optionalString,
-  pythonTypeName,
-  queryValue,
-  readAll,
-  requiredString,
-} from "../input.ts";
-import type { RestRequest, RouteSpec } from "../route.ts";
+import { bodyField, dateTime, defineBody, flag, items, text, withBody } from "../body-contract.ts";
+import { queryValue } from "../input.ts";
+import type { RouteSpec } from "../route.ts";
+import { checkedDecimal, DECIMAL, decimalText, linkOrNone } from "./body-fields.ts";
 import { listRoute, retrieveRoute } from "./common.ts";
 
-const USAGES = "/api/marketplace-component-usages";
-const USER_USAGES = "/api/marketplace-component-user-usages";
+const USAGES = `/api/${COLLECTIONS.componentUsage}`;
+const USER_USAGES = `/api/${COLLECTIONS.componentUserUsage}`;
 
 /** A year or month out of range answers with the REST parameter's name, before the list runs. */
 function withBillingPeriodChecks(route: RouteSpec): RouteSpec {
@@ -32,68 +24,38 @@ function withBillingPeriodChecks(route: RouteSpec): RouteSpec {
   };
 }
 
-/** An amount as the service takes it: numbers and numeric strings, anything else left to fail as "not a number". */
-const amountText = (value: unknown) => (typeof value === "number" || typeof value === "string" ? String(value) : "");
-
-/** A list of objects under `field`, each read by `read`; problems are reported per item, as "Item n: …". */
-function items<T>(body: Record<string, unknown>, field: string, read: (item: Record<string, unknown>) => T): T[] {
-  const value = body[field];
-  if (value === undefined) throw fieldError(field, "This field is required.");
-  if (!Array.isArray(value)) throw fieldError(field, `Expected a list of items but got type "${pythonTypeName(value)}".`);
-  const problems: string[] = [];
-  const parsed = value.map((item, i) => {
-    try {
-      if (!item || typeof item !== "object" || Array.isArray(item)) throw fieldError("non_field_errors", `Invalid data. Expected a dictionary, but got ${pythonTypeName(item)}.`);
-      return read(item as Record<string, unknown>);
-    } catch (error) {
-      const fields = error instanceof DomainError ? (error.extensions.fields as FieldErrors | undefined) : undefined;
-      if (!fields) throw error;
-      problems.push(...Object.entries(fields).map(([name, messages]) => `Item ${i + 1}: ${name}: ${messages.join(" ")}`));
-      return undefined as never;
-    }
+/** An amount Waldur requires, refusing null as missing; `read` turns the given value into the text the service takes. */
+const requiredAmount = (read: (value: unknown, name: string) => string) =>
+  bodyField({ required: true }, DECIMAL, (value, name) => {
+    if (value === null) throw fieldError(name, "This field is required.");
+    return read(value, name);
   });
-  if (problems.length) throw invalid({ [field]: problems });
-  return parsed;
-}
 
-const required = (item: Record<string, unknown>, field: string) => {
-  if (item[field] === undefined || item[field] === null) throw fieldError(field, "This field is required.");
-  return item[field];
-};
+/** The service checks usage amounts itself (reporting them per item under `usages`). */
+const USAGE_REPORT = defineBody({
+  usages: items(
+    {
+      type: text({ required: true, description: "The component's type" }),
+      amount: requiredAmount(decimalText),
+      description: text(),
+      recurring: flag(),
+    },
+    { required: true },
+  ),
+  resource: text({ description: "uuid of the resource (or give plan_period)" }),
+  plan_period: text({ description: "uuid of the resource's plan period (or give resource)" }),
+  date: dateTime(),
+});
 
-function setUsageVariables({ body }: RestRequest) {
-  return readAll({
-    usages: () =>
-      items(body, "usages", (item) =>
-        readAll({
-          type: () => requiredString(item, "type"),
-          amount: () => amountText(required(item, "amount")),
-          description: () => optionalString(item, "description"),
-          recurring: () => optionalBoolean(item, "recurring"),
-        }),
-      ).map((usage) => compact(usage)),
-    resource: () => optionalString(body, "resource"),
-    planPeriod: () => optionalString(body, "plan_period"),
-    date: () => optionalDateTime(body, "date"),
-  });
-}
+const USER_USAGE_FIELDS = {
+  username: text({ required: true }),
+  usage: requiredAmount(checkedDecimal),
+  user: linkOrNone("offeringUser", { as: "offeringUserUuid" }),
+  date: dateTime(),
+} as const;
 
-function userUsage(item: Record<string, unknown>) {
-  return compact(
-    readAll({
-      username: () => requiredString(item, "username"),
-      usage: () => {
-        const usage = amountText(required(item, "usage"));
-        const problem = amountError(usage);
-        if (problem) throw fieldError("usage", problem);
-        return usage;
-      },
-      offeringUserUuid: () =>
-        item.user === undefined || item.user === null ? undefined : hyperlink(item.user, "user", "marketplace-offering-users"),
-      date: () => optionalDateTime(item, "date"),
-    }),
-  );
-}
+const USER_USAGE = defineBody(USER_USAGE_FIELDS);
+const USER_USAGES_REPORT = defineBody({ usages: items(USER_USAGE_FIELDS, { required: true }) });
 
 const SET_USER_USAGES = `mutation($uuid: ID!, $usages: [UserUsageReportInput!]!) { setComponentUserUsages(componentUsageUuid: $uuid, usages: $usages) }`;
 
@@ -114,7 +76,7 @@ export const usageRoutes: RouteSpec[] = [
     summary: "Report usage of a resource's components for a month (an upsert per component and month)",
     document: `mutation($resource: ID, $planPeriod: ID, $usages: [UsageReportInput!]!, $date: DateTime) {
       setComponentUsage(resourceUuid: $resource, planPeriodUuid: $planPeriod, usages: $usages, date: $date) }`,
-    variables: (request) => compact(setUsageVariables(request)),
+    ...withBody(USAGE_REPORT, (input) => input),
     kind: "empty",
     status: 201,
   },
@@ -124,7 +86,7 @@ export const usageRoutes: RouteSpec[] = [
     path: `${USAGES}/:uuid/set_user_usage/`,
     summary: "Report one user's share of a component usage (an upsert per username)",
     document: SET_USER_USAGES,
-    variables: ({ params, body }) => ({ uuid: params.uuid, usages: [userUsage(body)] }),
+    ...withBody(USER_USAGE, (usage, { params }) => ({ uuid: params.uuid, usages: [usage] })),
     kind: "empty",
     status: 201,
   },
@@ -133,7 +95,7 @@ export const usageRoutes: RouteSpec[] = [
     path: `${USAGES}/:uuid/set_user_usages/`,
     summary: "Report several users' shares of a component usage at once (all or nothing)",
     document: SET_USER_USAGES,
-    variables: ({ params, body }) => ({ uuid: params.uuid, usages: items(body, "usages", userUsage) }),
+    ...withBody(USER_USAGES_REPORT, (input, { params }) => ({ uuid: params.uuid, ...input })),
     kind: "empty",
     status: 201,
   },

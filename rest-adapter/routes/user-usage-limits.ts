@@ -1,42 +1,60 @@
+import { COLLECTIONS } from "../../src/platform/collections.ts";
 import { fieldError } from "../../src/platform/errors.ts";
 import { parseUuid } from "../../src/platform/ids.ts";
-import { amountError } from "../../src/usage/amounts.ts";
 import { USER_LIMIT_CONTRACT } from "../../src/usage/user-limits-contract.ts";
-import { hyperlink, nonBlankString, pythonTypeName, readAll } from "../input.ts";
-import type { RestRequest, RouteSpec } from "../route.ts";
+import { bodyField, defineBody, link, type RequestBody, text, withBody } from "../body-contract.ts";
+import { pythonTypeName } from "../input.ts";
+import type { RouteSpec } from "../route.ts";
+import { checkedDecimal, DECIMAL } from "./body-fields.ts";
 import { deleteRoute, listRoute, retrieveRoute } from "./common.ts";
 
-const LIMITS = "/api/component-user-usage-limits";
-const RESOURCES = "(?:marketplace-resources|marketplace-provider-resources)";
+const LIMITS = `/api/${COLLECTIONS.componentUserUsageLimit}`;
 const FRAGMENT = "ComponentUserUsageLimitRest";
 
-/** Waldur's `component` (an offering component's uuid); without it, our `component_type` names the component. */
-function componentOf(body: Record<string, unknown>) {
-  const component = body.component;
-  if (component === undefined) return { componentType: nonBlankString(body, "component_type") };
-  if (component === null || component === "") throw fieldError("component", "This field may not be null.");
-  if (typeof component !== "string") throw fieldError("component", `Incorrect type. Expected a UUID string, received ${pythonTypeName(component)}.`);
-  if (!parseUuid(component)) throw fieldError("component", "Must be a valid UUID.");
-  return { componentUuid: component };
-}
+/** Waldur's `component`: an offering component's uuid (no URL). */
+const component = bodyField({ as: "componentUuid", description: "uuid of the offering component" }, { type: "string", format: "uuid" }, (value, name) => {
+  if (value === null || value === "") throw fieldError(name, "This field may not be null.");
+  if (typeof value !== "string") throw fieldError(name, `Incorrect type. Expected a UUID string, received ${pythonTypeName(value)}.`);
+  if (!parseUuid(value)) throw fieldError(name, "Must be a valid UUID.");
+  return value;
+});
 
-/** DRF DecimalField: a number or a numeric string, ≥ 0, at most 2 decimal places. */
-function limitValue(body: Record<string, unknown>): string {
-  const value = body.limit;
-  if (value === undefined) throw fieldError("limit", "This field is required.");
-  if (value === null) throw fieldError("limit", "This field may not be null.");
-  const text = typeof value === "number" || typeof value === "string" ? String(value) : "";
-  const problem = amountError(text);
-  if (problem) throw fieldError("limit", problem);
-  return text;
-}
+/** DRF DecimalField, checked here: ≥ 0, at most 2 decimal places, never null. */
+const limit = <const O extends { required?: boolean }>(options: O) =>
+  bodyField(options, DECIMAL, (value, name) => {
+    if (value === null) throw fieldError(name, "This field may not be null.");
+    return checkedDecimal(value, name);
+  });
+
+const LIMIT_FIELDS = {
+  resource: link("providerResource", { required: true, as: "resourceUuid" }),
+  component,
+  component_type: text({ blank: false, description: "Ours: names the component by its type where component is not given" }),
+  user: link("user", { required: true, as: "userUuid" }),
+  limit: limit({ required: true }),
+};
+const LIMIT_BY_COMPONENT = defineBody(LIMIT_FIELDS);
+const LIMIT_BY_TYPE = defineBody({ ...LIMIT_FIELDS, component_type: text({ required: true, blank: false }) });
+
+const namesComponent = (body: unknown): body is { component: unknown } =>
+  typeof body === "object" && body !== null && "component" in body && body.component !== undefined;
+
+/** With Waldur's `component`, `component_type` is not read; without it, `component_type` must name the component. */
+const LIMIT_CREATE: RequestBody<typeof LIMIT_FIELDS> = {
+  ...LIMIT_BY_COMPONENT,
+  schema: { ...LIMIT_BY_COMPONENT.schema, anyOf: [{ required: ["component"] }, { required: ["component_type"] }] },
+  read: (body) => (namesComponent(body) ? LIMIT_BY_COMPONENT.read({ ...body, component_type: undefined }) : LIMIT_BY_TYPE.read(body)),
+};
+
+/** PUT must give the limit; PATCH may leave it as it is. */
+const limitChange = (method: "PUT" | "PATCH") => defineBody({ limit: limit({ required: method === "PUT" }) });
 
 const update = (method: "PUT" | "PATCH"): RouteSpec => ({
   method,
   path: `${LIMITS}/:uuid/`,
   summary: "Change a per-user component limit (resource, component and user stay as created)",
   document: `mutation($uuid: ID!, $limit: String) { updateComponentUserUsageLimit(uuid: $uuid, limit: $limit) { ...${FRAGMENT} } }`,
-  variables: ({ params, body }) => ({ uuid: params.uuid, ...(method === "PUT" || body.limit !== undefined ? { limit: limitValue(body) } : {}) }),
+  ...withBody(limitChange(method), (input, { params }) => ({ uuid: params.uuid, ...input })),
   kind: "object",
 });
 
@@ -54,15 +72,7 @@ export const userUsageLimitRoutes: RouteSpec[] = [
     path: `${LIMITS}/`,
     summary: "Set a user's limit on a resource's component: {resource, component (uuid) or component_type, user, limit} (SET_RESOURCE_LIMITS)",
     document: `mutation($input: CreateComponentUserUsageLimitInput!) { createComponentUserUsageLimit(input: $input) { ...${FRAGMENT} } }`,
-    variables: ({ body }: RestRequest) => {
-      const { component, ...input } = readAll({
-        resourceUuid: () => hyperlink(body.resource, "resource", RESOURCES),
-        component: () => componentOf(body),
-        userUuid: () => hyperlink(body.user, "user", "users"),
-        limit: () => limitValue(body),
-      });
-      return { input: { ...input, ...component } };
-    },
+    ...withBody(LIMIT_CREATE, (input) => ({ input })),
     kind: "object",
     status: 201,
   },

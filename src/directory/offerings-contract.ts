@@ -167,8 +167,8 @@ export const OFFERING_CONTRACT = defineContract<Where, Prisma.OfferingOrderByWit
     projectUuid: {
       kind: "uuids",
       rest: { project_uuid: "uuid" },
-      description: "Offerings a project may order: every offering is shared, so all of them",
-      where: () => EVERYTHING,
+      description: "Offerings a project may order: every offering is shared, so all of them if the project exists",
+      where: (ids) => async (ctx) => ((await ctx.db.project.count({ where: { id: { in: ids } } })) ? EVERYTHING : NOTHING),
     },
     consumerCustomerUuid: {
       kind: "uuids",

@@ -127,6 +127,7 @@ describe("every Waldur filter of /api/marketplace-provider-offerings/ (staff's l
     ["service_manager_uuid", () => `service_manager_uuid=${viewer.uuid}`, ["gamma archive"]],
     ["service_manager_uuid of nobody", () => `service_manager_uuid=${randomUUID()}`, []],
     ["project_uuid: every offering is shared", () => `project_uuid=${t.world.project.uuid}`, ALL],
+    ["project_uuid of no project", () => `project_uuid=${randomUUID()}`, []],
     ["shared=true", () => "shared=true", ALL],
     ["shared=false", () => "shared=false", []],
     ["billable=true", () => "billable=true", ALL],

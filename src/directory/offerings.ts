@@ -1,6 +1,6 @@
 import { Permission } from "../auth/permissions.ts";
 import type { Context } from "../context.ts";
-import type { BillingType, OfferingState, Prisma } from "../generated/prisma/client.ts";
+import type { BillingType, Offering, OfferingState, Prisma } from "../generated/prisma/client.ts";
 import { recordEvent } from "../events/record.ts";
 import type { Connection, Page } from "../platform/paginate.ts";
 import { DomainError, ErrorCode, fieldError, invalid, notFound } from "../platform/errors.ts";
@@ -88,7 +88,7 @@ export async function listOfferings(
   ctx: Context,
   args: { filter?: OfferingFilterValues | null; orderBy?: OfferingOrder[] | null; page: Page },
   query: OfferingQuery = {},
-): Promise<Connection<unknown>> {
+): Promise<Connection<Offering>> {
   const where = await offeringsWhere(ctx, args.filter);
   const orderBy = OFFERING_CONTRACT.orderBy(args.orderBy);
   const keys = (args.orderBy ?? []).flatMap((value) => {

@@ -1,6 +1,6 @@
 import { Permission } from "../auth/permissions.ts";
 import type { Context } from "../context.ts";
-import type { Prisma } from "../generated/prisma/client.ts";
+import type { Prisma, Project } from "../generated/prisma/client.ts";
 import { recordEvent } from "../events/record.ts";
 import type { FilterValues, OrderValue } from "../platform/collection-contract.ts";
 import { batchLoader } from "../platform/batch.ts";
@@ -112,7 +112,7 @@ export async function listProjects(
   ctx: Context,
   args: { filter?: ProjectFilterValues | null; orderBy?: ProjectOrder[] | null; page: Page },
   query: ProjectQuery = {},
-): Promise<Connection<unknown>> {
+): Promise<Connection<Project>> {
   const where = { AND: [await visibleProjects(ctx), ...(await PROJECT_CONTRACT.where(args.filter, ctx))] };
   return paginate(ctx.db.project, { where, orderBy: PROJECT_CONTRACT.orderBy(args.orderBy), page: args.page, query });
 }

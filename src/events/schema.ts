@@ -39,13 +39,13 @@ builder.queryFields((t) => ({
         ctx,
         { filter: args.filter, orderBy: args.orderBy, page: toPage(args) },
         nodesQuery(ctx, info, "Event"),
-      ) as never,
+      ),
   }),
   event: t.prismaField({
     type: "Event",
     description: "One event by its integer id or its uuid",
     args: { id: t.arg.id({ required: true }) },
-    resolve: (query, _root, args, ctx) => service.getEvent(ctx, String(args.id), query) as never,
+    resolve: (query, _root, args, ctx) => service.getEvent(ctx, String(args.id), query),
   }),
   eventCount: t.int({
     args: { filter: t.arg({ type: EventFilterInput }) },

@@ -1,5 +1,5 @@
 import type { Context } from "../context.ts";
-import type { Prisma } from "../generated/prisma/client.ts";
+import type { Event, Prisma } from "../generated/prisma/client.ts";
 import type { FilterValues, OrderValue } from "../platform/collection-contract.ts";
 import { notFound } from "../platform/errors.ts";
 import { parseUuid } from "../platform/ids.ts";
@@ -27,7 +27,7 @@ export async function listEvents(
   ctx: Context,
   args: { filter?: EventFilter | null; orderBy?: EventOrder | null; page: Page },
   query: EventQuery = {},
-): Promise<Connection<unknown>> {
+): Promise<Connection<Event>> {
   const where = await whereFor(ctx, args.filter);
   return paginate(ctx.db.event, { where, orderBy: eventOrder(args.orderBy), page: args.page, query });
 }

@@ -1,4 +1,4 @@
-import SchemaBuilder from "@pothos/core";
+import SchemaBuilder, { type SchemaTypes } from "@pothos/core";
 import PrismaPlugin from "@pothos/plugin-prisma";
 import type PrismaTypes from "../generated/pothos-types.ts";
 import { getDatamodel } from "../generated/pothos-types.ts";
@@ -25,3 +25,7 @@ export const builder = new SchemaBuilder<{
 builder.queryType({});
 builder.mutationType({});
 builder.subscriptionType({});
+
+type PothosSchemaBuilder<T extends SchemaTypes> = PothosSchemaTypes.SchemaBuilder<T>;
+/** The schema types of `builder`, for helpers that take its refs and field builders. */
+export type Types = typeof builder extends PothosSchemaBuilder<infer T> ? T : never;

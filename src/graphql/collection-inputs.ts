@@ -1,4 +1,4 @@
-import type { EnumRef, InputFieldBuilder, InputFieldsFromShape, RecursivelyNormalizeNullableFields, SchemaTypes } from "@pothos/core";
+import type { EnumRef, InputFieldBuilder, InputFieldsFromShape, RecursivelyNormalizeNullableFields } from "@pothos/core";
 import {
   type CollectionContract,
   type Filter,
@@ -6,10 +6,8 @@ import {
   type OrderValue,
   orderValues,
 } from "../platform/collection-contract.ts";
-import { builder } from "./builder.ts";
+import { builder, type Types } from "./builder.ts";
 
-type Types = typeof builder extends PothosSchemaBuilder<infer T> ? T : never;
-type PothosSchemaBuilder<T extends SchemaTypes> = PothosSchemaTypes.SchemaBuilder<T>;
 type Fields = InputFieldBuilder<Types, "InputObject">;
 
 /** The GraphQL enums that choice filters name (`enumName`), so one enum serves the object type and its filter. */

@@ -14,7 +14,7 @@ function selects(info: GraphQLResolveInfo, selectionSet: SelectionSetNode | unde
  * undefined when the client did not ask for it. The service reads it inside its transaction: a read after the commit
  * could fail on a lost connection after the change was made.
  */
-export function nestedQuery<Q>(ctx: object, info: GraphQLResolveInfo, typeName: string, field: string): Q | undefined {
+export function nestedQuery(ctx: object, info: GraphQLResolveInfo, typeName: string, field: string) {
   if (!info.fieldNodes.some((node) => selects(info, node.selectionSet, field))) return undefined;
-  return queryFromInfo({ context: ctx, info, typeName, path: [field] }) as Q;
+  return queryFromInfo({ context: ctx, info, typeName, path: [field] });
 }

@@ -3,7 +3,7 @@ import { queryFromInfo } from "@pothos/plugin-prisma";
 import type { GraphQLResolveInfo } from "graphql";
 import { fieldError } from "../platform/errors.ts";
 import { type Connection, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type Page } from "../platform/paginate.ts";
-import { builder } from "./builder.ts";
+import { builder, type Types } from "./builder.ts";
 
 
 export interface PageArgs {
@@ -48,17 +48,17 @@ const PageInfo = builder
   });
 
 /** A connection with a total count and cursors that are positions, so REST pages and GraphQL cursors agree. */
-export function connectionType<T>(name: string, node: ObjectRef<any, T>) {
+export function connectionType<T>(name: string, node: ObjectRef<Types, T>) {
   const Edge = builder.objectRef<{ node: T; cursor: string }>(`${name}Edge`).implement({
     fields: (t) => ({
       cursor: t.exposeString("cursor"),
-      node: t.field({ type: node, resolve: (edge) => edge.node as never }),
+      node: t.expose("node", { type: node }),
     }),
   });
   return builder.objectRef<Connection<T>>(`${name}Connection`).implement({
     fields: (t) => ({
       totalCount: t.exposeInt("totalCount"),
-      nodes: t.field({ type: [node], resolve: (c) => c.nodes as never }),
+      nodes: t.field({ type: [node], resolve: (c) => c.nodes }),
       edges: t.field({
         type: [Edge],
         resolve: (c) => c.nodes.map((n, i) => ({ node: n, cursor: encodeCursor(c.skip + i) })),
@@ -78,4 +78,4 @@ export function connectionType<T>(name: string, node: ObjectRef<any, T>) {
 
 /** What plugin-prisma must load for the nodes of a connection, whether the client asked for `nodes` or `edges.node`. */
 export const nodesQuery = (ctx: object, info: GraphQLResolveInfo, typeName: string) =>
-  queryFromInfo({ context: ctx, info, typeName, paths: [["nodes"], ["edges", "node"]] }) as never;
+  queryFromInfo({ context: ctx, info, typeName, paths: [["nodes"], ["edges", "node"]] });

@@ -1,7 +1,7 @@
 import type { Context } from "../context.ts";
 import { requireStaff } from "../directory/lookup.ts";
 import { recordEvent } from "../events/record.ts";
-import type { AnnouncementType, Prisma } from "../generated/prisma/client.ts";
+import type { AdminAnnouncement, AnnouncementType, Prisma } from "../generated/prisma/client.ts";
 import { choiceFilter, defineContract, type FilterValues, type OrderValue, valuesByLabel } from "../platform/collection-contract.ts";
 import type { Connection, Page } from "../platform/paginate.ts";
 import { type FieldErrors, invalid, notFound } from "../platform/errors.ts";
@@ -71,7 +71,7 @@ export async function listAdminAnnouncements(
     page: Page;
   },
   query: AdminAnnouncementQuery = {},
-): Promise<Connection<unknown>> {
+): Promise<Connection<AdminAnnouncement>> {
   ctx.requireViewer();
   const where = { AND: await ADMIN_ANNOUNCEMENT_CONTRACT.where(args.filter, ctx) };
   const orderBy = ADMIN_ANNOUNCEMENT_CONTRACT.orderBy(args.orderBy);

@@ -11,6 +11,7 @@ afterAll(() => t.close());
 
 const MANAGERS: Persona[] = ["staff", "providerOwner", "providerManager"];
 const OUTSIDERS: Persona[] = ["providerSupport", "offeringManager", "projectAdmin", "projectManager", "projectMember", "unrelated"];
+const WRONG_DATE_FORMAT = "Datetime has wrong format. Use one of these formats instead: YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z].";
 const INVALID_PROVIDER = { service_provider: ["Invalid hyperlink - Object does not exist."] };
 
 const MAINTENANCE_KEYS = [
@@ -92,6 +93,9 @@ describe("create validation", () => {
     ["bad reference url", { external_reference_url: "nope" }, { external_reference_url: ["Enter a valid URL."] }],
     ["unknown provider", { service_provider: serviceProviderUrl({ baseUrl: "http://x" } as TestApp, "0".repeat(32)) }, INVALID_PROVIDER],
     ["wrong collection", { service_provider: "http://x/api/customers/00000000000000000000000000000000/" }, INVALID_PROVIDER],
+    ["null required fields", { name: null, scheduled_start: null, scheduled_end: null },
+      { name: ["This field may not be null."], scheduled_start: ["This field may not be null."], scheduled_end: ["This field may not be null."] }],
+    ["empty dates", { scheduled_start: "", scheduled_end: "" }, { scheduled_start: [WRONG_DATE_FORMAT], scheduled_end: [WRONG_DATE_FORMAT] }],
   ];
   for (const [name, override, errors] of cases) {
     it(`${name} → 400`, async () => {

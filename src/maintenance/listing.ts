@@ -1,5 +1,5 @@
 import type { Context } from "../context.ts";
-import { Prisma } from "../generated/prisma/client.ts";
+import { type MaintenanceAnnouncement, Prisma } from "../generated/prisma/client.ts";
 import type { FilterValues, OrderValue } from "../platform/collection-contract.ts";
 import type { Connection, Page } from "../platform/paginate.ts";
 import { paginate } from "../platform/paginate.ts";
@@ -64,7 +64,7 @@ export async function listAnnouncements(
   contract: Contract,
   args: MaintenanceListArgs,
   query: MaintenanceQuery,
-): Promise<Connection<unknown>> {
+): Promise<Connection<MaintenanceAnnouncement>> {
   const where = { AND: [scope, ...(await contract.where(args.filter, { ctx, within: scope }))] };
   const order = contract.orderBy(args.orderBy);
   const db = ctx.db.maintenanceAnnouncement;

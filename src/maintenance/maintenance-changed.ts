@@ -1,9 +1,11 @@
+import type { MaintenanceState } from "../generated/prisma/client.ts";
+
 /** The `maintenanceChanged` topic: a maintenance announcement (or one of its offering links) changed; `state` is null once it is deleted. */
 export interface MaintenanceChangedPayload {
   maintenanceId: string;
   serviceProviderId: string;
   providerCustomerId: string;
-  state: string | null;
-  previousState: string | null;
+  state: MaintenanceState | null;
+  previousState: MaintenanceState | null;
   eventId: number;
 }

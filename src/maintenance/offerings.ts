@@ -1,5 +1,5 @@
 import type { Context } from "../context.ts";
-import type { Prisma } from "../generated/prisma/client.ts";
+import type { MaintenanceAnnouncementOffering, Prisma } from "../generated/prisma/client.ts";
 import type { FilterValues, OrderValue } from "../platform/collection-contract.ts";
 import type { Connection, Page } from "../platform/paginate.ts";
 import { fieldError, type FieldErrors, invalid, notFound } from "../platform/errors.ts";
@@ -48,18 +48,23 @@ export async function listMaintenanceOfferings(
     page: Page;
   },
   query: MaintenanceOfferingQuery = {},
-): Promise<Connection<unknown>> {
+): Promise<Connection<MaintenanceAnnouncementOffering>> {
   const where = { AND: [await visibleLinks(ctx), ...(await MAINTENANCE_OFFERING_CONTRACT.where(args.filter))] };
   const orderBy = MAINTENANCE_OFFERING_CONTRACT.orderBy(args.orderBy);
   return paginate(ctx.db.maintenanceAnnouncementOffering, { where, orderBy, page: args.page, query });
 }
 
-export async function getMaintenanceOffering(ctx: Context, uuid: string, query: MaintenanceOfferingQuery = {}) {
+/** The link `uuid`, read by `find` among those the viewer may see (404 otherwise). */
+async function findVisible<T>(ctx: Context, uuid: string, find: (where: Prisma.MaintenanceAnnouncementOfferingWhereInput) => Promise<T | null>) {
   const id = parseUuid(uuid);
   const visible = await visibleLinks(ctx);
-  const row = id ? await ctx.db.maintenanceAnnouncementOffering.findFirst({ ...query, where: { AND: [{ id }, visible] } }) : null;
+  const row = id ? await find({ AND: [{ id }, visible] }) : null;
   if (!row) throw notFound();
   return row;
+}
+
+export async function getMaintenanceOffering(ctx: Context, uuid: string, query: MaintenanceOfferingQuery = {}) {
+  return findVisible(ctx, uuid, (where) => ctx.db.maintenanceAnnouncementOffering.findFirst({ ...query, where }));
 }
 
 const missing = (field: string) => fieldError(field, "Invalid hyperlink - Object does not exist.");
@@ -152,7 +157,7 @@ export async function createMaintenanceOffering(ctx: Context, input: Maintenance
 }
 
 async function loadManageableLink(ctx: Context, uuid: string): Promise<LinkCore> {
-  const link = (await getMaintenanceOffering(ctx, uuid, { select: LINK_CORE })) as unknown as LinkCore;
+  const link = await findVisible(ctx, uuid, (where) => ctx.db.maintenanceAnnouncementOffering.findFirst({ select: LINK_CORE, where }));
   await requireManager(ctx, link.maintenance.serviceProvider.customerId);
   return link;
 }

@@ -1,3 +1,4 @@
+import type { MaintenanceAnnouncement } from "../generated/prisma/client.ts";
 import type { Context } from "../context.ts";
 import type { Connection } from "../platform/paginate.ts";
 import { notFound } from "../platform/errors.ts";
@@ -11,7 +12,7 @@ import { rejectBadToken } from "./visibility.ts";
 /** Waldur §4.4: every organisation's announcements once scheduled, anonymous callers included. */
 const PUBLISHED = { state: { in: [...PUBLIC_STATES] } };
 
-export async function listPublicMaintenance(ctx: Context, args: MaintenanceListArgs, query: MaintenanceQuery = {}): Promise<Connection<unknown>> {
+export async function listPublicMaintenance(ctx: Context, args: MaintenanceListArgs, query: MaintenanceQuery = {}): Promise<Connection<MaintenanceAnnouncement>> {
   rejectBadToken(ctx);
   return listAnnouncements(ctx, PUBLISHED, PUBLIC_MAINTENANCE_CONTRACT, args, query);
 }

@@ -33,12 +33,12 @@ builder.queryFields((t) => ({
         ctx,
         { filter: args.filter, orderBy: args.orderBy, page: toPage(args) },
         nodesQuery(ctx, info, "AdminAnnouncement"),
-      ) as never,
+      ),
   }),
   adminAnnouncement: t.prismaField({
     type: "AdminAnnouncement",
     args: { uuid: t.arg.id({ required: true }) },
-    resolve: (query, _root, args, ctx) => announcements.getAdminAnnouncement(ctx, String(args.uuid), query) as never,
+    resolve: (query, _root, args, ctx) => announcements.getAdminAnnouncement(ctx, String(args.uuid), query),
   }),
 }));
 
@@ -48,14 +48,14 @@ builder.mutationFields((t) => ({
     description: "Staff only",
     args: { input: t.arg({ type: CreateInput, required: true }) },
     resolve: (query, _root, { input }, ctx) =>
-      announcements.createAdminAnnouncement(ctx, input as announcements.AdminAnnouncementInput, query) as never,
+      announcements.createAdminAnnouncement(ctx, input as announcements.AdminAnnouncementInput, query),
   }),
   updateAdminAnnouncement: t.prismaField({
     type: "AdminAnnouncement",
     description: "Staff only",
     args: { uuid: t.arg.id({ required: true }), input: t.arg({ type: UpdateInput, required: true }) },
     resolve: (query, _root, args, ctx) =>
-      announcements.updateAdminAnnouncement(ctx, String(args.uuid), args.input as announcements.AdminAnnouncementInput, query) as never,
+      announcements.updateAdminAnnouncement(ctx, String(args.uuid), args.input as announcements.AdminAnnouncementInput, query),
   }),
   deleteAdminAnnouncement: t.field({
     type: DeletionRef,

@@ -41,12 +41,12 @@ builder.queryFields((t) => ({
         ctx,
         { filter: args.filter, orderBy: args.orderBy, page: toPage(args) },
         nodesQuery(ctx, info, "MaintenanceAnnouncementOffering"),
-      ) as never,
+      ),
   }),
   maintenanceAnnouncementOffering: t.prismaField({
     type: "MaintenanceAnnouncementOffering",
     args: { uuid: t.arg.id({ required: true }) },
-    resolve: (query, _root, args, ctx) => links.getMaintenanceOffering(ctx, String(args.uuid), query) as never,
+    resolve: (query, _root, args, ctx) => links.getMaintenanceOffering(ctx, String(args.uuid), query),
   }),
 }));
 
@@ -54,12 +54,12 @@ builder.mutationFields((t) => ({
   createMaintenanceAnnouncementOffering: t.prismaField({
     type: "MaintenanceAnnouncementOffering",
     args: { input: t.arg({ type: CreateLinkInput, required: true }) },
-    resolve: (query, _root, { input }, ctx) => links.createMaintenanceOffering(ctx, toServiceInput(input), query) as never,
+    resolve: (query, _root, { input }, ctx) => links.createMaintenanceOffering(ctx, toServiceInput(input), query),
   }),
   updateMaintenanceAnnouncementOffering: t.prismaField({
     type: "MaintenanceAnnouncementOffering",
     args: { uuid: t.arg.id({ required: true }), input: t.arg({ type: UpdateLinkInput, required: true }) },
-    resolve: (query, _root, args, ctx) => links.updateMaintenanceOffering(ctx, String(args.uuid), toServiceInput(args.input), query) as never,
+    resolve: (query, _root, args, ctx) => links.updateMaintenanceOffering(ctx, String(args.uuid), toServiceInput(args.input), query),
   }),
   deleteMaintenanceAnnouncementOffering: t.field({
     type: DeletionRef,

@@ -21,12 +21,12 @@ builder.queryFields((t) => ({
         ctx,
         { filter: args.filter, orderBy: args.orderBy, page: toPage(args) },
         nodesQuery(ctx, info, "PublicMaintenanceAnnouncement"),
-      ) as never,
+      ),
   }),
   publicMaintenanceAnnouncement: t.prismaField({
     type: PublicMaintenanceAnnouncementRef,
     args: { uuid: t.arg.id({ required: true }) },
-    resolve: (query, _root, args, ctx) => publicView.getPublicMaintenance(ctx, String(args.uuid), query) as never,
+    resolve: (query, _root, args, ctx) => publicView.getPublicMaintenance(ctx, String(args.uuid), query),
   }),
 }));
 
@@ -48,7 +48,7 @@ const PublicChangeRef = builder.objectRef<PublicChange>("PublicMaintenanceChange
       type: MaintenanceStateEnum,
       nullable: true,
       description: "The public state; null once the announcement left the public view",
-      resolve: (p) => (p.kind === "LEFT" ? null : (p.state as never)),
+      resolve: (p) => (p.kind === "LEFT" ? null : p.state),
     }),
     announcement: t.prismaField({
       type: PublicMaintenanceAnnouncementRef,

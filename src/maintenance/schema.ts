@@ -57,12 +57,12 @@ builder.queryFields((t) => ({
         ctx,
         { filter: args.filter, orderBy: args.orderBy, page: toPage(args) },
         nodesQuery(ctx, info, "MaintenanceAnnouncement"),
-      ) as never,
+      ),
   }),
   maintenanceAnnouncement: t.prismaField({
     type: "MaintenanceAnnouncement",
     args: { uuid: t.arg.id({ required: true }) },
-    resolve: (query, _root, args, ctx) => service.getMaintenance(ctx, String(args.uuid), query) as never,
+    resolve: (query, _root, args, ctx) => service.getMaintenance(ctx, String(args.uuid), query),
   }),
 }));
 
@@ -71,12 +71,12 @@ builder.mutationFields((t) => ({
     type: "MaintenanceAnnouncement",
     description: "A new announcement, in Draft",
     args: { input: t.arg({ type: CreateMaintenanceInput, required: true }) },
-    resolve: (query, _root, { input }, ctx) => service.createMaintenance(ctx, maintenanceInput(input), query) as never,
+    resolve: (query, _root, { input }, ctx) => service.createMaintenance(ctx, maintenanceInput(input), query),
   }),
   updateMaintenanceAnnouncement: t.prismaField({
     type: "MaintenanceAnnouncement",
     args: { uuid: t.arg.id({ required: true }), input: t.arg({ type: UpdateMaintenanceInput, required: true }) },
-    resolve: (query, _root, args, ctx) => service.updateMaintenance(ctx, String(args.uuid), maintenanceInput(args.input), query) as never,
+    resolve: (query, _root, args, ctx) => service.updateMaintenance(ctx, String(args.uuid), maintenanceInput(args.input), query),
   }),
   deleteMaintenanceAnnouncement: t.field({
     type: DeletionRef,
@@ -93,7 +93,7 @@ builder.mutationFields((t) => ({
           type: "MaintenanceAnnouncement",
           description: `${action}: ${rule.from.join(", ")} → ${rule.to}`,
           args: { uuid: t.arg.id({ required: true }) },
-          resolve: (query, _root, args, ctx) => service.transitionMaintenance(ctx, String(args.uuid), action, query) as never,
+          resolve: (query, _root, args, ctx) => service.transitionMaintenance(ctx, String(args.uuid), action, query),
         }),
       ];
     }),
@@ -104,8 +104,8 @@ const MaintenanceChangeRef = builder.objectRef<MaintenanceChangedPayload>("Maint
   fields: (t) => ({
     maintenanceAnnouncementUuid: t.string({ resolve: (p) => toHex(p.maintenanceId) }),
     serviceProviderUuid: t.string({ resolve: (p) => toHex(p.serviceProviderId) }),
-    previousState: t.field({ type: MaintenanceStateEnum, nullable: true, description: "null when just created", resolve: (p) => p.previousState as never }),
-    state: t.field({ type: MaintenanceStateEnum, nullable: true, description: "null once deleted", resolve: (p) => p.state as never }),
+    previousState: t.field({ type: MaintenanceStateEnum, nullable: true, description: "null when just created", resolve: (p) => p.previousState }),
+    state: t.field({ type: MaintenanceStateEnum, nullable: true, description: "null once deleted", resolve: (p) => p.state }),
     maintenanceAnnouncement: t.prismaField({
       type: "MaintenanceAnnouncement",
       nullable: true,
@@ -115,7 +115,7 @@ const MaintenanceChangeRef = builder.objectRef<MaintenanceChangedPayload>("Maint
     event: t.field({
       type: EventRef,
       // Delivery already checked that the subscriber manages the provider, and the event is scoped to it.
-      resolve: (p, _args, ctx) => ctx.db.event.findUniqueOrThrow({ where: { id: p.eventId } }) as never,
+      resolve: (p, _args, ctx) => ctx.db.event.findUniqueOrThrow({ where: { id: p.eventId } }),
     }),
   }),
 });

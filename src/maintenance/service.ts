@@ -1,5 +1,5 @@
 import type { Context } from "../context.ts";
-import type { MaintenanceState, Prisma } from "../generated/prisma/client.ts";
+import type { MaintenanceAnnouncement, MaintenanceState, Prisma } from "../generated/prisma/client.ts";
 import type { Connection } from "../platform/paginate.ts";
 import type { MaintenanceQuery } from "./listing.ts";
 import { DomainError, ErrorCode, fieldError, notFound } from "../platform/errors.ts";
@@ -24,21 +24,26 @@ const ANNOUNCED_STATES: readonly MaintenanceState[] = ["SCHEDULED", "IN_PROGRESS
 const EDITABLE = { ...MAINTENANCE_CORE, ...ANNOUNCEMENT_SOURCE, internalNotes: true, externalReferenceUrl: true } as const;
 type Editable = Prisma.MaintenanceAnnouncementGetPayload<{ select: typeof EDITABLE }>;
 
-export async function listMaintenance(ctx: Context, args: MaintenanceListArgs, query: MaintenanceQuery = {}): Promise<Connection<unknown>> {
+export async function listMaintenance(ctx: Context, args: MaintenanceListArgs, query: MaintenanceQuery = {}): Promise<Connection<MaintenanceAnnouncement>> {
   return listAnnouncements(ctx, await visibleMaintenance(ctx), MAINTENANCE_CONTRACT, args, query);
 }
 
-export async function getMaintenance(ctx: Context, uuid: string, query: MaintenanceQuery = {}) {
+/** The announcement `uuid`, read by `find` among those the viewer may see (404 otherwise). */
+async function findVisible<T>(ctx: Context, uuid: string, find: (where: Prisma.MaintenanceAnnouncementWhereInput) => Promise<T | null>) {
   const visible = await visibleMaintenance(ctx);
   const id = parseUuid(uuid);
-  const row = id ? await ctx.db.maintenanceAnnouncement.findFirst({ ...query, where: { AND: [{ id }, visible] } }) : null;
+  const row = id ? await find({ AND: [{ id }, visible] }) : null;
   if (!row) throw notFound();
   return row;
 }
 
+export async function getMaintenance(ctx: Context, uuid: string, query: MaintenanceQuery = {}) {
+  return findVisible(ctx, uuid, (where) => ctx.db.maintenanceAnnouncement.findFirst({ ...query, where }));
+}
+
 /** The announcement the viewer may change: 404 when they cannot see it, 403 when they only read (support). */
 export async function loadManageable(ctx: Context, uuid: string): Promise<Editable> {
-  const m = (await getMaintenance(ctx, uuid, { select: EDITABLE })) as unknown as Editable;
+  const m = await findVisible(ctx, uuid, (where) => ctx.db.maintenanceAnnouncement.findFirst({ select: EDITABLE, where }));
   await requireManager(ctx, m.serviceProvider.customerId);
   return m;
 }

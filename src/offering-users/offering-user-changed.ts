@@ -1,9 +1,11 @@
+import type { OfferingUserState } from "../generated/prisma/client.ts";
+
 /** The `offeringUserChanged` topic: an offering user was created or changed state. */
 export interface OfferingUserChangedPayload {
   offeringUserId: string;
   offeringId: string;
   providerCustomerId: string;
-  state: string;
-  previousState: string | null;
+  state: OfferingUserState;
+  previousState: OfferingUserState | null;
   eventId: number;
 }

@@ -42,6 +42,6 @@ builder.queryFields((t) => ({
     type: connectionType("OfferingAccount", OfferingAccountRef),
     description: "Service or course accounts of an offering's projects (provider side; always empty here)",
     args: { offeringUuid: t.arg.id({ required: true }), kind: t.arg({ type: OfferingAccountKindEnum, required: true }), ...pageArgs },
-    resolve: (_r, args, ctx) => offeringAccounts(ctx, String(args.offeringUuid), args.kind) as never,
+    resolve: (_r, args, ctx) => offeringAccounts(ctx, String(args.offeringUuid), args.kind),
   }),
 }));

@@ -77,12 +77,12 @@ builder.queryFields((t) => ({
     type: OfferingUserConnection,
     args: { filter: t.arg({ type: OfferingUserFilterInput }), orderBy: t.arg({ type: [OfferingUserOrderEnum] }), ...pageArgs },
     resolve: (_root, args, ctx, info) =>
-      service.listOfferingUsers(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "OfferingUser")) as never,
+      service.listOfferingUsers(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "OfferingUser")),
   }),
   offeringUser: t.prismaField({
     type: "OfferingUser",
     args: { uuid: t.arg.id({ required: true }) },
-    resolve: (query, _root, args, ctx) => service.getOfferingUser(ctx, String(args.uuid), query) as never,
+    resolve: (query, _root, args, ctx) => service.getOfferingUser(ctx, String(args.uuid), query),
   }),
 }));
 
@@ -101,7 +101,7 @@ builder.mutationFields((t) =>
             ...(storesComment(operation) ? { comment: t.arg.string(), commentUrl: t.arg.string() } : {}),
           },
           resolve: (query, _root, args, ctx) =>
-            service.transitionOfferingUser(ctx, String(args.uuid), operation, args as service.CommentInput, query) as never,
+            service.transitionOfferingUser(ctx, String(args.uuid), operation, args as service.CommentInput, query),
         }),
       ];
     }),
@@ -125,14 +125,14 @@ builder.mutationFields((t) => ({
     type: "OfferingUser",
     args: { input: t.arg({ type: CreateOfferingUserInput, required: true }) },
     resolve: (query, _root, { input }, ctx) =>
-      service.createOfferingUser(ctx, { offering: String(input.offeringUuid), user: String(input.userUuid), username: input.username }, query) as never,
+      service.createOfferingUser(ctx, { offering: String(input.offeringUuid), user: String(input.userUuid), username: input.username }, query),
   }),
   updateOfferingUser: t.prismaField({
     type: "OfferingUser",
     description: "Push back the local username; a new non-empty one moves a user still being created to OK",
     args: { uuid: t.arg.id({ required: true }), username: t.arg.string() },
     resolve: (query, _root, args, ctx) =>
-      service.updateOfferingUser(ctx, String(args.uuid), args.username === undefined ? {} : { username: args.username }, query) as never,
+      service.updateOfferingUser(ctx, String(args.uuid), args.username === undefined ? {} : { username: args.username }, query),
   }),
   updateOfferingUserComments: t.prismaField({
     type: "OfferingUser",
@@ -141,7 +141,7 @@ builder.mutationFields((t) => ({
       serviceProviderComment: t.arg.string(),
       serviceProviderCommentUrl: t.arg.string(),
     },
-    resolve: (query, _root, args, ctx) => service.updateOfferingUserComments(ctx, String(args.uuid), args, query) as never,
+    resolve: (query, _root, args, ctx) => service.updateOfferingUserComments(ctx, String(args.uuid), args, query),
   }),
   deleteOfferingUser: t.field({
     type: DeletedRef,
@@ -153,8 +153,8 @@ builder.mutationFields((t) => ({
 const OfferingUserChangeRef = builder.objectRef<OfferingUserChangedPayload>("OfferingUserChange").implement({
   fields: (t) => ({
     offeringUserUuid: t.string({ resolve: (p) => toHex(p.offeringUserId) }),
-    state: t.field({ type: OfferingUserStateEnum, resolve: (p) => p.state as never }),
-    previousState: t.field({ type: OfferingUserStateEnum, nullable: true, resolve: (p) => p.previousState as never }),
+    state: t.field({ type: OfferingUserStateEnum, resolve: (p) => p.state }),
+    previousState: t.field({ type: OfferingUserStateEnum, nullable: true, resolve: (p) => p.previousState }),
     offeringUser: t.prismaField({
       type: "OfferingUser",
       nullable: true,
@@ -165,7 +165,7 @@ const OfferingUserChangeRef = builder.objectRef<OfferingUserChangedPayload>("Off
       type: EventRef,
       // Delivery already checked that the subscriber may see the change, as Waldur shows an object's events
       // to whoever can see the object; the event list's own rule would leave this non-null field empty.
-      resolve: (p, _args, ctx) => ctx.db.event.findUniqueOrThrow({ where: { id: p.eventId } }) as never,
+      resolve: (p, _args, ctx) => ctx.db.event.findUniqueOrThrow({ where: { id: p.eventId } }),
     }),
   }),
 });

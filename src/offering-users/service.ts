@@ -1,7 +1,7 @@
 import { allocationProviderScopes, offeringProviderScopes } from "../auth/access.ts";
 import { Permission } from "../auth/permissions.ts";
 import type { Context } from "../context.ts";
-import type { OfferingUserState, Prisma } from "../generated/prisma/client.ts";
+import type { OfferingUser, OfferingUserState, Prisma } from "../generated/prisma/client.ts";
 import type { Connection, Page } from "../platform/paginate.ts";
 import { DomainError, ErrorCode, fieldError, forbidden, notFound } from "../platform/errors.ts";
 import { parseUuid, toHex } from "../platform/ids.ts";
@@ -33,7 +33,7 @@ export async function listOfferingUsers(
   ctx: Context,
   args: { filter?: FilterValues<typeof OFFERING_USER_CONTRACT> | null; orderBy?: Array<OrderValue<typeof OFFERING_USER_CONTRACT>> | null; page: Page },
   query: OfferingUserQuery = {},
-): Promise<Connection<unknown>> {
+): Promise<Connection<OfferingUser>> {
   const where = {
     AND: [await visibleOfferingUsers(ctx), ...(await OFFERING_USER_CONTRACT.where(args.filter, ctx))],
   };
@@ -41,16 +41,21 @@ export async function listOfferingUsers(
   return paginate(ctx.db.offeringUser, { where, orderBy, page: args.page, query });
 }
 
-export async function getOfferingUser(ctx: Context, uuid: string, query: OfferingUserQuery = {}) {
+/** The offering user `uuid`, read by `find` among those the viewer may see (404 otherwise). */
+async function findVisible<T>(ctx: Context, uuid: string, find: (where: Prisma.OfferingUserWhereInput) => Promise<T | null>) {
   const id = parseUuid(uuid);
   if (!id) throw notFound();
-  const row = await ctx.db.offeringUser.findFirst({ ...query, where: { AND: [{ id }, await visibleOfferingUsers(ctx)] } });
+  const row = await find({ AND: [{ id }, await visibleOfferingUsers(ctx)] });
   if (!row) throw notFound();
   return row;
 }
 
+export async function getOfferingUser(ctx: Context, uuid: string, query: OfferingUserQuery = {}) {
+  return findVisible(ctx, uuid, (where) => ctx.db.offeringUser.findFirst({ ...query, where }));
+}
+
 async function loadVisible(ctx: Context, uuid: string): Promise<OfferingUserCore> {
-  return (await getOfferingUser(ctx, uuid, { select: OFFERING_USER_CORE })) as unknown as OfferingUserCore;
+  return findVisible(ctx, uuid, (where) => ctx.db.offeringUser.findFirst({ select: OFFERING_USER_CORE, where }));
 }
 
 /**

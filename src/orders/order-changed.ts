@@ -1,3 +1,5 @@
+import type { OrderState } from "../generated/prisma/client.ts";
+
 /** The `orderChanged` topic: an order changed (state, backend id) or was deleted; `state` is null once it is gone. */
 export interface OrderChangedPayload {
   orderId: string;
@@ -5,7 +7,7 @@ export interface OrderChangedPayload {
   projectId: string;
   providerCustomerId: string;
   consumerCustomerId: string;
-  state: string | null;
-  previousState: string | null;
+  state: OrderState | null;
+  previousState: OrderState | null;
   eventId: number;
 }

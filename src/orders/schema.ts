@@ -1,4 +1,5 @@
 import type { Context } from "../context.ts";
+import type { Order, OrderState } from "../generated/prisma/client.ts";
 import { builder } from "../graphql/builder.ts";
 import { collectionInputs } from "../graphql/collection-inputs.ts";
 import { nestedQuery } from "../graphql/nested-query.ts";
@@ -28,12 +29,12 @@ builder.queryFields((t) => ({
     type: OrderConnection,
     args: { filter: t.arg({ type: OrderFilterInput }), orderBy: t.arg({ type: [OrderOrderEnum] }), ...pageArgs },
     resolve: (_root, args, ctx, info) =>
-      service.listOrders(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "Order")) as never,
+      service.listOrders(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "Order")),
   }),
   order: t.prismaField({
     type: "Order",
     args: { uuid: t.arg.id({ required: true }) },
-    resolve: (query, _root, args, ctx) => service.getOrder(ctx, String(args.uuid), query) as never,
+    resolve: (query, _root, args, ctx) => service.getOrder(ctx, String(args.uuid), query),
   }),
 }));
 
@@ -54,18 +55,18 @@ const CreateOrderInput = builder.inputType("CreateOrderInput", {
 
 /** The result of an order action: the order's new state and, for approvals, Waldur's `detail` message. */
 /** `order`: read by the service inside its transaction when the client asked for it (nestedQuery), else here. */
-const resultOrder = (query: service.OrderQuery, r: { orderId: string; order?: unknown }, ctx: Context) =>
-  (r.order ?? ctx.db.order.findUniqueOrThrow({ ...query, where: { id: r.orderId } })) as never;
+const resultOrder = (query: service.OrderQuery, r: { orderId: string; order?: Order }, ctx: Context) =>
+  r.order ?? ctx.db.order.findUniqueOrThrow({ ...query, where: { id: r.orderId } });
 
-const OrderActionResultRef = builder.objectRef<{ orderId: string; state: string; detail: string; order?: unknown }>("OrderActionResult").implement({
+const OrderActionResultRef = builder.objectRef<{ orderId: string; state: OrderState; detail: string; order?: Order }>("OrderActionResult").implement({
   fields: (t) => ({
     detail: t.exposeString("detail"),
-    state: t.field({ type: OrderStateEnum, resolve: (r) => r.state as never }),
+    state: t.field({ type: OrderStateEnum, resolve: (r) => r.state }),
     order: t.prismaField({ type: "Order", resolve: (query, r, _args, ctx) => resultOrder(query, r, ctx) }),
   }),
 });
 
-const BackendIdResultRef = builder.objectRef<{ orderId: string; changed: boolean; order?: unknown }>("OrderBackendIdResult").implement({
+const BackendIdResultRef = builder.objectRef<{ orderId: string; changed: boolean; order?: Order }>("OrderBackendIdResult").implement({
   fields: (t) => ({
     changed: t.exposeBoolean("changed"),
     status: t.string({ resolve: (r) => (r.changed ? "Order backend_id has been changed." : "Order backend_id is not changed.") }),
@@ -92,7 +93,7 @@ builder.mutationFields((t) => ({
           resource: input.resourceUuid == null ? null : String(input.resourceUuid),
         },
         query,
-      ) as never,
+      ),
   }),
   ...Object.fromEntries(
     ORDER_ACTIONS.map((action) => {
@@ -136,8 +137,8 @@ builder.mutationFields((t) => ({
 const OrderChangeRef = builder.objectRef<OrderChangedPayload>("OrderChange").implement({
   fields: (t) => ({
     orderUuid: t.string({ resolve: (p) => toHex(p.orderId) }),
-    state: t.field({ type: OrderStateEnum, nullable: true, description: "Null once deleted", resolve: (p) => p.state as never }),
-    previousState: t.field({ type: OrderStateEnum, nullable: true, resolve: (p) => p.previousState as never }),
+    state: t.field({ type: OrderStateEnum, nullable: true, description: "Null once deleted", resolve: (p) => p.state }),
+    previousState: t.field({ type: OrderStateEnum, nullable: true, resolve: (p) => p.previousState }),
     order: t.prismaField({
       type: "Order",
       nullable: true,
@@ -146,7 +147,7 @@ const OrderChangeRef = builder.objectRef<OrderChangedPayload>("OrderChange").imp
     }),
     event: t.field({
       type: EventRef,
-      resolve: (p, _args, ctx) => ctx.db.event.findUniqueOrThrow({ where: { id: p.eventId } }) as never,
+      resolve: (p, _args, ctx) => ctx.db.event.findUniqueOrThrow({ where: { id: p.eventId } }),
     }),
   }),
 });

@@ -1,6 +1,6 @@
 import { Permission } from "../auth/permissions.ts";
 import type { Context } from "../context.ts";
-import type { OrderState, Prisma } from "../generated/prisma/client.ts";
+import type { Order, OrderState, Prisma } from "../generated/prisma/client.ts";
 import type { Connection, Page } from "../platform/paginate.ts";
 import { requireStaff, visibleOne } from "../directory/lookup.ts";
 import { visibleEvents } from "../events/visibility.ts";
@@ -24,18 +24,23 @@ export async function listOrders(
   ctx: Context,
   args: { filter?: FilterValues<typeof ORDER_CONTRACT> | null; orderBy?: Array<OrderValue<typeof ORDER_CONTRACT>> | null; page: Page },
   query: OrderQuery = {},
-): Promise<Connection<unknown>> {
+): Promise<Connection<Order>> {
   const filters = await ORDER_CONTRACT.where(args.filter, ctx);
   const where = { AND: [await visibleOrders(ctx), ...filters] };
   return paginate(ctx.db.order, { where, orderBy: ORDER_CONTRACT.orderBy(args.orderBy), page: args.page, query });
 }
 
-export async function getOrder(ctx: Context, uuid: string, query: OrderQuery = {}) {
+/** The order `uuid`, read by `find` among those the viewer may see (404 otherwise). */
+async function findVisible<T>(ctx: Context, uuid: string, find: (where: Prisma.OrderWhereInput) => Promise<T | null>) {
   const visible = await visibleOrders(ctx);
-  return visibleOne(uuid, (id) => ctx.db.order.findFirst({ ...query, where: { AND: [{ id }, visible] } }));
+  return visibleOne(uuid, (id) => find({ AND: [{ id }, visible] }));
 }
 
-const loadVisible = async (ctx: Context, uuid: string) => (await getOrder(ctx, uuid, { select: ORDER_CORE })) as unknown as OrderCore;
+export async function getOrder(ctx: Context, uuid: string, query: OrderQuery = {}) {
+  return findVisible(ctx, uuid, (where) => ctx.db.order.findFirst({ ...query, where }));
+}
+
+const loadVisible = (ctx: Context, uuid: string) => findVisible(ctx, uuid, (where) => ctx.db.order.findFirst({ select: ORDER_CORE, where }));
 
 const scopesFor = (side: OrderEffect["side"], order: OrderCore) => (side === "consumer" ? consumerScopes(order) : providerScopes(order));
 

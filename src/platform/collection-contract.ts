@@ -68,6 +68,14 @@ export type Filter<W, R = never> =
   | ChoiceFilter<string, W, R>
   | { [K in Exclude<FilterKind, "uuids" | "choice">]: ScalarFilter<K, W, R> }[Exclude<FilterKind, "uuids" | "choice">];
 
+/** What a REST reader needs of a filter: its parameters and form, not how it narrows. */
+export type FilterReading = Filter<unknown> extends infer F ? (F extends unknown ? Omit<F, "where"> : never) : never;
+
+/** Parameters read as filters are, by a route that is no list (what they narrow is the route's own business). */
+export interface QueryParameters {
+  filters: Readonly<Record<string, FilterReading>>;
+}
+
 export type Direction = "asc" | "desc";
 
 export interface CollectionContract<W = unknown, O = unknown, R = never> {

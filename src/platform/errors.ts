@@ -32,3 +32,11 @@ export const unauthenticated = (message = "Authentication credentials were not p
 export const invalid = (fields: FieldErrors) =>
   new DomainError(ErrorCode.VALIDATION, Object.values(fields).flat()[0] ?? "Invalid input.", { fields });
 export const fieldError = (field: string, message: string) => invalid({ [field]: [message] });
+
+/** The field name of an error about the input as a whole (several fields together, or none of them in particular). */
+export const WHOLE_INPUT = "input";
+export const inputError = (message: string) => fieldError(WHOLE_INPUT, message);
+
+/** A reference to an object that does not exist (or that the caller may not see). */
+export const MISSING_OBJECT = "Object does not exist.";
+export const missingObject = (field: string) => fieldError(field, MISSING_OBJECT);

@@ -14,17 +14,17 @@ export interface Connection<T> {
   skip: number;
 }
 
-/** Any Prisma model delegate (their generic signatures do not unify, hence `any`). */
-interface Paginatable {
+/** Any Prisma model delegate whose rows are `T` (their generic signatures do not unify, hence `any`). */
+interface Paginatable<T> {
   count(args: any): Promise<number>;
-  findMany(args: any): Promise<unknown[]>;
+  findMany(args: any): Promise<T[]>;
 }
 
 /** One page of a model and the total count, under one filter. */
-export async function paginate(
-  model: Paginatable,
+export async function paginate<T>(
+  model: Paginatable<T>,
   args: { where: object; orderBy: object | object[]; page: Page; query?: object },
-): Promise<Connection<unknown>> {
+): Promise<Connection<T>> {
   const [totalCount, nodes] = await Promise.all([
     model.count({ where: args.where }),
     model.findMany({ ...args.query, where: args.where, orderBy: args.orderBy, skip: args.page.skip, take: args.page.take }),

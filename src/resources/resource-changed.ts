@@ -1,10 +1,12 @@
+import type { ResourceState } from "../generated/prisma/client.ts";
+
 /** The `resourceChanged` topic: a provisioned resource was created or changed state. */
 export interface ResourceChangedPayload {
   resourceId: string;
   offeringId: string;
   projectId: string;
   providerCustomerId: string;
-  state: string;
-  previousState: string | null;
+  state: ResourceState;
+  previousState: ResourceState | null;
   eventId: number;
 }

@@ -1,11 +1,10 @@
 import type { GraphQLResolveInfo } from "graphql";
-import type { ResourceState } from "../generated/prisma/client.ts";
+import type { Resource, ResourceState } from "../generated/prisma/client.ts";
 import { builder } from "../graphql/builder.ts";
 import { nestedQuery } from "../graphql/nested-query.ts";
 import { apiUrl } from "../graphql/urls.ts";
 import { toHex } from "../platform/ids.ts";
 import * as backend from "./backend.ts";
-import type { ResourceQuery } from "./service.ts";
 import { OfferingUserStateEnum } from "../offering-users/schema.ts";
 import { stateLabel as offeringUserStateLabel } from "../offering-users/states.ts";
 import { resourceTeam, type TeamMember } from "./team.ts";
@@ -69,7 +68,7 @@ builder.queryFields((t) => ({
 }));
 
 const ResourceBackendResultRef = builder
-  .objectRef<{ resourceId: string; status: string; changed: boolean; resource?: unknown }>("ResourceBackendResult")
+  .objectRef<{ resourceId: string; status: string; changed: boolean; resource?: Resource }>("ResourceBackendResult")
   .implement({
     fields: (t) => ({
       status: t.exposeString("status", { description: "Waldur's status message" }),
@@ -77,12 +76,12 @@ const ResourceBackendResultRef = builder
       resource: t.prismaField({
         type: "Resource",
         // Read by the service with its change when the client asked for it (nestedQuery), else here.
-        resolve: (query, r, _args, ctx) => (r.resource ?? ctx.db.resource.findUniqueOrThrow({ ...query, where: { id: r.resourceId } })) as never,
+        resolve: (query, r, _args, ctx) => r.resource ?? ctx.db.resource.findUniqueOrThrow({ ...query, where: { id: r.resourceId } }),
       }),
     }),
   });
 
-const resourceQuery = (ctx: object, info: GraphQLResolveInfo) => nestedQuery<ResourceQuery>(ctx, info, "Resource", "resource");
+const resourceQuery = (ctx: object, info: GraphQLResolveInfo) => nestedQuery(ctx, info, "Resource", "resource");
 
 builder.mutationFields((t) => ({
   setResourceBackendId: t.field({
@@ -118,13 +117,13 @@ builder.mutationFields((t) => ({
 }));
 
 const ResourceStateResultRef = builder
-  .objectRef<{ resourceId: string; state: ResourceState; resource?: unknown }>("ResourceStateResult")
+  .objectRef<{ resourceId: string; state: ResourceState; resource?: Resource }>("ResourceStateResult")
   .implement({
     fields: (t) => ({
       state: t.field({ type: ResourceStateEnum, resolve: (r) => r.state }),
       resource: t.prismaField({
         type: "Resource",
-        resolve: (query, r, _args, ctx) => (r.resource ?? ctx.db.resource.findUniqueOrThrow({ ...query, where: { id: r.resourceId } })) as never,
+        resolve: (query, r, _args, ctx) => r.resource ?? ctx.db.resource.findUniqueOrThrow({ ...query, where: { id: r.resourceId } }),
       }),
     }),
   });

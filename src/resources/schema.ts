@@ -100,27 +100,27 @@ builder.queryFields((t) => ({
         ctx,
         { view: args.view ?? "ANY", filter: args.filter, orderBy: args.orderBy, page: toPage(args) },
         nodesQuery(ctx, info, "Resource"),
-      ) as never,
+      ),
   }),
   resource: t.prismaField({
     type: "Resource",
     args: { uuid: t.arg.id({ required: true }), view: t.arg({ type: ResourceViewEnum, defaultValue: "ANY" }) },
-    resolve: (query, _root, args, ctx) => service.getResource(ctx, args.view ?? "ANY", String(args.uuid), query) as never,
+    resolve: (query, _root, args, ctx) => service.getResource(ctx, args.view ?? "ANY", String(args.uuid), query),
   }),
   resourceDetails: t.prismaField({
     type: "Resource",
     nullable: true,
     description: "The backend object behind a resource (provider view); null when it has none",
     args: { uuid: t.arg.id({ required: true }) },
-    resolve: (query, _root, args, ctx) => service.resourceDetails(ctx, String(args.uuid), query) as never,
+    resolve: (query, _root, args, ctx) => service.resourceDetails(ctx, String(args.uuid), query),
   }),
 }));
 
 const ResourceChangeRef = builder.objectRef<ResourceChangedPayload>("ResourceChange").implement({
   fields: (t) => ({
     resourceUuid: t.string({ resolve: (p) => toHex(p.resourceId) }),
-    state: t.field({ type: ResourceStateEnum, resolve: (p) => p.state as never }),
-    previousState: t.field({ type: ResourceStateEnum, nullable: true, resolve: (p) => p.previousState as never }),
+    state: t.field({ type: ResourceStateEnum, resolve: (p) => p.state }),
+    previousState: t.field({ type: ResourceStateEnum, nullable: true, resolve: (p) => p.previousState }),
     resource: t.prismaField({
       type: "Resource",
       description: "The resource as it is now",
@@ -128,7 +128,7 @@ const ResourceChangeRef = builder.objectRef<ResourceChangedPayload>("ResourceCha
     }),
     event: t.field({
       type: EventRef,
-      resolve: (p, _args, ctx) => ctx.db.event.findUniqueOrThrow({ where: { id: p.eventId } }) as never,
+      resolve: (p, _args, ctx) => ctx.db.event.findUniqueOrThrow({ where: { id: p.eventId } }),
     }),
   }),
 });

@@ -1,5 +1,5 @@
 import type { Context } from "../context.ts";
-import type { Prisma } from "../generated/prisma/client.ts";
+import type { Prisma, Resource } from "../generated/prisma/client.ts";
 import type { FilterValues, OrderValue } from "../platform/collection-contract.ts";
 import type { Connection, Page } from "../platform/paginate.ts";
 import { visibleOne } from "../directory/lookup.ts";
@@ -23,7 +23,7 @@ export async function listResources(
   ctx: Context,
   args: { view: ResourceView; filter?: ResourceFilterValues | null; orderBy?: ResourceOrderValue[] | null; page: Page },
   query: ResourceQuery = {},
-): Promise<Connection<unknown>> {
+): Promise<Connection<Resource>> {
   const visible = await VIEWS[args.view](ctx);
   const filters = await RESOURCE_CONTRACT.where(args.filter, { db: ctx.db, now: ctx.now(), within: visible });
   const where = { AND: [visible, ...filters] };

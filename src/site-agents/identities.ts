@@ -1,7 +1,7 @@
 import { offeringProviderScopes as providerScopes } from "../auth/access.ts";
 import { Permission } from "../auth/permissions.ts";
 import type { Context } from "../context.ts";
-import type { Prisma } from "../generated/prisma/client.ts";
+import type { AgentIdentity, Prisma } from "../generated/prisma/client.ts";
 import { referenced, visibleOne } from "../directory/lookup.ts";
 import { recordEvent } from "../events/record.ts";
 import type { FilterValues, OrderValue } from "../platform/collection-contract.ts";
@@ -36,7 +36,7 @@ export async function listAgentIdentities(
   ctx: Context,
   args: { filter?: IdentityFilter | null; orderBy?: IdentityOrder[] | null; page: Page },
   query: IdentityQuery = {},
-): Promise<Connection<unknown>> {
+): Promise<Connection<AgentIdentity>> {
   const where = { AND: [await visibleAgentIdentities(ctx), ...(await AGENT_IDENTITY_CONTRACT.where(args.filter))] };
   return paginate(ctx.db.agentIdentity, { where, orderBy: AGENT_IDENTITY_CONTRACT.orderBy(args.orderBy), page: args.page, query });
 }

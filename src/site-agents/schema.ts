@@ -163,7 +163,7 @@ builder.queryFields((t) => ({
     type: connectionType("AgentIdentity", AgentIdentityRef),
     args: { filter: t.arg({ type: AgentIdentityFilterInput }), orderBy: t.arg({ type: [AgentIdentityOrderEnum] }), ...pageArgs },
     resolve: (_r, args, ctx, info) =>
-      identities.listAgentIdentities(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "AgentIdentity")) as never,
+      identities.listAgentIdentities(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "AgentIdentity")),
   }),
   agentIdentity: t.prismaField({
     type: "AgentIdentity",

@@ -1,6 +1,6 @@
 import type { Context } from "../context.ts";
 import { visibleOne } from "../directory/lookup.ts";
-import type { Prisma } from "../generated/prisma/client.ts";
+import type { Prisma, SshKey } from "../generated/prisma/client.ts";
 import type { Connection } from "../platform/paginate.ts";
 import { forbidden } from "../platform/errors.ts";
 import { paginate } from "../platform/paginate.ts";
@@ -41,7 +41,7 @@ export async function listServiceProviderKeys(
   uuid: string,
   args: SshKeyListArgs,
   query: SshKeyQuery = {},
-): Promise<Connection<unknown>> {
+): Promise<Connection<SshKey>> {
   ctx.requireViewer();
   const provider = await visibleOne(uuid, (id) => ctx.db.serviceProvider.findUnique({ where: { id }, select: { customerId: true } }));
   await requireProviderRole(ctx, provider.customerId);

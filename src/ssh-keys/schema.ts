@@ -41,7 +41,7 @@ builder.queryFields((t) => ({
     description: "The caller's SSH keys (staff and support: all)",
     args: { filter: t.arg({ type: SshKeyFilterInput }), orderBy: t.arg({ type: [SshKeyOrderEnum] }), ...pageArgs },
     resolve: (_r, args, ctx, info) =>
-      keys.listSshKeys(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "SshKey")) as never,
+      keys.listSshKeys(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "SshKey")),
   }),
   sshKey: t.prismaField({
     type: "SshKey",
@@ -58,7 +58,7 @@ builder.queryFields((t) => ({
         String(args.uuid),
         { filter: args.filter, orderBy: args.orderBy, page: toPage(args) },
         nodesQuery(ctx, info, "SshKey"),
-      ) as never,
+      ),
   }),
 }));
 

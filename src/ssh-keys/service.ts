@@ -1,7 +1,7 @@
 import type { Context } from "../context.ts";
 import { referenced, visibleOne } from "../directory/lookup.ts";
 import { recordEvent } from "../events/record.ts";
-import type { Prisma } from "../generated/prisma/client.ts";
+import type { Prisma, SshKey } from "../generated/prisma/client.ts";
 import type { FilterValues, OrderValue } from "../platform/collection-contract.ts";
 import type { Connection, Page } from "../platform/paginate.ts";
 import { fieldError, forbidden, notFound } from "../platform/errors.ts";
@@ -25,14 +25,19 @@ export type SshKeyListArgs = {
 const MAX_PUBLIC_KEY_LENGTH = 2000;
 const MAX_NAME_LENGTH = 150;
 
-export async function listSshKeys(ctx: Context, args: SshKeyListArgs, query: SshKeyQuery = {}): Promise<Connection<unknown>> {
+export async function listSshKeys(ctx: Context, args: SshKeyListArgs, query: SshKeyQuery = {}): Promise<Connection<SshKey>> {
   const where = { AND: [await visibleSshKeys(ctx), ...(await SSH_KEY_CONTRACT.where(args.filter, ctx))] };
   return paginate(ctx.db.sshKey, { where, orderBy: SSH_KEY_CONTRACT.orderBy(args.orderBy), page: args.page, query });
 }
 
-export async function getSshKey(ctx: Context, uuid: string, query: SshKeyQuery = {}) {
+/** The key `uuid`, read by `find` among those the viewer may see (404 otherwise). */
+async function findVisible<T>(ctx: Context, uuid: string, find: (where: Prisma.SshKeyWhereInput) => Promise<T | null>) {
   const visible = await visibleSshKeys(ctx);
-  return visibleOne(uuid, (id) => ctx.db.sshKey.findFirst({ ...query, where: { AND: [{ id }, visible] } }));
+  return visibleOne(uuid, (id) => find({ AND: [{ id }, visible] }));
+}
+
+export async function getSshKey(ctx: Context, uuid: string, query: SshKeyQuery = {}) {
+  return findVisible(ctx, uuid, (where) => ctx.db.sshKey.findFirst({ ...query, where }));
 }
 
 export interface CreateSshKeyInput {
@@ -98,9 +103,9 @@ export async function createSshKey(ctx: Context, input: CreateSshKeyInput, query
 /** The owner or staff; support see every key but may not delete one. */
 export async function deleteSshKey(ctx: Context, uuid: string): Promise<string> {
   const viewer = ctx.requireViewer();
-  const key = (await getSshKey(ctx, uuid, {
-    select: { id: true, name: true, fingerprintSha256: true, user: { select: { id: true, username: true } } },
-  })) as unknown as KeyCore & { user: { id: string; username: string } };
+  const key = await findVisible(ctx, uuid, (where) =>
+    ctx.db.sshKey.findFirst({ select: { id: true, name: true, fingerprintSha256: true, user: { select: { id: true, username: true } } }, where }),
+  );
   if (key.user.id !== viewer.id && !ctx.access.isStaff) throw forbidden();
   await transact(ctx, async (tx, outbox) => {
     const { count } = await tx.sshKey.deleteMany({ where: { id: key.id } });

@@ -13,7 +13,7 @@ builder.queryFields((t) => ({
     description: "The caller's consents (staff and support: everyone's)",
     args: { filter: t.arg({ type: ConsentFilterInput }), orderBy: t.arg({ type: [ConsentOrderEnum] }), ...pageArgs },
     resolve: (_r, args, ctx, info) =>
-      consents.listConsents(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "UserOfferingConsent")) as never,
+      consents.listConsents(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "UserOfferingConsent")),
   }),
   userOfferingConsent: t.prismaField({
     type: "UserOfferingConsent",

@@ -1,5 +1,5 @@
 import type { Context } from "../context.ts";
-import type { Prisma } from "../generated/prisma/client.ts";
+import type { Prisma, UserOfferingConsent } from "../generated/prisma/client.ts";
 import { referenced, visibleOne } from "../directory/lookup.ts";
 import { visibleOfferings } from "../directory/visibility.ts";
 import { recordEvent } from "../events/record.ts";
@@ -27,14 +27,19 @@ export async function listConsents(
   ctx: Context,
   args: { filter?: ConsentFilter | null; orderBy?: ConsentOrder[] | null; page: Page },
   query: ConsentQuery = {},
-): Promise<Connection<unknown>> {
+): Promise<Connection<UserOfferingConsent>> {
   const where = { AND: [visibleConsents(ctx), ...(await CONSENT_CONTRACT.where(args.filter))] };
   return paginate(ctx.db.userOfferingConsent, { where, orderBy: CONSENT_CONTRACT.orderBy(args.orderBy), page: args.page, query });
 }
 
-export async function getConsent(ctx: Context, uuid: string, query: ConsentQuery = {}) {
+/** The consent `uuid`, read by `find` among those the viewer may see (404 otherwise). */
+async function findVisible<T>(ctx: Context, uuid: string, find: (where: Prisma.UserOfferingConsentWhereInput) => Promise<T | null>) {
   const visible = visibleConsents(ctx);
-  return visibleOne(uuid, (id) => ctx.db.userOfferingConsent.findFirst({ ...query, where: { AND: [{ id }, visible] } }));
+  return visibleOne(uuid, (id) => find({ AND: [{ id }, visible] }));
+}
+
+export async function getConsent(ctx: Context, uuid: string, query: ConsentQuery = {}) {
+  return findVisible(ctx, uuid, (where) => ctx.db.userOfferingConsent.findFirst({ ...query, where }));
 }
 
 async function recordConsentEvent(
@@ -118,9 +123,9 @@ export async function consentWithin(
 
 export async function revokeConsent(ctx: Context, uuid: string, query: ConsentQuery = {}) {
   const viewer = ctx.requireViewer();
-  const consent = (await getConsent(ctx, uuid, {
-    include: { offering: { select: { id: true, name: true, customerId: true } } },
-  })) as unknown as { id: string; userId: string; version: string; revocationDate: Date | null; offering: { id: string; name: string; customerId: string } };
+  const consent = await findVisible(ctx, uuid, (where) =>
+    ctx.db.userOfferingConsent.findFirst({ include: { offering: { select: { id: true, name: true, customerId: true } } }, where }),
+  );
   if (consent.userId !== viewer.id && !ctx.access.isStaff) throw forbidden("You don't have permission to revoke this consent.");
   if (consent.revocationDate) throw fieldError("non_field_errors", "This consent is already revoked.");
   return transact(ctx, async (tx, outbox) => {

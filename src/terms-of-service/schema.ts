@@ -127,7 +127,7 @@ builder.queryFields((t) => ({
     type: connectionType("OfferingTermsOfService", TermsRef),
     args: { filter: t.arg({ type: TermsFilterInput }), orderBy: t.arg({ type: [TermsOrderEnum] }), ...pageArgs },
     resolve: (_r, args, ctx, info) =>
-      terms.listTerms(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "OfferingTermsOfService")) as never,
+      terms.listTerms(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "OfferingTermsOfService")),
   }),
   offeringTermsOfService: t.prismaField({
     type: "OfferingTermsOfService",

@@ -1,7 +1,7 @@
 import { offeringProviderScopes } from "../auth/access.ts";
 import { Permission } from "../auth/permissions.ts";
 import type { Context } from "../context.ts";
-import type { Prisma } from "../generated/prisma/client.ts";
+import type { OfferingTermsOfService, Prisma } from "../generated/prisma/client.ts";
 import { referenced, visibleOne } from "../directory/lookup.ts";
 import { visibleOfferings } from "../directory/visibility.ts";
 import { recordEvent } from "../events/record.ts";
@@ -24,14 +24,19 @@ export async function listTerms(
   ctx: Context,
   args: { filter?: TermsFilter | null; orderBy?: TermsOrder[] | null; page: Page },
   query: TermsQuery = {},
-): Promise<Connection<unknown>> {
+): Promise<Connection<OfferingTermsOfService>> {
   const where = { AND: [await visibleTerms(ctx), ...(await TERMS_CONTRACT.where(args.filter))] };
   return paginate(ctx.db.offeringTermsOfService, { where, orderBy: TERMS_CONTRACT.orderBy(args.orderBy), page: args.page, query });
 }
 
-export async function getTerms(ctx: Context, uuid: string, query: TermsQuery = {}) {
+/** The terms `uuid`, read by `find` among those the viewer may see (404 otherwise). */
+async function findVisible<T>(ctx: Context, uuid: string, find: (where: Prisma.OfferingTermsOfServiceWhereInput) => Promise<T | null>) {
   const visible = await visibleTerms(ctx);
-  return visibleOne(uuid, (id) => ctx.db.offeringTermsOfService.findFirst({ ...query, where: { AND: [{ id }, visible] } }));
+  return visibleOne(uuid, (id) => find({ AND: [{ id }, visible] }));
+}
+
+export async function getTerms(ctx: Context, uuid: string, query: TermsQuery = {}) {
+  return findVisible(ctx, uuid, (where) => ctx.db.offeringTermsOfService.findFirst({ ...query, where }));
 }
 
 export interface TermsInput {
@@ -128,12 +133,7 @@ const TERMS_CORE = {
 } as const;
 
 async function loadForChange(ctx: Context, uuid: string) {
-  const terms = (await getTerms(ctx, uuid, { select: TERMS_CORE })) as unknown as {
-    id: string;
-    version: string;
-    isActive: boolean;
-    offering: { id: string; name: string; customerId: string };
-  };
+  const terms = await findVisible(ctx, uuid, (where) => ctx.db.offeringTermsOfService.findFirst({ select: TERMS_CORE, where }));
   await ctx.access.require(Permission.UPDATE_OFFERING, offeringProviderScopes(terms.offering));
   return terms;
 }

@@ -7,7 +7,7 @@ import { parseUuid } from "../platform/ids.ts";
 import { maxLength } from "../platform/text.ts";
 import { transact, type Tx } from "../platform/transaction.ts";
 import { amountError, billingPeriodOf, LIMIT_WINDOWS, toDecimal } from "./amounts.ts";
-import { getComponentUsage } from "./service.ts";
+import { findVisibleComponentUsage } from "./service.ts";
 
 /** Waldur §8.2: usage is accepted for resources in these states, for components billed by usage or limit. */
 const REPORTABLE_STATES: readonly ResourceState[] = ["OK", "UPDATING", "TERMINATING"];
@@ -162,7 +162,7 @@ async function usageForMonth(tx: Tx, base: UsageCore, date: Date, now: Date) {
  */
 export async function setUserUsages(ctx: Context, componentUsageUuid: string, usages: UserUsageReport[]) {
   ctx.requireViewer();
-  const base = (await getComponentUsage(ctx, componentUsageUuid, { select: USAGE_CORE })) as unknown as UsageCore;
+  const base = await findVisibleComponentUsage(ctx, componentUsageUuid, (where) => ctx.db.componentUsage.findFirst({ select: USAGE_CORE, where }));
   await ctx.access.require(Permission.SET_RESOURCE_USAGE, allocationProviderScopes(base.resource));
   const reports = await validUserReports(ctx, base.resource.offeringId, usages);
   const now = ctx.now();

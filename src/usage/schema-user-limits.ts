@@ -45,7 +45,7 @@ builder.queryFields((t) => ({
     description: "Per-user limits of resources the caller may see (provider or consumer side)",
     args: { filter: t.arg({ type: UserLimitFilterInput }), orderBy: t.arg({ type: [UserLimitOrderEnum] }), ...pageArgs },
     resolve: (_r, args, ctx, info) =>
-      limits.listUserLimits(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "ComponentUserUsageLimit")) as never,
+      limits.listUserLimits(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "ComponentUserUsageLimit")),
   }),
   componentUserUsageLimit: t.prismaField({
     type: "ComponentUserUsageLimit",

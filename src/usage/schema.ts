@@ -105,23 +105,23 @@ builder.queryFields((t) => ({
     type: ComponentUsageConnection,
     args: { filter: t.arg({ type: ComponentUsageFilterInput }), orderBy: t.arg({ type: [ComponentUsageOrderEnum] }), ...pageArgs },
     resolve: (_root, args, ctx, info) =>
-      service.listComponentUsages(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "ComponentUsage")) as never,
+      service.listComponentUsages(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "ComponentUsage")),
   }),
   componentUsage: t.prismaField({
     type: "ComponentUsage",
     args: { uuid: t.arg.id({ required: true }) },
-    resolve: (query, _root, args, ctx) => service.getComponentUsage(ctx, String(args.uuid), query) as never,
+    resolve: (query, _root, args, ctx) => service.getComponentUsage(ctx, String(args.uuid), query),
   }),
   componentUserUsages: t.field({
     type: ComponentUserUsageConnection,
     args: { filter: t.arg({ type: ComponentUserUsageFilterInput }), orderBy: t.arg({ type: [ComponentUserUsageOrderEnum] }), ...pageArgs },
     resolve: (_root, args, ctx, info) =>
-      service.listComponentUserUsages(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "ComponentUserUsage")) as never,
+      service.listComponentUserUsages(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "ComponentUserUsage")),
   }),
   componentUserUsage: t.prismaField({
     type: "ComponentUserUsage",
     args: { uuid: t.arg.id({ required: true }) },
-    resolve: (query, _root, args, ctx) => service.getComponentUserUsage(ctx, String(args.uuid), query) as never,
+    resolve: (query, _root, args, ctx) => service.getComponentUserUsage(ctx, String(args.uuid), query),
   }),
 }));
 

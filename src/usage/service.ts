@@ -1,5 +1,5 @@
 import type { Context } from "../context.ts";
-import type { Prisma } from "../generated/prisma/client.ts";
+import type { ComponentUsage, ComponentUserUsage, Prisma } from "../generated/prisma/client.ts";
 import type { FilterValues, OrderValue } from "../platform/collection-contract.ts";
 import type { Connection, Page } from "../platform/paginate.ts";
 import { visibleOne } from "../directory/lookup.ts";
@@ -17,21 +17,26 @@ type ListArgs<C extends typeof COMPONENT_USAGE_CONTRACT | typeof COMPONENT_USER_
   page: Page;
 };
 
-export async function listComponentUsages(ctx: Context, args: ListArgs<typeof COMPONENT_USAGE_CONTRACT>, query: ComponentUsageQuery = {}): Promise<Connection<unknown>> {
+export async function listComponentUsages(ctx: Context, args: ListArgs<typeof COMPONENT_USAGE_CONTRACT>, query: ComponentUsageQuery = {}): Promise<Connection<ComponentUsage>> {
   const where = { AND: [await visibleComponentUsages(ctx), ...(await COMPONENT_USAGE_CONTRACT.where(args.filter, ctx))] };
   return paginate(ctx.db.componentUsage, { where, orderBy: COMPONENT_USAGE_CONTRACT.orderBy(args.orderBy), page: args.page, query });
 }
 
-export async function getComponentUsage(ctx: Context, uuid: string, query: ComponentUsageQuery = {}) {
+/** The component usage `uuid`, read by `find` among those the viewer may see (404 otherwise). */
+export async function findVisibleComponentUsage<T>(ctx: Context, uuid: string, find: (where: Prisma.ComponentUsageWhereInput) => Promise<T | null>) {
   const visible = await visibleComponentUsages(ctx);
-  return visibleOne(uuid, (id) => ctx.db.componentUsage.findFirst({ ...query, where: { AND: [{ id }, visible] } }));
+  return visibleOne(uuid, (id) => find({ AND: [{ id }, visible] }));
+}
+
+export async function getComponentUsage(ctx: Context, uuid: string, query: ComponentUsageQuery = {}) {
+  return findVisibleComponentUsage(ctx, uuid, (where) => ctx.db.componentUsage.findFirst({ ...query, where }));
 }
 
 export async function listComponentUserUsages(
   ctx: Context,
   args: ListArgs<typeof COMPONENT_USER_USAGE_CONTRACT>,
   query: ComponentUserUsageQuery = {},
-): Promise<Connection<unknown>> {
+): Promise<Connection<ComponentUserUsage>> {
   const where = { AND: [await visibleComponentUserUsages(ctx), ...(await COMPONENT_USER_USAGE_CONTRACT.where(args.filter, ctx))] };
   return paginate(ctx.db.componentUserUsage, { where, orderBy: COMPONENT_USER_USAGE_CONTRACT.orderBy(args.orderBy), page: args.page, query });
 }

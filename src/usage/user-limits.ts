@@ -3,7 +3,7 @@ import { Permission } from "../auth/permissions.ts";
 import type { Context } from "../context.ts";
 import { referenced, visibleOne } from "../directory/lookup.ts";
 import { allocationEventParts, recordEvent } from "../events/record.ts";
-import type { Prisma } from "../generated/prisma/client.ts";
+import type { ComponentUserUsageLimit, Prisma } from "../generated/prisma/client.ts";
 import type { Connection, Page } from "../platform/paginate.ts";
 import type { FilterValues, OrderValue } from "../platform/collection-contract.ts";
 import { fieldError, notFound } from "../platform/errors.ts";
@@ -28,14 +28,19 @@ export async function listUserLimits(
   ctx: Context,
   args: { filter?: FilterValues<typeof USER_LIMIT_CONTRACT> | null; orderBy?: Array<OrderValue<typeof USER_LIMIT_CONTRACT>> | null; page: Page },
   query: UserLimitQuery = {},
-): Promise<Connection<unknown>> {
+): Promise<Connection<ComponentUserUsageLimit>> {
   const where = { AND: [await visibleUserLimits(ctx), ...(await USER_LIMIT_CONTRACT.where(args.filter))] };
   return paginate(ctx.db.componentUserUsageLimit, { where, orderBy: USER_LIMIT_CONTRACT.orderBy(args.orderBy), page: args.page, query });
 }
 
-export async function getUserLimit(ctx: Context, uuid: string, query: UserLimitQuery = {}) {
+/** The user limit `uuid`, read by `find` among those the viewer may see (404 otherwise). */
+async function findVisible<T>(ctx: Context, uuid: string, find: (where: Prisma.ComponentUserUsageLimitWhereInput) => Promise<T | null>) {
   const visible = await visibleUserLimits(ctx);
-  return visibleOne(uuid, (id) => ctx.db.componentUserUsageLimit.findFirst({ ...query, where: { AND: [{ id }, visible] } }));
+  return visibleOne(uuid, (id) => find({ AND: [{ id }, visible] }));
+}
+
+export async function getUserLimit(ctx: Context, uuid: string, query: UserLimitQuery = {}) {
+  return findVisible(ctx, uuid, (where) => ctx.db.componentUserUsageLimit.findFirst({ ...query, where }));
 }
 
 export interface CreateUserLimitInput {
@@ -140,7 +145,7 @@ export async function createUserLimit(ctx: Context, input: CreateUserLimitInput,
 /** Visible from either side (404 otherwise); changed only from the provider side (403). */
 async function loadForChange(ctx: Context, uuid: string) {
   ctx.requireViewer();
-  const limit = (await getUserLimit(ctx, uuid, { select: LIMIT_CORE })) as unknown as LimitCore;
+  const limit = await findVisible(ctx, uuid, (where) => ctx.db.componentUserUsageLimit.findFirst({ select: LIMIT_CORE, where }));
   await ctx.access.require(Permission.SET_RESOURCE_LIMITS, providerScopes(limit.resource));
   return limit;
 }
