@@ -12,6 +12,7 @@ import type { RestRequest } from "./route.ts";
 import { pythonTypeName } from "./input.ts";
 import { ROUTES } from "./routes/index.ts";
 import { mountOpenApi } from "./openapi/mount.ts";
+import { mountApiRoot } from "./api-root.ts";
 import { withRestFieldNames } from "./field-names.ts";
 import { linkHeader, invalidPage, pageRequest, selectFields, toWaldurError, type WaldurError } from "./waldur.ts";
 
@@ -26,8 +27,8 @@ class RestFailure extends Error {
 const tooLarge = () => new RestFailure({ status: 413, body: BODY_TOO_LARGE });
 
 /** Reads at most `maxBytes`, so a chunked body without Content-Length cannot grow without bound. */
-async function readLimited(stream: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<string> {
-  if (!stream) return "";
+async function readLimited(stream: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<Buffer> {
+  if (!stream) return Buffer.alloc(0);
   const chunks: Uint8Array[] = [];
   let size = 0;
   const reader = stream.getReader();
@@ -39,14 +40,10 @@ async function readLimited(stream: ReadableStream<Uint8Array> | null, maxBytes: 
     }
     chunks.push(next.value);
   }
-  return Buffer.concat(chunks).toString("utf8");
+  return Buffer.concat(chunks);
 }
 
-async function readBody(c: HonoContext, maxBytes: number): Promise<Record<string, unknown>> {
-  if (!METHODS_WITH_BODY.has(c.req.method)) return {};
-  const declared = Number(c.req.header("content-length") ?? 0);
-  if (declared > maxBytes) throw tooLarge();
-  const text = await readLimited(c.req.raw.body, maxBytes);
+function parseJson(text: string): Record<string, unknown> {
   if (text.trim() === "") return {};
   let parsed: unknown;
   try {
@@ -61,6 +58,31 @@ async function readBody(c: HonoContext, maxBytes: number): Promise<Record<string
     throw fieldError("non_field_errors", `Invalid data. Expected a dictionary, but got ${pythonTypeName(parsed)}.`);
   }
   return parsed as Record<string, unknown>;
+}
+
+/** Form fields as DRF's QueryDict hands them to a serializer: text values, the last of a repeated name. */
+const formFields = (entries: Iterable<[string, unknown]>) =>
+  Object.fromEntries([...entries].filter((entry): entry is [string, string] => typeof entry[1] === "string"));
+
+async function parseMultipart(bytes: Buffer, contentType: string): Promise<Record<string, unknown>> {
+  try {
+    return formFields(await new Response(Uint8Array.from(bytes), { headers: { "content-type": contentType } }).formData());
+  } catch (error) {
+    throw new RestFailure({ status: 400, body: { detail: `Multipart form parse error - ${(error as Error).message}` } });
+  }
+}
+
+/** The body parsers DRF enables by default: JSON, HTML forms and multipart forms (by Content-Type; JSON otherwise). */
+async function readBody(c: HonoContext, maxBytes: number): Promise<Record<string, unknown>> {
+  if (!METHODS_WITH_BODY.has(c.req.method)) return {};
+  const declared = Number(c.req.header("content-length") ?? 0);
+  if (declared > maxBytes) throw tooLarge();
+  const bytes = await readLimited(c.req.raw.body, maxBytes);
+  const contentType = c.req.header("content-type") ?? "";
+  const mediaType = contentType.split(";")[0].trim().toLowerCase();
+  if (mediaType === "application/x-www-form-urlencoded") return formFields(new URLSearchParams(bytes.toString("utf8")));
+  if (mediaType === "multipart/form-data" && bytes.length) return parseMultipart(bytes, contentType);
+  return parseJson(bytes.toString("utf8"));
 }
 
 const NULL_CHARACTERS = ["Null characters are not allowed."];
@@ -94,7 +116,7 @@ async function handle(c: HonoContext, route: CompiledRoute, yoga: Yoga, deps: Ap
       ...(page ? { first: page.pageSize, offset: (page.page - 1) * page.pageSize } : {}),
     };
     const result = await runOperation(yoga, ctx, c.req.raw, route, variables);
-    if (result.errors?.length) throw withRestFieldNames(result.errors[0], route.body, request.body);
+    if (result.errors?.length) throw withRestFieldNames(result.errors[0], route.body);
     const value = Object.values(result.data ?? {})[0] as Record<string, unknown>;
     const fields = url.searchParams.getAll("field");
     if (route.kind === "empty") return respond(c, route.status ?? 200, undefined);
@@ -131,6 +153,7 @@ export function mountRest(app: Hono, yoga: Yoga, deps: AppDeps) {
     app.all(path, (c) => methodNotAllowed(c, deps, publicPaths.has(path)));
   }
   mountOpenApi(app, routes, yoga.getEnveloped({}).schema, deps.config);
+  mountApiRoot(app, routes, deps);
   return routes;
 }
 

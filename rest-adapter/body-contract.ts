@@ -17,6 +17,8 @@ export interface BodyField<T, G extends string = string> {
   schema: JsonSchema;
   /** A link into a collection: the domain's "Object does not exist." reads as DRF's "Invalid hyperlink - …". */
   link?: boolean;
+  /** The body of each item of a list field: the domain names an item's field by its GraphQL name too. */
+  item?: RequestBody;
   /** Reads a value that is present (not `undefined`); failures are field errors named `name`. */
   read(value: unknown, name: string): T;
 }
@@ -110,7 +112,7 @@ export const json = <const O extends FieldOptions<string>>(schema: JsonSchema = 
 /** A list of objects, each read by `fields`; problems are reported per item, as "Item n: field: message". */
 export const items = <const O extends FieldOptions<string>, F extends BodyFields>(fields: F, options = {} as O) => {
   const item = defineBody(fields);
-  return bodyField<Array<BodyValues<F>>, O>(options, { type: "array", items: item.schema }, (value, name) => {
+  const list = bodyField<Array<BodyValues<F>>, O>(options, { type: "array", items: item.schema }, (value, name) => {
     if (!Array.isArray(value)) throw fieldError(name, `Expected a list of items but got type "${pythonTypeName(value)}".`);
     const problems: string[] = [];
     const read = value.map((entry, i) => {
@@ -127,6 +129,7 @@ export const items = <const O extends FieldOptions<string>, F extends BodyFields
     // Every item read, or the problems were thrown above.
     return read as Array<BodyValues<F>>;
   });
+  return { ...list, item };
 };
 
 const fieldErrorsOf = (error: unknown) => (error instanceof DomainError ? (error.extensions.fields as FieldErrors | undefined) : undefined);
@@ -141,8 +144,13 @@ export interface Alternatives {
 export interface RequestBody<F extends BodyFields = BodyFields> {
   fields: F;
   schema: JsonSchema;
-  /** The REST names that feed each GraphQL name (several where alternatives feed one), for renaming the domain's field errors. */
-  restNames: ReadonlyMap<string, readonly string[]>;
+  /**
+   * The REST name of each GraphQL name the body (or an item of its lists) feeds, for renaming the domain's field
+   * errors; where alternatives feed one GraphQL name, the first declared (Waldur names the error so, whichever was given).
+   */
+  restNames: ReadonlyMap<string, string>;
+  /** REST names of the link fields, items' included. */
+  links: ReadonlySet<string>;
   read(body: unknown): BodyValues<F>;
 }
 
@@ -161,7 +169,8 @@ export function defineBody<const F extends BodyFields>(fields: F, alternatives?:
       ...(required.length ? { required } : {}),
       ...(alternatives ? { oneOf: alternatives.groups.map((group) => ({ required: [...group] })) } : {}),
     },
-    restNames: restNamesOf(Object.keys(fields), graphqlName),
+    restNames: restNamesOf(fields, graphqlName),
+    links: linksOf(fields),
     read(body) {
       if (!body || typeof body !== "object" || Array.isArray(body)) {
         throw fieldError(NOT_AN_OBJECT, `Invalid data. Expected a dictionary, but got ${pythonTypeName(body)}.`);
@@ -191,11 +200,17 @@ export function defineBody<const F extends BodyFields>(fields: F, alternatives?:
   };
 }
 
-function restNamesOf(restNames: string[], graphqlName: (rest: string) => string) {
-  const byGraphqlName = new Map<string, string[]>();
-  for (const rest of restNames) byGraphqlName.set(graphqlName(rest), [...(byGraphqlName.get(graphqlName(rest)) ?? []), rest]);
+function restNamesOf(fields: BodyFields, graphqlName: (rest: string) => string): Map<string, string> {
+  const byGraphqlName = new Map<string, string>();
+  for (const [rest, f] of Object.entries(fields)) {
+    if (!byGraphqlName.has(graphqlName(rest))) byGraphqlName.set(graphqlName(rest), rest);
+    for (const [name, itemRest] of f.item?.restNames ?? []) if (!byGraphqlName.has(name)) byGraphqlName.set(name, itemRest);
+  }
   return byGraphqlName;
 }
+
+const linksOf = (fields: BodyFields): Set<string> =>
+  new Set(Object.entries(fields).flatMap(([rest, f]) => [...(f.link ? [rest] : []), ...(f.item?.links ?? [])]));
 
 function checkAlternatives({ groups, both, neither }: Alternatives, body: Record<string, unknown>) {
   const given = groups.filter((group) => group.some((rest) => body[rest] !== undefined));

@@ -118,6 +118,70 @@ describe("request bodies", () => {
   });
 });
 
+describe("form bodies, as DRF's default parsers read them", () => {
+  it("an HTML form (curl -d) logs in", async () => {
+    const res = await t.http("POST", "/api-auth/password/", {
+      raw: new URLSearchParams({ username: "staff", password: "x" }).toString(),
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ non_field_errors: ["Unable to log in with provided credentials."] });
+  });
+
+  it("form fields reach the route's body contract: the last of a repeated name, field errors by name", async () => {
+    const res = await t.http("POST", "/api/customers/", {
+      token: staff,
+      raw: "name=first&name=Form%20Lab&abbreviation=FL",
+      headers: { "content-type": "application/x-www-form-urlencoded; charset=utf-8" },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ name: "Form Lab", abbreviation: "FL" });
+    const blank = await t.http("POST", "/api/customers/", { token: staff, raw: "abbreviation=FL", headers: { "content-type": "application/x-www-form-urlencoded" } });
+    expect(blank.status).toBe(400);
+    expect(blank.body).toEqual({ name: ["This field is required."] });
+  });
+
+  it("a multipart form is read too", async () => {
+    const form = new FormData();
+    form.set("name", "Multipart Lab");
+    const request = new Request("http://x/", { method: "POST", body: form });
+    const res = await t.http("POST", "/api/customers/", {
+      token: staff,
+      raw: await request.text(),
+      headers: { "content-type": request.headers.get("content-type")! },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.name).toBe("Multipart Lab");
+  });
+
+  it("a broken multipart body is a 400", async () => {
+    const res = await t.http("POST", "/api/customers/", {
+      token: staff,
+      raw: "--nope\r\n",
+      headers: { "content-type": "multipart/form-data; boundary=xyz" },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.detail).toMatch(/^Multipart form parse error/);
+  });
+});
+
+describe("GET /api/", () => {
+  it("maps every top-level collection to its absolute URL, without a token", async () => {
+    const res = await t.http("GET", "/api/");
+    expect(res.status).toBe(200);
+    expect(res.body.users).toBe(`${t.baseUrl}/api/users/`);
+    expect(res.body["marketplace-offering-users"]).toBe(`${t.baseUrl}/api/marketplace-offering-users/`);
+    for (const url of Object.values<string>(res.body)) {
+      const list = await t.http("GET", new URL(url).pathname, { token: staff });
+      expect(list.status, url).toBe(200);
+    }
+  });
+
+  it("/api answers as /api/ does, as every REST path does without its slash", async () => {
+    expect((await t.http("GET", "/api")).body).toEqual((await t.http("GET", "/api/")).body);
+  });
+});
+
 describe("uuids", () => {
   const BAD_PATH_UUIDS = ["not-a-uuid", "123", `${"a".repeat(31)}g`, `${randomUUID()}0`, "%20"];
   for (const bad of BAD_PATH_UUIDS) {
@@ -172,7 +236,7 @@ describe("uuids", () => {
 });
 
 describe("paths and methods", () => {
-  const UNKNOWN = ["/api/nothing-here/", "/api/customers/extra/segments/here/", `/api/customers/${randomUUID()}/bogus_action/`, "/", "/api"];
+  const UNKNOWN = ["/api/nothing-here/", "/api/customers/extra/segments/here/", `/api/customers/${randomUUID()}/bogus_action/`, "/api/v2/"];
   for (const path of UNKNOWN) {
     it(`unknown path ${path} → 404 Not found.`, async () => {
       const res = await t.http("GET", path, { token: staff });

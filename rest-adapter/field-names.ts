@@ -4,8 +4,8 @@ import type { RequestBody } from "./body-contract.ts";
 
 /**
  * The domain names its field errors as GraphQL does (`gracePeriodDays`, `input` for the whole input); REST callers get
- * Waldur's: the REST field of the route's body that fed the value, DRF's `non_field_errors`, and DRF's message for a
- * hyperlink to nothing.
+ * Waldur's: the REST field of the route's body that fed the value (an item's field included), DRF's `non_field_errors`,
+ * and DRF's message for a hyperlink to nothing.
  */
 
 const NON_FIELD_ERRORS = "non_field_errors";
@@ -13,18 +13,16 @@ const INVALID_HYPERLINK = `Invalid hyperlink - ${MISSING_OBJECT}`;
 
 const snakeCase = (name: string) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 
-/** The REST field a GraphQL name came from: of several that feed it, the one the request gave. */
-function restName(name: string, body: RequestBody | undefined, given: Record<string, unknown>): string {
+function restName(name: string, body: RequestBody | undefined): string {
   if (name === WHOLE_INPUT) return NON_FIELD_ERRORS;
-  const candidates = body?.restNames.get(name) ?? [];
-  return candidates.find((rest) => given[rest] !== undefined) ?? candidates[0] ?? snakeCase(name);
+  return body?.restNames.get(name) ?? snakeCase(name);
 }
 
-export function restFieldErrors(fields: FieldErrors, body: RequestBody | undefined, given: Record<string, unknown>): FieldErrors {
+export function restFieldErrors(fields: FieldErrors, body?: RequestBody): FieldErrors {
   const renamed: FieldErrors = {};
   for (const [name, messages] of Object.entries(fields)) {
-    const rest = restName(name, body, given);
-    const isLink = Boolean(body?.fields[rest]?.link);
+    const rest = restName(name, body);
+    const isLink = Boolean(body?.links.has(rest));
     const restMessages = messages.map((message) => (isLink && message === MISSING_OBJECT ? INVALID_HYPERLINK : message));
     renamed[rest] = [...(renamed[rest] ?? []), ...restMessages];
   }
@@ -32,13 +30,13 @@ export function restFieldErrors(fields: FieldErrors, body: RequestBody | undefin
 }
 
 /** An operation's error with its field errors renamed for REST; other errors as they are. */
-export function withRestFieldNames(error: GraphQLError, body: RequestBody | undefined, given: Record<string, unknown>): GraphQLError {
+export function withRestFieldNames(error: GraphQLError, body: RequestBody | undefined): GraphQLError {
   const fields = error.extensions?.fields as FieldErrors | undefined;
   if (!fields) return error;
   return new GraphQLError(error.message, {
     nodes: error.nodes,
     path: error.path,
     originalError: error.originalError ?? undefined,
-    extensions: { ...error.extensions, fields: restFieldErrors(fields, body, given) },
+    extensions: { ...error.extensions, fields: restFieldErrors(fields, body) },
   });
 }

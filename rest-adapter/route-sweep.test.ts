@@ -1,6 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../test/support/app.ts";
+import { restParameters } from "./collection-query.ts";
+import type { JsonSchema } from "./openapi/json-schema.ts";
+import type { RouteSpec } from "./route.ts";
 import { ROUTES } from "./routes/index.ts";
 
 /** Every route, fed garbage: whatever the input, the answer is a client error or success, never 5xx. */
@@ -15,17 +18,28 @@ const GARBAGE_RAW_BODIES = ["{", "[]", '"text"', "null", "12", "true", '{"a":', 
 
 const WEIRD_VALUES: unknown[] = [null, 0, -1, 1.5, true, "", " ", "x".repeat(300), [], [1, "a"], {}, { nested: { deep: [] } }, "2030-13-45T99:99:99Z", "not-a-uuid"];
 
-/** One body per weird value, setting every field any route reads to that value. */
-const FIELDS = [
-  "username", "password", "email", "first_name", "last_name", "is_staff", "is_support", "name", "abbreviation", "description",
-  "customer", "type", "plugin_options", "components", "plans", "user", "role", "expiration_time", "offering", "offering_uuid",
-  "user_uuid", "comment", "comment_url", "service_provider_comment", "service_provider_comment_url",
-  "usages", "resource", "date", "plan_period", "amount", "state", "backend_id", "error_message", "message", "maintenance_type",
-  "scheduled_start", "scheduled_end", "service_provider", "impact_level", "version", "terms_of_service", "requires_reconsent",
-  "backend_metadata", "limits", "dependencies", "config_file_path", "config_file_content", "last_restarted", "mode", "backend_type",
-  "backend_version", "partitions", "public_key", "component_type", "limit",
-];
-const weirdBodies = () => WEIRD_VALUES.map((value) => Object.fromEntries(FIELDS.map((field) => [field, value])));
+/** One body per weird value, setting every field the route's body contract declares (and each nested item's) to it. */
+function weirdBodies(route: RouteSpec) {
+  const fields = Object.entries(route.body?.fields ?? {});
+  const nested = (schema: JsonSchema, value: unknown) => {
+    const properties = (schema.items as JsonSchema | undefined)?.properties as Record<string, unknown> | undefined;
+    return properties ? [Object.fromEntries(Object.keys(properties).map((name) => [name, value]))] : value;
+  };
+  return WEIRD_VALUES.flatMap((value) => [
+    Object.fromEntries(fields.map(([name]) => [name, value])),
+    Object.fromEntries(fields.map(([name, field]) => [name, nested(field.schema, value)])),
+  ]);
+}
+
+const WEIRD_QUERY_VALUES = ["", " ", "x".repeat(300), "not-a-uuid", "constructor", "2030-13-45T99:99:99Z", "-1", "1e400", "a,,b", "%"];
+
+/** One query string per weird value, setting every parameter the route's contract (or declared query) reads to it. */
+function weirdQueries(route: RouteSpec) {
+  const declared = route.contract ?? route.query;
+  const names = declared ? restParameters(declared).map((parameter) => parameter.name) : [];
+  if (!names.length) return [];
+  return WEIRD_QUERY_VALUES.map((value) => names.map((name) => `${name}=${encodeURIComponent(value)}`).join("&"));
+}
 
 const nestedBodies = () => [
   { customer: t.world.provider.uuid, name: "o", type: "t", components: [{ type: "cpu", billing_type: "usage", limit_amount: "x" }] },
@@ -87,11 +101,11 @@ describe("every route answers garbage without a 5xx", () => {
         }
         if (path.includes("/garbage/")) continue;
         const token = t.world.tokens.staff;
-        const queries = route.method === "GET" ? GARBAGE_QUERIES : GARBAGE_QUERIES.slice(0, 3);
+        const queries = route.method === "GET" ? [...GARBAGE_QUERIES, ...weirdQueries(route)] : GARBAGE_QUERIES.slice(0, 3);
         await Promise.all(queries.map((query) => send(`${path}?${query}`, { token })));
         if (route.method === "GET") continue;
         await Promise.all(GARBAGE_RAW_BODIES.map((raw) => send(path, { token, raw })));
-        await Promise.all([...weirdBodies(), ...nestedBodies()].map((body) => send(path, { token, body })));
+        await Promise.all([...weirdBodies(route), ...nestedBodies()].map((body) => send(path, { token, body })));
       }
     });
   }

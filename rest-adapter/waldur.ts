@@ -3,6 +3,7 @@ import { DomainError, ErrorCode } from "../src/platform/errors.ts";
 import { databaseErrorForClient } from "../src/platform/database-errors.ts";
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../src/platform/paginate.ts";
 import { boundedBody } from "../src/server/error-messages.ts";
+import { restFieldErrors } from "./field-names.ts";
 
 /** Domain error code → HTTP status, as Waldur answers them. Routes may override single codes. */
 export const ERROR_STATUS: Record<string, number> = {
@@ -31,7 +32,8 @@ export function toWaldurError(thrown: GraphQLError, overrides: Partial<Record<st
   const fields = error.extensions?.fields as Record<string, string[]> | undefined;
   const status = (code && (overrides[code] ?? ERROR_STATUS[code])) || (isVariableError(error) ? 400 : 500);
   if (status === 500) return { status, body: { detail: "Internal server error." } };
-  const body = boundedBody(fields ?? { detail: error.message });
+  // Field errors no route renamed (raised before any operation ran) still get Waldur's names.
+  const body = boundedBody(fields ? restFieldErrors(fields) : { detail: error.message });
   const headers = { ...(status === 401 ? { "WWW-Authenticate": "Token" } : {}), ...httpHeadersOf(error) };
   return Object.keys(headers).length ? { status, body, headers } : { status, body };
 }

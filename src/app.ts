@@ -25,6 +25,7 @@ import { corsMiddleware } from "./server/cors.ts";
 import { allowedHostsOnly } from "./server/hosts.ts";
 import { securityHeaders } from "./server/security-headers.ts";
 import { createGraphqlServer } from "./server/yoga.ts";
+import { mountGraphiQLAssets } from "./server/graphiql.ts";
 
 export const MIGRATIONS_DIR = new URL("../prisma/migrations", import.meta.url).pathname;
 
@@ -98,6 +99,7 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
   hono.get("/health/ready", readinessEndpoint({ sql: database.sql, migrationsDir: MIGRATIONS_DIR, redisUrl: config.redisUrl }, logger));
   if (config.metricsToken || !config.production) hono.get("/metrics", metricsEndpoint(metrics, config.metricsToken));
   else logger.warn("GET /metrics is off (404): NODE_ENV=production requires METRICS_TOKEN");
+  if (config.graphiql) mountGraphiQLAssets(hono);
   hono.post("/graphql", limitBody(config.maxBodyBytes));
   hono.on(["GET", "POST", "OPTIONS"], "/graphql", (c) => yoga.fetch(c.req.raw, { clientAddress: clientAddress(c, config) }));
   for (const route of mountRest(hono, yoga, deps)) restPaths.add(route.path);

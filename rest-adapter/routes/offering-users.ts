@@ -30,8 +30,9 @@ const OFFERING_USER_CREATE = defineBody(
   },
 );
 
+
 const USERNAME = defineBody({ username: text() });
-const COMMENTS = defineBody({ service_provider_comment: text({ as: "comment" }), service_provider_comment_url: text({ as: "url" }) });
+const COMMENTS = defineBody({ service_provider_comment: text(), service_provider_comment_url: text() });
 const TRANSITION_COMMENT = defineBody({ comment: text(), comment_url: text() });
 
 const update = (method: "PUT" | "PATCH"): RouteSpec => ({
@@ -80,8 +81,8 @@ export const offeringUserRoutes: RouteSpec[] = [
     method: "PATCH",
     path: `${OFFERING_USERS}/:uuid/update_comments/`,
     summary: "Update the service-provider comment and its URL; the state does not change",
-    document: `mutation($uuid: ID!, $comment: String, $url: String) {
-      updateOfferingUserComments(uuid: $uuid, serviceProviderComment: $comment, serviceProviderCommentUrl: $url) {
+    document: `mutation($uuid: ID!, $serviceProviderComment: String, $serviceProviderCommentUrl: String) {
+      updateOfferingUserComments(uuid: $uuid, serviceProviderComment: $serviceProviderComment, serviceProviderCommentUrl: $serviceProviderCommentUrl) {
         service_provider_comment: serviceProviderComment service_provider_comment_url: serviceProviderCommentUrl } }`,
     ...withBody(COMMENTS, (input, { params }) => ({ uuid: params.uuid, ...input })),
     kind: "object",

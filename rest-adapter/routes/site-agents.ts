@@ -9,11 +9,17 @@ const IDENTITIES = `/api/${COLLECTIONS.agentIdentity}`;
 const SERVICES = `/api/${COLLECTIONS.agentService}`;
 const PROCESSORS = `/api/${COLLECTIONS.agentProcessor}`;
 
-/** The agent sends the offering as a bare uuid; a hyperlink works too (its last path segment is read, the domain checks it). */
-const offering = bodyField({ as: "offeringUuid", description: "uuid of the offering (its URL works too)" }, { type: "string" }, (value, name) => {
-  const given = optionalString({ [name]: value }, name);
-  return given?.replace(/\/$/, "").split("/").at(-1) ?? given;
-});
+/**
+ * The agent sends the offering as a bare uuid; a hyperlink works too (its last path segment is read, the domain checks
+ * it, and an offering it does not find reads as DRF's invalid hyperlink).
+ */
+const offering = {
+  ...bodyField({ as: "offeringUuid", description: "uuid of the offering (its URL works too)" }, { type: "string" }, (value, name) => {
+    const given = optionalString({ [name]: value }, name);
+    return given?.replace(/\/$/, "").split("/").at(-1) ?? given;
+  }),
+  link: true,
+};
 
 const DEPENDENCIES = { type: "array", items: { type: "object", properties: { package: { type: "string" }, version: { type: "string" } } } };
 

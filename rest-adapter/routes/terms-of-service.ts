@@ -23,7 +23,7 @@ const TERMS_CREATE = defineBody({
   ...CHANGEABLE,
 });
 
-const CONSENT_GRANT = defineBody({ offering: link("offering", { required: true }) });
+const CONSENT_GRANT = defineBody({ offering: link("offering", { required: true, as: "offeringUuid" }) });
 
 const update = (method: "PUT" | "PATCH"): RouteSpec => ({
   method,
@@ -70,7 +70,7 @@ export const termsOfServiceRoutes: RouteSpec[] = [
     method: "POST",
     path: `${CONSENTS}/`,
     summary: "Consent to an offering's active terms: {offering: <uuid>}",
-    document: `mutation($offering: ID!) { grantOfferingConsent(offeringUuid: $offering) { ...ConsentRest offering: offeringUuid } }`,
+    document: `mutation($offeringUuid: ID!) { grantOfferingConsent(offeringUuid: $offeringUuid) { ...ConsentRest offering: offeringUuid } }`,
     ...withBody(CONSENT_GRANT, (input) => input),
     kind: "object",
     status: 201,

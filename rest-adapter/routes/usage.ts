@@ -42,8 +42,8 @@ const USAGE_REPORT = defineBody({
     },
     { required: true },
   ),
-  resource: text({ description: "uuid of the resource (or give plan_period)" }),
-  plan_period: text({ description: "uuid of the resource's plan period (or give resource)" }),
+  resource: text({ as: "resourceUuid", description: "uuid of the resource (or give plan_period)" }),
+  plan_period: text({ as: "planPeriodUuid", description: "uuid of the resource's plan period (or give resource)" }),
   date: dateTime(),
 });
 
@@ -55,7 +55,8 @@ const USER_USAGE_FIELDS = {
 } as const;
 
 const USER_USAGE = defineBody(USER_USAGE_FIELDS);
-const USER_USAGES_REPORT = defineBody({ usages: items(USER_USAGE_FIELDS, { required: true }) });
+const USER_USAGE_LIST = defineBody({ usages: items(USER_USAGE_FIELDS, { required: true }) });
+
 
 const SET_USER_USAGES = `mutation($uuid: ID!, $usages: [UserUsageReportInput!]!) { setComponentUserUsages(componentUsageUuid: $uuid, usages: $usages) }`;
 
@@ -74,8 +75,8 @@ export const usageRoutes: RouteSpec[] = [
     method: "POST",
     path: `${USAGES}/set_usage/`,
     summary: "Report usage of a resource's components for a month (an upsert per component and month)",
-    document: `mutation($resource: ID, $planPeriod: ID, $usages: [UsageReportInput!]!, $date: DateTime) {
-      setComponentUsage(resourceUuid: $resource, planPeriodUuid: $planPeriod, usages: $usages, date: $date) }`,
+    document: `mutation($resourceUuid: ID, $planPeriodUuid: ID, $usages: [UsageReportInput!]!, $date: DateTime) {
+      setComponentUsage(resourceUuid: $resourceUuid, planPeriodUuid: $planPeriodUuid, usages: $usages, date: $date) }`,
     ...withBody(USAGE_REPORT, (input) => input),
     kind: "empty",
     status: 201,
@@ -95,7 +96,7 @@ export const usageRoutes: RouteSpec[] = [
     path: `${USAGES}/:uuid/set_user_usages/`,
     summary: "Report several users' shares of a component usage at once (all or nothing)",
     document: SET_USER_USAGES,
-    ...withBody(USER_USAGES_REPORT, (input, { params }) => ({ uuid: params.uuid, ...input })),
+    ...withBody(USER_USAGE_LIST, (input, { params }) => ({ uuid: params.uuid, ...input })),
     kind: "empty",
     status: 201,
   },

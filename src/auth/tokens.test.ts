@@ -101,6 +101,12 @@ describe("token_lifetime (Waldur's idle expiry)", () => {
     expect(viaGraphql.data).toEqual({ user: { tokenLifetime: null } });
   });
 
+  it("over GraphQL, an out-of-range lifetime is an error of the tokenLifetime argument", async () => {
+    const user = await userWithToken();
+    const res = await t.gql(`mutation($uuid: ID!) { updateUser(uuid: $uuid, tokenLifetime: 59) { uuid } }`, { uuid: user.uuid }, user.key);
+    expect(res.errors?.[0].extensions).toEqual({ code: "VALIDATION", fields: { tokenLifetime: ["Ensure this value is greater than or equal to 60."] } });
+  });
+
   it("refuses a token idle for longer than the lifetime with 401 Token has expired.; each use restarts it", async () => {
     const user = await userWithToken(120);
     const initial = await lastUsed(user.key);

@@ -10,16 +10,19 @@ import { newTokenKey, tokenDigest } from "./secrets.ts";
 /** PositiveIntegerField with MinValueValidator(60), as Waldur's User.token_lifetime. */
 const TOKEN_LIFETIME_RANGE = { min: 60, max: 2_147_483_647 };
 
-/** `token_lifetime` as given (a number or a numeric string, as DRF's IntegerField takes), or Waldur's field error. */
-export function readTokenLifetime(value: unknown): number | null {
+/**
+ * A token lifetime as given (a number or a numeric string, as DRF's IntegerField takes), or DRF's field error, named
+ * `field` (the REST body reader passes its own name).
+ */
+export function readTokenLifetime(value: unknown, field = "tokenLifetime"): number | null {
   if (value === null) return null;
   const number = typeof value === "string" && /^\s*-?\d+\s*$/.test(value) ? Number(value) : value;
-  if (typeof number !== "number" || !Number.isInteger(number)) throw fieldError("token_lifetime", "A valid integer is required.");
+  if (typeof number !== "number" || !Number.isInteger(number)) throw fieldError(field, "A valid integer is required.");
   if (number < TOKEN_LIFETIME_RANGE.min) {
-    throw fieldError("token_lifetime", `Ensure this value is greater than or equal to ${TOKEN_LIFETIME_RANGE.min}.`);
+    throw fieldError(field, `Ensure this value is greater than or equal to ${TOKEN_LIFETIME_RANGE.min}.`);
   }
   if (number > TOKEN_LIFETIME_RANGE.max) {
-    throw fieldError("token_lifetime", `Ensure this value is less than or equal to ${TOKEN_LIFETIME_RANGE.max}.`);
+    throw fieldError(field, `Ensure this value is less than or equal to ${TOKEN_LIFETIME_RANGE.max}.`);
   }
   return number;
 }

@@ -1,12 +1,12 @@
 import type { Context } from "../context.ts";
-import { fieldError, forbidden, notFound } from "../platform/errors.ts";
+import { forbidden, missingObject, notFound } from "../platform/errors.ts";
 import { parseUuid } from "../platform/ids.ts";
 
-/** Resolves a uuid given in a request body, or fails as DRF does for an unknown hyperlink. */
+/** Resolves a uuid given in an input field named `field`; one that names nothing (for the caller) is a field error. */
 export async function referenced<T>(field: string, uuid: string | null | undefined, find: (id: string) => Promise<T | null>) {
   const id = parseUuid(uuid);
   const found = id ? await find(id) : null;
-  if (!found) throw fieldError(field, "Invalid hyperlink - Object does not exist.");
+  if (!found) throw missingObject(field);
   return found;
 }
 

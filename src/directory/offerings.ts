@@ -4,7 +4,7 @@ import type { BillingType, Offering, OfferingState, Prisma } from "../generated/
 import { recordEvent } from "../events/record.ts";
 import type { Connection, Page } from "../platform/paginate.ts";
 import { DomainError, ErrorCode, fieldError, invalid, notFound } from "../platform/errors.ts";
-import { parseUuid, toHex } from "../platform/ids.ts";
+import { toHex } from "../platform/ids.ts";
 import { paginate } from "../platform/paginate.ts";
 import { canTransition, swapFromObserved, type TransitionRule } from "../platform/state-machine.ts";
 import { maxLength } from "../platform/text.ts";
@@ -24,18 +24,6 @@ export const OFFERING_TRANSITIONS = {
   activate: { from: ["DRAFT", "PAUSED"], to: "ACTIVE" },
 } as const satisfies Record<string, TransitionRule<OfferingState>>;
 
-export async function listServiceProviders(
-  ctx: Context,
-  args: { customerUuid?: string | null; page: Page },
-  query: ServiceProviderQuery = {},
-) {
-  ctx.requireViewer();
-  const customerId = args.customerUuid ? parseUuid(args.customerUuid) : undefined;
-  if (customerId === null) throw fieldError("customer_uuid", "Enter a valid UUID.");
-  const where = customerId ? { customerId } : {};
-  return paginate(ctx.db.serviceProvider, { where, orderBy: [{ created: "asc" }, { id: "asc" }], page: args.page, query });
-}
-
 export async function getServiceProvider(ctx: Context, uuid: string, query: ServiceProviderQuery = {}) {
   ctx.requireViewer();
   return visibleOne(uuid, (id) => ctx.db.serviceProvider.findUnique({ ...query, where: { id } }));
@@ -43,15 +31,15 @@ export async function getServiceProvider(ctx: Context, uuid: string, query: Serv
 
 export async function createServiceProvider(
   ctx: Context,
-  input: { customer: string; description?: string | null },
+  input: { customerUuid: string; description?: string | null },
   query: ServiceProviderQuery = {},
 ) {
   ctx.requireViewer();
-  const customer = await referenced("customer", input.customer, (id) =>
+  const customer = await referenced("customerUuid", input.customerUuid, (id) =>
     ctx.db.customer.findUnique({ where: { id }, select: { id: true, name: true } }),
   );
   await ctx.access.require(Permission.REGISTER_SERVICE_PROVIDER, [{ type: "CUSTOMER", id: customer.id }]);
-  const taken = () => fieldError("customer", "Service provider with this customer already exists.");
+  const taken = () => fieldError("customerUuid", "Service provider with this customer already exists.");
   const id = await transact(ctx, async (tx, outbox) => {
     if (await tx.serviceProvider.findUnique({ where: { customerId: customer.id } })) throw taken();
     const provider = await tx.serviceProvider.create({
@@ -117,7 +105,7 @@ export interface ComponentInput {
 }
 
 export interface CreateOfferingInput {
-  customer: string;
+  customerUuid: string;
   name: string;
   type: string;
   description?: string | null;
@@ -143,7 +131,7 @@ function validOffering(input: CreateOfferingInput) {
   if (!input.name?.trim()) errors.name = ["This field may not be blank."];
   if (!input.type?.trim()) errors.type = ["This field may not be blank."];
   const options = input.pluginOptions ?? {};
-  if (typeof options !== "object" || Array.isArray(options) || options === null) errors.plugin_options = ["Expected a dictionary of items."];
+  if (typeof options !== "object" || Array.isArray(options) || options === null) errors.pluginOptions = ["Expected a dictionary of items."];
   const types = (input.components ?? []).map((c) => c.type);
   if (types.some((t) => !/^[\w-]{1,50}$/.test(t))) errors.components = ["Component type must be 1-50 letters, digits, - or _."];
   else if (new Set(types).size !== types.length) errors.components = ["Component types must be unique."];
@@ -158,11 +146,11 @@ function validOffering(input: CreateOfferingInput) {
 
 export async function createOffering(ctx: Context, input: CreateOfferingInput, query: OfferingQuery = {}) {
   ctx.requireViewer();
-  const customer = await referenced("customer", input.customer, (id) =>
+  const customer = await referenced("customerUuid", input.customerUuid, (id) =>
     ctx.db.customer.findUnique({ where: { id }, select: { id: true, name: true, serviceProvider: { select: { id: true } } } }),
   );
   await ctx.access.require(Permission.CREATE_OFFERING, [{ type: "CUSTOMER", id: customer.id }]);
-  if (!customer.serviceProvider) throw fieldError("customer", "The customer is not a service provider.");
+  if (!customer.serviceProvider) throw fieldError("customerUuid", "The customer is not a service provider.");
   const { pluginOptions, partitions } = validOffering(input);
   const id = await transact(ctx, async (tx, outbox) => {
     const offering = await tx.offering.create({
@@ -173,7 +161,7 @@ export async function createOffering(ctx: Context, input: CreateOfferingInput, q
         description: input.description ?? "",
         pluginOptions,
         partitions,
-        backendId: maxLength("backend_id", input.backendId ?? "", 255),
+        backendId: maxLength("backendId", input.backendId ?? "", 255),
         components: {
           create: (input.components ?? []).map((c) => ({
             type: c.type,

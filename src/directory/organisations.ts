@@ -124,11 +124,11 @@ export async function getProject(ctx: Context, uuid: string, query: ProjectQuery
 
 export async function createProject(
   ctx: Context,
-  input: { customer: string; name: string; description?: string | null },
+  input: { customerUuid: string; name: string; description?: string | null },
   query: ProjectQuery = {},
 ) {
   ctx.requireViewer();
-  const customer = await referenced("customer", input.customer, (id) =>
+  const customer = await referenced("customerUuid", input.customerUuid, (id) =>
     ctx.db.customer.findUnique({ where: { id }, select: { id: true, name: true } }),
   );
   await ctx.access.require(Permission.CREATE_PROJECT, [{ type: "CUSTOMER", id: customer.id }]);

@@ -2,7 +2,7 @@ import type { ScopeRef, ScopeType } from "../auth/access.ts";
 import { isRole, Permission, ROLE_SCOPE, type Role } from "../auth/permissions.ts";
 import type { Context } from "../context.ts";
 import { recordEvent } from "../events/record.ts";
-import { fieldError, notFound } from "../platform/errors.ts";
+import { fieldError, inputError, notFound } from "../platform/errors.ts";
 import { toHex } from "../platform/ids.ts";
 import { transact } from "../platform/transaction.ts";
 import { reconcileRoleChange } from "../offering-users/allocations.ts";
@@ -44,7 +44,7 @@ const SCOPES: Record<ScopeType, { load(ctx: Context, uuid: string): Promise<Scop
 export interface RoleInput {
   scopeType: ScopeType;
   scopeUuid: string;
-  user: string;
+  userUuid: string;
   role: string;
   expirationTime?: Date | null;
 }
@@ -56,7 +56,7 @@ async function prepare(ctx: Context, input: RoleInput) {
   if (!isRole(input.role) || ROLE_SCOPE[input.role] !== input.scopeType) {
     throw fieldError("role", `"${input.role}" is not a valid role for this object.`);
   }
-  const user = await referenced("user", input.user, (id) =>
+  const user = await referenced("userUuid", input.userUuid, (id) =>
     ctx.db.user.findUnique({ where: { id }, select: { id: true, username: true } }),
   );
   return { scope, user, role: input.role as Role };
@@ -70,7 +70,7 @@ const eventScopes = (scopeType: ScopeType, scope: ScopeObject, userId: string) =
 export async function grantRole(ctx: Context, input: RoleInput) {
   const { scope, user, role } = await prepare(ctx, input);
   if (input.expirationTime && input.expirationTime <= ctx.now()) {
-    throw fieldError("expiration_time", "Expiration time should be greater than current time.");
+    throw fieldError("expirationTime", "Expiration time should be greater than current time.");
   }
   return transact(ctx, async (tx, outbox) => {
     const active = { userId: user.id, role, scopeType: input.scopeType, scopeId: scope.id, isActive: true };
@@ -79,7 +79,7 @@ export async function grantRole(ctx: Context, input: RoleInput) {
     // An expired grant is no grant: retire it so the role can be given again.
     await tx.roleGrant.updateMany({ where: { ...active, expirationTime: { lte: ctx.now() } }, data: { isActive: false } });
     if (await tx.roleGrant.findFirst({ where: active, select: { id: true } })) {
-      throw fieldError("non_field_errors", "User already has role within this scope.");
+      throw inputError("User already has role within this scope.");
     }
     const grant = await tx.roleGrant.create({
       data: { ...active, expirationTime: input.expirationTime ?? null, createdById: ctx.viewer?.id ?? null, created: ctx.now() },

@@ -5,7 +5,7 @@ import type { Prisma } from "../generated/prisma/client.ts";
 import { recordEvent } from "../events/record.ts";
 import type { FilterValues, OrderValue } from "../platform/collection-contract.ts";
 import type { Page } from "../platform/paginate.ts";
-import { fieldError } from "../platform/errors.ts";
+import { fieldError, inputError } from "../platform/errors.ts";
 import { toHex } from "../platform/ids.ts";
 import { paginate } from "../platform/paginate.ts";
 import { maxLength } from "../platform/text.ts";
@@ -57,8 +57,8 @@ export async function createUser(ctx: Context, input: CreateUserInput, query: Us
   const data = {
     username: input.username,
     email: maxLength("email", input.email ?? "", 320),
-    firstName: maxLength("first_name", input.firstName ?? "", 100),
-    lastName: maxLength("last_name", input.lastName ?? "", 100),
+    firstName: maxLength("firstName", input.firstName ?? "", 100),
+    lastName: maxLength("lastName", input.lastName ?? "", 100),
     isStaff: input.isStaff ?? false,
     isSupport: input.isSupport ?? false,
     passwordHash: input.password ? await hashPassword(input.password) : null,
@@ -86,7 +86,7 @@ export async function obtainToken(ctx: Context, username: string, password: stri
   const user = await ctx.db.user.findUnique({ where: { username }, select: { id: true, passwordHash: true, isActive: true } });
   // Verified even without a user (against a dummy hash), so the time taken does not tell which usernames exist.
   const valid = (await verifyPassword(password, user?.passwordHash)) && user?.isActive;
-  if (!user || !valid) throw fieldError("non_field_errors", "Unable to log in with provided credentials.");
+  if (!user || !valid) throw inputError("Unable to log in with provided credentials.");
   await attempt.succeeded();
   const key = newTokenKey();
   await ctx.db.authToken.create({ data: { keyDigest: tokenDigest(key), userId: user.id } });

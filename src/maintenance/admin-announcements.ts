@@ -55,13 +55,6 @@ export interface AdminAnnouncementInput {
   activeTo?: Date | null;
 }
 
-const REST_NAMES: Record<keyof AdminAnnouncementInput, string> = {
-  description: "description",
-  type: "type",
-  activeFrom: "active_from",
-  activeTo: "active_to",
-};
-
 /** Reading is open to every authenticated user (Waldur §4.5). */
 export async function listAdminAnnouncements(
   ctx: Context,
@@ -89,15 +82,15 @@ export async function getAdminAnnouncement(ctx: Context, uuid: string, query: Ad
 function validAnnouncement(input: AdminAnnouncementInput, current: { activeFrom: Date; activeTo: Date } | null) {
   const errors: FieldErrors = {};
   const required = current ? [] : (["description", "activeFrom", "activeTo"] as const);
-  for (const key of required) if (input[key] === undefined) errors[REST_NAMES[key]] = ["This field is required."];
-  for (const [key, value] of Object.entries(input)) if (value === null) errors[REST_NAMES[key as keyof AdminAnnouncementInput]] = ["This field may not be null."];
+  for (const key of required) if (input[key] === undefined) errors[key] = ["This field is required."];
+  for (const [key, value] of Object.entries(input)) if (value === null) errors[key] = ["This field may not be null."];
   if (typeof input.description === "string") {
     if (input.description.trim() === "") errors.description = ["This field may not be blank."];
     else if (input.description.length > 4096) errors.description = ["Ensure this field has no more than 4096 characters."];
   }
   const from = input.activeFrom ?? current?.activeFrom;
   const to = input.activeTo ?? current?.activeTo;
-  if (!Object.keys(errors).length && from && to && to < from) errors.active_to = ["Active to must not be before active from."];
+  if (!Object.keys(errors).length && from && to && to < from) errors.activeTo = ["Active to must not be before active from."];
   if (Object.keys(errors).length) throw invalid(errors);
   const { description, type, activeFrom, activeTo } = input;
   return Object.fromEntries(Object.entries({ description, type, activeFrom, activeTo }).filter(([, v]) => v != null));

@@ -76,7 +76,7 @@ describe("GraphQL maintenance", () => {
       { input: { name: "x", scheduledStart: START, scheduledEnd: END, serviceProviderUuid: t.world.serviceProvider.uuid } },
       token,
     );
-    expect(create.errors?.[0].extensions).toMatchObject({ code: "VALIDATION", fields: { service_provider: ["Invalid hyperlink - Object does not exist."] } });
+    expect(create.errors?.[0].extensions).toMatchObject({ code: "VALIDATION", fields: { serviceProviderUuid: ["Object does not exist."] } });
     const anonymous = await t.gql(`{ maintenanceAnnouncements { totalCount } }`);
     expect(anonymous.errors?.[0].extensions?.code).toBe("UNAUTHENTICATED");
   });

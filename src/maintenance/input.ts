@@ -1,10 +1,10 @@
 import type { Prisma } from "../generated/prisma/client.ts";
-import { type FieldErrors, invalid } from "../platform/errors.ts";
+import { type FieldErrors, invalid, MISSING_OBJECT } from "../platform/errors.ts";
 import { parseUuid } from "../platform/ids.ts";
 import { validUrl } from "../platform/text.ts";
 import { isMaintenanceType, MAINTENANCE_TYPES } from "./enums.ts";
 
-/** The writable fields of an announcement; `serviceProvider` is a uuid. Absent fields are left as they are. */
+/** The writable fields of an announcement, named as the GraphQL input names them. Absent fields are left as they are. */
 export interface MaintenanceInput {
   name?: string | null;
   message?: string | null;
@@ -13,22 +13,10 @@ export interface MaintenanceInput {
   externalReferenceUrl?: string | null;
   scheduledStart?: Date | null;
   scheduledEnd?: Date | null;
-  serviceProvider?: string | null;
+  serviceProviderUuid?: string | null;
 }
 
-const REQUIRED_ON_CREATE = ["name", "scheduledStart", "scheduledEnd", "serviceProvider"] as const;
-
-/** Waldur's field names, for error messages. */
-export const FIELD_NAMES: Record<keyof MaintenanceInput, string> = {
-  name: "name",
-  message: "message",
-  internalNotes: "internal_notes",
-  maintenanceType: "maintenance_type",
-  externalReferenceUrl: "external_reference_url",
-  scheduledStart: "scheduled_start",
-  scheduledEnd: "scheduled_end",
-  serviceProvider: "service_provider",
-};
+const REQUIRED_ON_CREATE = ["name", "scheduledStart", "scheduledEnd", "serviceProviderUuid"] as const;
 
 const TEXT_LIMITS = { name: 150, message: 2000, internalNotes: 2000 } as const;
 
@@ -37,10 +25,10 @@ export interface ValidMaintenanceInput {
   serviceProviderId?: string;
 }
 
-/** Checks every field as a DRF serializer does and reports all field errors together (400). */
+/** Checks every field as a DRF serializer does and reports all field errors together (400), keyed by the input's names. */
 export function validMaintenanceInput(input: MaintenanceInput, creating: boolean): ValidMaintenanceInput {
   const errors: FieldErrors = {};
-  const fail = (key: keyof MaintenanceInput, message: string) => (errors[FIELD_NAMES[key]] = [message]);
+  const fail = (key: keyof MaintenanceInput, message: string) => (errors[key] = [message]);
   if (creating) for (const key of REQUIRED_ON_CREATE) if (input[key] === undefined) fail(key, "This field is required.");
   for (const [key, value] of Object.entries(input) as Array<[keyof MaintenanceInput, unknown]>) {
     if (value === null) fail(key, "This field may not be null.");
@@ -59,7 +47,7 @@ export function validMaintenanceInput(input: MaintenanceInput, creating: boolean
   }
   if (typeof input.externalReferenceUrl === "string") {
     try {
-      data.externalReferenceUrl = validUrl("external_reference_url", input.externalReferenceUrl);
+      data.externalReferenceUrl = validUrl("externalReferenceUrl", input.externalReferenceUrl);
     } catch (error) {
       Object.assign(errors, (error as { extensions: { fields: FieldErrors } }).extensions.fields);
     }
@@ -67,14 +55,14 @@ export function validMaintenanceInput(input: MaintenanceInput, creating: boolean
   if (input.scheduledStart) data.scheduledStart = input.scheduledStart;
   if (input.scheduledEnd) data.scheduledEnd = input.scheduledEnd;
   let serviceProviderId: string | undefined;
-  if (typeof input.serviceProvider === "string") {
-    serviceProviderId = parseUuid(input.serviceProvider) ?? undefined;
-    if (!serviceProviderId) fail("serviceProvider", "Invalid hyperlink - Object does not exist.");
+  if (typeof input.serviceProviderUuid === "string") {
+    serviceProviderId = parseUuid(input.serviceProviderUuid) ?? undefined;
+    if (!serviceProviderId) fail("serviceProviderUuid", MISSING_OBJECT);
   }
   if (Object.keys(errors).length) throw invalid(errors);
   return { data, serviceProviderId };
 }
 
-export const scheduleError = () => invalid({ scheduled_end: ["Scheduled end must be after scheduled start."] });
+export const scheduleError = () => invalid({ scheduledEnd: ["Scheduled end must be after scheduled start."] });
 
 export const MAINTENANCE_TYPE_CHOICES = Object.keys(MAINTENANCE_TYPES).map(Number);

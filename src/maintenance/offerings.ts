@@ -2,7 +2,7 @@ import type { Context } from "../context.ts";
 import type { MaintenanceAnnouncementOffering, Prisma } from "../generated/prisma/client.ts";
 import type { FilterValues, OrderValue } from "../platform/collection-contract.ts";
 import type { Connection, Page } from "../platform/paginate.ts";
-import { fieldError, type FieldErrors, invalid, notFound } from "../platform/errors.ts";
+import { fieldError, type FieldErrors, inputError, invalid, missingObject, notFound } from "../platform/errors.ts";
 import { parseUuid, toHex } from "../platform/ids.ts";
 import { paginate } from "../platform/paginate.ts";
 import { type Outbox, type Tx, transact } from "../platform/transaction.ts";
@@ -17,10 +17,10 @@ export type MaintenanceOfferingQuery = {
   include?: Prisma.MaintenanceAnnouncementOfferingInclude;
 };
 
-/** Writable fields of a link; `maintenance` and `offering` are uuids. */
+/** Writable fields of a link, named as the GraphQL input names them. */
 export interface MaintenanceOfferingInput {
-  maintenance?: string | null;
-  offering?: string | null;
+  maintenanceUuid?: string | null;
+  offeringUuid?: string | null;
   impactLevel?: number | null;
   impactDescription?: string | null;
 }
@@ -67,13 +67,11 @@ export async function getMaintenanceOffering(ctx: Context, uuid: string, query: 
   return findVisible(ctx, uuid, (where) => ctx.db.maintenanceAnnouncementOffering.findFirst({ ...query, where }));
 }
 
-const missing = (field: string) => fieldError(field, "Invalid hyperlink - Object does not exist.");
-
 /** The announcement named in a body: one the caller may not manage does not exist for them (400). */
 async function manageableMaintenance(ctx: Context, uuid: string): Promise<MaintenanceCore> {
   const id = parseUuid(uuid);
   const m = id ? await ctx.db.maintenanceAnnouncement.findUnique({ where: { id }, select: MAINTENANCE_CORE }) : null;
-  if (!m || !(await canManageProvider(ctx, m.serviceProvider.customerId))) throw missing("maintenance");
+  if (!m || !(await canManageProvider(ctx, m.serviceProvider.customerId))) throw missingObject("maintenanceUuid");
   return m;
 }
 
@@ -81,22 +79,19 @@ async function manageableMaintenance(ctx: Context, uuid: string): Promise<Mainte
 async function providerOffering(ctx: Context, uuid: string, m: MaintenanceCore) {
   const id = parseUuid(uuid);
   const offering = id ? await ctx.db.offering.findUnique({ where: { id }, select: { id: true, name: true, customerId: true } }) : null;
-  if (!offering) throw missing("offering");
+  if (!offering) throw missingObject("offeringUuid");
   if (offering.customerId !== m.serviceProvider.customerId) {
-    throw fieldError("offering", "Offering must belong to the service provider of the maintenance announcement.");
+    throw fieldError("offeringUuid", "Offering must belong to the service provider of the maintenance announcement.");
   }
   return offering;
 }
 
 function validLinkFields(input: MaintenanceOfferingInput, creating: boolean) {
   const errors: FieldErrors = {};
-  if (creating) for (const field of ["maintenance", "offering"] as const) if (input[field] === undefined) errors[field] = ["This field is required."];
-  if (input.maintenance === null) errors.maintenance = ["This field may not be null."];
-  if (input.offering === null) errors.offering = ["This field may not be null."];
-  if (input.impactLevel === null) errors.impact_level = ["This field may not be null."];
-  if (input.impactDescription === null) errors.impact_description = ["This field may not be null."];
+  if (creating) for (const field of ["maintenanceUuid", "offeringUuid"] as const) if (input[field] === undefined) errors[field] = ["This field is required."];
+  for (const [field, value] of Object.entries(input)) if (value === null) errors[field] = ["This field may not be null."];
   if (typeof input.impactLevel === "number" && !isImpactLevel(input.impactLevel)) {
-    errors.impact_level = [`"${input.impactLevel}" is not a valid choice.`];
+    errors.impactLevel = [`"${input.impactLevel}" is not a valid choice.`];
   }
   if (Object.keys(errors).length) throw invalid(errors);
   return {
@@ -105,7 +100,7 @@ function validLinkFields(input: MaintenanceOfferingInput, creating: boolean) {
   };
 }
 
-const duplicate = () => fieldError("non_field_errors", "The fields maintenance, offering must make a unique set.");
+const duplicate = () => inputError("The fields maintenance, offering must make a unique set.");
 const rethrowDuplicate = (error: { code?: string }) => {
   throw error.code === "P2002" ? duplicate() : error.code === "P2025" ? notFound() : error;
 };
@@ -144,8 +139,8 @@ async function recordLinkChange(
 export async function createMaintenanceOffering(ctx: Context, input: MaintenanceOfferingInput, query: MaintenanceOfferingQuery = {}) {
   ctx.requireViewer();
   const fields = validLinkFields(input, true);
-  const m = await manageableMaintenance(ctx, input.maintenance!);
-  const offering = await providerOffering(ctx, input.offering!, m);
+  const m = await manageableMaintenance(ctx, input.maintenanceUuid!);
+  const offering = await providerOffering(ctx, input.offeringUuid!, m);
   return transact(ctx, async (tx, outbox) => {
     const link = await tx.maintenanceAnnouncementOffering.create({
       data: { maintenanceId: m.id, offeringId: offering.id, created: ctx.now(), ...fields },
@@ -170,8 +165,8 @@ export async function updateMaintenanceOffering(
 ) {
   const link = await loadManageableLink(ctx, uuid);
   const fields = validLinkFields(input, false);
-  const m = input.maintenance ? await manageableMaintenance(ctx, input.maintenance) : link.maintenance;
-  const offering = input.offering ? await providerOffering(ctx, input.offering, m) : { id: link.offeringId, name: link.offering.name };
+  const m = input.maintenanceUuid ? await manageableMaintenance(ctx, input.maintenanceUuid) : link.maintenance;
+  const offering = input.offeringUuid ? await providerOffering(ctx, input.offeringUuid, m) : { id: link.offeringId, name: link.offering.name };
   if (m.id !== link.maintenanceId && offering.id === link.offeringId) await providerOffering(ctx, toHex(offering.id), m);
   return transact(ctx, async (tx, outbox) => {
     const updated = await tx.maintenanceAnnouncementOffering.update({

@@ -20,15 +20,6 @@ const linkInput = (creating: boolean) =>
 const CreateLinkInput = linkInput(true);
 const UpdateLinkInput = linkInput(false);
 
-function toServiceInput(input: Record<string, unknown>): links.MaintenanceOfferingInput {
-  const { maintenanceUuid, offeringUuid, ...rest } = input;
-  return {
-    ...rest,
-    ...(maintenanceUuid !== undefined ? { maintenance: maintenanceUuid as string | null } : {}),
-    ...(offeringUuid !== undefined ? { offering: offeringUuid as string | null } : {}),
-  } as links.MaintenanceOfferingInput;
-}
-
 const LinkConnection = connectionType("MaintenanceAnnouncementOffering", MaintenanceAnnouncementOfferingRef);
 
 builder.queryFields((t) => ({
@@ -54,12 +45,12 @@ builder.mutationFields((t) => ({
   createMaintenanceAnnouncementOffering: t.prismaField({
     type: "MaintenanceAnnouncementOffering",
     args: { input: t.arg({ type: CreateLinkInput, required: true }) },
-    resolve: (query, _root, { input }, ctx) => links.createMaintenanceOffering(ctx, toServiceInput(input), query),
+    resolve: (query, _root, { input }, ctx) => links.createMaintenanceOffering(ctx, input, query),
   }),
   updateMaintenanceAnnouncementOffering: t.prismaField({
     type: "MaintenanceAnnouncementOffering",
     args: { uuid: t.arg.id({ required: true }), input: t.arg({ type: UpdateLinkInput, required: true }) },
-    resolve: (query, _root, args, ctx) => links.updateMaintenanceOffering(ctx, String(args.uuid), toServiceInput(args.input), query),
+    resolve: (query, _root, args, ctx) => links.updateMaintenanceOffering(ctx, String(args.uuid), args.input, query),
   }),
   deleteMaintenanceAnnouncementOffering: t.field({
     type: DeletionRef,

@@ -7,7 +7,6 @@ import { connectionType, nodesQuery, pageArgs, toPage } from "../graphql/paginat
 import { toHex } from "../platform/ids.ts";
 import type { MaintenanceChangedPayload } from "./maintenance-changed.ts";
 import { MAINTENANCE_CONTRACT } from "./contract.ts";
-import type { MaintenanceInput } from "./input.ts";
 import { MaintenanceAnnouncementRef, MaintenanceStateEnum, TimingBucketEnum } from "./schema-types.ts";
 import * as service from "./service.ts";
 import { MAINTENANCE_ACTIONS, MAINTENANCE_TRANSITIONS } from "./transitions.ts";
@@ -34,12 +33,6 @@ const inputFields = (required: boolean) =>
   });
 const CreateMaintenanceInput = inputFields(true);
 const UpdateMaintenanceInput = inputFields(false);
-
-/** GraphQL input → service input; only the fields that were given. */
-function maintenanceInput(input: Record<string, unknown>): MaintenanceInput {
-  const { serviceProviderUuid, ...rest } = input;
-  return { ...rest, ...(serviceProviderUuid !== undefined ? { serviceProvider: serviceProviderUuid as string | null } : {}) } as MaintenanceInput;
-}
 
 export const DeletionRef = builder.objectRef<{ uuid: string }>("DeletionResult").implement({
   fields: (t) => ({ uuid: t.exposeString("uuid") }),
@@ -71,12 +64,12 @@ builder.mutationFields((t) => ({
     type: "MaintenanceAnnouncement",
     description: "A new announcement, in Draft",
     args: { input: t.arg({ type: CreateMaintenanceInput, required: true }) },
-    resolve: (query, _root, { input }, ctx) => service.createMaintenance(ctx, maintenanceInput(input), query),
+    resolve: (query, _root, { input }, ctx) => service.createMaintenance(ctx, input, query),
   }),
   updateMaintenanceAnnouncement: t.prismaField({
     type: "MaintenanceAnnouncement",
     args: { uuid: t.arg.id({ required: true }), input: t.arg({ type: UpdateMaintenanceInput, required: true }) },
-    resolve: (query, _root, args, ctx) => service.updateMaintenance(ctx, String(args.uuid), maintenanceInput(args.input), query),
+    resolve: (query, _root, args, ctx) => service.updateMaintenance(ctx, String(args.uuid), args.input, query),
   }),
   deleteMaintenanceAnnouncement: t.field({
     type: DeletionRef,

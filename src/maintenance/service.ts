@@ -2,7 +2,7 @@ import type { Context } from "../context.ts";
 import type { MaintenanceAnnouncement, MaintenanceState, Prisma } from "../generated/prisma/client.ts";
 import type { Connection } from "../platform/paginate.ts";
 import type { MaintenanceQuery } from "./listing.ts";
-import { DomainError, ErrorCode, fieldError, notFound } from "../platform/errors.ts";
+import { DomainError, ErrorCode, missingObject, notFound } from "../platform/errors.ts";
 import { parseUuid, toHex } from "../platform/ids.ts";
 import { canTransition, swapFromObserved, type TransitionRule } from "../platform/state-machine.ts";
 import { type Tx, transact } from "../platform/transaction.ts";
@@ -10,11 +10,23 @@ import { ANNOUNCEMENT_SOURCE, syncAnnouncement } from "./announcement-sync.ts";
 import { MAINTENANCE_CONTRACT } from "./contract.ts";
 import { MAINTENANCE_CORE, type MaintenanceCore, recordMaintenanceChange } from "./changes.ts";
 import { maintenanceStateLabel } from "./enums.ts";
-import { FIELD_NAMES, type MaintenanceInput, scheduleError, validMaintenanceInput } from "./input.ts";
+import { type MaintenanceInput, scheduleError, validMaintenanceInput } from "./input.ts";
 import { listAnnouncements, type MaintenanceListArgs } from "./listing.ts";
 import { type MaintenanceAction, maintenanceRule } from "./transitions.ts";
 import { canManageProvider, requireManager, visibleMaintenance } from "./visibility.ts";
 
+/** Fields whose change an update records. */
+const TRACKED_FIELDS = [
+  "name",
+  "message",
+  "internalNotes",
+  "maintenanceType",
+  "externalReferenceUrl",
+  "scheduledStart",
+  "scheduledEnd",
+  "serviceProviderId",
+] as const;
+type TrackedField = (typeof TRACKED_FIELDS)[number];
 
 /** Fields whose change the system announcement follows (Waldur's _has_content_changes). */
 const ANNOUNCED_FIELDS = ["name", "message", "maintenanceType", "scheduledStart", "scheduledEnd"] as const;
@@ -52,7 +64,7 @@ export async function loadManageable(ctx: Context, uuid: string): Promise<Editab
 async function manageableProvider(ctx: Context, serviceProviderId: string) {
   const provider = await ctx.db.serviceProvider.findUnique({ where: { id: serviceProviderId }, select: { id: true, customerId: true } });
   if (!provider || !(await canManageProvider(ctx, provider.customerId))) {
-    throw fieldError("service_provider", "Invalid hyperlink - Object does not exist.");
+    throw missingObject("serviceProviderUuid");
   }
   return provider;
 }
@@ -90,13 +102,10 @@ export async function createMaintenance(ctx: Context, input: MaintenanceInput, q
 
 const display = (value: unknown) => (value instanceof Date ? value.toISOString() : JSON.stringify(value));
 
-function changedFields(before: Editable, after: Editable) {
-  return (Object.keys(FIELD_NAMES) as Array<keyof typeof FIELD_NAMES>)
-    .map((key) => (key === "serviceProvider" ? "serviceProviderId" : key))
-    .filter((key) => display(before[key as keyof Editable]) !== display(after[key as keyof Editable]));
-}
+const changedFields = (before: Editable, after: Editable) => TRACKED_FIELDS.filter((key) => display(before[key]) !== display(after[key]));
 
-const restName = (key: string) => FIELD_NAMES[(key === "serviceProviderId" ? "serviceProvider" : key) as keyof typeof FIELD_NAMES];
+/** The event names a changed field as Waldur's model does: `scheduledEnd` → `scheduled_end`, `serviceProviderId` → `service_provider`. */
+const modelFieldName = (key: TrackedField) => key.replace(/Id$/, "").replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 
 /** PUT and PATCH: absent fields stay; the system announcement follows text, type and schedule. */
 export async function updateMaintenance(ctx: Context, uuid: string, input: MaintenanceInput, query: MaintenanceQuery = {}) {
@@ -115,13 +124,13 @@ export async function updateMaintenance(ctx: Context, uuid: string, input: Maint
     if (ANNOUNCED_STATES.includes(after.state) && changed.some((key) => (ANNOUNCED_FIELDS as readonly string[]).includes(key))) {
       await syncAnnouncement(tx, "refresh", after);
     }
-    const changes = changed.map((key) => `${restName(key)}: ${display(before[key as keyof Editable])} -> ${display(after[key as keyof Editable])}`);
+    const changes = changed.map((key) => `${modelFieldName(key)}: ${display(before[key])} -> ${display(after[key])}`);
     await recordMaintenanceChange(ctx, tx, outbox, coreOf(after), {
       eventType: "maintenance_announcement_updated",
       message: `Maintenance announcement ${after.name} has been updated. Changes: ${changes.join("; ")}.`,
       previousState: after.state,
       state: after.state,
-      context: { changed_fields: changed.map(restName) },
+      context: { changed_fields: changed.map(modelFieldName) },
     });
     return reload(tx, before.id, query);
   }).catch((error: { code?: string }) => {

@@ -139,10 +139,10 @@ describe("mutations return the record or an error with extensions.code", () => {
       { uuid: ou.uuid },
       owner,
     );
-    expect(res.errors?.[0].extensions).toEqual({ code: "VALIDATION", fields: { comment_url: ["Enter a valid URL."] } });
+    expect(res.errors?.[0].extensions).toEqual({ code: "VALIDATION", fields: { commentUrl: ["Enter a valid URL."] } });
   });
 
-  it("createOfferingUser returns the record; a duplicate → VALIDATION non_field_errors", async () => {
+  it("createOfferingUser returns the record; a duplicate → VALIDATION about the whole input", async () => {
     const user = await t.app.deps.db.user.create({ data: { username: "gql-create" } });
     const CREATE = `mutation($input: CreateOfferingUserInput!) { createOfferingUser(input: $input) { state username offering { name } user { username } } }`;
     const input = { offeringUuid: t.world.offering.uuid, userUuid: toHex(user.id), username: "gc" };
@@ -150,7 +150,7 @@ describe("mutations return the record or an error with extensions.code", () => {
     expect(created.data.createOfferingUser).toEqual({ state: "OK", username: "gc", offering: { name: "HPC" }, user: { username: "gql-create" } });
     const again = await t.gql(CREATE, { input }, owner);
     expect(again.errors?.[0].extensions).toEqual({
-      code: "VALIDATION", fields: { non_field_errors: ["The fields offering, user must make a unique set."] },
+      code: "VALIDATION", fields: { input: ["The fields offering, user must make a unique set."] },
     });
   });
 

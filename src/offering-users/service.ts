@@ -3,7 +3,7 @@ import { Permission } from "../auth/permissions.ts";
 import type { Context } from "../context.ts";
 import type { OfferingUser, OfferingUserState, Prisma } from "../generated/prisma/client.ts";
 import type { Connection, Page } from "../platform/paginate.ts";
-import { DomainError, ErrorCode, fieldError, forbidden, notFound } from "../platform/errors.ts";
+import { DomainError, ErrorCode, fieldError, forbidden, inputError, missingObject, notFound } from "../platform/errors.ts";
 import { parseUuid, toHex } from "../platform/ids.ts";
 import { canTransition, swapFromObserved, type TransitionRule } from "../platform/state-machine.ts";
 import { sanitizeComment, validUrl, maxLength } from "../platform/text.ts";
@@ -104,7 +104,7 @@ function commentData(effect: OfferingUserEffect | undefined, input: CommentInput
   if (!effect?.storesComment) return {};
   return {
     ...(input.comment != null ? { serviceProviderComment: sanitizeComment(input.comment) } : {}),
-    ...(input.commentUrl != null ? { serviceProviderCommentUrl: validUrl("comment_url", input.commentUrl) } : {}),
+    ...(input.commentUrl != null ? { serviceProviderCommentUrl: validUrl("commentUrl", input.commentUrl) } : {}),
   };
 }
 
@@ -161,7 +161,7 @@ export async function updateOfferingUserComments(
   const data = {
     ...(input.serviceProviderComment != null ? { serviceProviderComment: sanitizeComment(input.serviceProviderComment) } : {}),
     ...(input.serviceProviderCommentUrl != null
-      ? { serviceProviderCommentUrl: validUrl("service_provider_comment_url", input.serviceProviderCommentUrl) }
+      ? { serviceProviderCommentUrl: validUrl("serviceProviderCommentUrl", input.serviceProviderCommentUrl) }
       : {}),
   };
   const changes = changedComments(ou, data);
@@ -239,23 +239,22 @@ export interface CreateOfferingUserInput {
 
 export async function createOfferingUser(ctx: Context, input: CreateOfferingUserInput, query: OfferingUserQuery = {}) {
   ctx.requireViewer();
-  const missing = (field: string) => fieldError(field, "Invalid hyperlink - Object does not exist.");
   const offeringId = parseUuid(input.offering);
   const userId = parseUuid(input.user);
   const [offering, user] = await Promise.all([
     offeringId ? ctx.db.offering.findUnique({ where: { id: offeringId }, select: { id: true, name: true, customerId: true, pluginOptions: true } }) : null,
     userId ? ctx.db.user.findUnique({ where: { id: userId }, select: { id: true, username: true } }) : null,
   ]);
-  if (!offering) throw missing("offering");
-  if (!user) throw missing("user");
+  if (!offering) throw missingObject("offeringUuid");
+  if (!user) throw missingObject("userUuid");
   await ctx.access.require(Permission.CREATE_OFFERING_USER, offeringProviderScopes(offering));
   const options = (offering.pluginOptions ?? {}) as Record<string, unknown>;
   if (options.service_provider_can_create_offering_user !== true) {
-    throw fieldError("offering", "It is not allowed to create users for current offering.");
+    throw fieldError("offeringUuid", "It is not allowed to create users for current offering.");
   }
   const username = input.username ? maxLength("username", input.username, 100) : (input.username ?? null);
   const state: OfferingUserState = username ? "OK" : "CREATION_REQUESTED";
-  const duplicate = () => fieldError("non_field_errors", "The fields offering, user must make a unique set.");
+  const duplicate = () => inputError("The fields offering, user must make a unique set.");
   return transact(ctx, async (tx, outbox) => {
     const exists = await tx.offeringUser.findUnique({ where: { offeringId_userId: { offeringId: offering.id, userId: user.id } }, select: { id: true } });
     if (exists) throw duplicate();

@@ -119,6 +119,23 @@ describe("validation", () => {
   });
 });
 
+describe("validation over GraphQL names CreateOrderInput's fields", () => {
+  const CREATE = `mutation($input: CreateOrderInput!) { createOrder(input: $input) { uuid } }`;
+  const cases: Array<[string, Record<string, unknown>, Record<string, string[]>]> = [
+    ["unknown offering", { offeringUuid: "0".repeat(32) }, { offeringUuid: ["Object does not exist."] }],
+    ["update without resource", { type: "UPDATE" }, { resourceUuid: ["This field is required."] }],
+    ["unknown resource", { type: "TERMINATE", resourceUuid: "0".repeat(32) }, { resourceUuid: ["Object does not exist."] }],
+    ["a request comment too long", { requestComment: "x".repeat(256) }, { requestComment: ["Ensure this field has no more than 255 characters."] }],
+  ];
+  for (const [name, input, fields] of cases) {
+    it(`${name} → VALIDATION naming ${Object.keys(fields).join(", ")}`, async () => {
+      const base = { offeringUuid: t.world.offering.uuid, projectUuid: t.world.project.uuid, attributes: { name: "gql" } };
+      const result = await t.gql(CREATE, { input: { ...base, ...input } }, t.world.tokens.projectAdmin);
+      expect(result.errors?.[0].extensions).toEqual({ code: "VALIDATION", fields });
+    });
+  }
+});
+
 describe("the resource follows its order", () => {
   it("Create: pending-consumer → pending-provider → executing → done makes the resource OK", async () => {
     const order = (await create(t.world.tokens.projectMember)).body;

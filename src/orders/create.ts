@@ -3,7 +3,7 @@ import type { Context } from "../context.ts";
 import type { OrderType, Prisma, ResourceState } from "../generated/prisma/client.ts";
 import { referenced } from "../directory/lookup.ts";
 import { visibleOfferings, visibleProjects } from "../directory/visibility.ts";
-import { fieldError } from "../platform/errors.ts";
+import { fieldError, missingObject } from "../platform/errors.ts";
 import { toHex } from "../platform/ids.ts";
 import { maxLength } from "../platform/text.ts";
 import { parseTimestamp } from "../platform/timestamps.ts";
@@ -58,7 +58,7 @@ function startDateOf(value: string | null | undefined): Date | null {
   if (!value) return null;
   const date = /^\d{4}-\d{2}-\d{2}$/.test(value) ? parseTimestamp(`${value}T00:00:00Z`) : null;
   if (!date || date.toISOString().slice(0, 10) !== value) {
-    throw fieldError("start_date", "Date has wrong format. Use one of these formats instead: YYYY-MM-DD.");
+    throw fieldError("startDate", "Date has wrong format. Use one of these formats instead: YYYY-MM-DD.");
   }
   return date;
 }
@@ -67,8 +67,8 @@ function startDateOf(value: string | null | undefined): Date | null {
 type ChangeType = Exclude<OrderType, "CREATE">;
 
 async function orderableResource(ctx: Context, type: ChangeType, uuid: string | null | undefined, offeringId: string, projectId: string) {
-  if (!uuid) throw fieldError("resource", "This field is required.");
-  const resource = await referenced("resource", uuid, (id) =>
+  if (!uuid) throw fieldError("resourceUuid", "This field is required.");
+  const resource = await referenced("resourceUuid", uuid, (id) =>
     ctx.db.resource.findFirst({ where: { id, offeringId, projectId }, select: { id: true, state: true } }),
   );
   assertOrderable(type, resource.state);
@@ -76,7 +76,7 @@ async function orderableResource(ctx: Context, type: ChangeType, uuid: string | 
 }
 
 function assertOrderable(type: ChangeType, state: ResourceState) {
-  if (!ORDERABLE_RESOURCE_STATES[type].includes(state)) throw fieldError("resource", "Resource is not in valid state.");
+  if (!ORDERABLE_RESOURCE_STATES[type].includes(state)) throw fieldError("resourceUuid", "Resource is not in valid state.");
 }
 
 /**
@@ -86,10 +86,10 @@ function assertOrderable(type: ChangeType, state: ResourceState) {
 async function lockOrderableResource(tx: Tx, type: ChangeType, resourceId: string) {
   const [locked] = await tx.$queryRaw<Array<{ state: ResourceState }>>`
     SELECT state::text AS state FROM resources WHERE id = ${resourceId}::uuid FOR UPDATE`;
-  if (!locked) throw fieldError("resource", "Invalid hyperlink - Object does not exist.");
+  if (!locked) throw missingObject("resourceUuid");
   assertOrderable(type, locked.state);
   const pending = await tx.order.count({ where: { resourceId, state: { notIn: [...TERMINAL_ORDER_STATES] } } });
-  if (pending) throw fieldError("resource", "Pending order for resource already exists.");
+  if (pending) throw fieldError("resourceUuid", "Pending order for resource already exists.");
 }
 
 /** With consent enforcement on and active terms, the order must accept them (Waldur's accepting_terms_of_service). */
@@ -97,7 +97,7 @@ async function termsToAccept(ctx: Context, offeringId: string, accepting: boolea
   if (!ctx.config.enforceUserConsent) return false;
   const terms = await ctx.db.offeringTermsOfService.findFirst({ where: { offeringId, isActive: true }, select: { id: true } });
   if (!terms) return false;
-  if (accepting !== true) throw fieldError("accepting_terms_of_service", "Terms of service for offering have not been accepted.");
+  if (accepting !== true) throw fieldError("acceptingTermsOfService", "Terms of service for offering have not been accepted.");
   return true;
 }
 
@@ -107,23 +107,23 @@ export async function createOrder(ctx: Context, input: CreateOrderInput, query: 
   const type = input.type ?? "CREATE";
   if (type === "RESTORE") throw fieldError("type", '"Restore" is not a valid choice.');
   const [offerings, projects] = await Promise.all([visibleOfferings(ctx), visibleProjects(ctx)]);
-  const offering = await referenced("offering", input.offering, (id) =>
+  const offering = await referenced("offeringUuid", input.offering, (id) =>
     ctx.db.offering.findFirst({ where: { AND: [{ id }, offerings] }, select: { id: true, name: true, state: true, customerId: true, pluginOptions: true } }),
   );
-  const project = await referenced("project", input.project, (id) =>
+  const project = await referenced("projectUuid", input.project, (id) =>
     ctx.db.project.findFirst({ where: { AND: [{ id }, projects] }, select: { id: true, customerId: true } }),
   );
   await ctx.access.require(Permission.CREATE_ORDER, consumerScopes({ projectId: project.id, project }));
   const available = type === "CREATE" ? ["ACTIVE"] : ["ACTIVE", "PAUSED"];
-  if (!available.includes(offering.state)) throw fieldError("offering", "This offering is not available for ordering.");
+  if (!available.includes(offering.state)) throw fieldError("offeringUuid", "This offering is not available for ordering.");
   const plan = input.plan
-    ? await referenced("plan", input.plan, (id) => ctx.db.offeringPlan.findFirst({ where: { id, offeringId: offering.id, archived: false }, select: { id: true } }))
+    ? await referenced("planUuid", input.plan, (id) => ctx.db.offeringPlan.findFirst({ where: { id, offeringId: offering.id, archived: false }, select: { id: true } }))
     : null;
   const resourceId = type === "CREATE" ? null : await orderableResource(ctx, type, input.resource, offering.id, project.id);
   const attributes = jsonObject("attributes", input.attributes);
   const limits = validLimits(input.limits);
   const startDate = startDateOf(input.startDate);
-  const requestComment = maxLength("request_comment", input.requestComment ?? "", 255);
+  const requestComment = maxLength("requestComment", input.requestComment ?? "", 255);
   const acceptsTerms = await termsToAccept(ctx, offering.id, input.acceptingTermsOfService);
   const subject = { projectId: project.id, project, offeringId: offering.id, offering, startDate };
   const waits = await waitsOf(ctx, subject, viewer.id);

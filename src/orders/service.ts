@@ -108,7 +108,7 @@ export async function transitionOrder(ctx: Context, uuid: string, action: OrderA
 export async function setOrderBackendId(ctx: Context, uuid: string, backendId: string, query?: OrderQuery) {
   const order = await loadVisible(ctx, uuid);
   await ctx.access.require(Permission.SET_RESOURCE_BACKEND_ID, providerScopes(order));
-  const value = maxLength("backend_id", backendId, 255);
+  const value = maxLength("backendId", backendId, 255);
   if (value === order.backendId) return { orderId: order.id, changed: false };
   const changed = await transact(ctx, async (tx, outbox) => {
     await tx.order.update({ where: { id: order.id }, data: { backendId: value } });

@@ -45,12 +45,12 @@ describe("order start_date", () => {
     });
   }
 
-  it("GraphQL createOrder: year 0 is a start_date field error too", async () => {
+  it("GraphQL createOrder: year 0 is a startDate field error too", async () => {
     const result = await t.gql(
       `mutation($input: CreateOrderInput!) { createOrder(input: $input) { uuid } }`,
       { input: { offeringUuid: t.world.offering.uuid, projectUuid: t.world.project.uuid, startDate: "0000-01-01" } },
       t.world.tokens.projectAdmin,
     );
-    expect(result.errors?.[0]?.extensions).toMatchObject({ code: "VALIDATION", fields: WRONG_FORMAT });
+    expect(result.errors?.[0]?.extensions).toMatchObject({ code: "VALIDATION", fields: { startDate: WRONG_FORMAT.start_date } });
   });
 });

@@ -12,7 +12,7 @@ it("input the database rejects is a VALIDATION error over GraphQL, not a masked 
   const result = await t.gql(`mutation { createCustomer(name: "a\\u0000b") { uuid } }`, {}, t.world.tokens.staff);
   expect(result.errors![0]).toMatchObject({
     message: "Null characters are not allowed.",
-    extensions: { code: "VALIDATION", fields: { non_field_errors: ["Null characters are not allowed."] } },
+    extensions: { code: "VALIDATION", fields: { input: ["Null characters are not allowed."] } },
   });
   expect(await t.app.deps.db.customer.count({ where: { name: { startsWith: "a" } } })).toBe(0);
 });
@@ -42,7 +42,7 @@ async function rejection(statement: () => Promise<unknown>): Promise<unknown> {
 }
 
 describe("every integrity-constraint violation is the client's 400, never a 500", () => {
-  const validation = (message: string) => ({ message, extensions: { code: "VALIDATION", fields: { non_field_errors: [message] } } });
+  const validation = (message: string) => ({ message, extensions: { code: "VALIDATION", fields: { input: [message] } } });
 
   it("a unique violation (P2002), also inside a transaction and from raw SQL (P2010)", async () => {
     const db = t.app.deps.db;

@@ -85,6 +85,24 @@ describe("backend write-backs", () => {
   });
 });
 
+describe("write-back errors name the mutation's arguments over GraphQL, Waldur's fields over REST", () => {
+  const cases: Array<[string, string, Record<string, string[]>, string, Record<string, unknown>]> = [
+    ["setResourceBackendMetadata(uuid: $uuid, backendMetadata: [1]) { status }", "set_backend_metadata", { backendMetadata: ["Expected a dictionary of items."] }, "backend_metadata", { backend_metadata: [1] }],
+    ["setResourceLimits(uuid: $uuid, limits: { cpu: -1 }) { status }", "set_limits", { limits: ["Limits must be non-negative numbers: cpu."] }, "limits", { limits: { cpu: -1 } }],
+    ["setResourceEndDate(uuid: $uuid, endDate: \"31.12.2030\") { status }", "set_end_date", { endDate: ["Date has wrong format. Use one of these formats instead: YYYY-MM-DD."] }, "end_date", { end_date: "31.12.2030" }],
+    [`setResourceBackendId(uuid: $uuid, backendId: "${"y".repeat(256)}") { status }`, "set_backend_id", { backendId: ["Ensure this field has no more than 255 characters."] }, "backend_id", { backend_id: "y".repeat(256) }],
+  ];
+  for (const [selection, action, fields, restName, body] of cases) {
+    it(`${Object.keys(fields)[0]} / ${restName}`, async () => {
+      const resource = await fresh();
+      const result = await t.gql(`mutation($uuid: ID!) { ${selection} }`, { uuid: resource.uuid }, t.world.tokens.providerOwner);
+      expect(result.errors?.[0].extensions).toEqual({ code: "VALIDATION", fields });
+      const response = await post(`${BASE}/${resource.uuid}/${action}/`, body);
+      expect(response).toMatchObject({ status: 400, body: { [restName]: Object.values(fields)[0] } });
+    });
+  }
+});
+
 describe("team", () => {
   it("lists current project roles with the members' usernames on the offering", async () => {
     const resource = await fresh();

@@ -72,12 +72,12 @@ async function updateBackend(ctx: Context, uuid: string, kind: BackendUpdate, va
 }
 
 export function setResourceBackendId(ctx: Context, uuid: string, backendId: string, query?: ResourceQuery) {
-  return updateBackend(ctx, uuid, "backendId", maxLength("backend_id", backendId, 255), query);
+  return updateBackend(ctx, uuid, "backendId", maxLength("backendId", backendId, 255), query);
 }
 
 export function setResourceBackendMetadata(ctx: Context, uuid: string, metadata: unknown, query?: ResourceQuery) {
   if (!metadata || typeof metadata !== "object" || Array.isArray(metadata)) {
-    throw invalid({ backend_metadata: ["Expected a dictionary of items."] });
+    throw invalid({ backendMetadata: ["Expected a dictionary of items."] });
   }
   return updateBackend(ctx, uuid, "backendMetadata", metadata, query);
 }
@@ -105,7 +105,7 @@ function endDateOf(value: string | null): Date | null {
   if (value === null) return null;
   const date = DATE.test(value) ? new Date(`${value}T00:00:00Z`) : null;
   if (!date || Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== value) {
-    throw invalid({ end_date: ["Date has wrong format. Use one of these formats instead: YYYY-MM-DD."] });
+    throw invalid({ endDate: ["Date has wrong format. Use one of these formats instead: YYYY-MM-DD."] });
   }
   return date;
 }

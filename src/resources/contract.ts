@@ -29,10 +29,10 @@ function attributesWhere(text: string): Prisma.ResourceWhereInput {
   try {
     parsed = JSON.parse(text);
   } catch {
-    throw invalid({ resource_attributes: ["Filter attribute is not valid json."] });
+    throw invalid({ resourceAttributes: ["Filter attribute is not valid json."] });
   }
   if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) {
-    throw invalid({ resource_attributes: ["Filter attribute should be an dict."] });
+    throw invalid({ resourceAttributes: ["Filter attribute should be an dict."] });
   }
   return {
     AND: Object.entries(parsed).map(([key, value]): Prisma.ResourceWhereInput =>

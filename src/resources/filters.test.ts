@@ -88,6 +88,8 @@ describe("each Waldur filter of marketplace-provider-resources", () => {
     ["component_count=3", () => "component_count=3", ["gamma"]],
     ["component_count=0", () => "component_count=0", ["delta"]],
     ["component_count=1.5", () => "component_count=1.5", []],
+    ["component_count beyond any count (1e308)", () => "component_count=1e%2B308", []],
+    ["limit_component_count beyond any count (2^31)", () => "limit_component_count=2147483648", []],
     ["created", () => "created=2024-06-01", ["beta", "delta", "gamma"]],
     ["created_before", () => "created_before=2025-01-01T00:00:00Z", ["alpha", "beta"]],
     ["modified", () => "modified=2025-01-01", ["delta", "gamma"]],
@@ -214,5 +216,7 @@ describe("GraphQL speaks the same contract", () => {
     expect(byState.data.resources.nodes).toEqual([{ name: "delta" }]);
     const bad = await t.gql<any>(query, { f: { planUuid: ["nope"] } }, t.world.tokens.staff);
     expect(bad.errors?.[0].extensions?.fields).toEqual({ planUuid: ["“nope” is not a valid UUID."] });
+    const attributes = await t.gql<any>(query, { f: { resourceAttributes: "{nope" } }, t.world.tokens.staff);
+    expect(attributes.errors?.[0].extensions?.fields).toEqual({ resourceAttributes: ["Filter attribute is not valid json."] });
   });
 });

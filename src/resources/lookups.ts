@@ -60,8 +60,11 @@ export const pluginOptionsHasKey =
   };
 
 /** Offerings with exactly `count` components (of one billing type, when given). */
+const MAX_COMPONENT_COUNT = 2 ** 31 - 1;
+
 export function componentCount(count: number, billingType?: BillingType): Narrowing<Where, LookupEnv> {
-  if (!Number.isInteger(count) || count < 0) return NOTHING;
+  // No offering has more components than a 32-bit count (and the database could not compare a larger one).
+  if (!Number.isInteger(count) || count < 0 || count > MAX_COMPONENT_COUNT) return NOTHING;
   const counted = billingType ? { billingType } : {};
   if (count === 0) return { offering: { components: { none: counted } } };
   return async ({ db }) => {

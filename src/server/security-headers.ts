@@ -14,15 +14,15 @@ const API_CSP = `default-src 'none'; ${LOCKED}`;
 
 /**
  * HTML pages by path prefix. Swagger UI (rest-adapter/openapi/swagger-ui.ts) loads only its own files, the document
- * and, for "Try it out", the API (here or at PUBLIC_URL); React sets inline styles. GraphiQL is yoga's page, which runs
- * inline scripts and loads its bundle, styles and Monaco workers (as blob: URLs) from unpkg: it gets the framing and
- * injection limits only.
+ * and, for "Try it out", the API (here or at PUBLIC_URL); React sets inline styles. GraphiQL (src/server/graphiql.ts)
+ * loads its own files and Monaco's workers from /graphiql/, talks to the page's origin only (HTTP and graphql-ws), and
+ * needs inline styles (Monaco, React) and data: fonts and images (its stylesheet inlines them).
  */
 function pagePolicies(publicUrl: string | undefined): Array<[prefix: string, policy: string]> {
   const api = publicUrl ? `'self' ${new URL(publicUrl).origin}` : "'self'";
   return [
     ["/api/docs/", `default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src ${api}; ${LOCKED}`],
-    ["/graphql", LOCKED],
+    ["/graphql", `default-src 'self'; script-src 'self'; worker-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; ${LOCKED}`],
   ];
 }
 

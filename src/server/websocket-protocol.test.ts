@@ -119,11 +119,16 @@ async function subscribed(client: RawClient, ids: string[]) {
 }
 
 describe("graphql-transport-ws close codes", () => {
-  it("4403 when connection_init carries no valid token", async () => {
-    for (const payload of [undefined, {}, { authorization: `Token ${"0".repeat(40)}` }]) {
+  it("4403 when connection_init carries no valid token, with the reason HTTP gives (src/server/websocket-auth.test.ts)", async () => {
+    const refusals: Array<[payload: Record<string, string> | undefined, reason: string]> = [
+      [undefined, "Authentication credentials were not provided."],
+      [{}, "Authentication credentials were not provided."],
+      [{ authorization: `Token ${"0".repeat(40)}` }, "Invalid token."],
+    ];
+    for (const [payload, reason] of refusals) {
       const client = await new RawClient(t.port).open();
       client.send({ type: "connection_init", ...(payload ? { payload } : {}) });
-      expect(await client.closed).toEqual({ code: 4403, reason: "Forbidden" });
+      expect(await client.closed).toEqual({ code: 4403, reason });
     }
   });
 

@@ -1,10 +1,12 @@
 import type { IncomingMessage, Server } from "node:http";
 import { type DocumentNode, type ExecutionArgs, GraphQLError } from "graphql";
+import { CloseCode } from "graphql-ws";
 import { useServer } from "graphql-ws/use/ws";
 import { WebSocketServer } from "ws";
 import { authenticate } from "../auth/authenticate.ts";
 import { openSocketSession } from "../auth/tokens-streams.ts";
 import { type AppDeps, type Context, contextFor } from "../context.ts";
+import { unauthenticated } from "../platform/errors.ts";
 import { requestIdFrom } from "../observability/request-id.ts";
 import { upgradeAllowed } from "./cors.ts";
 import { resolveClientAddress } from "./client-address.ts";
@@ -34,6 +36,19 @@ const tooManyOperations = (maximum: number) =>
     extensions: { code: "TOO_MANY_SUBSCRIPTIONS" },
   });
 
+/** The token in connectionParams: an `authorization` entry in any letter case (GraphiQL sends its Headers tab as typed). */
+function authorizationParam(params: Record<string, unknown>): string | null {
+  const key = Object.keys(params).find((name) => name.toLowerCase() === "authorization");
+  const value = key === undefined ? undefined : params[key];
+  return typeof value === "string" ? value : null;
+}
+
+/** Closes with 4403 and the message the HTTP path gives for the same credentials ("Invalid token.", …). */
+function refuse(socket: { close(code: number, reason: string): void }, failure: Error) {
+  socket.close(CloseCode.Forbidden, failure.message);
+  return false;
+}
+
 /** graphql-ws on the HTTP server's /graphql path, through yoga's plugins; the token comes in connectionParams. */
 export function attachWebSocket(server: Server, yoga: Yoga, deps: AppDeps) {
   const wss = new WebSocketServer({
@@ -50,10 +65,9 @@ export function attachWebSocket(server: Server, yoga: Yoga, deps: AppDeps) {
       execute: (args) => (args.rootValue as Enveloped).execute(args as ExecutionArgs),
       subscribe: (args) => (args.rootValue as Enveloped).subscribe(args as ExecutionArgs),
       onConnect: async (ctx) => {
-        const params = ctx.connectionParams ?? {};
-        const authorization = params.authorization ?? params.Authorization;
-        const { viewer, failure, tokenDigest } = await authenticate(deps.db, typeof authorization === "string" ? authorization : null, deps.now());
-        if (!viewer || !tokenDigest || failure) return false;
+        const authorization = authorizationParam(ctx.connectionParams ?? {});
+        const { viewer, failure, tokenDigest } = await authenticate(deps.db, authorization, deps.now());
+        if (failure || !viewer || !tokenDigest) return refuse(ctx.extra.socket, failure ?? unauthenticated());
         const releaseSession = openSocketSession(deps.sessions, viewer.id, tokenDigest, ctx.extra.socket);
         if (!releaseSession) return false;
         ctx.extra.releaseSession = releaseSession;

@@ -4,6 +4,7 @@ import { type AppDeps, buildContext, type Context } from "../context.ts";
 import { schema } from "../schema.ts";
 import { csrfPrevention } from "./csrf.ts";
 import { errorForClient } from "./error-messages.ts";
+import { GRAPHIQL_OPTIONS, renderGraphiQLPage } from "./graphiql.ts";
 import { graphqlLimitPlugins } from "./graphql-limits.ts";
 import { mutationRateLimit } from "./mutation-rate-limit.ts";
 import { useSharedSubscriptionResults } from "./shared-subscription-results.ts";
@@ -37,7 +38,9 @@ export function createGraphqlServer(deps: AppDeps, instrumentation: Plugin[] = [
     schema,
     graphqlEndpoint: "/graphql",
     landingPage: false,
-    graphiql: deps.config.graphiql ? { title: "Marketplace Gateway", subscriptionsProtocol: "WS" } : false,
+    // Served from the gateway (src/server/graphiql.ts), no CDN; subscriptions over graphql-ws with the Headers tab's token.
+    graphiql: deps.config.graphiql ? GRAPHIQL_OPTIONS : false,
+    renderGraphiQL: renderGraphiQLPage,
     batching: false,
     // CORS is src/server/cors.ts (CORS_ORIGINS) for every path; yoga's default would echo any Origin with credentials.
     cors: false,

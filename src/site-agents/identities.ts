@@ -20,17 +20,17 @@ export type IdentityOrder = OrderValue<typeof AGENT_IDENTITY_CONTRACT>;
 
 export type AgentDependency = { package: string; version: string };
 
-/** What the agent reports about itself on every start and loop. */
+/** What the agent reports about itself on every start and loop, named as the GraphQL input names it. */
 export interface IdentityInput {
-  offering?: string | null;
+  offeringUuid?: string | null;
   name?: string | null;
   version?: string | null;
-  dependencies?: AgentDependency[] | null;
+  /** A list of AgentDependency; its shape is checked here. */
+  dependencies?: unknown;
   configFilePath?: string | null;
   configFileContent?: string | null;
   lastRestarted?: Date | null;
 }
-
 
 export async function listAgentIdentities(
   ctx: Context,
@@ -61,18 +61,14 @@ function validDependencies(value: unknown): AgentDependency[] | undefined {
 }
 
 /** The free-text fields an agent reports, with their column limits; null clears a field. */
-const REPORTED_TEXT = {
-  version: { field: "version", max: 100 },
-  configFilePath: { field: "config_file_path", max: 500 },
-  configFileContent: { field: "config_file_content", max: Number.POSITIVE_INFINITY },
-} as const;
+const REPORTED_TEXT = { version: 100, configFilePath: 500, configFileContent: Number.POSITIVE_INFINITY } as const;
 
 function reported(input: IdentityInput) {
   const data: Prisma.AgentIdentityUncheckedUpdateInput = {};
   if (input.name != null) data.name = maxLength("name", input.name, 255);
-  for (const [key, { field, max }] of Object.entries(REPORTED_TEXT) as Array<[keyof typeof REPORTED_TEXT, { field: string; max: number }]>) {
+  for (const [key, max] of Object.entries(REPORTED_TEXT) as Array<[keyof typeof REPORTED_TEXT, number]>) {
     const value = input[key];
-    if (value !== undefined) data[key] = value === null ? null : maxLength(field, value, max);
+    if (value !== undefined) data[key] = value === null ? null : maxLength(key, value, max);
   }
   if (input.dependencies !== undefined) data.dependencies = validDependencies(input.dependencies) ?? [];
   if (input.lastRestarted !== undefined) data.lastRestarted = input.lastRestarted;
@@ -83,7 +79,7 @@ const nameTaken = () => fieldError("name", "Agent identity with this name alread
 
 async function managedOffering(ctx: Context, uuid: string | null | undefined) {
   ctx.requireViewer();
-  const offering = await referenced("offering", uuid, (id) =>
+  const offering = await referenced("offeringUuid", uuid, (id) =>
     ctx.db.offering.findUnique({ where: { id }, select: { id: true, name: true, customerId: true } }),
   );
   await ctx.access.require(Permission.MANAGE_SITE_AGENT, providerScopes(offering));
@@ -92,10 +88,10 @@ async function managedOffering(ctx: Context, uuid: string | null | undefined) {
 
 /** Only the offering's service-provider side (owners, managers, offering managers) and staff register agents. */
 export async function createAgentIdentity(ctx: Context, input: IdentityInput, query: IdentityQuery = {}) {
-  const missing = (["offering", "name"] as const).filter((field) => !input[field]?.trim());
+  const missing = (["offeringUuid", "name"] as const).filter((field) => !input[field]?.trim());
   if (missing.length) throw invalid(Object.fromEntries(missing.map((field) => [field, ["This field is required."]])));
   const data = { ...reported(input), name: maxLength("name", input.name!, 255) } as Prisma.AgentIdentityUncheckedCreateInput;
-  const offering = await managedOffering(ctx, input.offering);
+  const offering = await managedOffering(ctx, input.offeringUuid);
   return transact(ctx, async (tx, outbox) => {
     const identity = await tx.agentIdentity.create({
       data: { ...data, offeringId: offering.id, createdById: ctx.viewer!.id, created: ctx.now() },
@@ -118,8 +114,8 @@ export async function updateAgentIdentity(ctx: Context, uuid: string, input: Ide
   const identity = await findAgentIdentity(ctx, uuid, { id: true, offeringId: true });
   if (input.name != null && !input.name.trim()) throw fieldError("name", "This field may not be blank.");
   const data = reported(input);
-  const offering = await managedOffering(ctx, input.offering ?? toHex(identity.offeringId));
-  if (offering.id !== identity.offeringId) throw fieldError("offering", "The offering of an agent identity cannot be changed.");
+  const offering = await managedOffering(ctx, input.offeringUuid ?? toHex(identity.offeringId));
+  if (offering.id !== identity.offeringId) throw fieldError("offeringUuid", "The offering of an agent identity cannot be changed.");
   // The update answers with the record itself: no read after it commits (a lost connection could fail that read).
   return ctx.db.agentIdentity
     .update({ ...query, where: { id: identity.id }, data: { ...data, modified: ctx.now() } })

@@ -72,8 +72,8 @@ export async function registerAgentProcessor(
   await ctx.access.require(Permission.MANAGE_SITE_AGENT, providerScopes(service.identity.offering));
   const name = required("name", input.name, 255);
   const data = {
-    backendType: maxLength("backend_type", input.backendType ?? "", 255),
-    backendVersion: input.backendVersion == null ? null : maxLength("backend_version", input.backendVersion, 100),
+    backendType: maxLength("backendType", input.backendType ?? "", 255),
+    backendVersion: input.backendVersion == null ? null : maxLength("backendVersion", input.backendVersion, 100),
   };
   const { row, created } = await createOrRefresh(
     () => ctx.db.agentProcessor.create({ data: { ...data, serviceId: service.id, name, created: ctx.now() }, select: { id: true } }),

@@ -152,10 +152,9 @@ const IdentityUpdateInput = builder.inputType("AgentIdentityUpdateInput", {
   }),
 });
 
-const identityInput = <T extends { offeringUuid?: string | number | null; dependencies?: unknown }>({ offeringUuid, dependencies, ...rest }: T) => ({
+const identityInput = <T extends { offeringUuid?: string | number | null }>({ offeringUuid, ...rest }: T) => ({
   ...rest,
-  offering: offeringUuid == null ? undefined : String(offeringUuid),
-  dependencies: dependencies as identities.AgentDependency[] | null | undefined,
+  offeringUuid: offeringUuid == null ? undefined : String(offeringUuid),
 });
 
 builder.queryFields((t) => ({

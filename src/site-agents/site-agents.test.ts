@@ -70,6 +70,13 @@ describe("identity fields and validation", () => {
     }
   });
 
+  it("an unknown offering reads as DRF's invalid hyperlink, as it does in Waldur", async () => {
+    for (const offering of ["0".repeat(32), "not-a-uuid"]) {
+      const response = await t.http("POST", IDENTITIES, { token: t.world.tokens.providerOwner, body: identityBody({ offering }) });
+      expect([response.status, response.body]).toEqual([400, { offering: ["Invalid hyperlink - Object does not exist."] }]);
+    }
+  });
+
   it("refuses a second identity with the same name for the offering, also when registered concurrently", async () => {
     const body = identityBody();
     const responses = await Promise.all(
@@ -164,5 +171,25 @@ describe("GraphQL", () => {
     expect(listed.data.agentIdentities).toEqual({ totalCount: 1, nodes: [{ uuid, services: [{ name: "report" }] }] });
     const denied = await t.gql<any>(`mutation { deleteAgentIdentity(uuid: "${uuid}") }`, {}, t.world.tokens.support);
     expect(denied.errors?.[0].extensions?.code).toBe("FORBIDDEN");
+  });
+
+  it("names field errors as the input and arguments name them", async () => {
+    const token = t.world.tokens.providerOwner;
+    const create = `mutation($input: AgentIdentityInput!) { createAgentIdentity(input: $input) { uuid } }`;
+    const missing = await t.gql<any>(create, { input: { version: "1" } }, token);
+    expect(missing.errors?.[0].extensions?.fields).toEqual({ offeringUuid: ["This field is required."], name: ["This field is required."] });
+    const long = await t.gql<any>(create, { input: { offeringUuid: t.world.offering.uuid, name: "long-path", configFilePath: "p".repeat(501) } }, token);
+    expect(long.errors?.[0].extensions?.fields).toEqual({ configFilePath: ["Ensure this field has no more than 500 characters."] });
+    const unknown = await t.gql<any>(create, { input: { offeringUuid: "0".repeat(32), name: "nowhere" } }, token);
+    expect(unknown.errors?.[0].extensions?.fields).toEqual({ offeringUuid: ["Object does not exist."] });
+
+    const identity = (await register()).body.uuid;
+    const service = await t.gql<any>(`mutation($uuid: ID!) { registerAgentService(identityUuid: $uuid, name: "s") { service { uuid } } }`, { uuid: identity }, token);
+    const processor = await t.gql<any>(
+      `mutation($uuid: ID!, $type: String) { registerAgentProcessor(serviceUuid: $uuid, name: "p", backendType: $type) { created } }`,
+      { uuid: service.data.registerAgentService.service.uuid, type: "b".repeat(256) },
+      token,
+    );
+    expect(processor.errors?.[0].extensions?.fields).toEqual({ backendType: ["Ensure this field has no more than 255 characters."] });
   });
 });

@@ -67,7 +67,7 @@ builder.mutationFields((t) => ({
     type: "SshKey",
     args: { input: t.arg({ type: CreateSshKeyInput, required: true }) },
     resolve: (query, _r, { input }, ctx) =>
-      keys.createSshKey(ctx, { publicKey: input.publicKey, name: input.name, user: input.userUuid == null ? null : String(input.userUuid) }, query),
+      keys.createSshKey(ctx, { publicKey: input.publicKey, name: input.name, userUuid: input.userUuid == null ? null : String(input.userUuid) }, query),
   }),
   deleteSshKey: t.string({
     description: "Deletes the key (its owner or staff); returns its uuid",

@@ -44,22 +44,22 @@ export interface CreateSshKeyInput {
   publicKey: string;
   name?: string | null;
   /** Staff may add a key for another user. */
-  user?: string | null;
+  userUuid?: string | null;
 }
 
-const duplicate = () => fieldError("public_key", "Key with same fingerprint already exists.");
+const duplicate = () => fieldError("publicKey", "Key with same fingerprint already exists.");
 
 function validKey(publicKey: string) {
-  maxLength("public_key", publicKey, MAX_PUBLIC_KEY_LENGTH);
+  maxLength("publicKey", publicKey, MAX_PUBLIC_KEY_LENGTH);
   const parsed = parsePublicKey(publicKey);
-  if ("problem" in parsed) throw fieldError("public_key", `Key is not valid: ${parsed.problem}`);
+  if ("problem" in parsed) throw fieldError("publicKey", `Key is not valid: ${parsed.problem}`);
   return parsed.key;
 }
 
-async function keyOwner(ctx: Context, user: string | null | undefined) {
+async function keyOwner(ctx: Context, userUuid: string | null | undefined) {
   const viewer = ctx.requireViewer();
-  if (user == null || parseUuid(user) === viewer.id) return { id: viewer.id, username: viewer.username };
-  const owner = await referenced("user", user, (id) => ctx.db.user.findUnique({ where: { id }, select: { id: true, username: true } }));
+  if (userUuid == null || parseUuid(userUuid) === viewer.id) return { id: viewer.id, username: viewer.username };
+  const owner = await referenced("userUuid", userUuid, (id) => ctx.db.user.findUnique({ where: { id }, select: { id: true, username: true } }));
   if (!ctx.access.isStaff) throw forbidden("Only staff may add a key for another user.");
   return owner;
 }
@@ -85,7 +85,7 @@ export async function createSshKey(ctx: Context, input: CreateSshKeyInput, query
   ctx.requireViewer();
   const key = validKey(input.publicKey);
   const name = input.name ? maxLength("name", input.name, MAX_NAME_LENGTH) : key.comment.slice(0, MAX_NAME_LENGTH);
-  const owner = await keyOwner(ctx, input.user);
+  const owner = await keyOwner(ctx, input.userUuid);
   return transact(ctx, async (tx, outbox) => {
     const existing = await tx.sshKey.findUnique({ where: { userId_fingerprintSha256: { userId: owner.id, fingerprintSha256: key.fingerprintSha256 } } });
     if (existing) throw duplicate();

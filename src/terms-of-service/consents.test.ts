@@ -111,7 +111,7 @@ describe("offerings the caller cannot see", () => {
       expect(terms.body).toEqual([]);
     }
     const graphql = await t.gql(`mutation($o: ID!) { grantOfferingConsent(offeringUuid: $o) { uuid } }`, { o: draft.uuid }, t.world.tokens.unrelated);
-    expect(graphql.errors![0].extensions).toMatchObject({ code: "VALIDATION", fields: { offering: ["Invalid hyperlink - Object does not exist."] } });
+    expect(graphql.errors![0].extensions).toMatchObject({ code: "VALIDATION", fields: { offeringUuid: ["Object does not exist."] } });
     expect(await t.app.deps.db.userOfferingConsent.count({ where: { offeringId: draft.id } })).toBe(0);
     expect(await t.app.deps.db.event.count({ where: { eventType: "terms_of_service_consent_granted", context: { path: ["offering_uuid"], equals: draft.uuid } } })).toBe(0);
   });
@@ -120,5 +120,40 @@ describe("offerings the caller cannot see", () => {
     const draft = await draftWithTerms();
     expect((await consent(draft.uuid, t.world.tokens.providerManager)).status).toBe(201);
     expect((await consent(draft.uuid, t.world.tokens.staff)).status).toBe(201);
+  });
+});
+
+describe("errors over GraphQL name GraphQL's arguments", () => {
+  const GRANT = `mutation($o: ID!) { grantOfferingConsent(offeringUuid: $o) { uuid } }`;
+  const REVOKE = `mutation($uuid: ID!) { revokeOfferingConsent(uuid: $uuid) { uuid } }`;
+  const fieldsOf = (result: { errors?: ReadonlyArray<{ extensions?: Record<string, unknown> }> }) => result.errors?.[0].extensions?.fields;
+
+  it("offeringUuid for an offering without terms; the whole input for a repeated consent or revocation", async () => {
+    const token = t.world.tokens.projectMember;
+    const none = await offeringWithTerms("GraphQL no terms", null);
+    expect(fieldsOf(await t.gql(GRANT, { o: none.uuid }, token))).toEqual({ offeringUuid: ["This offering has no active terms of service."] });
+
+    const offering = await offeringWithTerms("GraphQL consent", { version: "1" });
+    const granted = await t.gql(GRANT, { o: offering.uuid }, token);
+    expect(granted.errors).toBeUndefined();
+    expect(fieldsOf(await t.gql(GRANT, { o: offering.uuid }, token))).toEqual({
+      input: ["You have already consented to the current terms of service of this offering."],
+    });
+    const uuid = granted.data.grantOfferingConsent.uuid;
+    expect((await t.gql(REVOKE, { uuid }, token)).errors).toBeUndefined();
+    expect(fieldsOf(await t.gql(REVOKE, { uuid }, token))).toEqual({ input: ["This consent is already revoked."] });
+  });
+
+  it("REST still answers these as Waldur does", async () => {
+    const token = t.world.tokens.projectManager;
+    const offering = await offeringWithTerms("REST consent", { version: "1" });
+    const granted = await consent(offering.uuid, token);
+    expect(await consent(offering.uuid, token)).toMatchObject({
+      status: 400,
+      body: { non_field_errors: ["You have already consented to the current terms of service of this offering."] },
+    });
+    const path = `${CONSENTS}${granted.body.uuid}/revoke/`;
+    await t.http("POST", path, { token });
+    expect(await t.http("POST", path, { token })).toMatchObject({ status: 400, body: { non_field_errors: ["This consent is already revoked."] } });
   });
 });

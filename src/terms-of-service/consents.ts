@@ -4,7 +4,7 @@ import { referenced, visibleOne } from "../directory/lookup.ts";
 import { visibleOfferings } from "../directory/visibility.ts";
 import { recordEvent } from "../events/record.ts";
 import type { FilterValues, OrderValue } from "../platform/collection-contract.ts";
-import { fieldError, forbidden } from "../platform/errors.ts";
+import { fieldError, forbidden, inputError } from "../platform/errors.ts";
 import { toHex } from "../platform/ids.ts";
 import { type Connection, type Page, paginate } from "../platform/paginate.ts";
 import { advisoryLock } from "../platform/locks.ts";
@@ -70,7 +70,7 @@ async function recordConsentEvent(
 export async function grantConsent(ctx: Context, offeringUuid: string, query: ConsentQuery = {}) {
   const viewer = ctx.requireViewer();
   const visible = await visibleOfferings(ctx);
-  const offering = await referenced("offering", offeringUuid, (id) =>
+  const offering = await referenced("offeringUuid", offeringUuid, (id) =>
     ctx.db.offering.findFirst({ where: { AND: [{ id }, visible] }, select: { id: true, name: true, customerId: true } }),
   );
   return recordConsent(ctx, viewer.id, offering, { rejectCurrent: true }, query);
@@ -86,7 +86,7 @@ export async function recordConsent(
 ) {
   return transact(ctx, async (tx, outbox) => {
     const consentId = await consentWithin(ctx, tx, outbox, userId, offering, options);
-    if (!consentId) throw fieldError("offering", "This offering has no active terms of service.");
+    if (!consentId) throw fieldError("offeringUuid", "This offering has no active terms of service.");
     return tx.userOfferingConsent.findUniqueOrThrow({ ...query, where: { id: consentId } });
   });
 }
@@ -110,7 +110,7 @@ export async function consentWithin(
   const existing = await tx.userOfferingConsent.findUnique({ where: { userId_offeringId: { userId, offeringId: offering.id } } });
   const current = existing && !existing.revocationDate && existing.version === terms.version;
   if (current && options.rejectCurrent) {
-    throw fieldError("non_field_errors", "You have already consented to the current terms of service of this offering.");
+    throw inputError("You have already consented to the current terms of service of this offering.");
   }
   if (current) return existing.id;
   const data = { version: terms.version, agreementDate: ctx.now(), revocationDate: null };
@@ -127,13 +127,13 @@ export async function revokeConsent(ctx: Context, uuid: string, query: ConsentQu
     ctx.db.userOfferingConsent.findFirst({ include: { offering: { select: { id: true, name: true, customerId: true } } }, where }),
   );
   if (consent.userId !== viewer.id && !ctx.access.isStaff) throw forbidden("You don't have permission to revoke this consent.");
-  if (consent.revocationDate) throw fieldError("non_field_errors", "This consent is already revoked.");
+  if (consent.revocationDate) throw inputError("This consent is already revoked.");
   return transact(ctx, async (tx, outbox) => {
     const { count } = await tx.userOfferingConsent.updateMany({
       where: { id: consent.id, revocationDate: null },
       data: { revocationDate: ctx.now() },
     });
-    if (count === 0) throw fieldError("non_field_errors", "This consent is already revoked.");
+    if (count === 0) throw inputError("This consent is already revoked.");
     await recordConsentEvent(ctx, tx, outbox, false, consent, consent.offering);
     return tx.userOfferingConsent.findUniqueOrThrow({ ...query, where: { id: consent.id } });
   });

@@ -54,17 +54,17 @@ export interface CreateTermsInput extends TermsInput {
 
 function validated(input: TermsInput) {
   if (input.gracePeriodDays != null && (!Number.isInteger(input.gracePeriodDays) || input.gracePeriodDays < 0)) {
-    throw invalid({ grace_period_days: ["Ensure this value is greater than or equal to 0."] });
+    throw invalid({ gracePeriodDays: ["Ensure this value is greater than or equal to 0."] });
   }
   return {
     ...(input.termsOfService != null ? { termsOfService: input.termsOfService } : {}),
-    ...(input.termsOfServiceLink != null ? { termsOfServiceLink: validUrl("terms_of_service_link", input.termsOfServiceLink) } : {}),
+    ...(input.termsOfServiceLink != null ? { termsOfServiceLink: validUrl("termsOfServiceLink", input.termsOfServiceLink) } : {}),
     ...(input.gracePeriodDays != null ? { gracePeriodDays: input.gracePeriodDays } : {}),
   };
 }
 
 const onlyOneActive = () =>
-  fieldError("is_active", "Only one active terms of service is allowed per offering. Deactivate the current one first.");
+  fieldError("isActive", "Only one active terms of service is allowed per offering. Deactivate the current one first.");
 
 /**
  * Concurrent activations for one offering queue on a row lock of the offering, so the check for another
@@ -104,7 +104,7 @@ async function recordTermsEvent(
 
 export async function createTerms(ctx: Context, input: CreateTermsInput, query: TermsQuery = {}) {
   const visible = await visibleOfferings(ctx);
-  const offering = await referenced("offering", input.offering, (id) =>
+  const offering = await referenced("offeringUuid", input.offering, (id) =>
     ctx.db.offering.findFirst({ where: { AND: [{ id }, visible] }, select: { id: true, name: true, customerId: true } }),
   );
   const data = {

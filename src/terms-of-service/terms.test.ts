@@ -181,6 +181,6 @@ describe("terms-of-service configurations", () => {
       { o: offeringUuid },
       t.world.tokens.providerOwner,
     );
-    expect(again.errors![0].extensions).toMatchObject({ code: "VALIDATION", fields: { is_active: [expect.any(String)] } });
+    expect(again.errors![0].extensions).toMatchObject({ code: "VALIDATION", fields: { isActive: [expect.any(String)] } });
   });
 });

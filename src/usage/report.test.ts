@@ -123,3 +123,22 @@ describe("set_usage", () => {
     expect(res.status).toBe(400);
   });
 });
+
+describe("setComponentUsage over GraphQL names its arguments", () => {
+  const SET = `mutation($r: ID, $p: ID, $usages: [UsageReportInput!]!) { setComponentUsage(resourceUuid: $r, planPeriodUuid: $p, usages: $usages) }`;
+  const CPU = [{ type: "cpu", amount: "1" }];
+  const cases: Array<[string, (r: { uuid: string }) => Record<string, unknown>, Record<string, string[]>]> = [
+    ["neither resource nor plan period", () => ({ usages: CPU }), { input: ["Either plan_period or resource should be provided."] }],
+    ["an unknown plan period", () => ({ p: "0".repeat(32), usages: CPU }), { planPeriodUuid: [`Object with uuid=${"0".repeat(32)} does not exist.`] }],
+    ["an unknown resource", () => ({ r: "1".repeat(32), usages: CPU }), { resourceUuid: [`Object with uuid=${"1".repeat(32)} does not exist.`] }],
+    ["unknown components", (r) => ({ r: r.uuid, usages: [{ type: "gpu", amount: "1" }] }), { input: ["These components are invalid: gpu."] }],
+    ["an amount that is not a number", (r) => ({ r: r.uuid, usages: [{ type: "cpu", amount: "abc" }] }), { usages: ["Item 1: amount: A valid number is required."] }],
+  ];
+  for (const [name, variables, fields] of cases) {
+    it(`${name} → VALIDATION naming ${Object.keys(fields).join(", ")}`, async () => {
+      const resource = await makeResource(t.app.deps.db, t.world, "OK");
+      const result = await t.gql(SET, variables(resource), t.world.tokens.providerOwner);
+      expect(result.errors?.[0].extensions).toEqual({ code: "VALIDATION", fields });
+    });
+  }
+});

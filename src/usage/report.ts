@@ -2,7 +2,7 @@ import { allocationProviderScopes } from "../auth/access.ts";
 import { Permission } from "../auth/permissions.ts";
 import type { Context } from "../context.ts";
 import type { BillingType, ResourceState } from "../generated/prisma/client.ts";
-import { fieldError, invalid } from "../platform/errors.ts";
+import { fieldError, inputError, invalid, missingObject } from "../platform/errors.ts";
 import { parseUuid } from "../platform/ids.ts";
 import { maxLength } from "../platform/text.ts";
 import { transact, type Tx } from "../platform/transaction.ts";
@@ -54,7 +54,7 @@ async function checkLimits(ctx: Context, resourceId: string, period: Date, repor
     });
     const total = report.amount.plus(others._sum.usage ?? 0);
     if (total.greaterThan(component.limitAmount)) {
-      throw fieldError("non_field_errors", `Total amount exceeds limit. Total amount: ${total.toFixed(2)}, limit: ${component.limitAmount}.`);
+      throw inputError(`Total amount exceeds limit. Total amount: ${total.toFixed(2)}, limit: ${component.limitAmount}.`);
     }
   }
 }
@@ -62,9 +62,9 @@ async function checkLimits(ctx: Context, resourceId: string, period: Date, repor
 /** POST set_usage/: one upsert per (resource, component, billing period); a second report in a month replaces the first. */
 export async function setUsage(ctx: Context, input: SetUsageInput) {
   const viewer = ctx.requireViewer();
-  if (!input.resource && !input.planPeriod) throw fieldError("non_field_errors", "Either plan_period or resource should be provided.");
+  if (!input.resource && !input.planPeriod) throw inputError("Either plan_period or resource should be provided.");
   // Plan periods are not modelled: no uuid names one.
-  if (!input.resource) throw missing("plan_period", input.planPeriod!);
+  if (!input.resource) throw missing("planPeriodUuid", input.planPeriod!);
   const resourceId = parseUuid(input.resource);
   const resource = resourceId
     ? await ctx.db.resource.findUnique({
@@ -72,16 +72,16 @@ export async function setUsage(ctx: Context, input: SetUsageInput) {
         select: { id: true, state: true, offeringId: true, offering: { select: { customerId: true } } },
       })
     : null;
-  if (!resource) throw missing("resource", input.resource);
+  if (!resource) throw missing("resourceUuid", input.resource);
   const reports = validReports(input.usages);
-  if (!REPORTABLE_STATES.includes(resource.state)) throw fieldError("resource", "Resource is not in valid state.");
+  if (!REPORTABLE_STATES.includes(resource.state)) throw fieldError("resourceUuid", "Resource is not in valid state.");
   const components = await ctx.db.offeringComponent.findMany({
     where: { offeringId: resource.offeringId, type: { in: reports.map((r) => r.type) }, billingType: { in: [...REPORTABLE_BILLING] } },
     select: { id: true, type: true, limitPeriod: true, limitAmount: true },
   });
   const byType = new Map(components.map((c) => [c.type, c]));
   const invalidTypes = [...new Set(reports.map((r) => r.type).filter((type) => !byType.has(type)))];
-  if (invalidTypes.length) throw fieldError("non_field_errors", `These components are invalid: ${invalidTypes.join(", ")}.`);
+  if (invalidTypes.length) throw inputError(`These components are invalid: ${invalidTypes.join(", ")}.`);
   const period = billingPeriodOf(input.date ?? ctx.now());
   const paired = reports.map((r) => [r, byType.get(r.type)!] as [Report, Component]);
   await checkLimits(ctx, resource.id, period, paired);
@@ -136,7 +136,7 @@ async function validUserReports(ctx: Context, offeringId: string, usages: UserUs
     usages.map(async (u) => {
       const userId = u.user ? parseUuid(u.user) : null;
       const offeringUser = userId ? await ctx.db.offeringUser.findFirst({ where: { id: userId, offeringId }, select: { id: true } }) : null;
-      if (u.user && !offeringUser) throw fieldError("user", "Invalid hyperlink - Object does not exist.");
+      if (u.user && !offeringUser) throw missingObject("offeringUserUuid");
       return { username: u.username, usage: toDecimal(u.usage), offeringUserId: offeringUser?.id ?? null, date: u.date ?? null };
     }),
   );

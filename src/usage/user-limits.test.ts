@@ -204,3 +204,29 @@ describe("per-user component limits over GraphQL", () => {
     expect((await t.gql(`query($id: ID!) { componentUserUsageLimit(uuid: $id) { uuid } }`, { id: uuid }, token)).errors?.[0].extensions?.code).toBe("NOT_FOUND");
   });
 });
+
+describe("per-user limit errors over GraphQL name CreateComponentUserUsageLimitInput's fields", () => {
+  const CREATE = `mutation($input: CreateComponentUserUsageLimitInput!) { createComponentUserUsageLimit(input: $input) { uuid } }`;
+  const createOver = async (input: Record<string, unknown>) =>
+    (await t.gql(CREATE, { input: { resourceUuid: resource.uuid, limit: "1", ...input } }, owner())).errors?.[0].extensions;
+
+  it("names resourceUuid, userUuid, componentUuid and componentType", async () => {
+    const user = await freshUser();
+    expect(await createOver({ resourceUuid: "0".repeat(32), userUuid: user, componentType: "cpu" })).toEqual({
+      code: "VALIDATION", fields: { resourceUuid: ["Object does not exist."] },
+    });
+    expect(await createOver({ userUuid: "0".repeat(32), componentType: "cpu" })).toEqual({ code: "VALIDATION", fields: { userUuid: ["Object does not exist."] } });
+    expect(await createOver({ userUuid: user })).toEqual({ code: "VALIDATION", fields: { componentUuid: ["This field is required."] } });
+    expect(await createOver({ userUuid: user, componentType: "gpu" })).toEqual({
+      code: "VALIDATION", fields: { componentType: ['The offering of this resource has no component of type "gpu".'] },
+    });
+  });
+
+  it("a second limit for the same resource, component and user is about the whole input", async () => {
+    const user = await freshUser();
+    expect(await createOver({ userUuid: user, componentUuid: cpu.uuid })).toBeUndefined();
+    expect(await createOver({ userUuid: user, componentType: "cpu" })).toEqual({
+      code: "VALIDATION", fields: { input: ["The fields resource, component, user must make a unique set."] },
+    });
+  });
+});

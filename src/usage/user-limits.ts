@@ -6,7 +6,7 @@ import { allocationEventParts, recordEvent } from "../events/record.ts";
 import type { ComponentUserUsageLimit, Prisma } from "../generated/prisma/client.ts";
 import type { Connection, Page } from "../platform/paginate.ts";
 import type { FilterValues, OrderValue } from "../platform/collection-contract.ts";
-import { fieldError, notFound } from "../platform/errors.ts";
+import { fieldError, inputError, notFound } from "../platform/errors.ts";
 import { parseUuid, toHex } from "../platform/ids.ts";
 import { paginate } from "../platform/paginate.ts";
 import type { Db } from "../platform/database.ts";
@@ -77,7 +77,7 @@ function validLimit(limit: string) {
   return toDecimal(limit);
 }
 
-const notUnique = () => fieldError("non_field_errors", "The fields resource, component, user must make a unique set.");
+const notUnique = () => inputError("The fields resource, component, user must make a unique set.");
 
 const CHANGE_WORDS = { created: "has been set to", updated: "has been changed to", deleted: "has been removed; it was" } as const;
 
@@ -107,16 +107,16 @@ async function limitedComponent(ctx: Context, offeringId: string, input: Pick<Cr
   if (input.component != null) {
     const id = parseUuid(input.component);
     const component = id ? await ctx.db.offeringComponent.findUnique({ where: { id }, select: { id: true, offeringId: true } }) : null;
-    if (!component) throw fieldError("component", `Object with uuid=${input.component} does not exist.`);
-    if (component.offeringId !== offeringId) throw fieldError("component", "The component does not belong to the offering of this resource.");
+    if (!component) throw fieldError("componentUuid", `Object with uuid=${input.component} does not exist.`);
+    if (component.offeringId !== offeringId) throw fieldError("componentUuid", "The component does not belong to the offering of this resource.");
     return component;
   }
-  if (input.componentType == null) throw fieldError("component", "This field is required.");
+  if (input.componentType == null) throw fieldError("componentUuid", "This field is required.");
   const component = await ctx.db.offeringComponent.findUnique({
     where: { offeringId_type: { offeringId, type: input.componentType } },
     select: { id: true },
   });
-  if (!component) throw fieldError("component_type", `The offering of this resource has no component of type "${input.componentType}".`);
+  if (!component) throw fieldError("componentType", `The offering of this resource has no component of type "${input.componentType}".`);
   return component;
 }
 
@@ -125,10 +125,10 @@ export async function createUserLimit(ctx: Context, input: CreateUserLimitInput,
   ctx.requireViewer();
   const limit = validLimit(input.limit);
   const visible = await visibleResources(ctx);
-  const resource = await referenced("resource", input.resource, (id) =>
+  const resource = await referenced("resourceUuid", input.resource, (id) =>
     ctx.db.resource.findFirst({ where: { AND: [{ id }, visible] }, select: RESOURCE_CORE }),
   );
-  const user = await referenced("user", input.user, (id) => ctx.db.user.findUnique({ where: { id }, select: { id: true } }));
+  const user = await referenced("userUuid", input.user, (id) => ctx.db.user.findUnique({ where: { id }, select: { id: true } }));
   const component = await limitedComponent(ctx, resource.offeringId, input);
   await ctx.access.require(Permission.SET_RESOURCE_LIMITS, providerScopes(resource));
   return transact(ctx, async (tx, outbox) => {

@@ -100,6 +100,27 @@ describe("set_user_usage and set_user_usages", () => {
   });
 });
 
+describe("setComponentUserUsages over GraphQL", () => {
+  it("an unknown offering user names the item's offeringUserUuid", async () => {
+    const { usage } = await reported(1);
+    const result = await t.gql(
+      `mutation($u: ID!) { setComponentUserUsages(componentUsageUuid: $u, usages: [{ username: "x", usage: "1", offeringUserUuid: "${"0".repeat(32)}" }]) }`,
+      { u: usage.uuid },
+      owner(),
+    );
+    expect(result.errors?.[0].extensions).toEqual({ code: "VALIDATION", fields: { offeringUserUuid: ["Object does not exist."] } });
+  });
+
+  it("REST's set_user_usage answers it as `user`, an invalid hyperlink, too", async () => {
+    const { usage } = await reported(1);
+    const res = await t.http("POST", `/api/marketplace-component-usages/${usage.uuid}/set_user_usage/`, {
+      token: owner(),
+      body: { username: "x", usage: 1, user: "0".repeat(32) },
+    });
+    expect(res).toMatchObject({ status: 400, body: { user: ["Invalid hyperlink - Object does not exist."] } });
+  });
+});
+
 describe("visibility and permissions", () => {
   const SEES: Record<Persona, boolean> = {
     staff: true, support: true, providerOwner: true, providerManager: true, providerSupport: true, offeringManager: true,

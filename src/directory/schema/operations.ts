@@ -147,13 +147,13 @@ builder.mutationFields((t) => ({
     type: "Project",
     args: { customerUuid: t.arg.id({ required: true }), name: t.arg.string({ required: true }), description: t.arg.string() },
     resolve: (query, _r, args, ctx) =>
-      organisations.createProject(ctx, { ...args, customer: String(args.customerUuid) }, query),
+      organisations.createProject(ctx, { ...args, customerUuid: String(args.customerUuid) }, query),
   }),
   createServiceProvider: t.prismaField({
     type: "ServiceProvider",
     args: { customerUuid: t.arg.id({ required: true }), description: t.arg.string() },
     resolve: (query, _r, args, ctx) =>
-      offerings.createServiceProvider(ctx, { customer: String(args.customerUuid), description: args.description }, query),
+      offerings.createServiceProvider(ctx, { customerUuid: String(args.customerUuid), description: args.description }, query),
   }),
   createOffering: t.prismaField({
     type: "Offering",
@@ -168,7 +168,7 @@ builder.mutationFields((t) => ({
       components: t.arg({ type: [ComponentInput] }),
       plans: t.arg({ type: [PlanInput] }),
     },
-    resolve: (query, _r, args, ctx) => offerings.createOffering(ctx, { ...args, customer: String(args.customerUuid) }, query),
+    resolve: (query, _r, args, ctx) => offerings.createOffering(ctx, { ...args, customerUuid: String(args.customerUuid) }, query),
   }),
   activateOffering: t.prismaField({
     type: "Offering",
@@ -179,14 +179,14 @@ builder.mutationFields((t) => ({
     type: "RoleGrant",
     args: { input: t.arg({ type: RoleArgs, required: true }) },
     resolve: async (query, _r, { input }, ctx) => {
-      const grant = await grantRole(ctx, { ...input, scopeUuid: String(input.scopeUuid), user: String(input.userUuid) });
+      const grant = await grantRole(ctx, { ...input, scopeUuid: String(input.scopeUuid), userUuid: String(input.userUuid) });
       return ctx.db.roleGrant.findUniqueOrThrow({ ...query, where: { id: grant.id } });
     },
   }),
   revokeRole: t.boolean({
     args: { input: t.arg({ type: RoleArgs, required: true }) },
     resolve: async (_r, { input }, ctx) => {
-      await revokeRole(ctx, { ...input, scopeUuid: String(input.scopeUuid), user: String(input.userUuid) });
+      await revokeRole(ctx, { ...input, scopeUuid: String(input.scopeUuid), userUuid: String(input.userUuid) });
       return true;
     },
   }),
