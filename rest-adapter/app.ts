@@ -1,4 +1,5 @@
 import type { Context as HonoContext, Hono } from "hono";
+import type { ContentfulStatusCode, StatusCode } from "hono/utils/http-status";
 import type { GraphQLError } from "graphql";
 import { type AppDeps, buildContext } from "../src/context.ts";
 import { type FieldErrors, fieldError, invalid } from "../src/platform/errors.ts";
@@ -99,8 +100,8 @@ function rejectNullCharacters({ query, body }: RestRequest) {
 
 function respond(c: HonoContext, status: number, body: unknown, headers: Record<string, string> = {}) {
   for (const [name, value] of Object.entries(headers)) c.header(name, value);
-  if (body === undefined) return c.body(null, status as never);
-  return c.json(body as object, status as never);
+  if (body === undefined) return c.body(null, status as StatusCode);
+  return c.json(body as object, status as ContentfulStatusCode);
 }
 
 async function handle(c: HonoContext, route: CompiledRoute, yoga: Yoga, deps: AppDeps) {

@@ -14,7 +14,7 @@ export function optionalString(body: Record<string, unknown>, field: string): st
 export function optionalBoolean(body: Record<string, unknown>, field: string): boolean | undefined {
   const value = body[field];
   if (value === undefined || value === null) return undefined;
-  const parsed = BODY_BOOLEANS.get(value as never);
+  const parsed = BODY_BOOLEANS.get(value);
   if (parsed === undefined) throw fieldError(field, "Must be a valid boolean.");
   return parsed;
 }

@@ -1,10 +1,11 @@
+import { COLLECTIONS } from "../../src/platform/collections.ts";
 import { CONSENT_CONTRACT, TERMS_CONTRACT } from "../../src/terms-of-service/contract.ts";
 import { defineBody, flag, integer, link, text, withBody } from "../body-contract.ts";
 import type { RouteSpec } from "../route.ts";
 import { byUuid, deleteRoute, listRoute, retrieveRoute } from "./common.ts";
 
-const TERMS = "/api/marketplace-offering-terms-of-service";
-const CONSENTS = "/api/marketplace-user-offering-consents";
+const TERMS = `/api/${COLLECTIONS.termsOfService}`;
+const CONSENTS = `/api/${COLLECTIONS.consent}`;
 
 /** The fields a PUT/PATCH may change; `version` and `requires_reconsent` are ignored (fixed at creation). */
 const CHANGEABLE = {

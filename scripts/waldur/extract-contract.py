@@ -237,7 +237,9 @@ class Contract:
         members = [m for m in union_members(parse_fn.returns) if getattr(m, "id", None) not in ("Any", "None")]
         if not members:
             return None
-        return self.shape(self.single_type(members[0], imports), with_fields=False)
+        success = success_models(parse_fn)
+        chosen = next((m for m in members if success & {n.id for n in ast.walk(m) if isinstance(n, ast.Name)}), members[0])
+        return self.shape(self.single_type(chosen, imports), with_fields=False)
 
     def shape(self, kind, with_fields):
         is_list = kind.startswith("list[")
@@ -252,6 +254,22 @@ class Contract:
         return {"model": name, "list": is_list,
                 "required": {k: v["type"] for k, v in fields["required"].items()},
                 "optional": {k: v["type"] for k, v in fields["optional"].items()}}
+
+
+def success_models(parse_fn):
+    """Models `from_dict` reads in the branches for 2xx statuses (the others describe error bodies)."""
+    found = set()
+    for node in ast.walk(parse_fn):
+        if not (isinstance(node, ast.If) and isinstance(node.test, ast.Compare)):
+            continue
+        statuses = [c.value for c in node.test.comparators if isinstance(c, ast.Constant) and isinstance(c.value, int)]
+        if not any(200 <= status < 300 for status in statuses):
+            continue
+        for inner in (n for statement in node.body for n in ast.walk(statement)):
+            if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute) and inner.func.attr == "from_dict":
+                if isinstance(inner.func.value, ast.Name):
+                    found.add(inner.func.value.id)
+    return found
 
 
 def read_served(path):

@@ -78,7 +78,7 @@ export const OrderRef = builder.prismaObject("Order", {
     }),
     plan: t.relation("plan", { nullable: true }),
     planUuid: t.string({ nullable: true, resolve: (o) => (o.planId ? toHex(o.planId) : null) }),
-    planUrl: t.string({ nullable: true, resolve: (o, _a, ctx) => (o.planId ? apiUrl(ctx, "plan", o.planId) : null) }),
+    planUrl: t.string({ description: "Empty without a plan", resolve: (o, _a, ctx) => (o.planId ? apiUrl(ctx, "plan", o.planId) : "") }),
     planName: t.string({ nullable: true, select: { plan: { select: { name: true } } }, resolve: (o) => o.plan?.name ?? null }),
     planUnit: t.string({
       nullable: true,

@@ -4,6 +4,7 @@ import { type App, createApp } from "../../src/app.ts";
 import type { Config } from "../../src/platform/config.ts";
 import { freshDatabase } from "./database.ts";
 import { buildWorld, type World } from "./world.ts";
+import { waldurResponseProblems } from "../waldur/response-check.ts";
 
 export interface HttpResponse<T = any> {
   status: number;
@@ -63,6 +64,8 @@ export async function startTestApp(config: Partial<Config> = {}, options: { now?
     } catch {
       parsed = text;
     }
+    const problems = waldurResponseProblems(method, new URL(`${baseUrl}${path}`), response.status, parsed);
+    if (problems.length) throw new Error(`${method} ${path} answered what Waldur's py-client cannot parse:\n${problems.join("\n")}`);
     return { status: response.status, headers: response.headers, body: parsed as never, text };
   };
   const http = request(async (req) => app.fetch(req));

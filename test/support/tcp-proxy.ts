@@ -33,9 +33,13 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     track(client);
     track(upstream);
     client.pipe(upstream);
+    // The end of the previous chunk: a COMMIT's confirmation may arrive split across two.
+    let tail = Buffer.alloc(0);
     upstream.on("data", (chunk: Buffer) => {
       const watcher = afterCommit;
-      if (watcher && chunk.includes(COMMIT_COMPLETE)) {
+      const seen = Buffer.concat([tail, chunk]);
+      tail = seen.subarray(Math.max(0, seen.length - (COMMIT_COMPLETE.length - 1)));
+      if (watcher && seen.includes(COMMIT_COMPLETE)) {
         afterCommit = undefined;
         client.write(chunk, watcher);
       } else client.write(chunk);
