@@ -12,3 +12,18 @@ export function nestsDeeperThan(value: unknown, limit = MAX_JSON_DEPTH): boolean
   }
   return false;
 }
+
+/** True when a key or string anywhere in `value` holds a lone UTF-16 surrogate, which PostgreSQL cannot take as JSON. */
+export function holdsLoneSurrogates(value: unknown): boolean {
+  const pending: unknown[] = [value];
+  while (pending.length) {
+    const item = pending.pop();
+    if (typeof item === "string" && !item.isWellFormed()) return true;
+    if (item === null || typeof item !== "object") continue;
+    for (const [key, child] of Object.entries(item)) {
+      if (!key.isWellFormed()) return true;
+      pending.push(child);
+    }
+  }
+  return false;
+}

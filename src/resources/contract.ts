@@ -1,6 +1,7 @@
 import type { OrderState, Prisma, ResourceState } from "../generated/prisma/client.ts";
 import { choiceFilter, defineContract, postgresNulls, universalFlag, valuesByLabel } from "../platform/collection-contract.ts";
 import { invalid } from "../platform/errors.ts";
+import { holdsLoneSurrogates } from "../platform/json-depth.ts";
 import { icontains } from "../platform/text-match.ts";
 import { ORDER_STATE_LABELS } from "../orders/states.ts";
 import {
@@ -34,6 +35,7 @@ function attributesWhere(text: string): Prisma.ResourceWhereInput {
   if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) {
     throw invalid({ resourceAttributes: ["Filter attribute should be an dict."] });
   }
+  if (holdsLoneSurrogates(parsed)) throw invalid({ resourceAttributes: ["Filter attribute is not valid json."] });
   return {
     AND: Object.entries(parsed).map(([key, value]): Prisma.ResourceWhereInput =>
       Array.isArray(value)

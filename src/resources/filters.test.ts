@@ -168,6 +168,10 @@ describe("each Waldur filter of marketplace-provider-resources", () => {
     expect((await get("component_count=many")).body).toEqual({ component_count: ["Enter a number."] });
     expect((await get("resource_attributes=%7Bnope")).body).toEqual({ resource_attributes: ["Filter attribute is not valid json."] });
     expect((await get("resource_attributes=%5B1%5D")).body).toEqual({ resource_attributes: ["Filter attribute should be an dict."] });
+    // A lone surrogate (half of an emoji) cannot reach PostgreSQL's JSON: a 400, not a 500.
+    for (const json of ['{"a\\ud83d":1}', '{"a":"\\ud83d"}', '{"a":["\\udc00"]}']) {
+      expect((await get(`resource_attributes=${enc(json)}`)).body, json).toEqual({ resource_attributes: ["Filter attribute is not valid json."] });
+    }
     expect((await get("scope=https%3A%2F%2Fx%2Fapi%2Fprojects%2F123%2F")).status).toBe(400);
   });
 });
