@@ -1,7 +1,12 @@
 import { createApp } from "./app.ts";
+import { StartupRefusal } from "./platform/startup-refusal.ts";
 import { ensureAdmin, isEmpty, issueToken, productionRefusal, seedDemo, DEMO_PASSWORD } from "./seed/demo.ts";
 
-const app = await createApp();
+const app = await createApp().catch((error: unknown) => {
+  if (!(error instanceof StartupRefusal)) throw error;
+  console.error(error.message);
+  process.exit(1);
+});
 const { config, db } = app.deps;
 if (config.seedDemo && (await isEmpty(db))) {
   await seedDemo(app);

@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -18,6 +19,21 @@ async function start(env: Record<string, string>) {
   const token = /Staff token:\s+([0-9a-f]{40})/.exec(output)?.[1];
   return { base: gateway.baseUrl, token, output, stop: gateway.stop };
 }
+
+describe("npm start on a data directory another process holds", () => {
+  it("says so in one line and exits 1, without a stack trace", () => {
+    const dataDir = path.join(dataRoot, "held");
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(`${dataDir}.lock`, String(process.pid));
+    const run = spawnSync(process.execPath, ["--import", "tsx", "src/main.ts"], {
+      env: { ...process.env, GATEWAY_DATA_DIR: dataDir, PORT: "0" },
+      encoding: "utf8",
+      timeout: 60_000,
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr.trim()).toBe(`The data directory ${dataDir} is in use by process ${process.pid}; stop it first (one process per data directory).`);
+  });
+});
 
 describe("npm start on a fresh data directory", () => {
   it("migrates, seeds the demo, prints a working staff token, keeps data across restarts, honours ADMIN_TOKEN", async () => {

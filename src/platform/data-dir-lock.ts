@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import { StartupRefusal } from "./startup-refusal.ts";
 
 /**
  * PGlite cannot share a data directory between processes, and nothing in it stops a second one from
@@ -14,7 +15,7 @@ export function lockDataDir(dataDir: string): () => void {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
       const owner = Number(fs.readFileSync(lockPath, "utf8"));
       if (owner && owner !== process.pid && isAlive(owner)) {
-        throw new Error(`The data directory ${dataDir} is in use by process ${owner}; stop it first (one process per data directory).`);
+        throw new StartupRefusal(`The data directory ${dataDir} is in use by process ${owner}; stop it first (one process per data directory).`);
       }
       fs.rmSync(lockPath, { force: true });
     }
