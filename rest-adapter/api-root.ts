@@ -1,5 +1,5 @@
 import type { Hono } from "hono";
-import type { AppDeps } from "../src/context.ts";
+import { type AppDeps, baseUrlOf } from "../src/context.ts";
 import type { RouteSpec } from "./route.ts";
 
 /** `/api/<name>/`: a collection at the top of the API. */
@@ -13,7 +13,7 @@ export const topLevelCollections = (routes: RouteSpec[]): string[] =>
 export function mountApiRoot(app: Hono, routes: RouteSpec[], deps: AppDeps) {
   const names = topLevelCollections(routes);
   const root = (c: { req: { url: string } }) => {
-    const base = deps.config.publicUrl ?? new URL(c.req.url).origin;
+    const base = baseUrlOf(deps.config.publicUrl, c.req.url);
     return Object.fromEntries(names.map((name) => [name, `${base}/api/${name}/`]));
   };
   for (const path of ["/api/", "/api"]) app.get(path, (c) => c.json(root(c)));

@@ -19,7 +19,9 @@ export interface BodyField<T, G extends string = string> {
   link?: boolean;
   /** The body of each item of a list field: the domain names an item's field by its GraphQL name too. */
   item?: RequestBody;
-  /** Reads a value that is present (not `undefined`); failures are field errors named `name`. */
+  /** Values that count as not given, as `undefined` does (where Waldur treats `null`, or `""`, as missing). */
+  absent?: readonly unknown[];
+  /** Reads a value that is given; failures are field errors named `name`. */
   read(value: unknown, name: string): T;
 }
 
@@ -27,6 +29,7 @@ interface FieldOptions<G extends string> {
   required?: boolean;
   as?: G;
   description?: string;
+  absent?: readonly unknown[];
 }
 
 /** A field's value type: what `read` returns, and `undefined` too where it may be absent. */
@@ -55,7 +58,7 @@ export function bodyField<T, const O extends FieldOptions<string>>(
 ): Typed<T, O> {
   const required = Boolean(options.required);
   // `required` is `options.required` as a value; TypeScript cannot carry the literal through Boolean().
-  return { required: required as IsRequired<O>, as: options.as, schema: described(schema, options.description), read };
+  return { required: required as IsRequired<O>, as: options.as, absent: options.absent, schema: described(schema, options.description), read };
 }
 
 /** A string. Optional ones pass `null` on; required ones refuse it; `blank: false` refuses "". */
@@ -96,11 +99,11 @@ export const link = <const O extends FieldOptions<string>>(collection: Collectio
   link: true,
 });
 
-/** One of `values`, spelled as REST spells them, read as the GraphQL enum value `valueOf` gives. */
+/** One of `values`, spelled as REST spells them, read as the GraphQL enum value `valueOf` gives; `null` is passed on. */
 export const choice = <const O extends FieldOptions<string>, E extends string>(valueOf: Readonly<Record<string, E>>, options = {} as O) =>
-  bodyField<E | undefined, O>(options, { type: "string", enum: Object.keys(valueOf) }, (value, name) => {
-    if (value === null) return undefined;
-    const label = typeof value === "string" ? value : JSON.stringify(value);
+  bodyField<E | null, O>(options, { type: "string", enum: Object.keys(valueOf) }, (value, name) => {
+    const label = optionalString({ [name]: value }, name);
+    if (label == null) return null;
     if (!Object.hasOwn(valueOf, label)) throw fieldError(name, `"${label}" is not a valid choice.`);
     return valueOf[label];
   });
@@ -182,7 +185,7 @@ export function defineBody<const F extends BodyFields>(fields: F, alternatives?:
       for (const [rest, f] of Object.entries(fields)) {
         const value = Object.hasOwn(given, rest) ? given[rest] : undefined;
         try {
-          if (value === undefined) {
+          if (value === undefined || f.absent?.includes(value)) {
             if (f.required && !alternatives) throw fieldError(rest, "This field is required.");
             continue;
           }

@@ -119,6 +119,9 @@ describe("request bodies", () => {
 });
 
 describe("form bodies, as DRF's default parsers read them", () => {
+  const createCustomer = (raw: string, contentType: string) =>
+    t.http("POST", "/api/customers/", { token: staff, raw, headers: { "content-type": contentType } });
+
   it("an HTML form (curl -d) logs in", async () => {
     const res = await t.http("POST", "/api-auth/password/", {
       raw: new URLSearchParams({ username: "staff", password: "x" }).toString(),
@@ -129,14 +132,10 @@ describe("form bodies, as DRF's default parsers read them", () => {
   });
 
   it("form fields reach the route's body contract: the last of a repeated name, field errors by name", async () => {
-    const res = await t.http("POST", "/api/customers/", {
-      token: staff,
-      raw: "name=first&name=Form%20Lab&abbreviation=FL",
-      headers: { "content-type": "application/x-www-form-urlencoded; charset=utf-8" },
-    });
+    const res = await createCustomer("name=first&name=Form%20Lab&abbreviation=FL", "application/x-www-form-urlencoded; charset=utf-8");
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ name: "Form Lab", abbreviation: "FL" });
-    const blank = await t.http("POST", "/api/customers/", { token: staff, raw: "abbreviation=FL", headers: { "content-type": "application/x-www-form-urlencoded" } });
+    const blank = await createCustomer("abbreviation=FL", "application/x-www-form-urlencoded");
     expect(blank.status).toBe(400);
     expect(blank.body).toEqual({ name: ["This field is required."] });
   });
@@ -145,21 +144,13 @@ describe("form bodies, as DRF's default parsers read them", () => {
     const form = new FormData();
     form.set("name", "Multipart Lab");
     const request = new Request("http://x/", { method: "POST", body: form });
-    const res = await t.http("POST", "/api/customers/", {
-      token: staff,
-      raw: await request.text(),
-      headers: { "content-type": request.headers.get("content-type")! },
-    });
+    const res = await createCustomer(await request.text(), request.headers.get("content-type")!);
     expect(res.status).toBe(201);
     expect(res.body.name).toBe("Multipart Lab");
   });
 
   it("a broken multipart body is a 400", async () => {
-    const res = await t.http("POST", "/api/customers/", {
-      token: staff,
-      raw: "--nope\r\n",
-      headers: { "content-type": "multipart/form-data; boundary=xyz" },
-    });
+    const res = await createCustomer("--nope\r\n", "multipart/form-data; boundary=xyz");
     expect(res.status).toBe(400);
     expect(res.body.detail).toMatch(/^Multipart form parse error/);
   });

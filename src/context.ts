@@ -9,6 +9,9 @@ import type { TokenSessions } from "./auth/tokens-sessions.ts";
 import type { Topics } from "./topics.ts";
 import type { TokenBuckets } from "./platform/token-bucket.ts";
 
+/** The absolute base of the URLs we answer with: PUBLIC_URL, else the origin the request was sent to. */
+export const baseUrlOf = (publicUrl: string | undefined, requestUrl: string) => publicUrl ?? new URL(requestUrl).origin;
+
 /** What every request shares: built once at start-up. */
 export interface AppDeps {
   db: Db;
@@ -62,7 +65,7 @@ export function contextFor(
     tokenDigest: request.tokenDigest ?? null,
     access: new Access(deps.db, viewer, deps.now),
     requestId: request.requestId || randomUUID(),
-    baseUrl: deps.config.publicUrl ?? new URL(request.url).origin,
+    baseUrl: baseUrlOf(deps.config.publicUrl, request.url),
     ipAddress: request.ipAddress ?? null,
     requireViewer() {
       if (failure) throw failure;

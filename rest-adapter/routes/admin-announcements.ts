@@ -1,9 +1,8 @@
 import { ADMIN_ANNOUNCEMENT_CONTRACT } from "../../src/maintenance/admin-announcements.ts";
-import { ANNOUNCEMENT_TYPE_LABELS, announcementTypeFromLabel } from "../../src/maintenance/enums.ts";
+import { ANNOUNCEMENT_TYPE_LABELS } from "../../src/maintenance/enums.ts";
+import { valuesByLabel } from "../../src/platform/collection-contract.ts";
 import { COLLECTIONS } from "../../src/platform/collections.ts";
-import { fieldError } from "../../src/platform/errors.ts";
-import { bodyField, dateTime, defineBody, text, withBody } from "../body-contract.ts";
-import { optionalString } from "../input.ts";
+import { choice, dateTime, defineBody, text, withBody } from "../body-contract.ts";
 import type { RouteSpec } from "../route.ts";
 import { deleteRoute, listRoute, retrieveRoute } from "./common.ts";
 
@@ -37,13 +36,7 @@ export function announcementBody(announcement: AnnouncementBody): AnnouncementBo
 }
 
 /** The announcement type by its label; `null` is left to the domain, which refuses it with the body's other field errors. */
-const announcementType = bodyField({}, { type: "string", enum: Object.values(ANNOUNCEMENT_TYPE_LABELS) }, (value, name) => {
-  const label = optionalString({ [name]: value }, name);
-  if (label == null) return null;
-  const type = announcementTypeFromLabel(label);
-  if (!type) throw fieldError(name, `"${label}" is not a valid choice.`);
-  return type;
-});
+const announcementType = choice(valuesByLabel(ANNOUNCEMENT_TYPE_LABELS));
 
 /** An announcement's fields; create and PUT need the `required` ones, PATCH takes any subset. */
 const announcementFields = (required: boolean) => ({

@@ -5,27 +5,20 @@ import { valuesByLabel } from "../../src/platform/collection-contract.ts";
 import { COLLECTIONS } from "../../src/platform/collections.ts";
 import { fieldError } from "../../src/platform/errors.ts";
 import { type BodyFields, bodyField, choice, defineBody, flag, json, link, text, withBody } from "../body-contract.ts";
-import { optionalString } from "../input.ts";
 import type { RouteSpec } from "../route.ts";
-import { linkOrNone } from "./body-fields.ts";
 import { byUuid, deleteRoute, listRoute, retrieveRoute } from "./common.ts";
 
 const ORDERS = `/api/${COLLECTIONS.order}`;
 
-const ORDER_TYPE = choice(valuesByLabel(ORDER_TYPE_LABELS));
-
-/** Waldur's order type by its label; a value that is no string is refused as one. */
-const orderType = bodyField({}, ORDER_TYPE.schema, (value, name) => ORDER_TYPE.read(optionalString({ [name]: value }, name), name));
-
-/** An order may leave out its plan and resource by giving null or "". */
+/** An order may leave out its plan and resource by giving null or "", and its type (Create) by giving null. */
 const NO_LINK = [null, ""];
 
 const ORDER_CREATE = defineBody({
   offering: link("offering", { required: true, as: "offeringUuid" }),
   project: link("project", { required: true, as: "projectUuid" }),
-  plan: linkOrNone("plan", { as: "planUuid" }, NO_LINK),
-  resource: linkOrNone("providerResource", { as: "resourceUuid", description: "The resource an Update or Terminate order is for" }, NO_LINK),
-  type: orderType,
+  plan: link("plan", { as: "planUuid", absent: NO_LINK }),
+  resource: link("providerResource", { as: "resourceUuid", absent: NO_LINK, description: "The resource an Update or Terminate order is for" }),
+  type: choice(valuesByLabel(ORDER_TYPE_LABELS), { absent: [null] }),
   attributes: json({ type: "object" }),
   limits: json({ type: "object" }),
   accepting_terms_of_service: flag(),
@@ -34,8 +27,7 @@ const ORDER_CREATE = defineBody({
 });
 
 /** The provider's approval may update the order's attributes: a dictionary, or null for none. */
-const providerAttributes = bodyField({}, { type: "object" }, (value, name) => {
-  if (value === null) return undefined;
+const providerAttributes = bodyField({ absent: [null] }, { type: "object" }, (value, name) => {
   if (typeof value !== "object" || Array.isArray(value)) throw fieldError(name, "Expected a dictionary of items.");
   return value;
 });

@@ -1,7 +1,6 @@
 import { COLLECTIONS } from "../../src/platform/collections.ts";
-import { fieldError } from "../../src/platform/errors.ts";
 import { RESOURCE_CONTRACT } from "../../src/resources/contract.ts";
-import { bodyField, defineBody, type RequestBody, text, withBody } from "../body-contract.ts";
+import { defineBody, json, type RequestBody, text, withBody } from "../body-contract.ts";
 import { readFilters } from "../collection-query.ts";
 import type { JsonSchema } from "../openapi/json-schema.ts";
 import type { QueryParameters, RouteSpec } from "../route.ts";
@@ -10,11 +9,7 @@ import { byUuid, listRoute } from "./common.ts";
 const RESOURCES = `/api/${COLLECTIONS.providerResource}`;
 
 /** Any JSON, checked by the service; Waldur refuses a missing and a null value alike. */
-const requiredJson = (schema: JsonSchema) =>
-  bodyField({ required: true }, schema, (value, name) => {
-    if (value === null) throw fieldError(name, "This field is required.");
-    return value;
-  });
+const requiredJson = (schema: JsonSchema) => json(schema, { required: true, absent: [null] });
 
 /** The site agent's write-backs: each answers Waldur's `{"status": …}`; the body's one field is the mutation's argument. */
 const backendAction = (action: string, summary: string, mutation: string, argument: { name: string; type: string }, body: RequestBody): RouteSpec => ({

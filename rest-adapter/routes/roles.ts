@@ -1,6 +1,5 @@
 import { COLLECTIONS } from "../../src/platform/collections.ts";
-import { bodyField, defineBody, link, text, withBody } from "../body-contract.ts";
-import { optionalDateTime } from "../input.ts";
+import { dateTime, defineBody, link, text, withBody } from "../body-contract.ts";
 import type { RouteSpec } from "../route.ts";
 
 const SCOPES = [
@@ -12,12 +11,7 @@ const SCOPES = [
 const ROLE_GRANT = defineBody({
   user: link("user", { required: true, as: "userUuid" }),
   role: text({ required: true }),
-  // Unlike `dateTime()`, null counts as absent.
-  expiration_time: bodyField(
-    {},
-    { type: "string", format: "date-time" },
-    (value, name) => optionalDateTime({ [name]: value }, name) ?? undefined,
-  ),
+  expiration_time: dateTime({ absent: [null] }),
 });
 
 const roleInput = (scopeType: string) =>

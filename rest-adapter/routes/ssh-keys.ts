@@ -1,18 +1,17 @@
 import { COLLECTIONS } from "../../src/platform/collections.ts";
 import { SSH_KEY_CONTRACT } from "../../src/ssh-keys/contract.ts";
-import { defineBody, text, withBody } from "../body-contract.ts";
+import { defineBody, link, text, withBody } from "../body-contract.ts";
 import { readFilters, readOrdering } from "../collection-query.ts";
 import { compact } from "../input.ts";
 import type { RouteSpec } from "../route.ts";
-import { linkOrNone } from "./body-fields.ts";
 import { deleteRoute, listRoute, retrieveRoute } from "./common.ts";
 
 const KEYS = `/api/${COLLECTIONS.sshKey}`;
 
 const KEY_CREATE = defineBody({
   public_key: text({ required: true, description: 'OpenSSH public key line: "type base64 [comment]"' }),
-  name: text({ description: "Default: the key's comment" }),
-  user: linkOrNone("user", { as: "userUuid", description: "Staff only: the user the key is for (default: the caller)" }, [null, ""]),
+  name: text({ absent: [null], description: "Default: the key's comment (also when null)" }),
+  user: link("user", { as: "userUuid", absent: [null, ""], description: "Staff only: the user the key is for (default: the caller)" }),
 });
 
 export const sshKeyRoutes: RouteSpec[] = [
@@ -29,8 +28,7 @@ export const sshKeyRoutes: RouteSpec[] = [
     path: `${KEYS}/`,
     summary: "Add an SSH public key: {public_key, name?} (staff may name another `user`)",
     document: `mutation($input: CreateSshKeyInput!) { createSshKey(input: $input) { ...SshKeyRest } }`,
-    // A null name counts as absent: the key's comment names it.
-    ...withBody(KEY_CREATE, ({ name, ...input }) => ({ input: compact({ ...input, name: name ?? undefined }) })),
+    ...withBody(KEY_CREATE, (input) => ({ input })),
     kind: "object",
     status: 201,
   },

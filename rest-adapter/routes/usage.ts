@@ -1,10 +1,10 @@
 import { COLLECTIONS } from "../../src/platform/collections.ts";
 import { fieldError } from "../../src/platform/errors.ts";
 import { BILLING_PERIOD_PARTS, COMPONENT_USAGE_CONTRACT, COMPONENT_USER_USAGE_CONTRACT } from "../../src/usage/contract.ts";
-import { bodyField, dateTime, defineBody, flag, items, text, withBody } from "../body-contract.ts";
+import { bodyField, dateTime, defineBody, flag, items, link, text, withBody } from "../body-contract.ts";
 import { queryValue } from "../input.ts";
 import type { RouteSpec } from "../route.ts";
-import { checkedDecimal, DECIMAL, decimalText, linkOrNone } from "./body-fields.ts";
+import { checkedDecimal, DECIMAL, decimalText } from "./body-fields.ts";
 import { listRoute, retrieveRoute } from "./common.ts";
 
 const USAGES = `/api/${COLLECTIONS.componentUsage}`;
@@ -25,11 +25,7 @@ function withBillingPeriodChecks(route: RouteSpec): RouteSpec {
 }
 
 /** An amount Waldur requires, refusing null as missing; `read` turns the given value into the text the service takes. */
-const requiredAmount = (read: (value: unknown, name: string) => string) =>
-  bodyField({ required: true }, DECIMAL, (value, name) => {
-    if (value === null) throw fieldError(name, "This field is required.");
-    return read(value, name);
-  });
+const requiredAmount = (read: (value: unknown, name: string) => string) => bodyField({ required: true, absent: [null] }, DECIMAL, read);
 
 /** The service checks usage amounts itself (reporting them per item under `usages`). */
 const USAGE_REPORT = defineBody({
@@ -50,7 +46,7 @@ const USAGE_REPORT = defineBody({
 const USER_USAGE_FIELDS = {
   username: text({ required: true }),
   usage: requiredAmount(checkedDecimal),
-  user: linkOrNone("offeringUser", { as: "offeringUserUuid" }),
+  user: link("offeringUser", { as: "offeringUserUuid", absent: [null] }),
   date: dateTime(),
 } as const;
 

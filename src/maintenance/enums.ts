@@ -45,7 +45,3 @@ export const ANNOUNCEMENT_TYPE_LABELS: Record<AnnouncementType, string> = {
   WARNING: "warning",
   DANGER: "danger",
 };
-const ANNOUNCEMENT_TYPE_BY_LABEL = new Map(
-  Object.entries(ANNOUNCEMENT_TYPE_LABELS).map(([type, label]) => [label, type as AnnouncementType]),
-);
-export const announcementTypeFromLabel = (label: string) => ANNOUNCEMENT_TYPE_BY_LABEL.get(label);

@@ -26,9 +26,3 @@ export const TERMINAL_ORDER_STATES: readonly OrderState[] = ["DONE", "ERRED", "C
 
 export const orderStateLabel = (state: OrderState) => ORDER_STATE_LABELS[state];
 export const orderTypeLabel = (type: OrderType) => ORDER_TYPE_LABELS[type];
-
-const invert = <K extends string>(labels: Record<K, string>) => {
-  const byLabel = new Map(Object.entries(labels).map(([key, label]) => [label as string, key as K]));
-  return (label: string) => byLabel.get(label);
-};
-export const orderTypeFromLabel = invert(ORDER_TYPE_LABELS);

@@ -1,4 +1,5 @@
 import type { Hono } from "hono";
+import { baseUrlOf } from "../context.ts";
 
 /** Where a newcomer goes next: REST, its documentation, GraphQL (GraphiQL when it is on). */
 export interface LandingLinks {
@@ -25,7 +26,7 @@ export function mountLanding(app: Hono, { graphiql, publicUrl }: LandingLinks) {
   const page = PAGE(graphiql);
   app.get("/", (c) => {
     if (c.req.header("accept")?.includes("text/html")) return c.html(page);
-    const origin = publicUrl ?? new URL(c.req.url).origin;
+    const origin = baseUrlOf(publicUrl, c.req.url);
     return c.json({ rest: `${origin}/api/`, docs: `${origin}/api/docs/`, openapi: `${origin}/api/schema/`, graphql: `${origin}/graphql` });
   });
 }
