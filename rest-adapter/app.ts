@@ -15,6 +15,7 @@ import { ROUTES } from "./routes/index.ts";
 import { mountOpenApi } from "./openapi/mount.ts";
 import { mountApiRoot } from "./api-root.ts";
 import { withRestFieldNames } from "./field-names.ts";
+import { failureOf, withoutOutcome } from "./typed-failures.ts";
 import { linkHeader, invalidPage, pageRequest, selectFields, toWaldurError, type WaldurError } from "./waldur.ts";
 
 const METHODS_WITH_BODY = new Set(["POST", "PUT", "PATCH"]);
@@ -117,8 +118,10 @@ async function handle(c: HonoContext, route: CompiledRoute, yoga: Yoga, deps: Ap
       ...(page ? { first: page.pageSize, offset: (page.page - 1) * page.pageSize } : {}),
     };
     const result = await runOperation(yoga, ctx, c.req.raw, route, variables);
-    if (result.errors?.length) throw withRestFieldNames(result.errors[0], route.body);
-    const value = Object.values(result.data ?? {})[0] as Record<string, unknown>;
+    const root = Object.values(result.data ?? {})[0] as Record<string, unknown> | null | undefined;
+    const failure = result.errors?.[0] ?? failureOf(root);
+    if (failure) throw withRestFieldNames(failure, route.body);
+    const value = withoutOutcome(root) as Record<string, unknown>;
     const fields = url.searchParams.getAll("field");
     if (route.kind === "empty") return respond(c, route.status ?? 200, undefined);
     if (route.kind === "object") {

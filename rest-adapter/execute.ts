@@ -1,8 +1,9 @@
-import { type DocumentNode, type ExecutionResult, GraphQLError, parse, validate } from "graphql";
+import { type DocumentNode, type ExecutionResult, GraphQLError, type GraphQLSchema, parse, validate } from "graphql";
 import type { Context } from "../src/context.ts";
 import type { Yoga } from "../src/server/yoga.ts";
 import type { RouteSpec } from "./route.ts";
 import { FRAGMENTS } from "./fragments.ts";
+import { selectingFailures } from "./typed-failures.ts";
 
 export interface CompiledRoute extends RouteSpec {
   parsed: DocumentNode;
@@ -28,9 +29,9 @@ function fragmentsUsedBy(document: string): string[] {
 export const documentWithFragments = (document: string) => [document, ...fragmentsUsedBy(document)].join("\n");
 
 /** Parses and validates every route's document once, at start-up: a broken route fails the boot, not a request. */
-export function compileRoutes(routes: RouteSpec[], schema: Parameters<typeof validate>[0]): CompiledRoute[] {
+export function compileRoutes(routes: RouteSpec[], schema: GraphQLSchema): CompiledRoute[] {
   return routes.map((route) => {
-    const parsed = parse(documentWithFragments(route.document));
+    const parsed = selectingFailures(schema, parse(documentWithFragments(route.document)));
     const errors = validate(schema, parsed);
     if (errors.length) throw new Error(`${route.method} ${route.path}: ${errors.map((e) => e.message).join("; ")}`);
     return { ...route, parsed };

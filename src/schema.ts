@@ -1,6 +1,7 @@
 import { lexicographicSortSchema } from "graphql";
 import { builder } from "./graphql/builder.ts";
 import "./graphql/scalars.ts";
+import "./graphql/errors.ts";
 import "./directory/schema/types.ts";
 import "./directory/schema/operations.ts";
 import "./auth/tokens-schema.ts";

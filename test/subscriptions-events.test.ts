@@ -5,14 +5,14 @@ import { useSubscriptionApp } from "./support/subscription-app.ts";
 import { type Feed, primeFeed, sleep } from "./support/ws.ts";
 
 const EVENT_CREATED = `subscription($eventType: [String!]) {
-  eventCreated(eventType: $eventType) { id uuid eventType message context }
+  eventCreated(eventType: $eventType) { eventId uuid eventType message context }
 }`;
 const OFFERING_USER_CHANGED = `subscription($offeringUuid: ID) {
   offeringUserChanged(offeringUuid: $offeringUuid) { offeringUserUuid previousState state offeringUser { state } event { eventType } }
 }`;
 
 interface EventCreated {
-  eventCreated: { id: number; uuid: string; eventType: string; message: string; context: Record<string, any> };
+  eventCreated: { eventId: number; uuid: string; eventType: string; message: string; context: Record<string, any> };
 }
 interface Change {
   offeringUserChanged: { offeringUserUuid: string; previousState: string | null; state: string; offeringUser: { state: string } | null; event: { eventType: string } };
@@ -61,7 +61,7 @@ describe("eventCreated over graphql-ws", () => {
     expect(eventCreated.eventType).toBe("marketplace_offering_user_restriction_updated");
     expect(eventCreated.uuid).toMatch(/^[0-9a-f]{32}$/);
     expect(eventCreated.context).toMatchObject({ offering_user_uuid: ou.uuid, old_state: "Creating", new_state: "Pending account linking" });
-    const stored = await t.http("GET", `/api/events/${eventCreated.id}/`, { token: t.world.tokens.providerOwner });
+    const stored = await t.http("GET", `/api/events/${eventCreated.eventId}/`, { token: t.world.tokens.providerOwner });
     expect(stored.body).toMatchObject({ uuid: eventCreated.uuid, event_type: eventCreated.eventType });
     await expectNothingPending(feed);
   });

@@ -8,7 +8,7 @@ const OFFERING_USER_CHANGED = `subscription($offeringUuid: ID, $providerUuid: ID
   offeringUserChanged(offeringUuid: $offeringUuid, providerUuid: $providerUuid, state: $state) {
     offeringUserUuid previousState state
     offeringUser { uuid state stateLabel }
-    event { id uuid eventType message context }
+    event { eventId uuid eventType message context }
   }
 }`;
 
@@ -18,7 +18,7 @@ interface Change {
     previousState: OfferingUserState | null;
     state: OfferingUserState;
     offeringUser: { uuid: string; state: OfferingUserState; stateLabel: string } | null;
-    event: { id: number; uuid: string; eventType: string; message: string; context: Record<string, unknown> };
+    event: { eventId: number; uuid: string; eventType: string; message: string; context: Record<string, unknown> };
   };
 }
 
@@ -91,7 +91,7 @@ describe("offeringUserChanged over graphql-ws", () => {
       operation: "begin_creating",
       user_uuid: t.world.users.providerOwner.uuid,
     });
-    const stored = await t.http("GET", `/api/events/${change.event.id}/`, { token: t.world.tokens.staff });
+    const stored = await t.http("GET", `/api/events/${change.event.eventId}/`, { token: t.world.tokens.staff });
     expect(stored.status).toBe(200);
     expect(stored.body.uuid).toBe(change.event.uuid);
     await expectNothingPending(feed);

@@ -7,6 +7,7 @@ import {
   type OperationDefinitionNode,
   type SelectionNode,
   type SelectionSetNode,
+  GraphQLNonNull,
   GraphQLString,
   Kind,
   isLeafType,
@@ -16,6 +17,7 @@ import {
   isInterfaceType,
 } from "graphql";
 import type { CompiledRoute } from "../execute.ts";
+import { isFailureSelection, resultTypeOf } from "../typed-failures.ts";
 import { type JsonSchema, leafSchema, orNull } from "./json-schema.ts";
 
 interface Walked {
@@ -92,6 +94,7 @@ class SelectionWalker {
 
   fields(type: GraphQLCompositeType, selections: readonly SelectionNode[], always: boolean): SelectedField[] {
     return selections.flatMap((selection): SelectedField[] => {
+      if (isFailureSelection(this.schema, selection)) return [];
       const stillAlways = always && !isConditional(selection.directives);
       if (selection.kind === Kind.FIELD) {
         const name = selection.name.value;
@@ -144,7 +147,10 @@ export class ResponseSchemas {
     const walker = new SelectionWalker(this.schema, fragments, this.components);
     const operation = operationOf(route);
     const [root] = walker.fields(this.schema.getRootType(operation.operation)!, operation.selectionSet.selections, true);
-    const value = walker.walk(root.type, root.selectionSet);
+    // A mutation's failures are REST errors, so its body is its result type, never null.
+    const rootField = operation.selectionSet.selections[0];
+    const result = rootField.kind === Kind.FIELD ? resultTypeOf(this.schema, rootField) : undefined;
+    const value = walker.walk(result ? new GraphQLNonNull(result) : root.type, root.selectionSet);
     if (route.kind === "list") return (this.resolve(value.schema).properties as Record<string, JsonSchema>).nodes.items as JsonSchema;
     if (!route.shape) return value.schema;
     try {

@@ -84,5 +84,5 @@ export const adminAnnouncementRoutes: RouteSpec[] = [
   { ...retrieveRoute(BASE, "Retrieve a system announcement", "adminAnnouncement", "AdminAnnouncementRest"), shape: announcementBody },
   update("PUT"),
   update("PATCH"),
-  deleteRoute(BASE, "Delete a system announcement (staff)", "deleteAdminAnnouncement", "{ uuid }"),
+  deleteRoute(BASE, "Delete a system announcement (staff)", "deleteAdminAnnouncement"),
 ];

@@ -15,12 +15,12 @@ export const retrieveRoute = (base: string, summary: string, field: string, frag
   kind: "object",
 });
 
-/** `DELETE <base>/:uuid/` → 204, through a mutation that takes `uuid` (`selection` for object results). */
-export const deleteRoute = (base: string, summary: string, mutation: string, selection = ""): RouteSpec => ({
+/** `DELETE <base>/:uuid/` → 204, through a delete mutation (`input: { uuid }`, a `Deletion` result). */
+export const deleteRoute = (base: string, summary: string, mutation: string): RouteSpec => ({
   method: "DELETE",
   path: `${base}/:uuid/`,
   summary,
-  document: `mutation($uuid: ID!) { ${mutation}(uuid: $uuid) ${selection} }`,
+  document: `mutation($uuid: ID!) { ${mutation}(input: { uuid: $uuid }) { uuid } }`,
   variables: byUuid,
   kind: "empty",
   status: 204,

@@ -101,7 +101,7 @@ export const maintenanceRoutes: RouteSpec[] = [
   retrieveRoute(BASE, "Retrieve a maintenance announcement", "maintenanceAnnouncement", "MaintenanceAnnouncementRest"),
   updateMaintenance("PUT"),
   updateMaintenance("PATCH"),
-  deleteRoute(BASE, "Delete a maintenance announcement (and its system announcement)", "deleteMaintenanceAnnouncement", "{ uuid }"),
+  deleteRoute(BASE, "Delete a maintenance announcement (and its system announcement)", "deleteMaintenanceAnnouncement"),
   ...actions,
   listRoute({
     path: `${LINKS}/`,
@@ -124,7 +124,7 @@ export const maintenanceRoutes: RouteSpec[] = [
   retrieveRoute(LINKS, "Retrieve an affected offering", "maintenanceAnnouncementOffering", "MaintenanceAnnouncementOfferingRest"),
   updateLink("PUT"),
   updateLink("PATCH"),
-  deleteRoute(LINKS, "Unlink an offering from a maintenance announcement", "deleteMaintenanceAnnouncementOffering", "{ uuid }"),
+  deleteRoute(LINKS, "Unlink an offering from a maintenance announcement", "deleteMaintenanceAnnouncementOffering"),
   {
     ...listRoute({
       path: `${PUBLIC}/`,

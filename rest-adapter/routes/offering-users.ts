@@ -39,7 +39,7 @@ const update = (method: "PUT" | "PATCH"): RouteSpec => ({
   method,
   path: `${OFFERING_USERS}/:uuid/`,
   summary: "Push back the local username (a new one moves a user still being created to OK)",
-  document: `mutation($uuid: ID!, $username: String) { updateOfferingUser(uuid: $uuid, username: $username) { ...OfferingUserRest } }`,
+  document: `mutation($uuid: ID!, $username: String) { updateOfferingUser(input: { uuid: $uuid, username: $username }) { ...OfferingUserRest } }`,
   ...withBody(USERNAME, (input, { params }) => ({ uuid: params.uuid, ...input })),
   kind: "object",
 });
@@ -47,10 +47,10 @@ const update = (method: "PUT" | "PATCH"): RouteSpec => ({
 const transitions = OFFERING_USER_OPERATIONS.map((operation): RouteSpec => {
   const mutation = transitionMutationName(operation);
   const route = { method: "POST", path: `${OFFERING_USERS}/:uuid/${operation}/`, summary: `Offering user operation ${operation}`, kind: "empty" } as const;
-  if (!storesComment(operation)) return { ...route, document: `mutation($uuid: ID!) { ${mutation}(uuid: $uuid) { uuid } }`, variables: byUuid };
+  if (!storesComment(operation)) return { ...route, document: `mutation($uuid: ID!) { ${mutation}(input: { uuid: $uuid }) { uuid } }`, variables: byUuid };
   return {
     ...route,
-    document: `mutation($uuid: ID!, $comment: String, $commentUrl: String) { ${mutation}(uuid: $uuid, comment: $comment, commentUrl: $commentUrl) { uuid } }`,
+    document: `mutation($uuid: ID!, $comment: String, $commentUrl: String) { ${mutation}(input: { uuid: $uuid, comment: $comment, commentUrl: $commentUrl }) { uuid } }`,
     ...withBody(TRANSITION_COMMENT, (input, { params }) => ({ uuid: params.uuid, ...input })),
   };
 });
@@ -76,13 +76,13 @@ export const offeringUserRoutes: RouteSpec[] = [
   retrieveRoute(OFFERING_USERS, "Retrieve an offering user", "offeringUser", "OfferingUserRest"),
   update("PUT"),
   update("PATCH"),
-  deleteRoute(OFFERING_USERS, "Delete an offering user", "deleteOfferingUser", "{ uuid }"),
+  deleteRoute(OFFERING_USERS, "Delete an offering user", "deleteOfferingUser"),
   {
     method: "PATCH",
     path: `${OFFERING_USERS}/:uuid/update_comments/`,
     summary: "Update the service-provider comment and its URL; the state does not change",
     document: `mutation($uuid: ID!, $serviceProviderComment: String, $serviceProviderCommentUrl: String) {
-      updateOfferingUserComments(uuid: $uuid, serviceProviderComment: $serviceProviderComment, serviceProviderCommentUrl: $serviceProviderCommentUrl) {
+      updateOfferingUserComments(input: { uuid: $uuid, serviceProviderComment: $serviceProviderComment, serviceProviderCommentUrl: $serviceProviderCommentUrl }) {
         service_provider_comment: serviceProviderComment service_provider_comment_url: serviceProviderCommentUrl } }`,
     ...withBody(COMMENTS, (input, { params }) => ({ uuid: params.uuid, ...input })),
     kind: "object",

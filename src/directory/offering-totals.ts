@@ -2,6 +2,7 @@ import type { Context } from "../context.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import { batchLoader } from "../platform/batch.ts";
 import type { Connection, Page } from "../platform/paginate.ts";
+import { sliceOf } from "../platform/paginate.ts";
 
 /**
  * Waldur's `total_customers` of an offering: how many customers have a resource of it that is OK, updating or
@@ -69,7 +70,8 @@ export async function pageByTotalCustomers<T extends { id: string }>(
     run.push(row);
   }
   flush();
-  const ids = sorted.slice(args.page.skip, args.page.skip + args.page.take).map((row) => row.id);
+  const { skip, take } = sliceOf(args.page, sorted.length);
+  const ids = sorted.slice(skip, skip + take).map((row) => row.id);
   const found = new Map((await loadPage(ids)).map((node) => [node.id, node]));
-  return { totalCount: rows.length, nodes: ids.flatMap((id) => found.get(id) ?? []), skip: args.page.skip };
+  return { totalCount: rows.length, nodes: ids.flatMap((id) => found.get(id) ?? []), skip };
 }

@@ -268,7 +268,7 @@ describe("ip_address: only staff, support and the user who caused the event", ()
 
 describe("GraphQL events and eventCount", () => {
   const QUERY = `query($filter: EventFilter, $orderBy: EventOrder, $first: Int) {
-    events(filter: $filter, orderBy: $orderBy, first: $first) { totalCount nodes { id uuid eventType context } pageInfo { hasNextPage } }
+    events(filter: $filter, orderBy: $orderBy, first: $first) { totalCount nodes { eventId uuid eventType context } pageInfo { hasNextPage } }
     eventCount(filter: $filter)
   }`;
 
@@ -280,7 +280,7 @@ describe("GraphQL events and eventCount", () => {
     expect(result.data.events.totalCount).toBe(3);
     expect(result.data.events.pageInfo.hasNextPage).toBe(true);
     expect(result.data.events.nodes.map((n: any) => n.eventType)).toEqual(["marketplace_offering_user_updated", "marketplace_offering_user_updated"]);
-    const single = await t.gql(`query($id: ID!) { event(id: $id) { uuid } }`, { id: String(result.data.events.nodes[0].id) }, t.world.tokens.staff);
+    const single = await t.gql(`query($id: ID!) { event(id: $id) { uuid } }`, { id: String(result.data.events.nodes[0].eventId) }, t.world.tokens.staff);
     expect(single.data.event.uuid).toBe(result.data.events.nodes[0].uuid);
   });
 

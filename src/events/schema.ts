@@ -1,16 +1,18 @@
 import type { Context } from "../context.ts";
 import { builder } from "../graphql/builder.ts";
 import { collectionInputs } from "../graphql/collection-inputs.ts";
-import { connectionType, nodesQuery, pageArgs, toPage } from "../graphql/pagination.ts";
+import { connectionType, nodesQuery, pageArgs, toPage, relayConnection } from "../graphql/pagination.ts";
 import { toHex } from "../platform/ids.ts";
 import type { EventCreatedPayload } from "./event-created.ts";
 import { EVENT_CONTRACT } from "./contract.ts";
 import * as service from "./service.ts";
 import { contextShownTo, subscriberMaySee, visibleEvents } from "./visibility.ts";
+import { visibleIntNode } from "../graphql/nodes.ts";
 
-export const EventRef = builder.prismaObject("Event", {
+export const EventRef = builder.prismaNode("Event", {
+  ...visibleIntNode(service.getEvent),
   fields: (t) => ({
-    id: t.exposeInt("id"),
+    eventId: t.exposeInt("id", { description: "The integer id Waldur shows; `after` of the event subscriptions takes it" }),
     uuid: t.string({ resolve: (e) => toHex(e.uuid) }),
     created: t.expose("created", { type: "DateTime" }),
     eventType: t.exposeString("eventType"),
@@ -35,11 +37,11 @@ builder.queryFields((t) => ({
     type: EventConnection,
     args: { filter: t.arg({ type: EventFilterInput }), orderBy: t.arg({ type: EventOrderEnum }), ...pageArgs },
     resolve: (_root, args, ctx, info) =>
-      service.listEvents(
+      relayConnection(service.listEvents(
         ctx,
         { filter: args.filter, orderBy: args.orderBy, page: toPage(args) },
         nodesQuery(ctx, info, "Event"),
-      ),
+      )),
   }),
   event: t.prismaField({
     type: "Event",

@@ -1,8 +1,35 @@
+import type { GraphQLResolveInfo } from "graphql";
 import SchemaBuilder, { type SchemaTypes } from "@pothos/core";
+import ErrorsPlugin from "@pothos/plugin-errors";
 import PrismaPlugin from "@pothos/plugin-prisma";
+import RelayPlugin, { decodeGlobalID, resolveNodes } from "@pothos/plugin-relay";
 import type PrismaTypes from "../generated/pothos-types.ts";
 import { getDatamodel } from "../generated/pothos-types.ts";
 import type { Context } from "../context.ts";
+import {
+  ConflictError,
+  DomainError,
+  ErrorCode,
+  fieldError,
+  InvalidTransitionError,
+  NotFoundError,
+  PermissionDeniedError,
+  ValidationError,
+} from "../platform/errors.ts";
+
+const isNotFound = (error: unknown) => error instanceof DomainError && error.extensions.code === ErrorCode.NOT_FOUND;
+
+/** What does not exist, or what the viewer may not see, is null: one missing node does not fail the others. */
+async function orNull<T>(load: Promise<T>): Promise<T | null> {
+  try {
+    return await load;
+  } catch (error) {
+    if (isNotFound(error)) return null;
+    throw error;
+  }
+}
+
+type GlobalId = { typename: string; id: string };
 
 export const builder = new SchemaBuilder<{
   PrismaTypes: PrismaTypes;
@@ -12,15 +39,50 @@ export const builder = new SchemaBuilder<{
     DateTime: { Input: Date; Output: Date };
     JSON: { Input: unknown; Output: unknown };
   };
+  Connection: { totalCount: number };
+  DefaultEdgesNullability: false;
+  DefaultNodeNullability: false;
 }>({
-  plugins: [PrismaPlugin],
+  // Errors before Prisma and Relay, as plugin-errors asks, so typed errors also wrap their fields.
+  plugins: [ErrorsPlugin, RelayPlugin, PrismaPlugin],
   defaultFieldNullability: false,
   prisma: {
     client: (ctx) => ctx.db,
     dmmf: getDatamodel(),
     onUnusedQuery: null,
   },
+  relay: {
+    clientMutationId: "omit",
+    cursorType: "String",
+    nodesOnConnection: {},
+    edgesFieldOptions: { nullable: false },
+    nodeFieldOptions: { nullable: false },
+    decodeGlobalID: (globalID) => {
+      try {
+        return decodeGlobalID(globalID);
+      } catch {
+        throw fieldError("id", "Not a valid global id.");
+      }
+    },
+    nodeQueryOptions: {
+      description: "Any object by its global `id`; null when it does not exist or the viewer may not see it",
+      resolve: (_root, { id }, ctx, info) => orNull(nodeOf(ctx, info, id)),
+    },
+    nodesQueryOptions: {
+      description: "Objects by their global ids, in order; null for each that does not exist or the viewer may not see",
+      resolve: (_root, { ids }, ctx, info) => ids.map((id) => orNull(nodeOf(ctx, info, id))),
+    },
+  },
+  // A mutation that declares `errors: {}` returns a union of its result and these failures, named `<Mutation>Result`.
+  errors: {
+    directResult: true,
+    defaultTypes: [NotFoundError, PermissionDeniedError, ValidationError, InvalidTransitionError, ConflictError],
+    defaultUnionOptions: { name: ({ fieldName }) => `${fieldName[0].toUpperCase()}${fieldName.slice(1)}Result` },
+  },
 });
+
+const nodeOf = (ctx: Context, info: GraphQLResolveInfo, id: GlobalId): Promise<unknown> =>
+  Promise.resolve(resolveNodes(builder, ctx, info, [id])).then((nodes) => nodes[0]);
 
 builder.queryType({});
 builder.mutationType({});

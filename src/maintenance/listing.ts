@@ -2,7 +2,7 @@ import type { Context } from "../context.ts";
 import { type MaintenanceAnnouncement, Prisma } from "../generated/prisma/client.ts";
 import type { FilterValues, OrderValue } from "../platform/collection-contract.ts";
 import type { Connection, Page } from "../platform/paginate.ts";
-import { paginate } from "../platform/paginate.ts";
+import { paginate, sliceOf } from "../platform/paginate.ts";
 import { MAINTENANCE_CONTRACT, type MaintenanceOrderField, type MaintenanceOrderTerm } from "./contract.ts";
 import { SCHEDULE, timingOf } from "./timing.ts";
 
@@ -75,10 +75,11 @@ export async function listAnnouncements(
     return { id: m.id, start_delta_minutes: startDeltaMinutes, overrun_minutes: overrunMinutes };
   });
   const ids = await orderedIds(ctx, timed, order);
-  const pageIds = ids.slice(args.page.skip, args.page.skip + args.page.take);
+  const { skip, take } = sliceOf(args.page, ids.length);
+  const pageIds = ids.slice(skip, skip + take);
   const select = query.select ? { select: { ...query.select, id: true } } : {};
   const rows = await db.findMany({ ...query, ...select, where: { id: { in: pageIds } } });
   const position = new Map(pageIds.map((id, i) => [id, i]));
   const nodes = rows.sort((a, b) => (position.get(a.id) ?? 0) - (position.get(b.id) ?? 0));
-  return { totalCount: ids.length, nodes, skip: args.page.skip };
+  return { totalCount: ids.length, nodes, skip };
 }

@@ -1,9 +1,10 @@
 import { builder } from "../graphql/builder.ts";
 import { collectionInputs } from "../graphql/collection-inputs.ts";
-import { connectionType, nodesQuery, pageArgs, toPage } from "../graphql/pagination.ts";
+import { connectionType, nodesQuery, pageArgs, toPage, relayConnection } from "../graphql/pagination.ts";
 import * as announcements from "./admin-announcements.ts";
-import { DeletionRef } from "./schema.ts";
 import { AdminAnnouncementRef, AnnouncementTypeEnum } from "./schema-types.ts";
+import { deleted, DeletionRef } from "../graphql/deletion.ts";
+import { uuidInput } from "../graphql/mutations.ts";
 
 const { Filter: FilterInput, Order: OrderEnum } = collectionInputs("AdminAnnouncement", announcements.ADMIN_ANNOUNCEMENT_CONTRACT, {
   AnnouncementType: AnnouncementTypeEnum,
@@ -29,11 +30,11 @@ builder.queryFields((t) => ({
     description: "System notifications, including those kept in step with scheduled maintenance",
     args: { filter: t.arg({ type: FilterInput }), orderBy: t.arg({ type: [OrderEnum] }), ...pageArgs },
     resolve: (_root, args, ctx, info) =>
-      announcements.listAdminAnnouncements(
+      relayConnection(announcements.listAdminAnnouncements(
         ctx,
         { filter: args.filter, orderBy: args.orderBy, page: toPage(args) },
         nodesQuery(ctx, info, "AdminAnnouncement"),
-      ),
+      )),
   }),
   adminAnnouncement: t.prismaField({
     type: "AdminAnnouncement",
@@ -59,8 +60,10 @@ builder.mutationFields((t) => ({
   }),
   deleteAdminAnnouncement: t.field({
     type: DeletionRef,
+    errors: {},
+    nullable: true,
     description: "Staff only; a maintenance's announcement deleted this way is not recreated by later edits",
-    args: { uuid: t.arg.id({ required: true }) },
-    resolve: async (_root, args, ctx) => ({ uuid: await announcements.deleteAdminAnnouncement(ctx, String(args.uuid)) }),
+    args: { input: t.arg({ type: uuidInput("deleteAdminAnnouncement"), required: true }) },
+    resolve: async (_root, { input }, ctx) => deleted("AdminAnnouncement", await announcements.deleteAdminAnnouncement(ctx, String(input.uuid))),
   }),
 }));

@@ -1,10 +1,11 @@
 import { builder } from "../graphql/builder.ts";
 import { collectionInputs } from "../graphql/collection-inputs.ts";
-import { connectionType, nodesQuery, pageArgs, toPage } from "../graphql/pagination.ts";
+import { connectionType, nodesQuery, pageArgs, toPage, relayConnection } from "../graphql/pagination.ts";
 import { MAINTENANCE_OFFERING_CONTRACT } from "./contract.ts";
 import * as links from "./offerings.ts";
-import { DeletionRef } from "./schema.ts";
 import { MaintenanceAnnouncementOfferingRef } from "./schema-types.ts";
+import { deleted, DeletionRef } from "../graphql/deletion.ts";
+import { uuidInput } from "../graphql/mutations.ts";
 
 const { Filter: LinkFilterInput, Order: LinkOrderEnum } = collectionInputs("MaintenanceAnnouncementOffering", MAINTENANCE_OFFERING_CONTRACT);
 
@@ -28,11 +29,11 @@ builder.queryFields((t) => ({
     description: "Offerings linked to the announcements the caller may see",
     args: { filter: t.arg({ type: LinkFilterInput }), orderBy: t.arg({ type: [LinkOrderEnum] }), ...pageArgs },
     resolve: (_root, args, ctx, info) =>
-      links.listMaintenanceOfferings(
+      relayConnection(links.listMaintenanceOfferings(
         ctx,
         { filter: args.filter, orderBy: args.orderBy, page: toPage(args) },
         nodesQuery(ctx, info, "MaintenanceAnnouncementOffering"),
-      ),
+      )),
   }),
   maintenanceAnnouncementOffering: t.prismaField({
     type: "MaintenanceAnnouncementOffering",
@@ -54,7 +55,9 @@ builder.mutationFields((t) => ({
   }),
   deleteMaintenanceAnnouncementOffering: t.field({
     type: DeletionRef,
-    args: { uuid: t.arg.id({ required: true }) },
-    resolve: async (_root, args, ctx) => ({ uuid: await links.deleteMaintenanceOffering(ctx, String(args.uuid)) }),
+    errors: {},
+    nullable: true,
+    args: { input: t.arg({ type: uuidInput("deleteMaintenanceAnnouncementOffering"), required: true }) },
+    resolve: async (_root, { input }, ctx) => deleted("MaintenanceAnnouncementOffering", await links.deleteMaintenanceOffering(ctx, String(input.uuid))),
   }),
 }));

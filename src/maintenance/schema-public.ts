@@ -1,5 +1,5 @@
 import { builder } from "../graphql/builder.ts";
-import { connectionType, nodesQuery, pageArgs, toPage } from "../graphql/pagination.ts";
+import { connectionType, nodesQuery, pageArgs, toPage, relayConnection } from "../graphql/pagination.ts";
 import { toHex } from "../platform/ids.ts";
 import type { MaintenanceChangedPayload } from "./maintenance-changed.ts";
 import { PUBLIC_STATES } from "./enums.ts";
@@ -17,11 +17,11 @@ builder.queryFields((t) => ({
     description: "Scheduled, in-progress and completed announcements of every provider; no token needed",
     args: { filter: t.arg({ type: MaintenanceFilterInput }), orderBy: t.arg({ type: [MaintenanceOrderEnum] }), ...pageArgs },
     resolve: (_root, args, ctx, info) =>
-      publicView.listPublicMaintenance(
+      relayConnection(publicView.listPublicMaintenance(
         ctx,
         { filter: args.filter, orderBy: args.orderBy, page: toPage(args) },
         nodesQuery(ctx, info, "PublicMaintenanceAnnouncement"),
-      ),
+      )),
   }),
   publicMaintenanceAnnouncement: t.prismaField({
     type: PublicMaintenanceAnnouncementRef,

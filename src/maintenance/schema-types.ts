@@ -3,6 +3,11 @@ import { apiUrl } from "../graphql/urls.ts";
 import { toHex } from "../platform/ids.ts";
 import { ANNOUNCEMENT_TYPE_LABELS, impactLevelDisplay, MAINTENANCE_STATES, maintenanceStateLabel, maintenanceTypeDisplay } from "./enums.ts";
 import { SCHEDULE, TIMING_BUCKETS, TIMING_GRACE_MINUTES, timingBucketLabel, timingOf } from "./timing.ts";
+import { getMaintenanceOffering } from "./offerings.ts";
+import { getMaintenance } from "./service.ts";
+import { getAdminAnnouncement } from "./admin-announcements.ts";
+import { getPublicMaintenance } from "./public.ts";
+import { visibleNode } from "../graphql/nodes.ts";
 
 export const MaintenanceStateEnum = builder.enumType("MaintenanceState", {
   values: Object.fromEntries(
@@ -22,7 +27,8 @@ export const AnnouncementTypeEnum = builder.enumType("AnnouncementType", {
 });
 
 /** A link of an offering to an announcement; no relations, as the public view nests it for anonymous callers. */
-export const MaintenanceAnnouncementOfferingRef = builder.prismaObject("MaintenanceAnnouncementOffering", {
+export const MaintenanceAnnouncementOfferingRef = builder.prismaNode("MaintenanceAnnouncementOffering", {
+  ...visibleNode(getMaintenanceOffering),
   fields: (t) => ({
     uuid: t.string({ resolve: (l) => toHex(l.id) }),
     url: t.string({ resolve: (l, _a, ctx) => apiUrl(ctx, "maintenanceAnnouncementOffering", l.id) }),
@@ -40,7 +46,8 @@ export const MaintenanceAnnouncementOfferingRef = builder.prismaObject("Maintena
 });
 
 /** The provider's view of an announcement, internal fields included. */
-export const MaintenanceAnnouncementRef = builder.prismaObject("MaintenanceAnnouncement", {
+export const MaintenanceAnnouncementRef = builder.prismaNode("MaintenanceAnnouncement", {
+  ...visibleNode(getMaintenance),
   fields: (t) => ({
     uuid: t.string({ resolve: (m) => toHex(m.id) }),
     url: t.string({ resolve: (m, _a, ctx) => apiUrl(ctx, "maintenanceAnnouncement", m.id) }),
@@ -88,7 +95,8 @@ export const MaintenanceAnnouncementRef = builder.prismaObject("MaintenanceAnnou
 });
 
 /** Waldur's PublicMaintenanceAnnouncement: no internal notes, creator or backend id. */
-export const PublicMaintenanceAnnouncementRef = builder.prismaObject("MaintenanceAnnouncement", {
+export const PublicMaintenanceAnnouncementRef = builder.prismaNode("MaintenanceAnnouncement", {
+  ...visibleNode(getPublicMaintenance),
   variant: "PublicMaintenanceAnnouncement",
   fields: (t) => ({
     uuid: t.string({ resolve: (m) => toHex(m.id) }),
@@ -150,7 +158,8 @@ const MAINTENANCE_SUMMARY = {
 };
 
 /** A system notification; the maintenance* fields describe the maintenance it announces, if any (read-only). */
-export const AdminAnnouncementRef = builder.prismaObject("AdminAnnouncement", {
+export const AdminAnnouncementRef = builder.prismaNode("AdminAnnouncement", {
+  ...visibleNode(getAdminAnnouncement),
   fields: (t) => ({
     uuid: t.string({ resolve: (a) => toHex(a.id) }),
     url: t.string({ resolve: (a, _a, ctx) => apiUrl(ctx, "adminAnnouncement", a.id) }),

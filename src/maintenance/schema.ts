@@ -3,13 +3,15 @@ import { argumentFilter } from "../events/change-filters.ts";
 import { subscriberMaySee } from "../events/visibility.ts";
 import { builder } from "../graphql/builder.ts";
 import { collectionInputs } from "../graphql/collection-inputs.ts";
-import { connectionType, nodesQuery, pageArgs, toPage } from "../graphql/pagination.ts";
+import { connectionType, nodesQuery, pageArgs, toPage, relayConnection } from "../graphql/pagination.ts";
 import { toHex } from "../platform/ids.ts";
 import type { MaintenanceChangedPayload } from "./maintenance-changed.ts";
 import { MAINTENANCE_CONTRACT } from "./contract.ts";
 import { MaintenanceAnnouncementRef, MaintenanceStateEnum, TimingBucketEnum } from "./schema-types.ts";
 import * as service from "./service.ts";
 import { MAINTENANCE_ACTIONS, MAINTENANCE_TRANSITIONS } from "./transitions.ts";
+import { deleted, DeletionRef } from "../graphql/deletion.ts";
+import { uuidInput } from "../graphql/mutations.ts";
 
 /** Shared by the management and the public list, which take the same filters and orderings. */
 export const { Filter: MaintenanceFilterInput, Order: MaintenanceOrderEnum } = collectionInputs("MaintenanceAnnouncement", MAINTENANCE_CONTRACT, {
@@ -34,10 +36,6 @@ const inputFields = (required: boolean) =>
 const CreateMaintenanceInput = inputFields(true);
 const UpdateMaintenanceInput = inputFields(false);
 
-export const DeletionRef = builder.objectRef<{ uuid: string }>("DeletionResult").implement({
-  fields: (t) => ({ uuid: t.exposeString("uuid") }),
-});
-
 const MaintenanceConnection = connectionType("MaintenanceAnnouncement", MaintenanceAnnouncementRef);
 
 builder.queryFields((t) => ({
@@ -46,11 +44,11 @@ builder.queryFields((t) => ({
     description: "Announcements of the service providers the caller manages (staff and support: all)",
     args: { filter: t.arg({ type: MaintenanceFilterInput }), orderBy: t.arg({ type: [MaintenanceOrderEnum] }), ...pageArgs },
     resolve: (_root, args, ctx, info) =>
-      service.listMaintenance(
+      relayConnection(service.listMaintenance(
         ctx,
         { filter: args.filter, orderBy: args.orderBy, page: toPage(args) },
         nodesQuery(ctx, info, "MaintenanceAnnouncement"),
-      ),
+      )),
   }),
   maintenanceAnnouncement: t.prismaField({
     type: "MaintenanceAnnouncement",
@@ -73,9 +71,11 @@ builder.mutationFields((t) => ({
   }),
   deleteMaintenanceAnnouncement: t.field({
     type: DeletionRef,
+    errors: {},
+    nullable: true,
     description: "Deletes the announcement, its offering links and its system announcement",
-    args: { uuid: t.arg.id({ required: true }) },
-    resolve: async (_root, args, ctx) => ({ uuid: await service.deleteMaintenance(ctx, String(args.uuid)) }),
+    args: { input: t.arg({ type: uuidInput("deleteMaintenanceAnnouncement"), required: true }) },
+    resolve: async (_root, { input }, ctx) => deleted("MaintenanceAnnouncement", await service.deleteMaintenance(ctx, String(input.uuid))),
   }),
   ...Object.fromEntries(
     MAINTENANCE_ACTIONS.map((action) => {

@@ -1,5 +1,5 @@
 import { builder } from "../graphql/builder.ts";
-import { connectionType, pageArgs } from "../graphql/pagination.ts";
+import { connectionType, pageArgs, relayConnection } from "../graphql/pagination.ts";
 import { toHex } from "../platform/ids.ts";
 import { attributeConfigUuid, EXPOSED_USER_FIELDS, offeringAccounts, userAttributeConfig, type UserAttributeConfig } from "./provider-views.ts";
 
@@ -42,6 +42,6 @@ builder.queryFields((t) => ({
     type: connectionType("OfferingAccount", OfferingAccountRef),
     description: "Service or course accounts of an offering's projects (provider side; always empty here)",
     args: { offeringUuid: t.arg.id({ required: true }), kind: t.arg({ type: OfferingAccountKindEnum, required: true }), ...pageArgs },
-    resolve: (_r, args, ctx) => offeringAccounts(ctx, String(args.offeringUuid), args.kind),
+    resolve: (_r, args, ctx) => relayConnection(offeringAccounts(ctx, String(args.offeringUuid), args.kind)),
   }),
 }));

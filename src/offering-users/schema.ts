@@ -1,6 +1,8 @@
 import { builder } from "../graphql/builder.ts";
 import { collectionInputs } from "../graphql/collection-inputs.ts";
-import { connectionType, nodesQuery, pageArgs, toPage } from "../graphql/pagination.ts";
+import { connectionType, nodesQuery, pageArgs, toPage, relayConnection } from "../graphql/pagination.ts";
+import { deleted, DeletionRef } from "../graphql/deletion.ts";
+import { inputTypeName, uuidInput } from "../graphql/mutations.ts";
 import { apiUrl } from "../graphql/urls.ts";
 import { toHex } from "../platform/ids.ts";
 import type { OfferingUserChangedPayload } from "./offering-user-changed.ts";
@@ -11,6 +13,7 @@ import { OFFERING_USER_CONTRACT, OFFERING_USER_RUNTIME_STATES, type OfferingUser
 import { OFFERING_USER_STATES, stateLabel } from "./states.ts";
 import { OFFERING_USER_OPERATIONS, OFFERING_USER_TRANSITIONS, transitionMutationName, storesComment } from "./transitions.ts";
 import * as service from "./service.ts";
+import { visibleNode } from "../graphql/nodes.ts";
 
 export const OfferingUserStateEnum = builder.enumType("OfferingUserState", {
   values: Object.fromEntries(
@@ -24,7 +27,8 @@ const OfferingUserRuntimeStateEnum = builder.enumType("OfferingUserRuntimeState"
   ) as Record<OfferingUserRuntimeState, { description: string }>,
 });
 
-export const OfferingUserRef = builder.prismaObject("OfferingUser", {
+export const OfferingUserRef = builder.prismaNode("OfferingUser", {
+  ...visibleNode(service.getOfferingUser),
   fields: (t) => ({
     uuid: t.string({ resolve: (ou) => toHex(ou.id) }),
     url: t.string({ resolve: (ou, _args, ctx) => apiUrl(ctx, "offeringUser", ou.id) }),
@@ -77,7 +81,7 @@ builder.queryFields((t) => ({
     type: OfferingUserConnection,
     args: { filter: t.arg({ type: OfferingUserFilterInput }), orderBy: t.arg({ type: [OfferingUserOrderEnum] }), ...pageArgs },
     resolve: (_root, args, ctx, info) =>
-      service.listOfferingUsers(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "OfferingUser")),
+      relayConnection(service.listOfferingUsers(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "OfferingUser"))),
   }),
   offeringUser: t.prismaField({
     type: "OfferingUser",
@@ -87,6 +91,22 @@ builder.queryFields((t) => ({
 }));
 
 
+const TransitionInputs = Object.fromEntries(
+  OFFERING_USER_OPERATIONS.map((operation) => {
+    const name = inputTypeName(transitionMutationName(operation));
+    const input = storesComment(operation)
+      ? builder.inputType(name, {
+          fields: (t) => ({
+            uuid: t.id({ required: true }),
+            comment: t.string({ description: "Stored as the service provider's comment" }),
+            commentUrl: t.string({ description: "Stored as the service provider's comment URL" }),
+          }),
+        })
+      : uuidInput(transitionMutationName(operation));
+    return [operation, input];
+  }),
+);
+
 builder.mutationFields((t) =>
   Object.fromEntries(
     OFFERING_USER_OPERATIONS.map((operation) => {
@@ -95,13 +115,12 @@ builder.mutationFields((t) =>
         transitionMutationName(operation),
         t.prismaField({
           type: "OfferingUser",
+          errors: {},
+          nullable: true,
           description: `${operation}: ${rule.from.join(", ")} → ${rule.to}`,
-          args: {
-            uuid: t.arg.id({ required: true }),
-            ...(storesComment(operation) ? { comment: t.arg.string(), commentUrl: t.arg.string() } : {}),
-          },
-          resolve: (query, _root, args, ctx) =>
-            service.transitionOfferingUser(ctx, String(args.uuid), operation, args as service.CommentInput, query),
+          args: { input: t.arg({ type: TransitionInputs[operation], required: true }) },
+          resolve: (query, _root, { input }, ctx) =>
+            service.transitionOfferingUser(ctx, String(input.uuid), operation, input as service.CommentInput, query),
         }),
       ];
     }),
@@ -116,37 +135,45 @@ const CreateOfferingUserInput = builder.inputType("CreateOfferingUserInput", {
   }),
 });
 
-const DeletedRef = builder.objectRef<{ uuid: string }>("Deleted").implement({
-  fields: (t) => ({ uuid: t.exposeString("uuid") }),
+const UpdateOfferingUserInput = builder.inputType("UpdateOfferingUserInput", {
+  fields: (t) => ({ uuid: t.id({ required: true }), username: t.string() }),
+});
+
+const UpdateOfferingUserCommentsInput = builder.inputType("UpdateOfferingUserCommentsInput", {
+  fields: (t) => ({ uuid: t.id({ required: true }), serviceProviderComment: t.string(), serviceProviderCommentUrl: t.string() }),
 });
 
 builder.mutationFields((t) => ({
   createOfferingUser: t.prismaField({
     type: "OfferingUser",
+    errors: {},
+    nullable: true,
     args: { input: t.arg({ type: CreateOfferingUserInput, required: true }) },
     resolve: (query, _root, { input }, ctx) =>
       service.createOfferingUser(ctx, { offering: String(input.offeringUuid), user: String(input.userUuid), username: input.username }, query),
   }),
   updateOfferingUser: t.prismaField({
     type: "OfferingUser",
+    errors: {},
+    nullable: true,
     description: "Push back the local username; a new non-empty one moves a user still being created to OK",
-    args: { uuid: t.arg.id({ required: true }), username: t.arg.string() },
-    resolve: (query, _root, args, ctx) =>
-      service.updateOfferingUser(ctx, String(args.uuid), args.username === undefined ? {} : { username: args.username }, query),
+    args: { input: t.arg({ type: UpdateOfferingUserInput, required: true }) },
+    resolve: (query, _root, { input }, ctx) =>
+      service.updateOfferingUser(ctx, String(input.uuid), input.username === undefined ? {} : { username: input.username }, query),
   }),
   updateOfferingUserComments: t.prismaField({
     type: "OfferingUser",
-    args: {
-      uuid: t.arg.id({ required: true }),
-      serviceProviderComment: t.arg.string(),
-      serviceProviderCommentUrl: t.arg.string(),
-    },
-    resolve: (query, _root, args, ctx) => service.updateOfferingUserComments(ctx, String(args.uuid), args, query),
+    errors: {},
+    nullable: true,
+    args: { input: t.arg({ type: UpdateOfferingUserCommentsInput, required: true }) },
+    resolve: (query, _root, { input }, ctx) => service.updateOfferingUserComments(ctx, String(input.uuid), input, query),
   }),
   deleteOfferingUser: t.field({
-    type: DeletedRef,
-    args: { uuid: t.arg.id({ required: true }) },
-    resolve: async (_root, args, ctx) => ({ uuid: await service.deleteOfferingUser(ctx, String(args.uuid)) }),
+    type: DeletionRef,
+    errors: {},
+    nullable: true,
+    args: { input: t.arg({ type: uuidInput("deleteOfferingUser"), required: true }) },
+    resolve: async (_root, { input }, ctx) => deleted("OfferingUser", await service.deleteOfferingUser(ctx, String(input.uuid))),
   }),
 }));
 

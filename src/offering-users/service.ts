@@ -3,7 +3,7 @@ import { Permission } from "../auth/permissions.ts";
 import type { Context } from "../context.ts";
 import type { OfferingUser, OfferingUserState, Prisma } from "../generated/prisma/client.ts";
 import type { Connection, Page } from "../platform/paginate.ts";
-import { DomainError, ErrorCode, fieldError, forbidden, inputError, missingObject, notFound } from "../platform/errors.ts";
+import { fieldError, forbidden, inputError, InvalidTransitionError, missingObject, notFound } from "../platform/errors.ts";
 import { parseUuid, toHex } from "../platform/ids.ts";
 import { canTransition, swapFromObserved, type TransitionRule } from "../platform/state-machine.ts";
 import { sanitizeComment, validUrl, maxLength } from "../platform/text.ts";
@@ -70,10 +70,10 @@ async function reload(db: Tx | Db, id: string, query: OfferingUserQuery) {
 
 export function invalidTransition(rule: TransitionRule<OfferingUserState, unknown>, current: OfferingUserState) {
   const valid = rule.from.map(stateLabel).join(", ");
-  return new DomainError(
-    ErrorCode.INVALID_TRANSITION,
+  return new InvalidTransitionError(
     `Cannot transition to ${stateLabel(rule.to)} from current state: ${OFFERING_USER_STATES[current].code}. Valid states for operation: ${valid}.`,
-    { currentState: current },
+    current,
+    rule.from,
   );
 }
 

@@ -5,6 +5,8 @@ import { toHex } from "../platform/ids.ts";
 import { canTransition } from "../platform/state-machine.ts";
 import { BILLING_UNITS, ORDER_STATE_LABELS, orderStateLabel, orderTypeLabel, REQUEST_TYPE_LABELS } from "./states.ts";
 import { orderRule } from "./transitions.ts";
+import { getOrder } from "./service.ts";
+import { visibleNode } from "../graphql/nodes.ts";
 
 const labelled = <K extends string>(labels: Record<K, string>) =>
   Object.fromEntries(Object.entries(labels).map(([value, label]) => [value, { description: `REST label "${label}"` }])) as Record<K, { description: string }>;
@@ -26,7 +28,8 @@ function canTerminate(state: OrderState, offeringType: string) {
   return canTransition(cancel, state) && (cancel.effect?.offeringTypes ?? []).includes(offeringType);
 }
 
-export const OrderRef = builder.prismaObject("Order", {
+export const OrderRef = builder.prismaNode("Order", {
+  ...visibleNode(getOrder),
   fields: (t) => ({
     uuid: t.string({ resolve: (o) => toHex(o.id) }),
     url: t.string({ resolve: (o, _a, ctx) => apiUrl(ctx, "order", o.id) }),

@@ -3,7 +3,7 @@ import type { Order, OrderState } from "../generated/prisma/client.ts";
 import { builder } from "../graphql/builder.ts";
 import { collectionInputs } from "../graphql/collection-inputs.ts";
 import { nestedQuery } from "../graphql/nested-query.ts";
-import { connectionType, nodesQuery, pageArgs, toPage } from "../graphql/pagination.ts";
+import { connectionType, nodesQuery, pageArgs, toPage, relayConnection } from "../graphql/pagination.ts";
 import { toHex } from "../platform/ids.ts";
 import type { OrderChangedPayload } from "./order-changed.ts";
 import { argumentFilter } from "../events/change-filters.ts";
@@ -14,6 +14,8 @@ import { ORDER_CONTRACT } from "./contract.ts";
 import { OrderRef, OrderStateEnum, OrderTypeEnum } from "./order-type.ts";
 import { ORDER_ACTIONS, ORDER_TRANSITIONS } from "./transitions.ts";
 import * as service from "./service.ts";
+import { deleted, DeletionRef } from "../graphql/deletion.ts";
+import { uuidInput } from "../graphql/mutations.ts";
 
 export { OrderRef, OrderStateEnum, OrderTypeEnum };
 
@@ -29,7 +31,7 @@ builder.queryFields((t) => ({
     type: OrderConnection,
     args: { filter: t.arg({ type: OrderFilterInput }), orderBy: t.arg({ type: [OrderOrderEnum] }), ...pageArgs },
     resolve: (_root, args, ctx, info) =>
-      service.listOrders(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "Order")),
+      relayConnection(service.listOrders(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "Order"))),
   }),
   order: t.prismaField({
     type: "Order",
@@ -72,10 +74,6 @@ const BackendIdResultRef = builder.objectRef<{ orderId: string; changed: boolean
     status: t.string({ resolve: (r) => (r.changed ? "Order backend_id has been changed." : "Order backend_id is not changed.") }),
     order: t.prismaField({ type: "Order", resolve: (query, r, _args, ctx) => resultOrder(query, r, ctx) }),
   }),
-});
-
-const OrderRemovalRef = builder.objectRef<{ uuid: string }>("OrderRemoval").implement({
-  fields: (t) => ({ uuid: t.exposeString("uuid") }),
 });
 
 builder.mutationFields((t) => ({
@@ -121,16 +119,20 @@ builder.mutationFields((t) => ({
     resolve: (_root, args, ctx, info) => service.setOrderBackendId(ctx, String(args.uuid), args.backendId, nestedQuery(ctx, info, "Order", "order")),
   }),
   deleteOrder: t.field({
-    type: OrderRemovalRef,
+    type: DeletionRef,
+    errors: {},
+    nullable: true,
     description: "Only pending-consumer and pending-provider orders",
-    args: { uuid: t.arg.id({ required: true }) },
-    resolve: async (_root, args, ctx) => ({ uuid: toHex(await service.deleteOrder(ctx, String(args.uuid))) }),
+    args: { input: t.arg({ type: uuidInput("deleteOrder"), required: true }) },
+    resolve: async (_root, { input }, ctx) => deleted("Order", await service.deleteOrder(ctx, String(input.uuid))),
   }),
   unlinkOrder: t.field({
-    type: OrderRemovalRef,
+    type: DeletionRef,
+    errors: {},
+    nullable: true,
     description: "Staff only: removes the order in any state",
-    args: { uuid: t.arg.id({ required: true }) },
-    resolve: async (_root, args, ctx) => ({ uuid: toHex(await service.unlinkOrder(ctx, String(args.uuid))) }),
+    args: { input: t.arg({ type: uuidInput("unlinkOrder"), required: true }) },
+    resolve: async (_root, { input }, ctx) => deleted("Order", await service.unlinkOrder(ctx, String(input.uuid))),
   }),
 }));
 

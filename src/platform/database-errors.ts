@@ -1,5 +1,5 @@
 import { GraphQLError } from "graphql";
-import { DomainError, ErrorCode, notFound, WHOLE_INPUT } from "./errors.ts";
+import { DomainError, ErrorCode, notFound, ValidationError, WHOLE_INPUT } from "./errors.ts";
 
 /** SQLSTATE class 22 (data exception) and Prisma's value errors: bad input that slipped past validation. */
 const CLIENT_DATA_PRISMA_CODES = new Set(["P2000", "P2006", "P2007", "P2020", "P2023"]);
@@ -55,7 +55,7 @@ export function clientDataError(error: unknown): DomainError | null {
   const prismaCode = (error as { code?: string }).code;
   if (!(state?.startsWith("22") || (prismaCode && CLIENT_DATA_PRISMA_CODES.has(prismaCode)))) return null;
   const message = (state && MESSAGES[state]) ?? "Invalid value.";
-  return new DomainError(ErrorCode.VALIDATION, message, { fields: { [WHOLE_INPUT]: [message] } });
+  return new ValidationError({ [WHOLE_INPUT]: [message] }, message);
 }
 
 /** A timeout, an exhausted or an unreachable database as an UNAVAILABLE error (503 with Retry-After) instead of a masked 500; else null. */
@@ -87,7 +87,7 @@ export function constraintViolationError(error: unknown): DomainError | null {
   const state = [sqlState(error), prismaCode && CONSTRAINT_PRISMA_CODES[prismaCode]].find((s) => s?.startsWith("23"));
   if (!state) return null;
   const message = CONSTRAINT_MESSAGES[state] ?? "Invalid value.";
-  return new DomainError(ErrorCode.VALIDATION, message, { fields: { [WHOLE_INPUT]: [message] } });
+  return new ValidationError({ [WHOLE_INPUT]: [message] }, message);
 }
 
 /**

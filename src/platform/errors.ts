@@ -15,23 +15,73 @@ export const ErrorCode = {
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
-/** Field errors in Waldur's shape: `{ field: ["message"] }`. */
+/** Field errors keyed by the GraphQL argument or input field they concern: `{ field: ["message"] }`. */
 export type FieldErrors = Record<string, string[]>;
 
+interface ErrorDetails {
+  fields?: FieldErrors;
+  currentState?: string;
+  allowedFrom?: readonly string[];
+}
+
 export class DomainError extends GraphQLError {
-  constructor(code: ErrorCode, message: string, extra: { fields?: FieldErrors; currentState?: string } = {}) {
+  readonly code: ErrorCode;
+  constructor(code: ErrorCode, message: string, extra: ErrorDetails = {}) {
     super(message, { extensions: { code, ...extra } });
+    this.code = code;
   }
 }
 
-export const notFound = () => new DomainError(ErrorCode.NOT_FOUND, "Not found.");
-export const forbidden = (message = "You do not have permission to perform this action.") =>
-  new DomainError(ErrorCode.FORBIDDEN, message);
+/** The failures a client can act on, which GraphQL mutations return as typed results rather than errors. */
+export class NotFoundError extends DomainError {
+  constructor(message = "Not found.") {
+    super(ErrorCode.NOT_FOUND, message);
+  }
+}
+
+export class PermissionDeniedError extends DomainError {
+  constructor(message = "You do not have permission to perform this action.") {
+    super(ErrorCode.FORBIDDEN, message);
+  }
+}
+
+export class ValidationError extends DomainError {
+  readonly fields: FieldErrors;
+  constructor(fields: FieldErrors, message = Object.values(fields).flat()[0] ?? "Invalid input.") {
+    super(ErrorCode.VALIDATION, message, { fields });
+    this.fields = fields;
+  }
+}
+
+/** A state machine refused: the record is in `currentState`, the action needs one of `allowedFrom`. */
+export class InvalidTransitionError extends DomainError {
+  readonly currentState: string;
+  readonly allowedFrom: readonly string[];
+  constructor(message: string, currentState: string, allowedFrom: readonly string[], code: ErrorCode = ErrorCode.INVALID_TRANSITION) {
+    super(code, message, { currentState, allowedFrom });
+    this.currentState = currentState;
+    this.allowedFrom = allowedFrom;
+  }
+}
+
+/** The request is valid but the record's present condition rules it out. */
+export class ConflictError extends DomainError {
+  constructor(message: string) {
+    super(ErrorCode.CONFLICT, message);
+  }
+}
+
+export const notFound = () => new NotFoundError();
+export const forbidden = (message?: string) => new PermissionDeniedError(message);
 export const unauthenticated = (message = "Authentication credentials were not provided.") =>
   new DomainError(ErrorCode.UNAUTHENTICATED, message);
-export const invalid = (fields: FieldErrors) =>
-  new DomainError(ErrorCode.VALIDATION, Object.values(fields).flat()[0] ?? "Invalid input.", { fields });
+export const invalid = (fields: FieldErrors) => new ValidationError(fields);
 export const fieldError = (field: string, message: string) => invalid({ [field]: [message] });
+export const conflict = (message: string) => new ConflictError(message);
+
+/** Waldur's refusal of an action from the wrong state (409), typed as a transition error. */
+export const wrongState = (message: string, currentState: string, allowedFrom: readonly string[]) =>
+  new InvalidTransitionError(message, currentState, allowedFrom, ErrorCode.CONFLICT);
 
 /** The field name of an error about the input as a whole (several fields together, or none of them in particular). */
 export const WHOLE_INPUT = "input";

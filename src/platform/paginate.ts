@@ -2,10 +2,15 @@ export const DEFAULT_PAGE_SIZE = 10;
 export const MAX_PAGE_SIZE = 300;
 
 /** Which slice of a list a caller asked for. */
-export interface Page {
+export interface Slice {
   skip: number;
   take: number;
 }
+
+/** A slice, or how to find one once the list's length is known (a page counted from the end). */
+export type Page = Slice | ((totalCount: number) => Slice);
+
+export const sliceOf = (page: Page, totalCount: number): Slice => (typeof page === "function" ? page(totalCount) : page);
 
 /** One slice of a list, with the size of the whole list. */
 export interface Connection<T> {
@@ -20,14 +25,19 @@ interface Paginatable<T> {
   findMany(args: any): Promise<T[]>;
 }
 
-/** One page of a model and the total count, under one filter. */
+/** One page of a model and the total count, under one filter; counted first only when the page depends on it. */
 export async function paginate<T>(
   model: Paginatable<T>,
   args: { where: object; orderBy: object | object[]; page: Page; query?: object },
 ): Promise<Connection<T>> {
-  const [totalCount, nodes] = await Promise.all([
-    model.count({ where: args.where }),
-    model.findMany({ ...args.query, where: args.where, orderBy: args.orderBy, skip: args.page.skip, take: args.page.take }),
-  ]);
-  return { totalCount, nodes, skip: args.page.skip };
+  const load = ({ skip, take }: Slice) =>
+    model.findMany({ ...args.query, where: args.where, orderBy: args.orderBy, skip, take });
+  if (typeof args.page === "function") {
+    const totalCount = await model.count({ where: args.where });
+    const slice = args.page(totalCount);
+    return { totalCount, nodes: slice.take > 0 ? await load(slice) : [], skip: slice.skip };
+  }
+  const slice = args.page;
+  const [totalCount, nodes] = await Promise.all([model.count({ where: args.where }), load(slice)]);
+  return { totalCount, nodes, skip: slice.skip };
 }

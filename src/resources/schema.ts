@@ -1,5 +1,5 @@
 import { builder } from "../graphql/builder.ts";
-import { connectionType, nodesQuery, pageArgs, toPage } from "../graphql/pagination.ts";
+import { connectionType, nodesQuery, pageArgs, toPage, relayConnection } from "../graphql/pagination.ts";
 import { apiUrl } from "../graphql/urls.ts";
 import { toHex } from "../platform/ids.ts";
 import type { ResourceChangedPayload } from "./resource-changed.ts";
@@ -11,6 +11,7 @@ import { OrderStateEnum } from "../orders/schema.ts";
 import { RESOURCE_CONTRACT } from "./contract.ts";
 import { RESOURCE_STATE_LABELS, resourceStateLabel } from "./states.ts";
 import * as service from "./service.ts";
+import { visibleNode } from "../graphql/nodes.ts";
 
 export const ResourceStateEnum = builder.enumType("ResourceState", {
   values: Object.fromEntries(
@@ -20,7 +21,8 @@ export const ResourceStateEnum = builder.enumType("ResourceState", {
 
 const dateOnly = (date: Date | null) => (date ? date.toISOString().slice(0, 10) : null);
 
-export const ResourceRef = builder.prismaObject("Resource", {
+export const ResourceRef = builder.prismaNode("Resource", {
+  ...visibleNode((ctx, uuid) => service.getResource(ctx, "ANY", uuid)),
   fields: (t) => ({
     uuid: t.string({ resolve: (r) => toHex(r.id) }),
     url: t.string({ resolve: (r, _a, ctx) => apiUrl(ctx, "providerResource", r.id) }),
@@ -96,11 +98,11 @@ builder.queryFields((t) => ({
       ...pageArgs,
     },
     resolve: (_root, args, ctx, info) =>
-      service.listResources(
+      relayConnection(service.listResources(
         ctx,
         { view: args.view ?? "ANY", filter: args.filter, orderBy: args.orderBy, page: toPage(args) },
         nodesQuery(ctx, info, "Resource"),
-      ),
+      )),
   }),
   resource: t.prismaField({
     type: "Resource",

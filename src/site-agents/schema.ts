@@ -1,6 +1,6 @@
 import { builder } from "../graphql/builder.ts";
 import { collectionInputs } from "../graphql/collection-inputs.ts";
-import { connectionType, nodesQuery, pageArgs, toPage } from "../graphql/pagination.ts";
+import { connectionType, nodesQuery, pageArgs, toPage, relayConnection } from "../graphql/pagination.ts";
 import { apiUrl } from "../graphql/urls.ts";
 import { toHex } from "../platform/ids.ts";
 import { AGENT_IDENTITY_CONTRACT } from "./contract.ts";
@@ -8,8 +8,12 @@ import * as identities from "./identities.ts";
 import * as registrations from "./registrations.ts";
 import { AGENT_SERVICE_STATE_LABELS, agentCompatibility, agentServiceState, type Compatibility } from "./status.ts";
 import { visibleAgentIdentities } from "./visibility.ts";
+import { visibleNode } from "../graphql/nodes.ts";
+import { deleted, DeletionRef } from "../graphql/deletion.ts";
+import { uuidInput } from "../graphql/mutations.ts";
 
-export const AgentProcessorRef = builder.prismaObject("AgentProcessor", {
+export const AgentProcessorRef = builder.prismaNode("AgentProcessor", {
+  ...visibleNode(registrations.getAgentProcessor),
   fields: (t) => ({
     uuid: t.string({ resolve: (p) => toHex(p.id) }),
     url: t.string({ resolve: (p, _a, ctx) => apiUrl(ctx, "agentProcessor", p.id) }),
@@ -40,7 +44,8 @@ const CompatibilityRef = builder.objectRef<Compatibility>("AgentCompatibility").
   }),
 });
 
-export const AgentServiceRef = builder.prismaObject("AgentService", {
+export const AgentServiceRef = builder.prismaNode("AgentService", {
+  ...visibleNode(registrations.getAgentService),
   fields: (t) => ({
     uuid: t.string({ resolve: (s) => toHex(s.id) }),
     url: t.string({ resolve: (s, _a, ctx) => apiUrl(ctx, "agentService", s.id) }),
@@ -62,7 +67,8 @@ const AgentDependencyRef = builder.objectRef<identities.AgentDependency>("AgentD
   fields: (t) => ({ package: t.exposeString("package"), version: t.exposeString("version") }),
 });
 
-export const AgentIdentityRef = builder.prismaObject("AgentIdentity", {
+export const AgentIdentityRef = builder.prismaNode("AgentIdentity", {
+  ...visibleNode(identities.getAgentIdentity),
   fields: (t) => ({
     uuid: t.string({ resolve: (i) => toHex(i.id) }),
     url: t.string({ resolve: (i, _a, ctx) => apiUrl(ctx, "agentIdentity", i.id) }),
@@ -162,7 +168,7 @@ builder.queryFields((t) => ({
     type: connectionType("AgentIdentity", AgentIdentityRef),
     args: { filter: t.arg({ type: AgentIdentityFilterInput }), orderBy: t.arg({ type: [AgentIdentityOrderEnum] }), ...pageArgs },
     resolve: (_r, args, ctx, info) =>
-      identities.listAgentIdentities(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "AgentIdentity")),
+      relayConnection(identities.listAgentIdentities(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "AgentIdentity"))),
   }),
   agentIdentity: t.prismaField({
     type: "AgentIdentity",
@@ -192,10 +198,13 @@ builder.mutationFields((t) => ({
     args: { uuid: t.arg.id({ required: true }), input: t.arg({ type: IdentityUpdateInput, required: true }) },
     resolve: (query, _r, args, ctx) => identities.updateAgentIdentity(ctx, String(args.uuid), identityInput(args.input), query),
   }),
-  deleteAgentIdentity: t.string({
-    description: "Removes the identity with its services and processors; returns its uuid",
-    args: { uuid: t.arg.id({ required: true }) },
-    resolve: (_r, args, ctx) => identities.deleteAgentIdentity(ctx, String(args.uuid)),
+  deleteAgentIdentity: t.field({
+    type: DeletionRef,
+    errors: {},
+    nullable: true,
+    description: "Removes the identity with its services and processors",
+    args: { input: t.arg({ type: uuidInput("deleteAgentIdentity"), required: true }) },
+    resolve: async (_root, { input }, ctx) => deleted("AgentIdentity", await identities.deleteAgentIdentity(ctx, String(input.uuid))),
   }),
   registerAgentService: t.field({
     type: RegistrationRef,

@@ -1,14 +1,18 @@
 import { builder } from "../graphql/builder.ts";
 import { collectionInputs } from "../graphql/collection-inputs.ts";
-import { connectionType, nodesQuery, pageArgs, toPage } from "../graphql/pagination.ts";
+import { connectionType, nodesQuery, pageArgs, toPage, relayConnection } from "../graphql/pagination.ts";
 import { apiUrl } from "../graphql/urls.ts";
 import { toHex } from "../platform/ids.ts";
 import { SSH_KEY_CONTRACT } from "./contract.ts";
 import { sha512Fingerprint } from "./openssh.ts";
 import { listServiceProviderKeys } from "./provider-keys.ts";
 import * as keys from "./service.ts";
+import { visibleNode } from "../graphql/nodes.ts";
+import { deleted, DeletionRef } from "../graphql/deletion.ts";
+import { uuidInput } from "../graphql/mutations.ts";
 
-export const SshKeyRef = builder.prismaObject("SshKey", {
+export const SshKeyRef = builder.prismaNode("SshKey", {
+  ...visibleNode(keys.getSshKey),
   fields: (t) => ({
     uuid: t.string({ resolve: (k) => toHex(k.id) }),
     url: t.string({ resolve: (k, _a, ctx) => apiUrl(ctx, "sshKey", k.id) }),
@@ -41,7 +45,7 @@ builder.queryFields((t) => ({
     description: "The caller's SSH keys (staff and support: all)",
     args: { filter: t.arg({ type: SshKeyFilterInput }), orderBy: t.arg({ type: [SshKeyOrderEnum] }), ...pageArgs },
     resolve: (_r, args, ctx, info) =>
-      keys.listSshKeys(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "SshKey")),
+      relayConnection(keys.listSshKeys(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "SshKey"))),
   }),
   sshKey: t.prismaField({
     type: "SshKey",
@@ -53,12 +57,12 @@ builder.queryFields((t) => ({
     description: "SSH keys of the members of projects with a non-terminated resource of the provider's offerings",
     args: { uuid: t.arg.id({ required: true }), filter: t.arg({ type: SshKeyFilterInput }), orderBy: t.arg({ type: [SshKeyOrderEnum] }), ...pageArgs },
     resolve: (_r, args, ctx, info) =>
-      listServiceProviderKeys(
+      relayConnection(listServiceProviderKeys(
         ctx,
         String(args.uuid),
         { filter: args.filter, orderBy: args.orderBy, page: toPage(args) },
         nodesQuery(ctx, info, "SshKey"),
-      ),
+      )),
   }),
 }));
 
@@ -69,9 +73,12 @@ builder.mutationFields((t) => ({
     resolve: (query, _r, { input }, ctx) =>
       keys.createSshKey(ctx, { publicKey: input.publicKey, name: input.name, userUuid: input.userUuid == null ? null : String(input.userUuid) }, query),
   }),
-  deleteSshKey: t.string({
-    description: "Deletes the key (its owner or staff); returns its uuid",
-    args: { uuid: t.arg.id({ required: true }) },
-    resolve: (_r, args, ctx) => keys.deleteSshKey(ctx, String(args.uuid)),
+  deleteSshKey: t.field({
+    type: DeletionRef,
+    errors: {},
+    nullable: true,
+    description: "Deletes the key (its owner or staff)",
+    args: { input: t.arg({ type: uuidInput("deleteSshKey"), required: true }) },
+    resolve: async (_root, { input }, ctx) => deleted("SshKey", await keys.deleteSshKey(ctx, String(input.uuid))),
   }),
 }));

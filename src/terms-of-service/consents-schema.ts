@@ -1,6 +1,6 @@
 import { builder } from "../graphql/builder.ts";
 import { collectionInputs } from "../graphql/collection-inputs.ts";
-import { connectionType, nodesQuery, pageArgs, toPage } from "../graphql/pagination.ts";
+import { connectionType, nodesQuery, pageArgs, toPage, relayConnection } from "../graphql/pagination.ts";
 import * as consents from "./consents.ts";
 import { CONSENT_CONTRACT } from "./contract.ts";
 import { ConsentRef } from "./schema.ts";
@@ -13,7 +13,7 @@ builder.queryFields((t) => ({
     description: "The caller's consents (staff and support: everyone's)",
     args: { filter: t.arg({ type: ConsentFilterInput }), orderBy: t.arg({ type: [ConsentOrderEnum] }), ...pageArgs },
     resolve: (_r, args, ctx, info) =>
-      consents.listConsents(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "UserOfferingConsent")),
+      relayConnection(consents.listConsents(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "UserOfferingConsent"))),
   }),
   userOfferingConsent: t.prismaField({
     type: "UserOfferingConsent",

@@ -1,11 +1,15 @@
 import { builder } from "../graphql/builder.ts";
 import { collectionInputs } from "../graphql/collection-inputs.ts";
-import { connectionType, nodesQuery, pageArgs, toPage } from "../graphql/pagination.ts";
+import { connectionType, nodesQuery, pageArgs, toPage, relayConnection } from "../graphql/pagination.ts";
 import { apiUrl } from "../graphql/urls.ts";
 import { toHex } from "../platform/ids.ts";
 import { activeTermsOf, consentOf, consentStatusOf, hasConsent, requiresReconsent } from "./consent-status.ts";
 import { TERMS_CONTRACT } from "./contract.ts";
 import * as terms from "./service.ts";
+import { getConsent } from "./consents.ts";
+import { visibleNode } from "../graphql/nodes.ts";
+import { deleted, DeletionRef } from "../graphql/deletion.ts";
+import { uuidInput } from "../graphql/mutations.ts";
 
 const UserConsentInfoRef = builder
   .objectRef<{ id: string; version: string; agreementDate: Date; revocationDate: Date | null }>("UserConsentInfo")
@@ -18,7 +22,8 @@ const UserConsentInfoRef = builder
     }),
   });
 
-export const TermsRef = builder.prismaObject("OfferingTermsOfService", {
+export const TermsRef = builder.prismaNode("OfferingTermsOfService", {
+  ...visibleNode(terms.getTerms),
   fields: (t) => ({
     uuid: t.string({ resolve: (x) => toHex(x.id) }),
     offering: t.relation("offering"),
@@ -58,7 +63,8 @@ const consentStatusField = (pick: (s: Parameters<typeof hasConsent>[0]) => boole
     pick(await consentStatusOf(ctx, row.userId, row.offeringId)),
 });
 
-export const ConsentRef = builder.prismaObject("UserOfferingConsent", {
+export const ConsentRef = builder.prismaNode("UserOfferingConsent", {
+  ...visibleNode(getConsent),
   fields: (t) => ({
     uuid: t.string({ resolve: (c) => toHex(c.id) }),
     userUuid: t.string({ resolve: (c) => toHex(c.userId) }),
@@ -127,7 +133,7 @@ builder.queryFields((t) => ({
     type: connectionType("OfferingTermsOfService", TermsRef),
     args: { filter: t.arg({ type: TermsFilterInput }), orderBy: t.arg({ type: [TermsOrderEnum] }), ...pageArgs },
     resolve: (_r, args, ctx, info) =>
-      terms.listTerms(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "OfferingTermsOfService")),
+      relayConnection(terms.listTerms(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "OfferingTermsOfService"))),
   }),
   offeringTermsOfService: t.prismaField({
     type: "OfferingTermsOfService",
@@ -147,9 +153,12 @@ builder.mutationFields((t) => ({
     args: { uuid: t.arg.id({ required: true }), input: t.arg({ type: TermsInput, required: true }) },
     resolve: (query, _r, args, ctx) => terms.updateTerms(ctx, String(args.uuid), args.input, query),
   }),
-  deleteOfferingTermsOfService: t.string({
-    description: "Deletes the configuration; returns its uuid",
-    args: { uuid: t.arg.id({ required: true }) },
-    resolve: (_r, args, ctx) => terms.deleteTerms(ctx, String(args.uuid)),
+  deleteOfferingTermsOfService: t.field({
+    type: DeletionRef,
+    errors: {},
+    nullable: true,
+    description: "Deletes the configuration",
+    args: { input: t.arg({ type: uuidInput("deleteOfferingTermsOfService"), required: true }) },
+    resolve: async (_root, { input }, ctx) => deleted("OfferingTermsOfService", await terms.deleteTerms(ctx, String(input.uuid))),
   }),
 }));

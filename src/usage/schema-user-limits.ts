@@ -1,12 +1,16 @@
 import { builder } from "../graphql/builder.ts";
 import { collectionInputs } from "../graphql/collection-inputs.ts";
-import { connectionType, nodesQuery, pageArgs, toPage } from "../graphql/pagination.ts";
+import { connectionType, nodesQuery, pageArgs, toPage, relayConnection } from "../graphql/pagination.ts";
 import { apiUrl } from "../graphql/urls.ts";
 import { toHex } from "../platform/ids.ts";
 import * as limits from "./user-limits.ts";
 import { USER_LIMIT_CONTRACT } from "./user-limits-contract.ts";
+import { visibleNode } from "../graphql/nodes.ts";
+import { deleted, DeletionRef } from "../graphql/deletion.ts";
+import { uuidInput } from "../graphql/mutations.ts";
 
-export const ComponentUserUsageLimitRef = builder.prismaObject("ComponentUserUsageLimit", {
+export const ComponentUserUsageLimitRef = builder.prismaNode("ComponentUserUsageLimit", {
+  ...visibleNode(limits.getUserLimit),
   fields: (t) => ({
     uuid: t.string({ resolve: (l) => toHex(l.id) }),
     url: t.string({ resolve: (l, _a, ctx) => apiUrl(ctx, "componentUserUsageLimit", l.id) }),
@@ -45,7 +49,7 @@ builder.queryFields((t) => ({
     description: "Per-user limits of resources the caller may see (provider or consumer side)",
     args: { filter: t.arg({ type: UserLimitFilterInput }), orderBy: t.arg({ type: [UserLimitOrderEnum] }), ...pageArgs },
     resolve: (_r, args, ctx, info) =>
-      limits.listUserLimits(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "ComponentUserUsageLimit")),
+      relayConnection(limits.listUserLimits(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "ComponentUserUsageLimit"))),
   }),
   componentUserUsageLimit: t.prismaField({
     type: "ComponentUserUsageLimit",
@@ -77,9 +81,12 @@ builder.mutationFields((t) => ({
     args: { uuid: t.arg.id({ required: true }), limit: t.arg.string({ description: "Decimal ≥ 0; unchanged when omitted" }) },
     resolve: (query, _r, args, ctx) => limits.updateUserLimit(ctx, String(args.uuid), { limit: args.limit }, query),
   }),
-  deleteComponentUserUsageLimit: t.string({
-    description: "Deletes the limit; returns its uuid",
-    args: { uuid: t.arg.id({ required: true }) },
-    resolve: (_r, args, ctx) => limits.deleteUserLimit(ctx, String(args.uuid)),
+  deleteComponentUserUsageLimit: t.field({
+    type: DeletionRef,
+    errors: {},
+    nullable: true,
+    description: "Deletes the limit",
+    args: { input: t.arg({ type: uuidInput("deleteComponentUserUsageLimit"), required: true }) },
+    resolve: async (_root, { input }, ctx) => deleted("ComponentUserUsageLimit", await limits.deleteUserLimit(ctx, String(input.uuid))),
   }),
 }));

@@ -1,12 +1,13 @@
 import { builder } from "../graphql/builder.ts";
 import { collectionInputs } from "../graphql/collection-inputs.ts";
-import { connectionType, nodesQuery, pageArgs, toPage } from "../graphql/pagination.ts";
+import { connectionType, nodesQuery, pageArgs, toPage, relayConnection } from "../graphql/pagination.ts";
 import { apiUrl } from "../graphql/urls.ts";
 import { toHex } from "../platform/ids.ts";
 import { dateOnly } from "./amounts.ts";
 import { COMPONENT_USAGE_CONTRACT, COMPONENT_USER_USAGE_CONTRACT, MISSING_USAGE_POLICIES, missingUsagePolicyOf } from "./contract.ts";
 import { setUsage, setUserUsages } from "./report.ts";
 import * as service from "./service.ts";
+import { visibleNode } from "../graphql/nodes.ts";
 
 const RESOURCE_NAMES = { select: { name: true, projectId: true, offeringId: true, offering: { select: { name: true } }, project: { select: { name: true, customerId: true, customer: { select: { name: true } } } } } } as const;
 
@@ -30,7 +31,8 @@ export const MissingUsagePolicyEnum = builder.enumType("MissingUsagePolicy", {
   values: MISSING_USAGE_POLICIES,
 });
 
-export const ComponentUsageRef = builder.prismaObject("ComponentUsage", {
+export const ComponentUsageRef = builder.prismaNode("ComponentUsage", {
+  ...visibleNode(service.getComponentUsage),
   fields: (t) => ({
     uuid: t.string({ resolve: (u) => toHex(u.id) }),
     url: t.string({ resolve: (u, _a, ctx) => apiUrl(ctx, "componentUsage", u.id) }),
@@ -55,7 +57,8 @@ export const ComponentUsageRef = builder.prismaObject("ComponentUsage", {
   }),
 });
 
-export const ComponentUserUsageRef = builder.prismaObject("ComponentUserUsage", {
+export const ComponentUserUsageRef = builder.prismaNode("ComponentUserUsage", {
+  ...visibleNode(service.getComponentUserUsage),
   fields: (t) => ({
     uuid: t.string({ resolve: (u) => toHex(u.id) }),
     url: t.string({ resolve: (u, _a, ctx) => apiUrl(ctx, "componentUserUsage", u.id) }),
@@ -105,7 +108,7 @@ builder.queryFields((t) => ({
     type: ComponentUsageConnection,
     args: { filter: t.arg({ type: ComponentUsageFilterInput }), orderBy: t.arg({ type: [ComponentUsageOrderEnum] }), ...pageArgs },
     resolve: (_root, args, ctx, info) =>
-      service.listComponentUsages(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "ComponentUsage")),
+      relayConnection(service.listComponentUsages(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "ComponentUsage"))),
   }),
   componentUsage: t.prismaField({
     type: "ComponentUsage",
@@ -116,7 +119,7 @@ builder.queryFields((t) => ({
     type: ComponentUserUsageConnection,
     args: { filter: t.arg({ type: ComponentUserUsageFilterInput }), orderBy: t.arg({ type: [ComponentUserUsageOrderEnum] }), ...pageArgs },
     resolve: (_root, args, ctx, info) =>
-      service.listComponentUserUsages(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "ComponentUserUsage")),
+      relayConnection(service.listComponentUserUsages(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "ComponentUserUsage"))),
   }),
   componentUserUsage: t.prismaField({
     type: "ComponentUserUsage",

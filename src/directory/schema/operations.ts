@@ -1,6 +1,6 @@
 import { builder } from "../../graphql/builder.ts";
 import { collectionInputs } from "../../graphql/collection-inputs.ts";
-import { connectionType, nodesQuery, pageArgs, toPage } from "../../graphql/pagination.ts";
+import { connectionType, nodesQuery, pageArgs, toPage, relayConnection } from "../../graphql/pagination.ts";
 import { ROLES } from "../../auth/permissions.ts";
 import * as offerings from "../offerings.ts";
 import * as organisations from "../organisations.ts";
@@ -33,7 +33,7 @@ builder.queryFields((t) => ({
     type: UserConnection,
     args: { filter: t.arg({ type: UserFilterInput }), orderBy: t.arg({ type: [UserOrderEnum] }), ...pageArgs },
     resolve: (_r, args, ctx, info) =>
-      users.listUsers(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "User")),
+      relayConnection(users.listUsers(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "User"))),
   }),
   user: t.prismaField({
     type: "User",
@@ -44,7 +44,7 @@ builder.queryFields((t) => ({
     type: CustomerConnection,
     args: { filter: t.arg({ type: CustomerFilterInput }), orderBy: t.arg({ type: [CustomerOrderEnum] }), ...pageArgs },
     resolve: (_r, args, ctx, info) =>
-      organisations.listCustomers(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "Customer")),
+      relayConnection(organisations.listCustomers(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "Customer"))),
   }),
   customer: t.prismaField({
     type: "Customer",
@@ -55,7 +55,7 @@ builder.queryFields((t) => ({
     type: ProjectConnection,
     args: { filter: t.arg({ type: ProjectFilterInput }), orderBy: t.arg({ type: [ProjectOrderEnum] }), ...pageArgs },
     resolve: (_r, args, ctx, info) =>
-      organisations.listProjects(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "Project")),
+      relayConnection(organisations.listProjects(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "Project"))),
   }),
   project: t.prismaField({
     type: "Project",
@@ -66,11 +66,11 @@ builder.queryFields((t) => ({
     type: ServiceProviderConnection,
     args: { filter: t.arg({ type: ServiceProviderFilterInput }), orderBy: t.arg({ type: [ServiceProviderOrderEnum] }), ...pageArgs },
     resolve: (_r, args, ctx, info) =>
-      organisations.listServiceProviders(
+      relayConnection(organisations.listServiceProviders(
         ctx,
         { filter: args.filter, orderBy: args.orderBy, page: toPage(args) },
         nodesQuery(ctx, info, "ServiceProvider"),
-      ),
+      )),
   }),
   serviceProvider: t.prismaField({
     type: "ServiceProvider",
@@ -81,7 +81,7 @@ builder.queryFields((t) => ({
     type: OfferingConnection,
     args: { filter: t.arg({ type: OfferingFilterInput }), orderBy: t.arg({ type: [OfferingOrderEnum] }), ...pageArgs },
     resolve: (_r, args, ctx, info) =>
-      offerings.listOfferings(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "Offering")),
+      relayConnection(offerings.listOfferings(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "Offering"))),
   }),
   offering: t.prismaField({
     type: "Offering",

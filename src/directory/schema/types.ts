@@ -8,6 +8,11 @@ import { totalCustomersOf } from "../offering-totals.ts";
 import { countCustomerUsers } from "../organisations.ts";
 import { REGISTRATION_METHOD } from "../users-contract.ts";
 import { type DirectoryKind, ifVisible } from "../visibility.ts";
+import { getUser } from "../users.ts";
+import { getCustomer, getProject } from "../organisations.ts";
+import { getOfferingComponent, getOfferingPlan, getRoleGrant } from "../node-lookups.ts";
+import { getOffering, getServiceProvider } from "../offerings.ts";
+import { visibleNode } from "../../graphql/nodes.ts";
 
 /**
  * Customers, projects and users are reached by nesting from objects their viewer may see (an offering's customer, an
@@ -26,7 +31,8 @@ const customerOnly = onlyIfVisible<Customer>("customer", "Null unless the viewer
 const projectOnly = onlyIfVisible<Project>("project", "Null unless the viewer may read this project (GET /api/projects/<uuid>/)");
 const dateOnly = (date: Date | null) => (date ? date.toISOString().slice(0, 10) : null);
 
-export const UserRef = builder.prismaObject("User", {
+export const UserRef = builder.prismaNode("User", {
+  ...visibleNode(getUser),
   fields: (t) => ({
     uuid: t.string({ resolve: (u) => toHex(u.id) }),
     url: t.string({ resolve: (u, _a, ctx) => apiUrl(ctx, "user", u.id) }),
@@ -52,7 +58,8 @@ export const UserRef = builder.prismaObject("User", {
   }),
 });
 
-export const CustomerRef = builder.prismaObject("Customer", {
+export const CustomerRef = builder.prismaNode("Customer", {
+  ...visibleNode(getCustomer),
   fields: (t) => ({
     uuid: t.string({ resolve: (c) => toHex(c.id) }),
     url: t.string({ resolve: (c, _a, ctx) => apiUrl(ctx, "customer", c.id) }),
@@ -101,7 +108,8 @@ export const CustomerRef = builder.prismaObject("Customer", {
 });
 
 
-export const ProjectRef = builder.prismaObject("Project", {
+export const ProjectRef = builder.prismaNode("Project", {
+  ...visibleNode(getProject),
   fields: (t) => ({
     uuid: t.string({ resolve: (p) => toHex(p.id) }),
     url: t.string({ resolve: (p, _a, ctx) => apiUrl(ctx, "project", p.id) }),
@@ -138,7 +146,8 @@ export const ProjectRef = builder.prismaObject("Project", {
   }),
 });
 
-export const ServiceProviderRef = builder.prismaObject("ServiceProvider", {
+export const ServiceProviderRef = builder.prismaNode("ServiceProvider", {
+  ...visibleNode(getServiceProvider),
   fields: (t) => ({
     uuid: t.string({ resolve: (s) => toHex(s.id) }),
     url: t.string({ resolve: (s, _a, ctx) => apiUrl(ctx, "serviceProvider", s.id) }),
@@ -166,7 +175,8 @@ export const OfferingStateEnum = builder.enumType("OfferingState", {
 });
 export const BillingTypeEnum = builder.enumType("BillingType", { values: ["USAGE", "FIXED", "LIMIT", "ONE"] as const });
 
-builder.prismaObject("OfferingComponent", {
+builder.prismaNode("OfferingComponent", {
+  ...visibleNode(getOfferingComponent),
   fields: (t) => ({
     uuid: t.string({ resolve: (c) => toHex(c.id) }),
     type: t.exposeString("type"),
@@ -180,7 +190,8 @@ builder.prismaObject("OfferingComponent", {
   }),
 });
 
-builder.prismaObject("OfferingPlan", {
+builder.prismaNode("OfferingPlan", {
+  ...visibleNode(getOfferingPlan),
   fields: (t) => ({
     uuid: t.string({ resolve: (p) => toHex(p.id) }),
     name: t.exposeString("name"),
@@ -192,7 +203,8 @@ builder.prismaObject("OfferingPlan", {
   }),
 });
 
-export const OfferingRef = builder.prismaObject("Offering", {
+export const OfferingRef = builder.prismaNode("Offering", {
+  ...visibleNode(getOffering),
   fields: (t) => ({
     uuid: t.string({ resolve: (o) => toHex(o.id) }),
     url: t.string({ resolve: (o, _a, ctx) => apiUrl(ctx, "offering", o.id) }),
@@ -226,7 +238,8 @@ export const OfferingRef = builder.prismaObject("Offering", {
   }),
 });
 
-export const RoleGrantRef = builder.prismaObject("RoleGrant", {
+export const RoleGrantRef = builder.prismaNode("RoleGrant", {
+  ...visibleNode(getRoleGrant),
   fields: (t) => ({
     uuid: t.string({ resolve: (g) => toHex(g.id) }),
     role: t.exposeString("role"),

@@ -1,0 +1,36 @@
+import type { Context } from "../context.ts";
+import type { ScopeType } from "../generated/prisma/client.ts";
+import { notFound } from "../platform/errors.ts";
+import { parseUuid } from "../platform/ids.ts";
+import { getOffering } from "./offerings.ts";
+import { getCustomer, getProject } from "./organisations.ts";
+
+/** Components and plans are seen with their offering. */
+export async function getOfferingComponent(ctx: Context, uuid: string) {
+  const id = parseUuid(uuid);
+  const component = id ? await ctx.db.offeringComponent.findUnique({ where: { id }, select: { offeringId: true } }) : null;
+  if (!component) throw notFound();
+  return getOffering(ctx, component.offeringId);
+}
+
+export async function getOfferingPlan(ctx: Context, uuid: string) {
+  const id = parseUuid(uuid);
+  const plan = id ? await ctx.db.offeringPlan.findUnique({ where: { id }, select: { offeringId: true } }) : null;
+  if (!plan) throw notFound();
+  return getOffering(ctx, plan.offeringId);
+}
+
+const SCOPE_LOOKUPS: Record<ScopeType, (ctx: Context, uuid: string) => Promise<unknown>> = {
+  CUSTOMER: getCustomer,
+  PROJECT: getProject,
+  OFFERING: getOffering,
+};
+
+/** A role grant is seen by its holder and by whoever sees its scope. */
+export async function getRoleGrant(ctx: Context, uuid: string) {
+  const id = parseUuid(uuid);
+  const grant = id ? await ctx.db.roleGrant.findUnique({ where: { id } }) : null;
+  if (!grant) throw notFound();
+  if (grant.userId !== ctx.viewer?.id) await SCOPE_LOOKUPS[grant.scopeType](ctx, grant.scopeId);
+  return grant;
+}

@@ -1,0 +1,20 @@
+import { encodeGlobalID } from "@pothos/plugin-relay";
+import { parseUuid, toHex } from "../platform/ids.ts";
+import { builder } from "./builder.ts";
+
+interface Deleted {
+  typename: string;
+  uuid: string;
+}
+
+/** What every delete mutation returns. */
+export const DeletionRef = builder.objectRef<Deleted>("Deletion").implement({
+  description: "What a delete removed: its global id (to evict it from a normalised cache) and its uuid",
+  fields: (t) => ({
+    deletedId: t.id({ resolve: (d) => encodeGlobalID(d.typename, parseUuid(d.uuid) ?? d.uuid) }),
+    uuid: t.string({ resolve: (d) => toHex(d.uuid) }),
+  }),
+});
+
+/** The deletion of the `typename` object whose uuid is `uuid` (either form). */
+export const deleted = (typename: string, uuid: string): Deleted => ({ typename, uuid });
