@@ -69,7 +69,7 @@ describe.skipIf(!postgresUrl)("DATABASE_POOL_SIZE and DATABASE_STATEMENT_TIMEOUT
     const graphql = await fetch(`${gateway.baseUrl}/graphql`, {
       method: "POST",
       headers: { authorization: `Token ${world.tokens.staff}`, "content-type": "application/json" },
-      body: JSON.stringify({ query: `mutation { beginCreatingOfferingUser(uuid: "${offeringUser.uuid}") { state } }` }),
+      body: JSON.stringify({ query: `mutation { beginCreatingOfferingUser(input: { uuid: "${offeringUser.uuid}" }) { ... on OfferingUser { state } } }` }),
     });
     await locker.query("ROLLBACK");
 

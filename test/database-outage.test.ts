@@ -88,7 +88,7 @@ describe.skipIf(!postgresUrl)("PostgreSQL connection failures", () => {
 
     await gateway.proxy.resume();
     const cutAgain = gateway.proxy.cutAfterNextCommit();
-    const graphql = await gateway.fetch("POST", "/graphql", { query: `mutation { setOkOfferingUser(uuid: "${ou.uuid}") { uuid state offering { name } } }` });
+    const graphql = await gateway.fetch("POST", "/graphql", { query: `mutation { setOkOfferingUser(input: { uuid: "${ou.uuid}" }) { ... on OfferingUser { uuid state offering { name } } } }` });
     await cutAgain;
     expect(await stateOf(ou.id)).toBe("OK");
     expect(await graphql.json()).toEqual({ data: { setOkOfferingUser: { uuid: ou.uuid, state: "OK", offering: { name: expect.any(String) } } } });

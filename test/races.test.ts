@@ -8,6 +8,7 @@ import { OFFERING_USER_TRANSITIONS, transitionMutationName } from "../src/offeri
 import { makeOffering, orderIn } from "./support/order-fixtures.ts";
 import { orderStateLabel } from "../src/orders/states.ts";
 import { OFFERING_TYPES, ORDER_TRANSITIONS } from "../src/orders/transitions.ts";
+import { FAILURE } from "./support/graphql-failures.ts";
 import { startTestApp, type TestApp } from "./support/app.ts";
 import { Random } from "./support/fuzz-values.ts";
 
@@ -58,7 +59,7 @@ const OFFERING_USERS: Machine = {
   rules: labelled(OFFERING_USER_TRANSITIONS, stateLabel),
   scope: "OFFERING_USER",
   restPath: (uuid, action) => `/api/marketplace-offering-users/${uuid}/${action}/`,
-  mutation: (action) => `${transitionMutationName(action as never)}(uuid: $uuid) { uuid }`,
+  mutation: (action) => `${transitionMutationName(action as never)}(input: { uuid: $uuid }) { ... on OfferingUser { uuid } ${FAILURE} }`,
   callers: () => ["providerOwner", "providerManager"],
   conflict: { status: 400, code: "INVALID_TRANSITION" },
   weights: { set_deleted: 0.05 },
@@ -131,8 +132,8 @@ async function call(machine: Machine, uuid: string, action: string, via: Outcome
     return { via, action, ok: res.status >= 200 && res.status < 300, detail: res.status, message: res.body?.detail };
   }
   const result = await t.gql(`mutation($uuid: ID!) { ${machine.mutation(action)} }`, { uuid }, t.world.tokens[graphqlCaller]);
-  const error = result.errors?.[0];
-  return { via, action, ok: !error && result.data != null, detail: (error?.extensions?.code as string) ?? "ok", message: error?.message };
+  const error = failureIn(result);
+  return { via, action, ok: !error, detail: error?.code ?? "ok", message: error?.message };
 }
 
 /** Fires every call at once, every other one over GraphQL. */
@@ -192,6 +193,14 @@ async function raceRecords(machine: Machine, records: Array<{ id: string; uuid: 
   console.log(`${machine.name}: ${records.length * callsPerRecord} concurrent calls on ${records.length} records, ${succeeded} applied`);
   // Every record moved (terminal states stop some after the first winner).
   expect(succeeded).toBeGreaterThanOrEqual(records.length);
+}
+
+/** A GraphQL call's failure: an error (`errors[]`) or a typed failure returned as the mutation's result. */
+function failureIn(result: { data?: Record<string, any> | null; errors?: Array<{ message: string; extensions?: Record<string, unknown> }> }) {
+  const error = result.errors?.[0];
+  if (error) return { code: String(error.extensions?.code), message: error.message };
+  const typed = Object.values(result.data ?? {}).find((value) => value?.__typename?.endsWith("Error"));
+  return typed ? { code: String(typed.code), message: String(typed.message) } : undefined;
 }
 
 describe("concurrent conflicting transitions, REST and GraphQL at once", { timeout: 120_000 }, () => {
@@ -261,7 +270,7 @@ describe("concurrent deletions of one record", () => {
 });
 
 describe("concurrent check-then-insert", () => {
-  type GraphqlResult = { errors?: Array<{ message: string; extensions?: Record<string, unknown> }> };
+  type GraphqlResult = Parameters<typeof failureIn>[0];
   /**
    * Half over REST, half over GraphQL. Counts REST statuses and GraphQL error codes ("ok" for success), and the
    * messages of the refusals: each must be the one a sequential caller gets, not a constraint's generic one.
@@ -270,7 +279,7 @@ describe("concurrent check-then-insert", () => {
     const calls = Array.from({ length: n }, (_, i) =>
       i % 2 === 0
         ? rest().then((r) => ({ outcome: String(r.status), message: r.status >= 400 ? JSON.stringify(r.body) : undefined }))
-        : graphql().then((r) => ({ outcome: (r.errors?.[0]?.extensions?.code as string | undefined) ?? "ok", message: r.errors?.[0]?.message })),
+        : graphql().then((r) => ({ outcome: failureIn(r)?.code ?? "ok", message: failureIn(r)?.message })),
     );
     const results = await Promise.all(calls);
     return { outcomes: count(results.map((r) => r.outcome)), messages: count(results.flatMap((r) => (r.message ? [r.message] : []))) };

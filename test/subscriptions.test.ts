@@ -101,7 +101,7 @@ describe("offeringUserChanged over graphql-ws", () => {
     const feed = await primedChanges(t.world.tokens.providerManager);
     const ou = await t.world.offeringUser("CREATING");
     expect((await transition(ou.uuid, "set_deleted")).status).toBe(400);
-    const result = await t.gql(`mutation($uuid: ID!) { setOkOfferingUser(uuid: $uuid) { state } }`, { uuid: ou.uuid }, t.world.tokens.providerOwner);
+    const result = await t.gql(`mutation($uuid: ID!) { setOkOfferingUser(input: { uuid: $uuid }) { ... on OfferingUser { state } } }`, { uuid: ou.uuid }, t.world.tokens.providerOwner);
     expect(result).toEqual({ data: { setOkOfferingUser: { state: "OK" } } });
 
     const change = (await feed.nextData()).offeringUserChanged;

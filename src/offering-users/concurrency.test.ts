@@ -25,8 +25,12 @@ async function overRest(uuid: string, operation: OfferingUserOperation): Promise
 
 async function overGraphql(uuid: string, operation: OfferingUserOperation): Promise<Outcome> {
   const name = transitionMutationName(operation);
-  const result = await t.gql(`mutation($uuid: ID!) { ${name}(uuid: $uuid) { uuid } }`, { uuid }, t.world.tokens.providerManager);
-  const code = result.errors?.[0]?.extensions?.code as string | undefined;
+  const result = await t.gql(
+    `mutation($uuid: ID!) { ${name}(input: { uuid: $uuid }) { ... on OfferingUser { uuid } ... on Error { code } } }`,
+    { uuid },
+    t.world.tokens.providerManager,
+  );
+  const code = (result.errors?.[0]?.extensions?.code ?? result.data?.[name]?.code) as string | undefined;
   return { via: "GraphQL", operation, ok: !result.errors && result.data?.[name]?.uuid === uuid, detail: code ?? "ok" };
 }
 

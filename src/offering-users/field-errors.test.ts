@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FAILURE, fieldsOf } from "../../test/support/graphql-failures.ts";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
 import { toHex } from "../platform/ids.ts";
 
@@ -6,7 +7,7 @@ import { toHex } from "../platform/ids.ts";
 
 const BASE = "/api/marketplace-offering-users/";
 const MISSING = "0123456789abcdef0123456789abcdef";
-const CREATE = `mutation($input: CreateOfferingUserInput!) { createOfferingUser(input: $input) { uuid } }`;
+const CREATE = `mutation($input: CreateOfferingUserInput!) { createOfferingUser(input: $input) { ... on OfferingUser { uuid } ${FAILURE} } }`;
 
 let t: TestApp;
 let owner: string;
@@ -25,23 +26,24 @@ async function freshUser() {
 const closedOffering = async () =>
   toHex((await t.app.deps.db.offering.create({ data: { customerId: t.world.provider.id, name: "Closed", type: "Marketplace.Slurm", state: "ACTIVE" } })).id);
 
-const fieldsOf = (result: { errors?: ReadonlyArray<{ extensions?: Record<string, unknown> }> }) => result.errors?.[0].extensions?.fields;
+const fieldsOfResult = (result: { data: Record<string, { fields?: Array<{ path: string; message: string }> }> }) =>
+  fieldsOf(Object.values(result.data)[0]);
 
 describe("createOfferingUser over GraphQL", () => {
   it("names the input's fields: offeringUuid and userUuid", async () => {
     const user = await freshUser();
     const create = (input: Record<string, unknown>) => t.gql(CREATE, { input }, owner);
-    expect(fieldsOf(await create({ offeringUuid: MISSING, userUuid: user }))).toEqual({ offeringUuid: ["Object does not exist."] });
-    expect(fieldsOf(await create({ offeringUuid: t.world.offering.uuid, userUuid: MISSING }))).toEqual({ userUuid: ["Object does not exist."] });
-    expect(fieldsOf(await create({ offeringUuid: await closedOffering(), userUuid: user }))).toEqual({
+    expect(fieldsOfResult(await create({ offeringUuid: MISSING, userUuid: user }))).toEqual({ offeringUuid: ["Object does not exist."] });
+    expect(fieldsOfResult(await create({ offeringUuid: t.world.offering.uuid, userUuid: MISSING }))).toEqual({ userUuid: ["Object does not exist."] });
+    expect(fieldsOfResult(await create({ offeringUuid: await closedOffering(), userUuid: user }))).toEqual({
       offeringUuid: ["It is not allowed to create users for current offering."],
     });
   });
 
   it("a comment URL that is not a URL names serviceProviderCommentUrl", async () => {
     const ou = await t.world.offeringUser("OK");
-    const result = await t.gql(`mutation($uuid: ID!) { updateOfferingUserComments(uuid: $uuid, serviceProviderCommentUrl: "nope") { uuid } }`, { uuid: ou.uuid }, owner);
-    expect(fieldsOf(result)).toEqual({ serviceProviderCommentUrl: ["Enter a valid URL."] });
+    const result = await t.gql(`mutation($uuid: ID!) { updateOfferingUserComments(input: { uuid: $uuid, serviceProviderCommentUrl: "nope" }) { ... on OfferingUser { uuid } ${FAILURE} } }`, { uuid: ou.uuid }, owner);
+    expect(fieldsOfResult(result)).toEqual({ serviceProviderCommentUrl: ["Enter a valid URL."] });
   });
 });
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { OfferingUserState } from "../generated/prisma/client.ts";
+import { FAILURE, fieldsOf } from "../../test/support/graphql-failures.ts";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
 import { countSql } from "../../test/support/sql-counter.ts";
 import { toHex } from "../platform/ids.ts";
@@ -107,8 +108,9 @@ describe("offeringUser", () => {
   });
 });
 
-describe("mutations return the record or an error with extensions.code", () => {
-  const BEGIN = `mutation($uuid: ID!) { beginCreatingOfferingUser(uuid: $uuid) { uuid state serviceProviderComment } }`;
+describe("mutations return the record or a typed failure", () => {
+  const BEGIN = `mutation($uuid: ID!) {
+    beginCreatingOfferingUser(input: { uuid: $uuid }) { ... on OfferingUser { uuid state serviceProviderComment } ${FAILURE} } }`;
 
   it("a transition returns the moved record", async () => {
     const ou = await t.world.offeringUser("CREATION_REQUESTED");
@@ -116,64 +118,106 @@ describe("mutations return the record or an error with extensions.code", () => {
     expect(res).toEqual({ data: { beginCreatingOfferingUser: { uuid: ou.uuid, state: "CREATING", serviceProviderComment: "" } } });
   });
 
-  it("from a wrong state → INVALID_TRANSITION with Waldur's message", async () => {
+  it("from a wrong state → InvalidTransitionError with Waldur's message, the current state and the states allowed", async () => {
     const ou = await t.world.offeringUser("OK");
     const res = await t.gql(BEGIN, { uuid: ou.uuid }, owner);
-    expect(res.errors?.[0]).toMatchObject({
+    expect(res.errors).toBeUndefined();
+    expect(res.data.beginCreatingOfferingUser).toEqual({
+      __typename: "InvalidTransitionError",
+      code: "INVALID_TRANSITION",
       message: "Cannot transition to Creating from current state: 5. Valid states for operation: Requested, Error creating.",
-      extensions: { code: "INVALID_TRANSITION" },
+      currentState: "OK",
+      allowedFrom: ["CREATION_REQUESTED", "ERROR_CREATING"],
     });
   });
 
-  it("visible without UPDATE_OFFERING_USER → FORBIDDEN; invisible → NOT_FOUND", async () => {
+  it("visible without UPDATE_OFFERING_USER → PermissionDeniedError; invisible → NotFoundError; nothing changes", async () => {
     const ou = await t.world.offeringUser("CREATION_REQUESTED");
-    expect((await t.gql(BEGIN, { uuid: ou.uuid }, t.world.tokens.support)).errors?.[0].extensions?.code).toBe("FORBIDDEN");
-    expect((await t.gql(BEGIN, { uuid: ou.uuid }, t.world.tokens.unrelated)).errors?.[0].extensions?.code).toBe("NOT_FOUND");
+    expect((await t.gql(BEGIN, { uuid: ou.uuid }, t.world.tokens.support)).data.beginCreatingOfferingUser).toMatchObject({
+      __typename: "PermissionDeniedError", code: "FORBIDDEN",
+    });
+    expect((await t.gql(BEGIN, { uuid: ou.uuid }, t.world.tokens.unrelated)).data.beginCreatingOfferingUser).toEqual({
+      __typename: "NotFoundError", code: "NOT_FOUND", message: "Not found.",
+    });
     expect((await t.app.deps.db.offeringUser.findUniqueOrThrow({ where: { id: ou.id } })).state).toBe("CREATION_REQUESTED");
   });
 
-  it("a comment URL that is not a URL → VALIDATION with fields", async () => {
+  it("a comment URL that is not a URL → ValidationError naming the input field", async () => {
     const ou = await t.world.offeringUser("CREATING");
     const res = await t.gql(
-      `mutation($uuid: ID!) { setPendingAccountLinkingOfferingUser(uuid: $uuid, comment: "x", commentUrl: "nope") { uuid } }`,
+      `mutation($uuid: ID!) {
+        setPendingAccountLinkingOfferingUser(input: { uuid: $uuid, comment: "x", commentUrl: "nope" }) { ... on OfferingUser { uuid } ${FAILURE} } }`,
       { uuid: ou.uuid },
       owner,
     );
-    expect(res.errors?.[0].extensions).toEqual({ code: "VALIDATION", fields: { commentUrl: ["Enter a valid URL."] } });
+    expect(res.data.setPendingAccountLinkingOfferingUser).toEqual({
+      __typename: "ValidationError", code: "VALIDATION", message: "Enter a valid URL.", fields: [{ path: "commentUrl", message: "Enter a valid URL." }],
+    });
   });
 
-  it("createOfferingUser returns the record; a duplicate → VALIDATION about the whole input", async () => {
+  it("createOfferingUser returns the record; a duplicate → ValidationError about the whole input", async () => {
     const user = await t.app.deps.db.user.create({ data: { username: "gql-create" } });
-    const CREATE = `mutation($input: CreateOfferingUserInput!) { createOfferingUser(input: $input) { state username offering { name } user { username } } }`;
+    const CREATE = `mutation($input: CreateOfferingUserInput!) {
+      createOfferingUser(input: $input) { ... on OfferingUser { state username offering { name } user { username } } ${FAILURE} } }`;
     const input = { offeringUuid: t.world.offering.uuid, userUuid: toHex(user.id), username: "gc" };
     const created = await t.gql(CREATE, { input }, owner);
     expect(created.data.createOfferingUser).toEqual({ state: "OK", username: "gc", offering: { name: "HPC" }, user: { username: "gql-create" } });
     const again = await t.gql(CREATE, { input }, owner);
-    expect(again.errors?.[0].extensions).toEqual({
-      code: "VALIDATION", fields: { input: ["The fields offering, user must make a unique set."] },
-    });
+    expect(fieldsOf(again.data.createOfferingUser)).toEqual({ input: ["The fields offering, user must make a unique set."] });
   });
 
   it("updateOfferingUser, updateOfferingUserComments and deleteOfferingUser", async () => {
     const ou = await t.world.offeringUser("PENDING_ADDITIONAL_VALIDATION", { comment: "Upload ID" });
-    const updated = await t.gql(`mutation($uuid: ID!) { updateOfferingUser(uuid: $uuid, username: "ada") { username state serviceProviderComment } }`, { uuid: ou.uuid }, owner);
+    const updated = await t.gql(
+      `mutation($uuid: ID!) { updateOfferingUser(input: { uuid: $uuid, username: "ada" }) { ... on OfferingUser { username state serviceProviderComment } } }`,
+      { uuid: ou.uuid },
+      owner,
+    );
     expect(updated.data.updateOfferingUser).toEqual({ username: "ada", state: "OK", serviceProviderComment: "" });
 
-    const COMMENT = `mutation($uuid: ID!) { updateOfferingUserComments(uuid: $uuid, serviceProviderComment: "<b>hi</b><script>x</script>") { serviceProviderComment state } }`;
+    const COMMENT = `mutation($uuid: ID!) {
+      updateOfferingUserComments(input: { uuid: $uuid, serviceProviderComment: "<b>hi</b><script>x</script>" }) { ... on OfferingUser { serviceProviderComment state } } }`;
     expect((await t.gql(COMMENT, { uuid: ou.uuid }, owner)).data.updateOfferingUserComments).toEqual({ serviceProviderComment: "<b>hi</b>", state: "OK" });
 
-    const DELETE = `mutation($uuid: ID!) { deleteOfferingUser(uuid: $uuid) { uuid } }`;
-    expect((await t.gql(DELETE, { uuid: ou.uuid }, t.world.tokens.projectAdmin)).errors?.[0]).toMatchObject({
-      message: "You do not have permission to delete this user.", extensions: { code: "FORBIDDEN" },
+    const DELETE = `mutation($uuid: ID!) { deleteOfferingUser(input: { uuid: $uuid }) { ... on Deletion { uuid deletedId } ${FAILURE} } }`;
+    expect((await t.gql(DELETE, { uuid: ou.uuid }, t.world.tokens.projectAdmin)).data.deleteOfferingUser).toMatchObject({
+      __typename: "PermissionDeniedError", message: "You do not have permission to delete this user.",
     });
-    expect((await t.gql(DELETE, { uuid: ou.uuid }, owner)).data).toEqual({ deleteOfferingUser: { uuid: ou.uuid } });
-    expect((await t.gql(DELETE, { uuid: ou.uuid }, owner)).errors?.[0].extensions?.code).toBe("NOT_FOUND");
+    const { data } = await t.gql(`query($uuid: ID!) { offeringUser(uuid: $uuid) { id } }`, { uuid: ou.uuid }, owner);
+    expect((await t.gql(DELETE, { uuid: ou.uuid }, owner)).data).toEqual({ deleteOfferingUser: { uuid: ou.uuid, deletedId: data.offeringUser.id } });
+    expect((await t.gql(DELETE, { uuid: ou.uuid }, owner)).data.deleteOfferingUser.__typename).toBe("NotFoundError");
   });
 
-  it("updateOfferingUserComments on a Deleted record → FORBIDDEN", async () => {
+  it("updateOfferingUserComments on a Deleted record → PermissionDeniedError", async () => {
     const ou = await t.world.offeringUser("DELETED");
-    const res = await t.gql(`mutation($uuid: ID!) { updateOfferingUserComments(uuid: $uuid, serviceProviderComment: "x") { uuid } }`, { uuid: ou.uuid }, owner);
-    expect(res.errors?.[0]).toMatchObject({ message: "Cannot update comments for offering user in state: Deleted", extensions: { code: "FORBIDDEN" } });
+    const res = await t.gql(
+      `mutation($uuid: ID!) { updateOfferingUserComments(input: { uuid: $uuid, serviceProviderComment: "x" }) { ... on OfferingUser { uuid } ${FAILURE} } }`,
+      { uuid: ou.uuid },
+      owner,
+    );
+    expect(res.data.updateOfferingUserComments).toMatchObject({ __typename: "PermissionDeniedError", message: "Cannot update comments for offering user in state: Deleted" });
+  });
+
+  it("two mutations in one document: the second's failure keeps the first's committed result", async () => {
+    const first = await t.world.offeringUser("CREATION_REQUESTED");
+    const second = await t.world.offeringUser("OK");
+    const res = await t.gql(
+      `mutation($a: ID!, $b: ID!) {
+        a: beginCreatingOfferingUser(input: { uuid: $a }) { ... on OfferingUser { state } ${FAILURE} }
+        b: beginCreatingOfferingUser(input: { uuid: $b }) { ... on OfferingUser { state } ${FAILURE} } }`,
+      { a: first.uuid, b: second.uuid },
+      owner,
+    );
+    expect(res.errors).toBeUndefined();
+    expect(res.data.a).toEqual({ state: "CREATING" });
+    expect(res.data.b).toMatchObject({ __typename: "InvalidTransitionError", currentState: "OK" });
+  });
+
+  it("an anonymous caller still gets UNAUTHENTICATED in errors, and a null result rather than an empty response", async () => {
+    const ou = await t.world.offeringUser("CREATION_REQUESTED");
+    const res = await t.gql(BEGIN, { uuid: ou.uuid });
+    expect(res.data).toEqual({ beginCreatingOfferingUser: null });
+    expect(res.errors?.[0].extensions?.code).toBe("UNAUTHENTICATED");
   });
 });
 

@@ -25,11 +25,11 @@ const graphql = async (token: string, query: string, variables: Record<string, u
   const response = await t.http("POST", "/graphql", { token, body: { query, variables } });
   return { status: response.status, retryAfter: response.headers.get("retry-after"), errors: response.body.errors, data: response.body.data };
 };
-const COMMENT = `mutation($uuid: ID!) { updateOfferingUserComments(uuid: $uuid, serviceProviderComment: "y") { uuid } }`;
+const COMMENT = `mutation($uuid: ID!) { updateOfferingUserComments(input: { uuid: $uuid, serviceProviderComment: "y" }) { ... on OfferingUser { uuid } } }`;
 const commentOverGraphql = (token: string, uuid: string) => graphql(token, COMMENT, { uuid });
 /** One document setting the comment `n` times under aliases a0…a(n-1), the last one winning. */
 const aliasedComments = (n: number) =>
-  `mutation($uuid: ID!) { ${Array.from({ length: n }, (_, i) => `a${i}: updateOfferingUserComments(uuid: $uuid, serviceProviderComment: "alias ${i}") { uuid }`).join(" ")} }`;
+  `mutation($uuid: ID!) { ${Array.from({ length: n }, (_, i) => `a${i}: updateOfferingUserComments(input: { uuid: $uuid, serviceProviderComment: "alias ${i}" }) { ... on OfferingUser { uuid } }`).join(" ")} }`;
 const commentOf = async (id: string) => (await t.app.deps.db.offeringUser.findUniqueOrThrow({ where: { id } })).serviceProviderComment;
 
 /** Lets every bucket fill up again. */
