@@ -8,6 +8,7 @@ import "./auth/tokens-schema.ts";
 import "./events/schema.ts";
 import "./offering-users/schema.ts";
 import "./offering-users/schema-provider.ts";
+import "./offering-users/schema-dashboard.ts";
 import "./maintenance/schema.ts";
 import "./maintenance/schema-offerings.ts";
 import "./maintenance/schema-public.ts";

@@ -26,8 +26,8 @@ async function freshUser() {
 const closedOffering = async () =>
   toHex((await t.app.deps.db.offering.create({ data: { customerId: t.world.provider.id, name: "Closed", type: "Marketplace.Slurm", state: "ACTIVE" } })).id);
 
-const fieldsOfResult = (result: { data: Record<string, { fields?: Array<{ path: string; message: string }> }> }) =>
-  fieldsOf(Object.values(result.data)[0]);
+const fieldsOfResult = (result: { data?: Record<string, { fields?: Array<{ path: string; message: string }> }> | null }) =>
+  fieldsOf(Object.values(result.data ?? {})[0] ?? {});
 
 describe("createOfferingUser over GraphQL", () => {
   it("names the input's fields: offeringUuid and userUuid", async () => {

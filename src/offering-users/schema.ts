@@ -69,7 +69,7 @@ export const OfferingUserRef = builder.prismaNode("OfferingUser", {
   }),
 });
 
-const { Filter: OfferingUserFilterInput, Order: OfferingUserOrderEnum } = collectionInputs("OfferingUser", OFFERING_USER_CONTRACT, {
+export const { Filter: OfferingUserFilterInput, Order: OfferingUserOrderEnum } = collectionInputs("OfferingUser", OFFERING_USER_CONTRACT, {
   OfferingUserState: OfferingUserStateEnum,
   OfferingUserRuntimeState: OfferingUserRuntimeStateEnum,
 });

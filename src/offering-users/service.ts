@@ -31,15 +31,19 @@ const UPDATED = "marketplace_offering_user_updated";
 
 export async function listOfferingUsers(
   ctx: Context,
-  args: { filter?: FilterValues<typeof OFFERING_USER_CONTRACT> | null; orderBy?: Array<OrderValue<typeof OFFERING_USER_CONTRACT>> | null; page: Page },
+  args: { filter?: OfferingUserFilter | null; orderBy?: Array<OrderValue<typeof OFFERING_USER_CONTRACT>> | null; page: Page },
   query: OfferingUserQuery = {},
 ): Promise<Connection<OfferingUser>> {
-  const where = {
-    AND: [await visibleOfferingUsers(ctx), ...(await OFFERING_USER_CONTRACT.where(args.filter, ctx))],
-  };
   const orderBy = OFFERING_USER_CONTRACT.orderBy(args.orderBy);
-  return paginate(ctx.db.offeringUser, { where, orderBy, page: args.page, query });
+  return paginate(ctx.db.offeringUser, { where: await listWhere(ctx, args.filter), orderBy, page: args.page, query });
 }
+
+export type OfferingUserFilter = FilterValues<typeof OFFERING_USER_CONTRACT>;
+
+/** Which offering users a list shows: those the viewer may see, under the filter. */
+export const listWhere = async (ctx: Context, filter: OfferingUserFilter | null | undefined) => ({
+  AND: [await visibleOfferingUsers(ctx), ...(await OFFERING_USER_CONTRACT.where(filter, ctx))],
+});
 
 /** The offering user `uuid`, read by `find` among those the viewer may see (404 otherwise). */
 async function findVisible<T>(ctx: Context, uuid: string, find: (where: Prisma.OfferingUserWhereInput) => Promise<T | null>) {

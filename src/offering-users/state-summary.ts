@@ -1,0 +1,43 @@
+import { allocationProviderScopes } from "../auth/access.ts";
+import { Permission } from "../auth/permissions.ts";
+import type { Context } from "../context.ts";
+import type { OfferingUserState } from "../generated/prisma/client.ts";
+import { canTransition } from "../platform/state-machine.ts";
+import { listWhere, type OfferingUserFilter } from "./service.ts";
+import { OFFERING_USER_STATES } from "./states.ts";
+import { OFFERING_USER_OPERATIONS, ruleFor, transitionMutationName } from "./transitions.ts";
+
+/** The operations the record's state allows now, and whether the viewer may run them (one permission covers all). */
+export async function availableTransitions(ctx: Context, ou: { state: OfferingUserState; offeringId: string; offering: { customerId: string } }) {
+  const permitted = await ctx.access.can(Permission.UPDATE_OFFERING_USER, allocationProviderScopes(ou));
+  return OFFERING_USER_OPERATIONS.filter((operation) => canTransition(ruleFor(operation), ou.state)).map((operation) => ({
+    operation,
+    mutation: transitionMutationName(operation),
+    to: ruleFor(operation).to,
+    permitted,
+  }));
+}
+
+const STATES = Object.keys(OFFERING_USER_STATES) as OfferingUserState[];
+
+/**
+ * How many offering users the viewer may see are in each state under a list filter: in all (every state, zeros
+ * too) and per offering (the offerings that have any), from one grouped query.
+ */
+export async function countOfferingUsersByState(ctx: Context, filter: OfferingUserFilter | null | undefined) {
+  const groups = await ctx.db.offeringUser.groupBy({ by: ["offeringId", "state"], where: await listWhere(ctx, filter), _count: { _all: true } });
+  const perOffering = new Map<string, Map<OfferingUserState, number>>();
+  for (const group of groups) {
+    const counts = perOffering.get(group.offeringId) ?? new Map<OfferingUserState, number>();
+    counts.set(group.state, group._count._all);
+    perOffering.set(group.offeringId, counts);
+  }
+  const total = (state: OfferingUserState) => groups.filter((group) => group.state === state).reduce((sum, group) => sum + group._count._all, 0);
+  return {
+    states: STATES.map((state) => ({ state, count: total(state) })),
+    offerings: [...perOffering].map(([offeringId, counts]) => ({
+      offeringId,
+      states: STATES.map((state) => ({ state, count: counts.get(state) ?? 0 })),
+    })),
+  };
+}
