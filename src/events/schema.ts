@@ -6,6 +6,7 @@ import { toHex } from "../platform/ids.ts";
 import type { EventCreatedPayload } from "./event-created.ts";
 import { EVENT_CONTRACT } from "./contract.ts";
 import * as service from "./service.ts";
+import { eventsAfter, replayedThenLive } from "./resume.ts";
 import { contextShownTo, subscriberMaySee, visibleEvents } from "./visibility.ts";
 import { visibleIntNode } from "../graphql/nodes.ts";
 
@@ -59,14 +60,19 @@ builder.subscriptionFields((t) => ({
   eventCreated: t.prismaField({
     type: "Event",
     description: "Audit events the subscriber may see, after the change they record is committed",
-    args: { eventType: t.arg.stringList() },
+    args: {
+      eventType: t.arg.stringList(),
+      after: t.arg.int({ description: "Resume: first replay the events after this `eventId` (the last one received), then follow live" }),
+    },
     subscribe: (_root, args, ctx) => {
       ctx.requireViewer();
-      return ctx.pubsub.subscribe(
-        "eventCreated",
-        (p: EventCreatedPayload) =>
-          (!args.eventType?.length || args.eventType.includes(p.eventType)) && subscriberMaySee(ctx, "event", p, (fresh) => canSeeEvent(fresh, p.eventId)),
-      );
+      const accept = (p: EventCreatedPayload) =>
+        (!args.eventType?.length || args.eventType.includes(p.eventType)) && subscriberMaySee(ctx, "event", p, (fresh) => canSeeEvent(fresh, p.eventId));
+      const live = ctx.pubsub.subscribe("eventCreated", accept);
+      if (args.after == null) return live;
+      const after = args.after;
+      const where = args.eventType?.length ? { eventType: { in: args.eventType } } : {};
+      return replayedThenLive(live, () => eventsAfter(ctx, after, where, (e) => ({ eventId: e.id, eventType: e.eventType })), accept);
     },
     resolve: (query, payload: EventCreatedPayload, _args, ctx) =>
       ctx.db.event.findUniqueOrThrow({ ...query, where: { id: payload.eventId } }),
