@@ -199,7 +199,7 @@ describe("found by fuzzing", () => {
 
   it("a GraphQL JSON variable nested deeper than 512 levels is a validation error", async () => {
     const resource = await makeResource(t.app.deps.db, t.world, "OK");
-    const query = "mutation($uuid: ID!, $m: JSON!) { setResourceBackendMetadata(uuid: $uuid, backendMetadata: $m) { status } }";
+    const query = "mutation($uuid: ID!, $m: JSON!) { setResourceBackendMetadata(input: { uuid: $uuid, backendMetadata: $m }) { ... on ResourceBackendResult { status } } }";
     const res = await t.http("POST", "/graphql", {
       token: staff(),
       raw: serialize({ query, variables: { uuid: resource.uuid, m: nested(50_000, false) } }),

@@ -89,7 +89,7 @@ describe("set_as_ok/", () => {
   it("runs the same through GraphQL", async () => {
     const resource = await makeResource(t.app.deps.db, t.world, "ERRED");
     const result = await t.gql<any>(
-      `mutation($uuid: ID!) { setResourceAsOk(uuid: $uuid) { state resource { stateLabel errorMessage } } }`,
+      `mutation($uuid: ID!) { setResourceAsOk(input: { uuid: $uuid }) { ... on ResourceStateResult { state resource { stateLabel errorMessage } } } }`,
       { uuid: resource.uuid },
       t.world.tokens.providerOwner,
     );

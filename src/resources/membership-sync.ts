@@ -2,7 +2,7 @@ import { allocationProviderScopes as providerScopes } from "../auth/access.ts";
 import { Permission } from "../auth/permissions.ts";
 import type { Context } from "../context.ts";
 import { recordEvent, allocationEventParts } from "../events/record.ts";
-import { DomainError, ErrorCode, invalid } from "../platform/errors.ts";
+import { conflict, invalid } from "../platform/errors.ts";
 import { parseUuid, toHex } from "../platform/ids.ts";
 import { transact } from "../platform/transaction.ts";
 import { loadForProvider } from "./backend.ts";
@@ -72,9 +72,7 @@ export async function setMembershipSyncStatuses(ctx: Context, uuid: string, stat
   const resource = await loadForProvider(ctx, uuid, { ...RESOURCE_CORE, offering: { select: { name: true, customerId: true, pluginOptions: true } } });
   await ctx.access.require(Permission.SET_RESOURCE_BACKEND_METADATA, providerScopes(resource));
   const options = resource.offering.pluginOptions as Record<string, unknown> | null;
-  if (!options?.enable_membership_sync_status) {
-    throw new DomainError(ErrorCode.CONFLICT, "Membership sync status is not enabled for this offering.");
-  }
+  if (!options?.enable_membership_sync_status) throw conflict("Membership sync status is not enabled for this offering.");
   const entries = readEntries(statuses);
   const users = await ctx.db.user.findMany({
     where: {

@@ -1,6 +1,7 @@
 import type { GraphQLResolveInfo } from "graphql";
 import type { Resource, ResourceState } from "../generated/prisma/client.ts";
 import { builder } from "../graphql/builder.ts";
+import { inputTypeName, uuidInput } from "../graphql/mutations.ts";
 import { nestedQuery } from "../graphql/nested-query.ts";
 import { apiUrl } from "../graphql/urls.ts";
 import { toHex } from "../platform/ids.ts";
@@ -83,36 +84,60 @@ const ResourceBackendResultRef = builder
 
 const resourceQuery = (ctx: object, info: GraphQLResolveInfo) => nestedQuery(ctx, info, "Resource", "resource");
 
+const SetResourceBackendIdInput = builder.inputType(inputTypeName("setResourceBackendId"), {
+  fields: (t) => ({ uuid: t.id({ required: true }), backendId: t.string({ required: true }) }),
+});
+const SetResourceBackendMetadataInput = builder.inputType(inputTypeName("setResourceBackendMetadata"), {
+  fields: (t) => ({ uuid: t.id({ required: true }), backendMetadata: t.field({ type: "JSON", required: true }) }),
+});
+const SetResourceLimitsInput = builder.inputType(inputTypeName("setResourceLimits"), {
+  fields: (t) => ({ uuid: t.id({ required: true }), limits: t.field({ type: "JSON", required: true }) }),
+});
+const SetResourceEndDateInput = builder.inputType(inputTypeName("setResourceEndDate"), {
+  fields: (t) => ({ uuid: t.id({ required: true }), endDate: t.string({ description: "YYYY-MM-DD; null clears it" }) }),
+});
+
 builder.mutationFields((t) => ({
   setResourceBackendId: t.field({
     type: ResourceBackendResultRef,
+    errors: {},
+    nullable: true,
     description: "The provider records the resource's id in its backend",
-    args: { uuid: t.arg.id({ required: true }), backendId: t.arg.string({ required: true }) },
-    resolve: (_r, args, ctx, info) => backend.setResourceBackendId(ctx, String(args.uuid), args.backendId, resourceQuery(ctx, info)),
+    args: { input: t.arg({ type: SetResourceBackendIdInput, required: true }) },
+    resolve: (_r, { input }, ctx, info) => backend.setResourceBackendId(ctx, String(input.uuid), input.backendId, resourceQuery(ctx, info)),
   }),
   setResourceBackendMetadata: t.field({
     type: ResourceBackendResultRef,
+    errors: {},
+    nullable: true,
     description: "Replaces the backend metadata (a JSON object)",
-    args: { uuid: t.arg.id({ required: true }), backendMetadata: t.arg({ type: "JSON", required: true }) },
-    resolve: (_r, args, ctx, info) => backend.setResourceBackendMetadata(ctx, String(args.uuid), args.backendMetadata, resourceQuery(ctx, info)),
+    args: { input: t.arg({ type: SetResourceBackendMetadataInput, required: true }) },
+    resolve: (_r, { input }, ctx, info) =>
+      backend.setResourceBackendMetadata(ctx, String(input.uuid), input.backendMetadata, resourceQuery(ctx, info)),
   }),
   setResourceLimits: t.field({
     type: ResourceBackendResultRef,
+    errors: {},
+    nullable: true,
     description: "Replaces the limits applied on the backend (component type → number)",
-    args: { uuid: t.arg.id({ required: true }), limits: t.arg({ type: "JSON", required: true }) },
-    resolve: (_r, args, ctx, info) => backend.setResourceLimits(ctx, String(args.uuid), args.limits, resourceQuery(ctx, info)),
+    args: { input: t.arg({ type: SetResourceLimitsInput, required: true }) },
+    resolve: (_r, { input }, ctx, info) => backend.setResourceLimits(ctx, String(input.uuid), input.limits, resourceQuery(ctx, info)),
   }),
   setResourceEndDate: t.field({
     type: ResourceBackendResultRef,
+    errors: {},
+    nullable: true,
     description: "The provider sets (or, with null, clears) the resource's end date (YYYY-MM-DD)",
-    args: { uuid: t.arg.id({ required: true }), endDate: t.arg.string() },
-    resolve: (_r, args, ctx, info) => backend.setResourceEndDate(ctx, String(args.uuid), args.endDate ?? null, resourceQuery(ctx, info)),
+    args: { input: t.arg({ type: SetResourceEndDateInput, required: true }) },
+    resolve: (_r, { input }, ctx, info) => backend.setResourceEndDate(ctx, String(input.uuid), input.endDate ?? null, resourceQuery(ctx, info)),
   }),
   refreshResourceLastSync: t.field({
     type: ResourceBackendResultRef,
+    errors: {},
+    nullable: true,
     description: "Marks the resource as synchronised with its backend now",
-    args: { uuid: t.arg.id({ required: true }) },
-    resolve: (_r, args, ctx, info) => backend.refreshResourceLastSync(ctx, String(args.uuid), resourceQuery(ctx, info)),
+    args: { input: t.arg({ type: uuidInput("refreshResourceLastSync"), required: true }) },
+    resolve: (_r, { input }, ctx, info) => backend.refreshResourceLastSync(ctx, String(input.uuid), resourceQuery(ctx, info)),
   }),
 }));
 
@@ -135,24 +160,36 @@ const MemberSyncReportRef = builder.objectRef<{ stored: number; skipped: string[
   }),
 });
 
+const SetResourceAsErredInput = builder.inputType(inputTypeName("setResourceAsErred"), {
+  fields: (t) => ({ uuid: t.id({ required: true }), errorMessage: t.string(), errorTraceback: t.string() }),
+});
+const SetResourceMembershipSyncStatusesInput = builder.inputType(inputTypeName("setResourceMembershipSyncStatuses"), {
+  fields: (t) => ({ uuid: t.id({ required: true }), statuses: t.field({ type: "JSON", required: true }) }),
+});
+
 builder.mutationFields((t) => ({
   setResourceAsOk: t.field({
     type: ResourceStateResultRef,
+    errors: {},
+    nullable: true,
     description: "The provider reports the resource in order on its backend: OK, error message cleared",
-    args: { uuid: t.arg.id({ required: true }) },
-    resolve: (_r, args, ctx, info) => transitionResource(ctx, String(args.uuid), "setAsOk", {}, resourceQuery(ctx, info)),
+    args: { input: t.arg({ type: uuidInput("setResourceAsOk"), required: true }) },
+    resolve: (_r, { input }, ctx, info) => transitionResource(ctx, String(input.uuid), "setAsOk", {}, resourceQuery(ctx, info)),
   }),
   setResourceAsErred: t.field({
     type: ResourceStateResultRef,
+    errors: {},
+    nullable: true,
     description: "The provider reports the resource failed on its backend: Erred, with the error",
-    args: { uuid: t.arg.id({ required: true }), errorMessage: t.arg.string(), errorTraceback: t.arg.string() },
-    resolve: (_r, args, ctx, info) =>
-      transitionResource(ctx, String(args.uuid), "setAsErred", { errorMessage: args.errorMessage, errorTraceback: args.errorTraceback }, resourceQuery(ctx, info)),
+    args: { input: t.arg({ type: SetResourceAsErredInput, required: true }) },
+    resolve: (_r, { input }, ctx, info) => transitionResource(ctx, String(input.uuid), "setAsErred", input, resourceQuery(ctx, info)),
   }),
   setResourceMembershipSyncStatuses: t.field({
     type: MemberSyncReportRef,
+    errors: {},
+    nullable: true,
     description: "The site agent's full report of how each member's role reached the backend (Waldur's entry fields)",
-    args: { uuid: t.arg.id({ required: true }), statuses: t.arg({ type: "JSON", required: true }) },
-    resolve: (_r, args, ctx) => setMembershipSyncStatuses(ctx, String(args.uuid), args.statuses),
+    args: { input: t.arg({ type: SetResourceMembershipSyncStatusesInput, required: true }) },
+    resolve: (_r, { input }, ctx) => setMembershipSyncStatuses(ctx, String(input.uuid), input.statuses),
   }),
 }));

@@ -2,7 +2,7 @@ import { allocationProviderScopes as providerScopes } from "../auth/access.ts";
 import { Permission } from "../auth/permissions.ts";
 import type { Context } from "../context.ts";
 import type { ResourceState } from "../generated/prisma/client.ts";
-import { DomainError, ErrorCode, notFound } from "../platform/errors.ts";
+import { notFound, wrongState } from "../platform/errors.ts";
 import { canTransition, swapFromObserved } from "../platform/state-machine.ts";
 import { transact } from "../platform/transaction.ts";
 import { reconcileResourceStateChange } from "../offering-users/allocations.ts";
@@ -22,8 +22,8 @@ const EFFECTS: Record<ResourceTransition, { eventType: string; keepsError: boole
   setAsErred: { eventType: "marketplace_resource_erred_on_backend", keepsError: true },
 };
 
-const wrongState = (from: readonly ResourceState[]) =>
-  new DomainError(ErrorCode.CONFLICT, `Valid states for operation: ${from.map(resourceStateLabel).join(", ")}.`);
+const refused = (from: readonly ResourceState[], current: ResourceState) =>
+  wrongState(`Valid states for operation: ${from.map(resourceStateLabel).join(", ")}.`, current, from);
 
 /**
  * The provider's word on a resource's state (Waldur's set_as_ok / set_as_erred): 404 outside the provider view,
@@ -42,7 +42,7 @@ export async function transitionResource(
   // Waldur's RESOURCE.SET_STATE; here the same roles hold the backend write-back permissions.
   await ctx.access.require(Permission.SET_RESOURCE_BACKEND_METADATA, providerScopes(resource));
   const rule = RESOURCE_TRANSITIONS[transition];
-  if (!canTransition(rule, resource.state)) throw wrongState(rule.from);
+  if (!canTransition(rule, resource.state)) throw refused(rule.from, resource.state);
   const effect = EFFECTS[transition];
   const errorMessage = effect.keepsError ? (input.errorMessage ?? "") : "";
   const changed = await transact(ctx, async (tx, outbox) => {
@@ -51,7 +51,7 @@ export async function transitionResource(
       resource.state,
       (from) => tx.resource.updateMany({ where: { id: resource.id, state: from }, data: { state: rule.to, errorMessage } }),
       async () => (await tx.resource.findUnique({ where: { id: resource.id }, select: { state: true } }))?.state ?? null,
-      { invalid: () => wrongState(rule.from), missing: notFound },
+      { invalid: (current) => refused(rule.from, current), missing: notFound },
     );
     await recordResourceChange(ctx, tx, outbox, resource, {
       eventType: effect.eventType,

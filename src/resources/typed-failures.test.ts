@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestApp, type TestApp } from "../../test/support/app.ts";
+import { FAILURE, fieldsOf } from "../../test/support/graphql-failures.ts";
+import { makeResource } from "../../test/support/order-fixtures.ts";
+import type { Persona } from "../../test/support/world.ts";
+
+/** The resource mutations' refusals, as typed results in `data` rather than entries of `errors`. */
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(() => t.close());
+
+const SET_AS_OK = `mutation($uuid: ID!) { setResourceAsOk(input: { uuid: $uuid }) { ... on ResourceStateResult { state } ${FAILURE} } }`;
+const run = async (document: string, variables: Record<string, unknown>, persona: Persona = "providerOwner") => {
+  const result = await t.gql(document, variables, t.world.tokens[persona]);
+  expect(result.errors).toBeUndefined();
+  return result.data;
+};
+const stateOf = async (id: string) => (await t.app.deps.db.resource.findUniqueOrThrow({ where: { id } })).state;
+
+describe("typed failures of resource mutations", () => {
+  it("a resource outside the provider view is a NotFoundError", async () => {
+    const resource = await makeResource(t.app.deps.db, t.world, "ERRED");
+    const data = await run(SET_AS_OK, { uuid: resource.uuid }, "projectAdmin");
+    expect(data.setResourceAsOk).toEqual({ __typename: "NotFoundError", code: "NOT_FOUND", message: "Not found." });
+    expect(await stateOf(resource.id)).toBe("ERRED");
+  });
+
+  it("a provider role without the right is a PermissionDeniedError", async () => {
+    const resource = await makeResource(t.app.deps.db, t.world, "ERRED");
+    const data = await run(SET_AS_OK, { uuid: resource.uuid }, "providerSupport");
+    expect(data.setResourceAsOk).toMatchObject({ __typename: "PermissionDeniedError", code: "FORBIDDEN" });
+    expect(await stateOf(resource.id)).toBe("ERRED");
+  });
+
+  it("a refused value is a ValidationError naming the input field", async () => {
+    const resource = await makeResource(t.app.deps.db, t.world, "OK");
+    const data = await run(
+      `mutation($uuid: ID!, $m: JSON!) { setResourceBackendMetadata(input: { uuid: $uuid, backendMetadata: $m }) { ${FAILURE} } }`,
+      { uuid: resource.uuid, m: [1] },
+    );
+    expect(data.setResourceBackendMetadata).toMatchObject({ __typename: "ValidationError", code: "VALIDATION" });
+    expect(fieldsOf(data.setResourceBackendMetadata)).toEqual({ backendMetadata: ["Expected a dictionary of items."] });
+  });
+
+  it("a state the action does not leave is an InvalidTransitionError with the current and allowed states", async () => {
+    const resource = await makeResource(t.app.deps.db, t.world, "TERMINATED");
+    const data = await run(SET_AS_OK, { uuid: resource.uuid });
+    expect(data.setResourceAsOk).toEqual({
+      __typename: "InvalidTransitionError",
+      code: "CONFLICT",
+      message: "Valid states for operation: Creating, Updating, Terminating, Erred.",
+      currentState: "TERMINATED",
+      allowedFrom: ["CREATING", "UPDATING", "TERMINATING", "ERRED"],
+    });
+  });
+
+  it("membership sync on an offering that has not opted in is a ConflictError", async () => {
+    const resource = await makeResource(t.app.deps.db, t.world, "OK");
+    const data = await run(
+      `mutation($uuid: ID!) { setResourceMembershipSyncStatuses(input: { uuid: $uuid, statuses: [] }) { ... on MemberSyncReport { stored } ${FAILURE} } }`,
+      { uuid: resource.uuid },
+    );
+    expect(data.setResourceMembershipSyncStatuses).toEqual({
+      __typename: "ConflictError",
+      code: "CONFLICT",
+      message: "Membership sync status is not enabled for this offering.",
+    });
+  });
+
+  it("a failing second mutation keeps the first one's result", async () => {
+    const resource = await makeResource(t.app.deps.db, t.world, "OK");
+    const data = await run(
+      `mutation($uuid: ID!) {
+        first: setResourceBackendId(input: { uuid: $uuid, backendId: "slurm-1" }) { ... on ResourceBackendResult { changed resource { backendId projectName } } ${FAILURE} }
+        second: setResourceAsOk(input: { uuid: $uuid }) { ... on ResourceStateResult { state } ${FAILURE} }
+      }`,
+      { uuid: resource.uuid },
+    );
+    const project = await t.app.deps.db.project.findUniqueOrThrow({ where: { id: t.world.project.id } });
+    expect(data.first).toEqual({ changed: true, resource: { backendId: "slurm-1", projectName: project.name } });
+    expect(data.second).toMatchObject({ __typename: "InvalidTransitionError", currentState: "OK" });
+    expect((await t.app.deps.db.resource.findUniqueOrThrow({ where: { id: resource.id } })).backendId).toBe("slurm-1");
+  });
+});
