@@ -74,7 +74,8 @@ const OFFERING_USERS: Machine = {
 const ORDER_BASE = {
   scope: "ORDER" as const,
   restPath: (uuid: string, action: string) => `/api/marketplace-orders/${uuid}/${action}/`,
-  mutation: (action: string) => `${ORDER_TRANSITIONS[action as keyof typeof ORDER_TRANSITIONS].effect.mutation}(uuid: $uuid) { state }`,
+  mutation: (action: string) =>
+    `${ORDER_TRANSITIONS[action as keyof typeof ORDER_TRANSITIONS].effect.mutation}(input: { uuid: $uuid }) { ... on OrderActionResult { state } ${FAILURE} }`,
   callers: (action: string): [Persona, Persona] =>
     ORDER_TRANSITIONS[action as keyof typeof ORDER_TRANSITIONS].effect.side === "consumer" ? ["projectAdmin", "projectManager"] : ["providerOwner", "providerManager"],
   conflict: { status: 409, code: "CONFLICT" },
@@ -125,6 +126,18 @@ interface Outcome {
   message?: string;
 }
 
+type GraphqlAnswer = { data?: Record<string, unknown> | null; errors?: Array<{ message: string; extensions?: Record<string, unknown> }> };
+
+const isFailure = (value: unknown): value is { code: string; message: string } =>
+  typeof value === "object" && value !== null && "code" in value && "message" in value;
+
+/** The refusal in a GraphQL answer: its first error, or a typed failure a mutation returned (selected with FAILURE). */
+function failureOf(result: GraphqlAnswer): { code: string; message: string } | undefined {
+  const error = result.errors?.[0];
+  if (error) return { code: String(error.extensions?.code), message: error.message };
+  return Object.values(result.data ?? {}).find(isFailure);
+}
+
 async function call(machine: Machine, uuid: string, action: string, via: Outcome["via"]): Promise<Outcome> {
   const [restCaller, graphqlCaller] = machine.callers(action);
   if (via === "REST") {
@@ -132,8 +145,8 @@ async function call(machine: Machine, uuid: string, action: string, via: Outcome
     return { via, action, ok: res.status >= 200 && res.status < 300, detail: res.status, message: res.body?.detail };
   }
   const result = await t.gql(`mutation($uuid: ID!) { ${machine.mutation(action)} }`, { uuid }, t.world.tokens[graphqlCaller]);
-  const error = failureIn(result);
-  return { via, action, ok: !error, detail: error?.code ?? "ok", message: error?.message };
+  const failure = failureOf(result);
+  return { via, action, ok: !failure && result.data != null, detail: failure?.code ?? "ok", message: failure?.message };
 }
 
 /** Fires every call at once, every other one over GraphQL. */
@@ -193,14 +206,6 @@ async function raceRecords(machine: Machine, records: Array<{ id: string; uuid: 
   console.log(`${machine.name}: ${records.length * callsPerRecord} concurrent calls on ${records.length} records, ${succeeded} applied`);
   // Every record moved (terminal states stop some after the first winner).
   expect(succeeded).toBeGreaterThanOrEqual(records.length);
-}
-
-/** A GraphQL call's failure: an error (`errors[]`) or a typed failure returned as the mutation's result. */
-function failureIn(result: { data?: Record<string, any> | null; errors?: Array<{ message: string; extensions?: Record<string, unknown> }> }) {
-  const error = result.errors?.[0];
-  if (error) return { code: String(error.extensions?.code), message: error.message };
-  const typed = Object.values(result.data ?? {}).find((value) => value?.__typename?.endsWith("Error"));
-  return typed ? { code: String(typed.code), message: String(typed.message) } : undefined;
 }
 
 describe("concurrent conflicting transitions, REST and GraphQL at once", { timeout: 120_000 }, () => {
@@ -270,16 +275,15 @@ describe("concurrent deletions of one record", () => {
 });
 
 describe("concurrent check-then-insert", () => {
-  type GraphqlResult = Parameters<typeof failureIn>[0];
   /**
    * Half over REST, half over GraphQL. Counts REST statuses and GraphQL error codes ("ok" for success), and the
    * messages of the refusals: each must be the one a sequential caller gets, not a constraint's generic one.
    */
-  async function both(n: number, rest: () => Promise<{ status: number; body: any }>, graphql: () => Promise<GraphqlResult>) {
+  async function both(n: number, rest: () => Promise<{ status: number; body: any }>, graphql: () => Promise<GraphqlAnswer>) {
     const calls = Array.from({ length: n }, (_, i) =>
       i % 2 === 0
         ? rest().then((r) => ({ outcome: String(r.status), message: r.status >= 400 ? JSON.stringify(r.body) : undefined }))
-        : graphql().then((r) => ({ outcome: failureIn(r)?.code ?? "ok", message: failureIn(r)?.message })),
+        : graphql().then((r) => ({ outcome: failureOf(r)?.code ?? "ok", message: failureOf(r)?.message })),
     );
     const results = await Promise.all(calls);
     return { outcomes: count(results.map((r) => r.outcome)), messages: count(results.flatMap((r) => (r.message ? [r.message] : []))) };
@@ -313,7 +317,7 @@ describe("concurrent check-then-insert", () => {
       () => t.http("POST", "/api/marketplace-orders/", { token, body }),
       () =>
         t.gql(
-          `mutation($o: ID!, $p: ID!, $r: ID!) { createOrder(input: { offeringUuid: $o, projectUuid: $p, resourceUuid: $r, type: TERMINATE }) { uuid } }`,
+          `mutation($o: ID!, $p: ID!, $r: ID!) { createOrder(input: { offeringUuid: $o, projectUuid: $p, resourceUuid: $r, type: TERMINATE }) { ... on Order { uuid } ${FAILURE} } }`,
           { o: t.world.offering.uuid, p: t.world.project.uuid, r: resource.uuid },
           token,
         ),

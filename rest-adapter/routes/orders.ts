@@ -53,7 +53,7 @@ const actions: RouteSpec[] = ORDER_ACTIONS.map((action) => {
     method: "POST",
     path: `${ORDERS}/:uuid/${action}/`,
     summary: `Order action ${action}: ${from.join(", ")} → ${to}`,
-    document: `mutation($uuid: ID!${args}) { ${effect.mutation}(uuid: $uuid${passed}) { detail state } }`,
+    document: `mutation($uuid: ID!${args}) { ${effect.mutation}(input: { uuid: $uuid${passed} }) { detail state } }`,
     ...(Object.keys(fields).length
       ? withBody(defineBody(fields), (input, { params }) => ({ uuid: params.uuid, ...input }))
       : { variables: byUuid }),
@@ -97,7 +97,7 @@ export const orderRoutes: RouteSpec[] = [
     method: "POST",
     path: `${ORDERS}/:uuid/set_backend_id/`,
     summary: "Set the order's backend id",
-    document: `mutation($uuid: ID!, $backendId: String!) { setOrderBackendId(uuid: $uuid, backendId: $backendId) { status } }`,
+    document: `mutation($uuid: ID!, $backendId: String!) { setOrderBackendId(input: { uuid: $uuid, backendId: $backendId }) { status } }`,
     ...withBody(BACKEND_ID, (input, { params }) => ({ uuid: params.uuid, ...input })),
     kind: "object",
   },

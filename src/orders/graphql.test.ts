@@ -2,12 +2,15 @@ import { describe, expect, it } from "vitest";
 import { useSubscriptionApp } from "../../test/support/subscription-app.ts";
 import { primeFeed, sleep } from "../../test/support/ws.ts";
 import { orderIn } from "../../test/support/order-fixtures.ts";
+import { FAILURE } from "../../test/support/graphql-failures.ts";
 
 const { t, clients } = useSubscriptionApp();
 
-const CREATE = `mutation($input: CreateOrderInput!) { createOrder(input: $input) { uuid state stateLabel typeLabel resourceUuid resource { uuid stateLabel } } }`;
-const APPROVE = `mutation($uuid: ID!) { approveOrderByProvider(uuid: $uuid) { detail state order { uuid stateLabel providerReviewedBy } } }`;
-const DONE = `mutation($uuid: ID!) { setOrderStateDone(uuid: $uuid) { state order { resource { stateLabel } } } }`;
+const CREATE = `mutation($input: CreateOrderInput!) { createOrder(input: $input) {
+  ... on Order { uuid state stateLabel typeLabel resourceUuid resource { uuid stateLabel } } ${FAILURE} } }`;
+const APPROVE = `mutation($uuid: ID!) { approveOrderByProvider(input: { uuid: $uuid }) {
+  ... on OrderActionResult { detail state order { uuid stateLabel providerReviewedBy } } ${FAILURE} } }`;
+const DONE = `mutation($uuid: ID!) { setOrderStateDone(input: { uuid: $uuid }) { ... on OrderActionResult { state order { resource { stateLabel } } } } }`;
 
 describe("orders over GraphQL", () => {
   it("create, approve and complete with the same rules as REST", async () => {
@@ -18,7 +21,7 @@ describe("orders over GraphQL", () => {
     const uuid = created.data.createOrder.uuid;
 
     const denied = await t.gql(APPROVE, { uuid }, t.world.tokens.projectAdmin);
-    expect(denied.errors?.[0].extensions?.code).toBe("FORBIDDEN");
+    expect(denied.data.approveOrderByProvider).toMatchObject({ __typename: "PermissionDeniedError", code: "FORBIDDEN" });
     const approved = await t.gql(APPROVE, { uuid }, t.world.tokens.providerOwner);
     expect(approved.data.approveOrderByProvider).toMatchObject({
       detail: "Order has been approved and is being processed.",
@@ -26,7 +29,13 @@ describe("orders over GraphQL", () => {
       order: { uuid, stateLabel: "executing", providerReviewedBy: "providerOwner" },
     });
     const again = await t.gql(APPROVE, { uuid }, t.world.tokens.providerOwner);
-    expect(again.errors?.[0]).toMatchObject({ message: "Valid states for operation: pending-provider.", extensions: { code: "CONFLICT" } });
+    expect(again.data.approveOrderByProvider).toEqual({
+      __typename: "InvalidTransitionError",
+      code: "CONFLICT",
+      message: "Valid states for operation: pending-provider.",
+      currentState: "EXECUTING",
+      allowedFrom: ["PENDING_PROVIDER"],
+    });
     const done = await t.gql(DONE, { uuid }, t.world.tokens.providerOwner);
     expect(done.data.setOrderStateDone).toEqual({ state: "DONE", order: { resource: { stateLabel: "OK" } } });
 

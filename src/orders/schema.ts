@@ -12,10 +12,10 @@ import { EventRef } from "../events/schema.ts";
 import { createOrder } from "./create.ts";
 import { ORDER_CONTRACT } from "./contract.ts";
 import { OrderRef, OrderStateEnum, OrderTypeEnum } from "./order-type.ts";
-import { ORDER_ACTIONS, ORDER_TRANSITIONS } from "./transitions.ts";
+import { ORDER_ACTIONS, ORDER_TRANSITIONS, type OrderAction, type OrderEffect } from "./transitions.ts";
 import * as service from "./service.ts";
 import { deleted, DeletionRef } from "../graphql/deletion.ts";
-import { uuidInput } from "../graphql/mutations.ts";
+import { inputTypeName, uuidInput } from "../graphql/mutations.ts";
 
 export { OrderRef, OrderStateEnum, OrderTypeEnum };
 
@@ -76,9 +76,28 @@ const BackendIdResultRef = builder.objectRef<{ orderId: string; changed: boolean
   }),
 });
 
+/** The input of an order action: the order, and what the action takes besides (see OrderEffect). */
+function actionInput(action: OrderAction) {
+  const effect: OrderEffect = ORDER_TRANSITIONS[action].effect;
+  if (!effect.storesError && effect.approves !== "provider") return uuidInput(effect.mutation);
+  return builder.inputType(inputTypeName(effect.mutation), {
+    fields: (t) => ({
+      uuid: t.id({ required: true }),
+      ...(effect.storesError ? { errorMessage: t.string(), errorTraceback: t.string() } : {}),
+      ...(effect.approves === "provider" ? { attributes: t.field({ type: "JSON", description: "A dictionary merged into the order's attributes" }) } : {}),
+    }),
+  });
+}
+
+const SetOrderBackendIdInput = builder.inputType("SetOrderBackendIdInput", {
+  fields: (t) => ({ uuid: t.id({ required: true }), backendId: t.string({ required: true }) }),
+});
+
 builder.mutationFields((t) => ({
   createOrder: t.prismaField({
     type: "Order",
+    errors: {},
+    nullable: true,
     args: { input: t.arg({ type: CreateOrderInput, required: true }) },
     resolve: (query, _root, { input }, ctx) =>
       createOrder(
@@ -96,27 +115,28 @@ builder.mutationFields((t) => ({
   ...Object.fromEntries(
     ORDER_ACTIONS.map((action) => {
       const rule = ORDER_TRANSITIONS[action];
-      const effect = rule.effect as (typeof rule)["effect"] & { storesError?: boolean; approves?: string };
+      const effect: OrderEffect = rule.effect;
       return [
         effect.mutation,
         t.field({
           type: OrderActionResultRef,
+          errors: {},
+          nullable: true,
           description: `${action}: ${rule.from.join(", ")} → ${rule.to}${effect.approves ? " (or the next approval still required)" : ""}`,
-          args: {
-            uuid: t.arg.id({ required: true }),
-            ...(effect.storesError ? { errorMessage: t.arg.string(), errorTraceback: t.arg.string() } : {}),
-            ...(effect.approves === "provider" ? { attributes: t.arg({ type: "JSON", description: "Merged into the order's attributes" }) } : {}),
-          },
-          resolve: (_root, args, ctx, info) =>
-            service.transitionOrder(ctx, String(args.uuid), action, args as service.OrderActionInput, nestedQuery(ctx, info, "Order", "order")),
+          args: { input: t.arg({ type: actionInput(action), required: true }) },
+          resolve: (_root, { input: { uuid, ...input } }, ctx, info) =>
+            service.transitionOrder(ctx, String(uuid), action, input, nestedQuery(ctx, info, "Order", "order")),
         }),
       ];
     }),
   ),
   setOrderBackendId: t.field({
     type: BackendIdResultRef,
-    args: { uuid: t.arg.id({ required: true }), backendId: t.arg.string({ required: true }) },
-    resolve: (_root, args, ctx, info) => service.setOrderBackendId(ctx, String(args.uuid), args.backendId, nestedQuery(ctx, info, "Order", "order")),
+    errors: {},
+    nullable: true,
+    args: { input: t.arg({ type: SetOrderBackendIdInput, required: true }) },
+    resolve: (_root, { input }, ctx, info) =>
+      service.setOrderBackendId(ctx, String(input.uuid), input.backendId, nestedQuery(ctx, info, "Order", "order")),
   }),
   deleteOrder: t.field({
     type: DeletionRef,

@@ -4,7 +4,7 @@ import type { Order, OrderState, Prisma } from "../generated/prisma/client.ts";
 import type { Connection, Page } from "../platform/paginate.ts";
 import { requireStaff, visibleOne } from "../directory/lookup.ts";
 import { visibleEvents } from "../events/visibility.ts";
-import { DomainError, ErrorCode, notFound } from "../platform/errors.ts";
+import { conflict, DomainError, ErrorCode, fieldError, notFound, wrongState } from "../platform/errors.ts";
 import { paginate } from "../platform/paginate.ts";
 import { canTransition, swapFromObserved, type TransitionRule } from "../platform/state-machine.ts";
 import { maxLength } from "../platform/text.ts";
@@ -44,8 +44,10 @@ const loadVisible = (ctx: Context, uuid: string) => findVisible(ctx, uuid, (wher
 
 const scopesFor = (side: OrderEffect["side"], order: OrderCore) => (side === "consumer" ? consumerScopes(order) : providerScopes(order));
 
-export const wrongOrderState = (from: readonly OrderState[]) =>
-  new DomainError(ErrorCode.CONFLICT, `Valid states for operation: ${from.map(orderStateLabel).join(", ")}.`);
+const validStates = (from: readonly OrderState[]) => `Valid states for operation: ${from.map(orderStateLabel).join(", ")}.`;
+
+/** Waldur's 409 for an action from the wrong state; `current` is the state the order was found in. */
+export const wrongOrderState = (current: OrderState, from: readonly OrderState[]) => wrongState(validStates(from), current, from);
 
 const unsupportedType = (type: string) =>
   new DomainError(ErrorCode.METHOD_NOT_ALLOWED, `The order's offering with ${type} type does not support this action`);
@@ -53,8 +55,14 @@ const unsupportedType = (type: string) =>
 export interface OrderActionInput {
   errorMessage?: string | null;
   errorTraceback?: string | null;
-  /** approve_by_provider: merged into the order's attributes. */
-  attributes?: Record<string, unknown> | null;
+  /** approve_by_provider: a dictionary merged into the order's attributes. */
+  attributes?: unknown;
+}
+
+function dictionary(field: string, value: unknown) {
+  if (value == null) return null;
+  if (typeof value !== "object" || Array.isArray(value)) throw fieldError(field, "Expected a dictionary of items.");
+  return value;
 }
 
 /** The order after a change, when the answer shows it (`query`): read with the change's `tx`, before the commit. */
@@ -65,11 +73,12 @@ const orderAfter = (tx: Tx, id: string, query: OrderQuery | undefined) => (query
  * With `query`, the answer carries the order as it became (`order`).
  */
 export async function transitionOrder(ctx: Context, uuid: string, action: OrderAction, input: OrderActionInput = {}, query?: OrderQuery) {
+  const attributes = dictionary("attributes", input.attributes);
   const order = await loadVisible(ctx, uuid);
   const rule = orderRule(action);
   const effect = rule.effect!;
   await ctx.access.require(effect.permission, scopesFor(effect.side, order));
-  if (!canTransition(rule, order.state)) throw wrongOrderState(rule.from);
+  if (!canTransition(rule, order.state)) throw wrongOrderState(order.state, rule.from);
   if (effect.offeringTypes && !effect.offeringTypes.includes(order.offering.type)) throw unsupportedType(order.offering.type);
   const to = effect.approves ? nextState(await waitsOf(ctx, order, order.createdById), effect.approves) : rule.to;
   const now = ctx.now();
@@ -79,8 +88,8 @@ export async function transitionOrder(ctx: Context, uuid: string, action: OrderA
     ...(effect.reviews === "consumer" ? { consumerReviewedById: ctx.viewer!.id, consumerReviewedAt: now } : {}),
     ...(effect.reviews === "provider" ? { providerReviewedById: ctx.viewer!.id, providerReviewedAt: now } : {}),
     ...(effect.storesError ? { errorMessage: input.errorMessage ?? "", errorTraceback: input.errorTraceback ?? "" } : {}),
-    ...(effect.approves === "provider" && input.attributes
-      ? { attributes: { ...(order.attributes as Record<string, unknown>), ...input.attributes } as Prisma.InputJsonObject }
+    ...(effect.approves === "provider" && attributes
+      ? { attributes: { ...(order.attributes as Record<string, unknown>), ...attributes } as Prisma.InputJsonObject }
       : {}),
   };
   const applied: TransitionRule<OrderState> = { from: rule.from, to };
@@ -90,7 +99,7 @@ export async function transitionOrder(ctx: Context, uuid: string, action: OrderA
       order.state,
       (from) => tx.order.updateMany({ where: { id: order.id, state: from }, data }),
       async () => (await tx.order.findUnique({ where: { id: order.id }, select: { state: true } }))?.state ?? null,
-      { invalid: () => wrongOrderState(rule.from), missing: notFound },
+      { invalid: (current) => wrongOrderState(current, rule.from), missing: notFound },
     );
     await recordOrderChange(ctx, tx, outbox, order, {
       eventType: effect.eventType,
@@ -127,7 +136,12 @@ export async function setOrderBackendId(ctx: Context, uuid: string, backendId: s
 async function removeOrder(ctx: Context, order: OrderCore, eventType: string, verb: string, onlyFrom?: readonly OrderState[]) {
   await transact(ctx, async (tx, outbox) => {
     const { count } = await tx.order.deleteMany({ where: { id: order.id, ...(onlyFrom ? { state: { in: [...onlyFrom] } } : {}) } });
-    if (count === 0) throw onlyFrom ? wrongOrderState(onlyFrom) : notFound();
+    if (count === 0 && !onlyFrom) throw notFound();
+    if (count === 0 && onlyFrom) {
+      // Another request moved or removed the order since it was read; one that removed it leaves no state to name.
+      const now = await tx.order.findUnique({ where: { id: order.id }, select: { state: true } });
+      throw now ? wrongOrderState(now.state, onlyFrom) : conflict(validStates(onlyFrom));
+    }
     await recordOrderChange(ctx, tx, outbox, order, {
       eventType,
       message: `${describeOrder(order)} has been ${verb}.`,
@@ -142,7 +156,7 @@ async function removeOrder(ctx: Context, order: OrderCore, eventType: string, ve
 export async function deleteOrder(ctx: Context, uuid: string) {
   const order = await loadVisible(ctx, uuid);
   await ctx.access.require(Permission.DESTROY_ORDER, consumerScopes(order));
-  if (!DELETABLE_ORDER_STATES.includes(order.state)) throw wrongOrderState(DELETABLE_ORDER_STATES);
+  if (!DELETABLE_ORDER_STATES.includes(order.state)) throw wrongOrderState(order.state, DELETABLE_ORDER_STATES);
   return removeOrder(ctx, order, "marketplace_order_deleted", "deleted", DELETABLE_ORDER_STATES);
 }
 
