@@ -216,7 +216,7 @@ describe("found by fuzzing", () => {
       const res = await t.http("PATCH", path, { token: staff(), body: { last_restarted: value } });
       expect(res.status).toBe(400);
       expect(Object.keys(res.body)).toEqual(["last_restarted"]);
-      const overGraphql = await t.gql("mutation($uuid: ID!, $at: DateTime) { updateAgentIdentity(uuid: $uuid, input: { lastRestarted: $at }) { uuid } }", { uuid: created.body.uuid, at: value }, staff());
+      const overGraphql = await t.gql("mutation($uuid: ID!, $at: DateTime) { updateAgentIdentity(input: { uuid: $uuid, lastRestarted: $at }) { ... on AgentIdentity { uuid } } }", { uuid: created.body.uuid, at: value }, staff());
       expect(overGraphql.errors?.[0].message).toMatch(/Datetime has wrong format/);
     }
     expect((await t.http("GET", path, { token: staff() })).status).toBe(200);

@@ -296,7 +296,7 @@ describe("concurrent check-then-insert", () => {
     const { outcomes, messages } = await both(
       20,
       () => t.http("POST", "/api/marketplace-user-offering-consents/", { token, body: { offering: offering.uuid } }),
-      () => t.gql(`mutation($o: ID!) { grantOfferingConsent(offeringUuid: $o) { uuid } }`, { o: offering.uuid }, token),
+      () => t.gql(`mutation($o: ID!) { grantOfferingConsent(input: { offeringUuid: $o }) { ... on UserOfferingConsent { uuid } ... on Error { code message } } }`, { o: offering.uuid }, token),
     );
     expect(Object.values(outcomes).reduce((a, b) => a + b)).toBe(20);
     expect((outcomes["201"] ?? 0) + (outcomes.ok ?? 0)).toBe(1);

@@ -42,8 +42,8 @@ const update = (method: "PUT" | "PATCH"): RouteSpec => ({
   method,
   path: `${IDENTITIES}/:uuid/`,
   summary: "Update what an agent reports about itself (the agent PUTs on every start)",
-  document: `mutation($uuid: ID!, $input: AgentIdentityUpdateInput!) { updateAgentIdentity(uuid: $uuid, input: $input) { ...AgentIdentityRest } }`,
-  ...withBody(IDENTITY, (input, { params }) => ({ uuid: params.uuid, input })),
+  document: `mutation($input: AgentIdentityUpdateInput!) { updateAgentIdentity(input: $input) { ...AgentIdentityRest } }`,
+  ...withBody(IDENTITY, (input, { params }) => ({ input: { uuid: params.uuid, ...input } })),
   kind: "object",
 });
 
@@ -86,7 +86,7 @@ export const siteAgentRoutes: RouteSpec[] = [
     `${IDENTITIES}/:uuid/register_service/`,
     "Register (or refresh) one of the agent's services, by name",
     `mutation($uuid: ID!, $name: String!, $mode: String) {
-      registerAgentService(identityUuid: $uuid, name: $name, mode: $mode) { created service { ...AgentServiceRest } } }`,
+      registerAgentService(input: { identityUuid: $uuid, name: $name, mode: $mode }) { created service { ...AgentServiceRest } } }`,
     withBody(SERVICE_REGISTRATION, ({ name, ...rest }, { params }) => ({ uuid: params.uuid, name: name ?? "", ...rest })),
     "service",
   ),
@@ -95,7 +95,7 @@ export const siteAgentRoutes: RouteSpec[] = [
     `${SERVICES}/:uuid/register_processor/`,
     "Register (or refresh) a processor of an agent service, by name",
     `mutation($uuid: ID!, $name: String!, $backendType: String, $backendVersion: String) {
-      registerAgentProcessor(serviceUuid: $uuid, name: $name, backendType: $backendType, backendVersion: $backendVersion) {
+      registerAgentProcessor(input: { serviceUuid: $uuid, name: $name, backendType: $backendType, backendVersion: $backendVersion }) {
         created processor { ...AgentProcessorRest } } }`,
     withBody(PROCESSOR_REGISTRATION, ({ name, ...rest }, { params }) => ({ uuid: params.uuid, name: name ?? "", ...rest })),
     "processor",

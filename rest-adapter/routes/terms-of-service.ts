@@ -30,8 +30,8 @@ const update = (method: "PUT" | "PATCH"): RouteSpec => ({
   method,
   path: `${TERMS}/:uuid/`,
   summary: "Update terms of service (version and requires_reconsent stay as created)",
-  document: `mutation($uuid: ID!, $input: TermsOfServiceInput!) { updateOfferingTermsOfService(uuid: $uuid, input: $input) { ...TermsOfServiceRest } }`,
-  ...withBody(TERMS_UPDATE, (input, { params }) => ({ uuid: params.uuid, input })),
+  document: `mutation($input: TermsOfServiceInput!) { updateOfferingTermsOfService(input: $input) { ...TermsOfServiceRest } }`,
+  ...withBody(TERMS_UPDATE, (input, { params }) => ({ input: { uuid: params.uuid, ...input } })),
   kind: "object",
 });
 
@@ -71,7 +71,7 @@ export const termsOfServiceRoutes: RouteSpec[] = [
     method: "POST",
     path: `${CONSENTS}/`,
     summary: "Consent to an offering's active terms: {offering: <uuid>}",
-    document: `mutation($offeringUuid: ID!) { grantOfferingConsent(offeringUuid: $offeringUuid) { ...ConsentRest offering: offeringUuid } }`,
+    document: `mutation($offeringUuid: ID!) { grantOfferingConsent(input: { offeringUuid: $offeringUuid }) { ...ConsentRest offering: offeringUuid } }`,
     ...withBody(CONSENT_GRANT, (input) => input),
     kind: "object",
     status: 201,
@@ -80,7 +80,7 @@ export const termsOfServiceRoutes: RouteSpec[] = [
     method: "POST",
     path: `${CONSENTS}/:uuid/revoke/`,
     summary: "Revoke a consent (its owner or staff)",
-    document: `mutation($uuid: ID!) { revokeOfferingConsent(uuid: $uuid) { ...ConsentRest } }`,
+    document: `mutation($uuid: ID!) { revokeOfferingConsent(input: { uuid: $uuid }) { ...ConsentRest } }`,
     variables: byUuid,
     kind: "object",
   },

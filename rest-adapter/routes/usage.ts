@@ -54,7 +54,8 @@ const USER_USAGE = defineBody(USER_USAGE_FIELDS);
 const USER_USAGE_LIST = defineBody({ usages: items(USER_USAGE_FIELDS, { required: true }) });
 
 
-const SET_USER_USAGES = `mutation($uuid: ID!, $usages: [UserUsageReportInput!]!) { setComponentUserUsages(componentUsageUuid: $uuid, usages: $usages) }`;
+const SET_USER_USAGES = `mutation($uuid: ID!, $usages: [UserUsageReportInput!]!) {
+  setComponentUserUsages(input: { componentUsageUuid: $uuid, usages: $usages }) { __typename } }`;
 
 export const usageRoutes: RouteSpec[] = [
   withBillingPeriodChecks(
@@ -72,7 +73,7 @@ export const usageRoutes: RouteSpec[] = [
     path: `${USAGES}/set_usage/`,
     summary: "Report usage of a resource's components for a month (an upsert per component and month)",
     document: `mutation($resourceUuid: ID, $planPeriodUuid: ID, $usages: [UsageReportInput!]!, $date: DateTime) {
-      setComponentUsage(resourceUuid: $resourceUuid, planPeriodUuid: $planPeriodUuid, usages: $usages, date: $date) }`,
+      setComponentUsage(input: { resourceUuid: $resourceUuid, planPeriodUuid: $planPeriodUuid, usages: $usages, date: $date }) { __typename } }`,
     ...withBody(USAGE_REPORT, (input) => input),
     kind: "empty",
     status: 201,

@@ -53,7 +53,7 @@ const update = (method: "PUT" | "PATCH"): RouteSpec => ({
   method,
   path: `${LIMITS}/:uuid/`,
   summary: "Change a per-user component limit (resource, component and user stay as created)",
-  document: `mutation($uuid: ID!, $limit: String) { updateComponentUserUsageLimit(uuid: $uuid, limit: $limit) { ...${FRAGMENT} } }`,
+  document: `mutation($uuid: ID!, $limit: String) { updateComponentUserUsageLimit(input: { uuid: $uuid, limit: $limit }) { ...${FRAGMENT} } }`,
   ...withBody(limitChange(method), (input, { params }) => ({ uuid: params.uuid, ...input })),
   kind: "object",
 });

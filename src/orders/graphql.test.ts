@@ -46,20 +46,23 @@ describe("orders over GraphQL", () => {
   it("usage over GraphQL: report, then read it back with its user usages", async () => {
     const resource = (await t.app.deps.db.resource.findFirstOrThrow({ where: { state: "OK" } })).id;
     const set = await t.gql(
-      `mutation($r: ID!) { setComponentUsage(resourceUuid: $r, usages: [{ type: "cpu", amount: "2.50" }]) }`,
+      `mutation($r: ID!) {
+        setComponentUsage(input: { resourceUuid: $r, usages: [{ type: "cpu", amount: "2.50" }] }) { ... on SetComponentUsagePayload { componentUsages { type } } } }`,
       { r: resource },
       t.world.tokens.offeringManager,
     );
-    expect(set.data).toEqual({ setComponentUsage: true });
+    expect(set.data).toEqual({ setComponentUsage: { componentUsages: [{ type: "cpu" }] } });
     const usage = await t.gql(`query($r: ID!) { componentUsages(filter: { resourceUuid: [$r] }) { nodes { uuid type usage billingPeriod } } }`, { r: resource }, t.world.tokens.offeringManager);
     const [node] = usage.data.componentUsages.nodes;
     expect(node).toMatchObject({ type: "cpu", usage: 2.5 });
     const users = await t.gql(
-      `mutation($u: ID!) { setComponentUserUsages(componentUsageUuid: $u, usages: [{ username: "alice", usage: "1" }]) }`,
+      `mutation($u: ID!) {
+        setComponentUserUsages(input: { componentUsageUuid: $u, usages: [{ username: "alice", usage: "1" }] }) {
+          ... on SetComponentUserUsagesPayload { componentUserUsages { username } } } }`,
       { u: node.uuid },
       t.world.tokens.offeringManager,
     );
-    expect(users.data).toEqual({ setComponentUserUsages: true });
+    expect(users.data).toEqual({ setComponentUserUsages: { componentUserUsages: [{ username: "alice" }] } });
     const back = await t.gql(`query($u: ID!) { componentUsage(uuid: $u) { userUsages { username usage } resource { currentUsages } } }`, { u: node.uuid }, t.world.tokens.projectMember);
     expect(back.data.componentUsage).toEqual({ userUsages: [{ username: "alice", usage: 1 }], resource: { currentUsages: { cpu: 2.5 } } });
   });

@@ -10,7 +10,7 @@ import { AGENT_SERVICE_STATE_LABELS, agentCompatibility, agentServiceState, type
 import { visibleAgentIdentities } from "./visibility.ts";
 import { visibleNode } from "../graphql/nodes.ts";
 import { deleted, DeletionRef } from "../graphql/deletion.ts";
-import { uuidInput } from "../graphql/mutations.ts";
+import { inputTypeName, uuidInput } from "../graphql/mutations.ts";
 
 export const AgentProcessorRef = builder.prismaNode("AgentProcessor", {
   ...visibleNode(registrations.getAgentProcessor),
@@ -148,6 +148,7 @@ const RegistrationRef = builder
 
 const IdentityUpdateInput = builder.inputType("AgentIdentityUpdateInput", {
   fields: (t) => ({
+    uuid: t.id({ required: true }),
     offeringUuid: t.id({ description: "Must stay the identity's offering" }),
     name: t.string(),
     version: t.string(),
@@ -155,6 +156,19 @@ const IdentityUpdateInput = builder.inputType("AgentIdentityUpdateInput", {
     configFilePath: t.string(),
     configFileContent: t.string(),
     lastRestarted: t.field({ type: "DateTime" }),
+  }),
+});
+
+const RegisterServiceInput = builder.inputType(inputTypeName("registerAgentService"), {
+  fields: (t) => ({ identityUuid: t.id({ required: true }), name: t.string({ required: true }), mode: t.string() }),
+});
+
+const RegisterProcessorInput = builder.inputType(inputTypeName("registerAgentProcessor"), {
+  fields: (t) => ({
+    serviceUuid: t.id({ required: true }),
+    name: t.string({ required: true }),
+    backendType: t.string(),
+    backendVersion: t.string(),
   }),
 });
 
@@ -190,13 +204,17 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   createAgentIdentity: t.prismaField({
     type: "AgentIdentity",
+    errors: {},
+    nullable: true,
     args: { input: t.arg({ type: IdentityInput, required: true }) },
     resolve: (query, _r, { input }, ctx) => identities.createAgentIdentity(ctx, identityInput(input), query),
   }),
   updateAgentIdentity: t.prismaField({
     type: "AgentIdentity",
-    args: { uuid: t.arg.id({ required: true }), input: t.arg({ type: IdentityUpdateInput, required: true }) },
-    resolve: (query, _r, args, ctx) => identities.updateAgentIdentity(ctx, String(args.uuid), identityInput(args.input), query),
+    errors: {},
+    nullable: true,
+    args: { input: t.arg({ type: IdentityUpdateInput, required: true }) },
+    resolve: (query, _r, { input: { uuid, ...input } }, ctx) => identities.updateAgentIdentity(ctx, String(uuid), identityInput(input), query),
   }),
   deleteAgentIdentity: t.field({
     type: DeletionRef,
@@ -208,17 +226,16 @@ builder.mutationFields((t) => ({
   }),
   registerAgentService: t.field({
     type: RegistrationRef,
-    args: { identityUuid: t.arg.id({ required: true }), name: t.arg.string({ required: true }), mode: t.arg.string() },
-    resolve: (_r, args, ctx) => registrations.registerAgentService(ctx, String(args.identityUuid), args),
+    errors: {},
+    nullable: true,
+    args: { input: t.arg({ type: RegisterServiceInput, required: true }) },
+    resolve: (_r, { input }, ctx) => registrations.registerAgentService(ctx, String(input.identityUuid), input),
   }),
   registerAgentProcessor: t.field({
     type: RegistrationRef,
-    args: {
-      serviceUuid: t.arg.id({ required: true }),
-      name: t.arg.string({ required: true }),
-      backendType: t.arg.string(),
-      backendVersion: t.arg.string(),
-    },
-    resolve: (_r, args, ctx) => registrations.registerAgentProcessor(ctx, String(args.serviceUuid), args),
+    errors: {},
+    nullable: true,
+    args: { input: t.arg({ type: RegisterProcessorInput, required: true }) },
+    resolve: (_r, { input }, ctx) => registrations.registerAgentProcessor(ctx, String(input.serviceUuid), input),
   }),
 }));

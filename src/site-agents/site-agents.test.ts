@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
+import { FAILURE, fieldsOf } from "../../test/support/graphql-failures.ts";
 import { PERSONAS, type Persona } from "../../test/support/world.ts";
 
 const IDENTITIES = "/api/marketplace-site-agent-identities/";
@@ -159,37 +160,46 @@ describe("GraphQL", () => {
   it("registers and reads agents like REST", async () => {
     const token = t.world.tokens.providerManager;
     const created = await t.gql<any>(
-      `mutation($input: AgentIdentityInput!) { createAgentIdentity(input: $input) { uuid name offeringUuid compatibility { status } } }`,
+      `mutation($input: AgentIdentityInput!) { createAgentIdentity(input: $input) { ... on AgentIdentity { uuid name offeringUuid compatibility { status } } } }`,
       { input: { offeringUuid: t.world.offering.uuid, name: "gql-agent", version: "2.0.0", dependencies: [] } },
       token,
     );
     expect(created.errors).toBeUndefined();
     const uuid = created.data.createAgentIdentity.uuid;
-    const service = await t.gql<any>(`mutation { registerAgentService(identityUuid: "${uuid}", name: "report") { created service { uuid stateLabel } } }`, {}, token);
+    const service = await t.gql<any>(
+      `mutation { registerAgentService(input: { identityUuid: "${uuid}", name: "report" }) { ... on AgentRegistration { created service { uuid stateLabel } } } }`,
+      {},
+      token,
+    );
     expect(service.data.registerAgentService).toMatchObject({ created: true, service: { stateLabel: "Active" } });
     const listed = await t.gql<any>(`{ agentIdentities(filter: { name: "gql-agent" }) { totalCount nodes { uuid services { name } } } }`, {}, token);
     expect(listed.data.agentIdentities).toEqual({ totalCount: 1, nodes: [{ uuid, services: [{ name: "report" }] }] });
-    const denied = await t.gql<any>(`mutation { deleteAgentIdentity(uuid: "${uuid}") }`, {}, t.world.tokens.support);
-    expect(denied.errors?.[0].extensions?.code).toBe("FORBIDDEN");
+    const denied = await t.gql<any>(`mutation { deleteAgentIdentity(input: { uuid: "${uuid}" }) { ... on Error { code } } }`, {}, t.world.tokens.support);
+    expect(denied.data.deleteAgentIdentity).toEqual({ code: "FORBIDDEN" });
   });
 
-  it("names field errors as the input and arguments name them", async () => {
+  it("names field errors as the input names them", async () => {
     const token = t.world.tokens.providerOwner;
-    const create = `mutation($input: AgentIdentityInput!) { createAgentIdentity(input: $input) { uuid } }`;
-    const missing = await t.gql<any>(create, { input: { version: "1" } }, token);
-    expect(missing.errors?.[0].extensions?.fields).toEqual({ offeringUuid: ["This field is required."], name: ["This field is required."] });
-    const long = await t.gql<any>(create, { input: { offeringUuid: t.world.offering.uuid, name: "long-path", configFilePath: "p".repeat(501) } }, token);
-    expect(long.errors?.[0].extensions?.fields).toEqual({ configFilePath: ["Ensure this field has no more than 500 characters."] });
-    const unknown = await t.gql<any>(create, { input: { offeringUuid: "0".repeat(32), name: "nowhere" } }, token);
-    expect(unknown.errors?.[0].extensions?.fields).toEqual({ offeringUuid: ["Object does not exist."] });
+    const create = `mutation($input: AgentIdentityInput!) { createAgentIdentity(input: $input) { ... on AgentIdentity { uuid } ${FAILURE} } }`;
+    const fieldsOfCreate = async (input: Record<string, unknown>) => fieldsOf((await t.gql<any>(create, { input }, token)).data.createAgentIdentity);
+    expect(await fieldsOfCreate({ version: "1" })).toEqual({ offeringUuid: ["This field is required."], name: ["This field is required."] });
+    expect(await fieldsOfCreate({ offeringUuid: t.world.offering.uuid, name: "long-path", configFilePath: "p".repeat(501) })).toEqual({
+      configFilePath: ["Ensure this field has no more than 500 characters."],
+    });
+    expect(await fieldsOfCreate({ offeringUuid: "0".repeat(32), name: "nowhere" })).toEqual({ offeringUuid: ["Object does not exist."] });
 
     const identity = (await register()).body.uuid;
-    const service = await t.gql<any>(`mutation($uuid: ID!) { registerAgentService(identityUuid: $uuid, name: "s") { service { uuid } } }`, { uuid: identity }, token);
+    const service = await t.gql<any>(
+      `mutation($uuid: ID!) { registerAgentService(input: { identityUuid: $uuid, name: "s" }) { ... on AgentRegistration { service { uuid } } } }`,
+      { uuid: identity },
+      token,
+    );
     const processor = await t.gql<any>(
-      `mutation($uuid: ID!, $type: String) { registerAgentProcessor(serviceUuid: $uuid, name: "p", backendType: $type) { created } }`,
+      `mutation($uuid: ID!, $type: String) { registerAgentProcessor(input: { serviceUuid: $uuid, name: "p", backendType: $type }) { ... on AgentRegistration { created } ${FAILURE} } }`,
       { uuid: service.data.registerAgentService.service.uuid, type: "b".repeat(256) },
       token,
     );
-    expect(processor.errors?.[0].extensions?.fields).toEqual({ backendType: ["Ensure this field has no more than 255 characters."] });
+    expect(processor.data.registerAgentProcessor).toMatchObject({ __typename: "ValidationError", code: "VALIDATION" });
+    expect(fieldsOf(processor.data.registerAgentProcessor)).toEqual({ backendType: ["Ensure this field has no more than 255 characters."] });
   });
 });

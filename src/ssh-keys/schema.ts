@@ -69,6 +69,8 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   createSshKey: t.prismaField({
     type: "SshKey",
+    errors: {},
+    nullable: true,
     args: { input: t.arg({ type: CreateSshKeyInput, required: true }) },
     resolve: (query, _r, { input }, ctx) =>
       keys.createSshKey(ctx, { publicKey: input.publicKey, name: input.name, userUuid: input.userUuid == null ? null : String(input.userUuid) }, query),

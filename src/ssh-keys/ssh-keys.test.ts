@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
+import { FAILURE, fieldsOf } from "../../test/support/graphql-failures.ts";
 import type { Persona } from "../../test/support/world.ts";
 import { userWithRoles } from "../../test/support/order-fixtures.ts";
 import { toHex } from "../platform/ids.ts";
@@ -258,27 +259,30 @@ describe("GET /api/marketplace-service-providers/{uuid}/keys/", () => {
 });
 
 describe("SSH keys over GraphQL", () => {
+  const CREATE = `mutation($input: CreateSshKeyInput!) { createSshKey(input: $input) { ... on SshKey { uuid name type url isShared userUsername } ${FAILURE} } }`;
+  const DELETE = `mutation($u: ID!) { deleteSshKey(input: { uuid: $u }) { ... on Deletion { uuid } ${FAILURE} } }`;
+
   it("creates, lists, retrieves and deletes; validation errors are named as the input names its fields", async () => {
     const token = t.world.tokens.providerManager;
     const line = ed25519Key("gql");
-    const created = await t.gql(`mutation($k: String!) { createSshKey(input: { publicKey: $k }) { uuid name type url isShared userUsername } }`, { k: line }, token);
-    expect(created.data.createSshKey).toMatchObject({ name: "gql", type: "ssh-ed25519", isShared: false, userUsername: "providerManager" });
-    const uuid = created.data.createSshKey.uuid;
-    const duplicate = await t.gql(`mutation($k: String!) { createSshKey(input: { publicKey: $k }) { uuid } }`, { k: line }, token);
-    expect(duplicate.errors?.[0].extensions).toMatchObject({ code: "VALIDATION", fields: { publicKey: ["Key with same fingerprint already exists."] } });
+    const created = (await t.gql(CREATE, { input: { publicKey: line } }, token)).data.createSshKey;
+    expect(created).toMatchObject({ name: "gql", type: "ssh-ed25519", isShared: false, userUsername: "providerManager" });
+    const duplicate = (await t.gql(CREATE, { input: { publicKey: line } }, token)).data.createSshKey;
+    expect(duplicate).toMatchObject({ __typename: "ValidationError", code: "VALIDATION" });
+    expect(fieldsOf(duplicate)).toEqual({ publicKey: ["Key with same fingerprint already exists."] });
     const listed = await t.gql(`{ sshKeys(filter: { name: "gql" }) { totalCount nodes { uuid } } }`, {}, token);
-    expect(listed.data.sshKeys).toEqual({ totalCount: 1, nodes: [{ uuid }] });
-    expect((await t.gql(`query($u: ID!) { sshKey(uuid: $u) { publicKey } }`, { u: uuid }, token)).data.sshKey.publicKey).toBe(line);
-    const notYours = await t.gql(`mutation($u: ID!) { deleteSshKey(uuid: $u) }`, { u: uuid }, t.world.tokens.providerOwner);
-    expect(notYours.errors?.[0].extensions?.code).toBe("NOT_FOUND");
-    expect((await t.gql(`mutation($u: ID!) { deleteSshKey(uuid: $u) }`, { u: uuid }, token)).data.deleteSshKey).toBe(uuid);
+    expect(listed.data.sshKeys).toEqual({ totalCount: 1, nodes: [{ uuid: created.uuid }] });
+    expect((await t.gql(`query($u: ID!) { sshKey(uuid: $u) { publicKey } }`, { u: created.uuid }, token)).data.sshKey.publicKey).toBe(line);
+    const notYours = await t.gql(DELETE, { u: created.uuid }, t.world.tokens.providerOwner);
+    expect(notYours.data.deleteSshKey).toMatchObject({ __typename: "NotFoundError", code: "NOT_FOUND" });
+    expect((await t.gql(DELETE, { u: created.uuid }, token)).data.deleteSshKey).toEqual({ uuid: created.uuid });
   });
 
   it("an invalid key and an unknown user are errors of publicKey and userUuid", async () => {
-    const create = `mutation($input: CreateSshKeyInput!) { createSshKey(input: $input) { uuid } }`;
-    const invalidKey = await t.gql(create, { input: { publicKey: "ssh-ed25519 not-base64!" } }, t.world.tokens.staff);
-    expect(Object.keys(invalidKey.errors?.[0].extensions?.fields ?? {})).toEqual(["publicKey"]);
-    const unknownUser = await t.gql(create, { input: { publicKey: ed25519Key("nobody's"), userUuid: "0".repeat(32) } }, t.world.tokens.staff);
-    expect(unknownUser.errors?.[0].extensions).toMatchObject({ code: "VALIDATION", fields: { userUuid: ["Object does not exist."] } });
+    const invalidKey = (await t.gql(CREATE, { input: { publicKey: "ssh-ed25519 not-base64!" } }, t.world.tokens.staff)).data.createSshKey;
+    expect(Object.keys(fieldsOf(invalidKey))).toEqual(["publicKey"]);
+    const unknownUser = await t.gql(CREATE, { input: { publicKey: ed25519Key("nobody's"), userUuid: "0".repeat(32) } }, t.world.tokens.staff);
+    expect(unknownUser.data.createSshKey).toMatchObject({ __typename: "ValidationError", code: "VALIDATION" });
+    expect(fieldsOf(unknownUser.data.createSshKey)).toEqual({ userUuid: ["Object does not exist."] });
   });
 });

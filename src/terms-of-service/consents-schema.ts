@@ -4,6 +4,7 @@ import { connectionType, nodesQuery, pageArgs, toPage, relayConnection } from ".
 import * as consents from "./consents.ts";
 import { CONSENT_CONTRACT } from "./contract.ts";
 import { ConsentRef } from "./schema.ts";
+import { inputTypeName, uuidInput } from "../graphql/mutations.ts";
 
 const { Filter: ConsentFilterInput, Order: ConsentOrderEnum } = collectionInputs("UserOfferingConsent", CONSENT_CONTRACT);
 
@@ -22,16 +23,24 @@ builder.queryFields((t) => ({
   }),
 }));
 
+const GrantConsentInput = builder.inputType(inputTypeName("grantOfferingConsent"), {
+  fields: (t) => ({ offeringUuid: t.id({ required: true }) }),
+});
+
 builder.mutationFields((t) => ({
   grantOfferingConsent: t.prismaField({
     type: "UserOfferingConsent",
+    errors: {},
+    nullable: true,
     description: "Consent to the offering's active terms of service (reactivates a revoked or outdated consent)",
-    args: { offeringUuid: t.arg.id({ required: true }) },
-    resolve: (query, _r, args, ctx) => consents.grantConsent(ctx, String(args.offeringUuid), query),
+    args: { input: t.arg({ type: GrantConsentInput, required: true }) },
+    resolve: (query, _r, { input }, ctx) => consents.grantConsent(ctx, String(input.offeringUuid), query),
   }),
   revokeOfferingConsent: t.prismaField({
     type: "UserOfferingConsent",
-    args: { uuid: t.arg.id({ required: true }) },
-    resolve: (query, _r, args, ctx) => consents.revokeConsent(ctx, String(args.uuid), query),
+    errors: {},
+    nullable: true,
+    args: { input: t.arg({ type: uuidInput("revokeOfferingConsent"), required: true }) },
+    resolve: (query, _r, { input }, ctx) => consents.revokeConsent(ctx, String(input.uuid), query),
   }),
 }));

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
+import { FAILURE, fieldsOf } from "../../test/support/graphql-failures.ts";
 
 const DAY = 86_400_000;
 let clock = new Date("2030-01-01T00:00:00Z").getTime();
@@ -110,8 +111,13 @@ describe("offerings the caller cannot see", () => {
       const terms = await t.http("GET", `/api/marketplace-offering-terms-of-service/?offering_uuid=${draft.uuid}`, { token: t.world.tokens[persona] });
       expect(terms.body).toEqual([]);
     }
-    const graphql = await t.gql(`mutation($o: ID!) { grantOfferingConsent(offeringUuid: $o) { uuid } }`, { o: draft.uuid }, t.world.tokens.unrelated);
-    expect(graphql.errors![0].extensions).toMatchObject({ code: "VALIDATION", fields: { offeringUuid: ["Object does not exist."] } });
+    const graphql = await t.gql(
+      `mutation($o: ID!) { grantOfferingConsent(input: { offeringUuid: $o }) { ... on UserOfferingConsent { uuid } ${FAILURE} } }`,
+      { o: draft.uuid },
+      t.world.tokens.unrelated,
+    );
+    expect(graphql.data.grantOfferingConsent).toMatchObject({ __typename: "ValidationError", code: "VALIDATION" });
+    expect(fieldsOf(graphql.data.grantOfferingConsent)).toEqual({ offeringUuid: ["Object does not exist."] });
     expect(await t.app.deps.db.userOfferingConsent.count({ where: { offeringId: draft.id } })).toBe(0);
     expect(await t.app.deps.db.event.count({ where: { eventType: "terms_of_service_consent_granted", context: { path: ["offering_uuid"], equals: draft.uuid } } })).toBe(0);
   });
@@ -124,24 +130,25 @@ describe("offerings the caller cannot see", () => {
 });
 
 describe("errors over GraphQL name GraphQL's arguments", () => {
-  const GRANT = `mutation($o: ID!) { grantOfferingConsent(offeringUuid: $o) { uuid } }`;
-  const REVOKE = `mutation($uuid: ID!) { revokeOfferingConsent(uuid: $uuid) { uuid } }`;
-  const fieldsOf = (result: { errors?: ReadonlyArray<{ extensions?: Record<string, unknown> }> }) => result.errors?.[0].extensions?.fields;
+  const GRANT = `mutation($o: ID!) { grantOfferingConsent(input: { offeringUuid: $o }) { ... on UserOfferingConsent { uuid } ${FAILURE} } }`;
+  const REVOKE = `mutation($uuid: ID!) { revokeOfferingConsent(input: { uuid: $uuid }) { ... on UserOfferingConsent { revocationDate } ${FAILURE} } }`;
+  const grant = async (o: string, token: string) => (await t.gql(GRANT, { o }, token)).data.grantOfferingConsent;
+  const revoke = async (uuid: string, token: string) => (await t.gql(REVOKE, { uuid }, token)).data.revokeOfferingConsent;
 
   it("offeringUuid for an offering without terms; the whole input for a repeated consent or revocation", async () => {
     const token = t.world.tokens.projectMember;
     const none = await offeringWithTerms("GraphQL no terms", null);
-    expect(fieldsOf(await t.gql(GRANT, { o: none.uuid }, token))).toEqual({ offeringUuid: ["This offering has no active terms of service."] });
+    expect(fieldsOf(await grant(none.uuid, token))).toEqual({ offeringUuid: ["This offering has no active terms of service."] });
 
     const offering = await offeringWithTerms("GraphQL consent", { version: "1" });
-    const granted = await t.gql(GRANT, { o: offering.uuid }, token);
-    expect(granted.errors).toBeUndefined();
-    expect(fieldsOf(await t.gql(GRANT, { o: offering.uuid }, token))).toEqual({
+    const granted = await grant(offering.uuid, token);
+    expect(granted).toEqual({ uuid: expect.any(String) });
+    expect(fieldsOf(await grant(offering.uuid, token))).toEqual({
       input: ["You have already consented to the current terms of service of this offering."],
     });
-    const uuid = granted.data.grantOfferingConsent.uuid;
-    expect((await t.gql(REVOKE, { uuid }, token)).errors).toBeUndefined();
-    expect(fieldsOf(await t.gql(REVOKE, { uuid }, token))).toEqual({ input: ["This consent is already revoked."] });
+    expect(await revoke(granted.uuid, token)).toEqual({ revocationDate: expect.any(String) });
+    expect(await revoke(granted.uuid, token)).toMatchObject({ __typename: "ValidationError", code: "VALIDATION" });
+    expect(fieldsOf(await revoke(granted.uuid, token))).toEqual({ input: ["This consent is already revoked."] });
   });
 
   it("REST still answers these as Waldur does", async () => {

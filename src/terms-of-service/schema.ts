@@ -110,6 +110,7 @@ builder.prismaObjectFields("OfferingUser", (t) => ({
 const { Filter: TermsFilterInput, Order: TermsOrderEnum } = collectionInputs("TermsOfService", TERMS_CONTRACT);
 const TermsInput = builder.inputType("TermsOfServiceInput", {
   fields: (t) => ({
+    uuid: t.id({ required: true }),
     termsOfService: t.string(),
     termsOfServiceLink: t.string(),
     isActive: t.boolean(),
@@ -145,13 +146,17 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   createOfferingTermsOfService: t.prismaField({
     type: "OfferingTermsOfService",
+    errors: {},
+    nullable: true,
     args: { input: t.arg({ type: CreateTermsInput, required: true }) },
     resolve: (query, _r, { input }, ctx) => terms.createTerms(ctx, { ...input, offering: String(input.offeringUuid) }, query),
   }),
   updateOfferingTermsOfService: t.prismaField({
     type: "OfferingTermsOfService",
-    args: { uuid: t.arg.id({ required: true }), input: t.arg({ type: TermsInput, required: true }) },
-    resolve: (query, _r, args, ctx) => terms.updateTerms(ctx, String(args.uuid), args.input, query),
+    errors: {},
+    nullable: true,
+    args: { input: t.arg({ type: TermsInput, required: true }) },
+    resolve: (query, _r, { input }, ctx) => terms.updateTerms(ctx, String(input.uuid), input, query),
   }),
   deleteOfferingTermsOfService: t.field({
     type: DeletionRef,

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
+import { FAILURE, fieldsOf } from "../../test/support/graphql-failures.ts";
 import { makeResource } from "../../test/support/order-fixtures.ts";
 import { billingPeriodOf, dateOnly } from "./amounts.ts";
 
@@ -125,7 +126,8 @@ describe("set_usage", () => {
 });
 
 describe("setComponentUsage over GraphQL names its arguments", () => {
-  const SET = `mutation($r: ID, $p: ID, $usages: [UsageReportInput!]!) { setComponentUsage(resourceUuid: $r, planPeriodUuid: $p, usages: $usages) }`;
+  const SET = `mutation($r: ID, $p: ID, $usages: [UsageReportInput!]!) {
+    setComponentUsage(input: { resourceUuid: $r, planPeriodUuid: $p, usages: $usages }) { ... on SetComponentUsagePayload { __typename } ${FAILURE} } }`;
   const CPU = [{ type: "cpu", amount: "1" }];
   const cases: Array<[string, (r: { uuid: string }) => Record<string, unknown>, Record<string, string[]>]> = [
     ["neither resource nor plan period", () => ({ usages: CPU }), { input: ["Either plan_period or resource should be provided."] }],
@@ -137,8 +139,9 @@ describe("setComponentUsage over GraphQL names its arguments", () => {
   for (const [name, variables, fields] of cases) {
     it(`${name} → VALIDATION naming ${Object.keys(fields).join(", ")}`, async () => {
       const resource = await makeResource(t.app.deps.db, t.world, "OK");
-      const result = await t.gql(SET, variables(resource), t.world.tokens.providerOwner);
-      expect(result.errors?.[0].extensions).toEqual({ code: "VALIDATION", fields });
+      const result = (await t.gql(SET, variables(resource), t.world.tokens.providerOwner)).data.setComponentUsage;
+      expect(result).toMatchObject({ __typename: "ValidationError", code: "VALIDATION" });
+      expect(fieldsOf(result)).toEqual(fields);
     });
   }
 });

@@ -59,8 +59,11 @@ async function checkLimits(ctx: Context, resourceId: string, period: Date, repor
   }
 }
 
-/** POST set_usage/: one upsert per (resource, component, billing period); a second report in a month replaces the first. */
-export async function setUsage(ctx: Context, input: SetUsageInput) {
+/**
+ * POST set_usage/: one upsert per (resource, component, billing period); a second report in a month replaces the first.
+ * Returns the ids of the component usages reported, each once, in the order of the reports.
+ */
+export async function setUsage(ctx: Context, input: SetUsageInput): Promise<string[]> {
   const viewer = ctx.requireViewer();
   if (!input.resource && !input.planPeriod) throw inputError("Either plan_period or resource should be provided.");
   // Plan periods are not modelled: no uuid names one.
@@ -88,19 +91,23 @@ export async function setUsage(ctx: Context, input: SetUsageInput) {
   await ctx.access.require(Permission.SET_RESOURCE_USAGE, allocationProviderScopes(resource));
   const now = ctx.now();
   const reported: Record<string, number> = {};
-  await transact(ctx, async (tx) => {
+  return transact(ctx, async (tx) => {
+    const ids: string[] = [];
     for (const [report, component] of paired) {
       const values = { usage: report.amount, description: report.description, recurring: report.recurring ?? false, date: now, modifiedById: viewer.id };
-      await tx.componentUsage.upsert({
+      const usage = await tx.componentUsage.upsert({
         where: { resourceId_componentId_billingPeriod: { resourceId: resource.id, componentId: component.id, billingPeriod: period } },
         create: { ...values, resourceId: resource.id, componentId: component.id, billingPeriod: period, created: now },
         update: values,
+        select: { id: true },
       });
+      ids.push(usage.id);
       reported[component.type] = report.amount.toNumber();
     }
     // Merged in one statement, not read and rewritten: concurrent reports for other components must not be lost.
     await tx.$executeRaw`UPDATE resources SET current_usages = current_usages || ${JSON.stringify(reported)}::jsonb, modified = ${now}
       WHERE id = ${resource.id}::uuid`;
+    return [...new Set(ids)];
   });
 }
 
@@ -158,29 +165,34 @@ async function usageForMonth(tx: Tx, base: UsageCore, date: Date, now: Date) {
 
 /**
  * set_user_usage/ and set_user_usages/: upserts per (component usage, username), all or nothing. A component
- * usage still at 0 takes the sum of its user usages (Waldur fills the total from per-user reports).
+ * usage still at 0 takes the sum of its user usages (Waldur fills the total from per-user reports). Returns the ids of
+ * the user usages reported, each once, in the order of the reports.
  */
-export async function setUserUsages(ctx: Context, componentUsageUuid: string, usages: UserUsageReport[]) {
+export async function setUserUsages(ctx: Context, componentUsageUuid: string, usages: UserUsageReport[]): Promise<string[]> {
   ctx.requireViewer();
   const base = await findVisibleComponentUsage(ctx, componentUsageUuid, (where) => ctx.db.componentUsage.findFirst({ select: USAGE_CORE, where }));
   await ctx.access.require(Permission.SET_RESOURCE_USAGE, allocationProviderScopes(base.resource));
   const reports = await validUserReports(ctx, base.resource.offeringId, usages);
   const now = ctx.now();
-  await transact(ctx, async (tx) => {
+  return transact(ctx, async (tx) => {
     const touched = new Set<string>();
+    const ids: string[] = [];
     for (const report of reports) {
       const componentUsageId = report.date ? await usageForMonth(tx, base, report.date, now) : base.id;
       touched.add(componentUsageId);
       const values = { usage: report.usage, offeringUserId: report.offeringUserId, date: report.date ?? now };
-      await tx.componentUserUsage.upsert({
+      const userUsage = await tx.componentUserUsage.upsert({
         where: { componentUsageId_username: { componentUsageId, username: report.username } },
         create: { ...values, componentUsageId, username: report.username, created: now },
         update: values,
+        select: { id: true },
       });
+      ids.push(userUsage.id);
     }
     for (const id of touched) {
       const { _sum } = await tx.componentUserUsage.aggregate({ _sum: { usage: true }, where: { componentUsageId: id } });
       await tx.componentUsage.updateMany({ where: { id, usage: 0 }, data: { usage: _sum.usage ?? 0 } });
     }
+    return [...new Set(ids)];
   });
 }

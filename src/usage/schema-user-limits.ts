@@ -7,7 +7,7 @@ import * as limits from "./user-limits.ts";
 import { USER_LIMIT_CONTRACT } from "./user-limits-contract.ts";
 import { visibleNode } from "../graphql/nodes.ts";
 import { deleted, DeletionRef } from "../graphql/deletion.ts";
-import { uuidInput } from "../graphql/mutations.ts";
+import { inputTypeName, uuidInput } from "../graphql/mutations.ts";
 
 export const ComponentUserUsageLimitRef = builder.prismaNode("ComponentUserUsageLimit", {
   ...visibleNode(limits.getUserLimit),
@@ -41,6 +41,13 @@ const CreateUserLimitInput = builder.inputType("CreateComponentUserUsageLimitInp
   }),
 });
 
+const UpdateUserLimitInput = builder.inputType(inputTypeName("updateComponentUserUsageLimit"), {
+  fields: (t) => ({
+    uuid: t.id({ required: true }),
+    limit: t.string({ description: "Decimal ≥ 0; unchanged when omitted" }),
+  }),
+});
+
 const idText = (value: string | number | null | undefined) => (value == null ? null : String(value));
 
 builder.queryFields((t) => ({
@@ -61,6 +68,8 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   createComponentUserUsageLimit: t.prismaField({
     type: "ComponentUserUsageLimit",
+    errors: {},
+    nullable: true,
     description: "Caps one user's usage of a resource's component (SET_RESOURCE_LIMITS on the offering or its customer)",
     args: { input: t.arg({ type: CreateUserLimitInput, required: true }) },
     resolve: (query, _r, { input }, ctx) =>
@@ -78,8 +87,10 @@ builder.mutationFields((t) => ({
   }),
   updateComponentUserUsageLimit: t.prismaField({
     type: "ComponentUserUsageLimit",
-    args: { uuid: t.arg.id({ required: true }), limit: t.arg.string({ description: "Decimal ≥ 0; unchanged when omitted" }) },
-    resolve: (query, _r, args, ctx) => limits.updateUserLimit(ctx, String(args.uuid), { limit: args.limit }, query),
+    errors: {},
+    nullable: true,
+    args: { input: t.arg({ type: UpdateUserLimitInput, required: true }) },
+    resolve: (query, _r, { input }, ctx) => limits.updateUserLimit(ctx, String(input.uuid), { limit: input.limit }, query),
   }),
   deleteComponentUserUsageLimit: t.field({
     type: DeletionRef,

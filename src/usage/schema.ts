@@ -8,6 +8,7 @@ import { COMPONENT_USAGE_CONTRACT, COMPONENT_USER_USAGE_CONTRACT, MISSING_USAGE_
 import { setUsage, setUserUsages } from "./report.ts";
 import * as service from "./service.ts";
 import { visibleNode } from "../graphql/nodes.ts";
+import { inputTypeName } from "../graphql/mutations.ts";
 
 const RESOURCE_NAMES = { select: { name: true, projectId: true, offeringId: true, offering: { select: { name: true } }, project: { select: { name: true, customerId: true, customer: { select: { name: true } } } } } } as const;
 
@@ -146,32 +147,69 @@ const UserUsageReportInput = builder.inputType("UserUsageReportInput", {
   }),
 });
 
-builder.mutationFields((t) => ({
-  setComponentUsage: t.boolean({
-    description: "Report usage of a resource's components for a month; a second report in the same month replaces the first",
-    args: {
-      resourceUuid: t.arg.id(),
-      planPeriodUuid: t.arg.id(),
-      usages: t.arg({ type: [UsageReportInput], required: true }),
-      date: t.arg({ type: "DateTime", description: "Default now" }),
-    },
-    resolve: async (_root, args, ctx) => {
-      await setUsage(ctx, {
-        resource: args.resourceUuid == null ? null : String(args.resourceUuid),
-        planPeriod: args.planPeriodUuid == null ? null : String(args.planPeriodUuid),
-        usages: args.usages,
-        date: args.date,
-      });
-      return true;
-    },
+const SetComponentUsageInput = builder.inputType(inputTypeName("setComponentUsage"), {
+  fields: (t) => ({
+    resourceUuid: t.id({ description: "The resource (or give planPeriodUuid)" }),
+    planPeriodUuid: t.id({ description: "The resource's plan period (or give resourceUuid)" }),
+    usages: t.field({ type: [UsageReportInput], required: true }),
+    date: t.field({ type: "DateTime", description: "Default now" }),
   }),
-  setComponentUserUsages: t.boolean({
+});
+
+const SetComponentUserUsagesInput = builder.inputType(inputTypeName("setComponentUserUsages"), {
+  fields: (t) => ({
+    componentUsageUuid: t.id({ required: true }),
+    usages: t.field({ type: [UserUsageReportInput], required: true }),
+  }),
+});
+
+const SetComponentUsagePayload = builder.objectRef<{ ids: string[] }>("SetComponentUsagePayload").implement({
+  description: "What a usage report recorded",
+  fields: (t) => ({
+    componentUsages: t.prismaField({
+      type: ["ComponentUsage"],
+      description: "The component usages reported, one per component, in the order of the report",
+      resolve: (query, { ids }, _a, ctx) => Promise.all(ids.map((id) => ctx.db.componentUsage.findUniqueOrThrow({ ...query, where: { id } }))),
+    }),
+  }),
+});
+
+const SetComponentUserUsagesPayload = builder.objectRef<{ ids: string[] }>("SetComponentUserUsagesPayload").implement({
+  description: "What a per-user usage report recorded",
+  fields: (t) => ({
+    componentUserUsages: t.prismaField({
+      type: ["ComponentUserUsage"],
+      description: "The user usages reported, one per username and month, in the order of the report",
+      resolve: (query, { ids }, _a, ctx) => Promise.all(ids.map((id) => ctx.db.componentUserUsage.findUniqueOrThrow({ ...query, where: { id } }))),
+    }),
+  }),
+});
+
+builder.mutationFields((t) => ({
+  setComponentUsage: t.field({
+    type: SetComponentUsagePayload,
+    errors: {},
+    nullable: true,
+    description: "Report usage of a resource's components for a month; a second report in the same month replaces the first",
+    args: { input: t.arg({ type: SetComponentUsageInput, required: true }) },
+    resolve: async (_root, { input }, ctx) => ({
+      ids: await setUsage(ctx, {
+        resource: input.resourceUuid == null ? null : String(input.resourceUuid),
+        planPeriod: input.planPeriodUuid == null ? null : String(input.planPeriodUuid),
+        usages: input.usages,
+        date: input.date,
+      }),
+    }),
+  }),
+  setComponentUserUsages: t.field({
+    type: SetComponentUserUsagesPayload,
+    errors: {},
+    nullable: true,
     description: "Report per-user usage of a component usage (all or nothing)",
-    args: { componentUsageUuid: t.arg.id({ required: true }), usages: t.arg({ type: [UserUsageReportInput], required: true }) },
-    resolve: async (_root, args, ctx) => {
-      const usages = args.usages.map((u) => ({ ...u, user: u.offeringUserUuid == null ? null : String(u.offeringUserUuid) }));
-      await setUserUsages(ctx, String(args.componentUsageUuid), usages);
-      return true;
+    args: { input: t.arg({ type: SetComponentUserUsagesInput, required: true }) },
+    resolve: async (_root, { input }, ctx) => {
+      const usages = input.usages.map((u) => ({ ...u, user: u.offeringUserUuid == null ? null : String(u.offeringUserUuid) }));
+      return { ids: await setUserUsages(ctx, String(input.componentUsageUuid), usages) };
     },
   }),
 }));

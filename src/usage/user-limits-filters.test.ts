@@ -107,7 +107,7 @@ describe("Waldur's client: create with `component` as a uuid, and every response
 
   it("over GraphQL, by componentUuid", async () => {
     const result = await t.gql(
-      `mutation($r: ID!, $c: ID!, $u: ID!) { createComponentUserUsageLimit(input: { resourceUuid: $r, componentUuid: $c, userUuid: $u, limit: "1" }) { componentType username } }`,
+      `mutation($r: ID!, $c: ID!, $u: ID!) { createComponentUserUsageLimit(input: { resourceUuid: $r, componentUuid: $c, userUuid: $u, limit: "1" }) { ... on ComponentUserUsageLimit { componentType username } } }`,
       { r: ref.r2, c: ref.otherCpu, u: ref.bob },
       t.world.tokens.providerOwner,
     );

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
+import { FAILURE, fieldsOf } from "../../test/support/graphql-failures.ts";
 import type { Persona } from "../../test/support/world.ts";
 import { makeOffering, makeResource, userWithRoles } from "../../test/support/order-fixtures.ts";
 import { toHex } from "../platform/ids.ts";
@@ -181,34 +182,36 @@ describe("per-user component limits over GraphQL", () => {
   it("creates, lists, updates and deletes", async () => {
     const user = await freshUser();
     const token = owner();
-    const created = await t.gql(
-      `mutation($r: ID!, $u: ID!) { createComponentUserUsageLimit(input: { resourceUuid: $r, userUuid: $u, componentType: "cpu", limit: "12" }) { uuid limit componentType username resourceName } }`,
-      { r: resource.uuid, u: user },
-      token,
-    );
-    expect(created.data.createComponentUserUsageLimit).toMatchObject({ limit: "12.00", componentType: "cpu", resourceName: "limited" });
-    const uuid = created.data.createComponentUserUsageLimit.uuid;
-    const bad = await t.gql(
-      `mutation($r: ID!, $u: ID!) { createComponentUserUsageLimit(input: { resourceUuid: $r, userUuid: $u, componentType: "cpu", limit: "-1" }) { uuid } }`,
-      { r: resource.uuid, u: user },
-      token,
-    );
-    expect(bad.errors?.[0].extensions).toMatchObject({ code: "VALIDATION", fields: { limit: ["Ensure this value is greater than or equal to 0."] } });
+    const create = `mutation($r: ID!, $u: ID!, $limit: String!) {
+      createComponentUserUsageLimit(input: { resourceUuid: $r, userUuid: $u, componentType: "cpu", limit: $limit }) {
+        ... on ComponentUserUsageLimit { uuid limit componentType username resourceName } ${FAILURE} } }`;
+    const created = (await t.gql(create, { r: resource.uuid, u: user, limit: "12" }, token)).data.createComponentUserUsageLimit;
+    expect(created).toMatchObject({ limit: "12.00", componentType: "cpu", resourceName: "limited" });
+    const bad = (await t.gql(create, { r: resource.uuid, u: user, limit: "-1" }, token)).data.createComponentUserUsageLimit;
+    expect(bad).toMatchObject({ __typename: "ValidationError", code: "VALIDATION" });
+    expect(fieldsOf(bad)).toEqual({ limit: ["Ensure this value is greater than or equal to 0."] });
     const listed = await t.gql(`query($u: [ID!]) { componentUserUsageLimits(filter: { userUuid: $u }) { totalCount nodes { uuid } } }`, { u: [user] }, token);
-    expect(listed.data.componentUserUsageLimits).toEqual({ totalCount: 1, nodes: [{ uuid }] });
-    const updated = await t.gql(`mutation($id: ID!) { updateComponentUserUsageLimit(uuid: $id, limit: "0") { limit } }`, { id: uuid }, token);
+    expect(listed.data.componentUserUsageLimits).toEqual({ totalCount: 1, nodes: [{ uuid: created.uuid }] });
+    const updated = await t.gql(
+      `mutation($id: ID!) { updateComponentUserUsageLimit(input: { uuid: $id, limit: "0" }) { ... on ComponentUserUsageLimit { limit } } }`,
+      { id: created.uuid },
+      token,
+    );
     expect(updated.data.updateComponentUserUsageLimit.limit).toBe("0.00");
-    const forbidden = await t.gql(`mutation($id: ID!) { deleteComponentUserUsageLimit(uuid: $id) }`, { id: uuid }, t.world.tokens.projectMember);
-    expect(forbidden.errors?.[0].extensions?.code).toBe("FORBIDDEN");
-    expect((await t.gql(`mutation($id: ID!) { deleteComponentUserUsageLimit(uuid: $id) }`, { id: uuid }, token)).data.deleteComponentUserUsageLimit).toBe(uuid);
-    expect((await t.gql(`query($id: ID!) { componentUserUsageLimit(uuid: $id) { uuid } }`, { id: uuid }, token)).errors?.[0].extensions?.code).toBe("NOT_FOUND");
+    const remove = `mutation($id: ID!) { deleteComponentUserUsageLimit(input: { uuid: $id }) { ... on Deletion { uuid } ${FAILURE} } }`;
+    const forbidden = await t.gql(remove, { id: created.uuid }, t.world.tokens.projectMember);
+    expect(forbidden.data.deleteComponentUserUsageLimit).toMatchObject({ __typename: "PermissionDeniedError", code: "FORBIDDEN" });
+    expect((await t.gql(remove, { id: created.uuid }, token)).data.deleteComponentUserUsageLimit).toEqual({ uuid: created.uuid });
+    expect((await t.gql(`query($id: ID!) { componentUserUsageLimit(uuid: $id) { uuid } }`, { id: created.uuid }, token)).errors?.[0].extensions?.code).toBe("NOT_FOUND");
   });
 });
 
 describe("per-user limit errors over GraphQL name CreateComponentUserUsageLimitInput's fields", () => {
-  const CREATE = `mutation($input: CreateComponentUserUsageLimitInput!) { createComponentUserUsageLimit(input: $input) { uuid } }`;
-  const createOver = async (input: Record<string, unknown>) =>
-    (await t.gql(CREATE, { input: { resourceUuid: resource.uuid, limit: "1", ...input } }, owner())).errors?.[0].extensions;
+  const CREATE = `mutation($input: CreateComponentUserUsageLimitInput!) { createComponentUserUsageLimit(input: $input) { ... on ComponentUserUsageLimit { uuid } ${FAILURE} } }`;
+  const createOver = async (input: Record<string, unknown>) => {
+    const result = (await t.gql(CREATE, { input: { resourceUuid: resource.uuid, limit: "1", ...input } }, owner())).data.createComponentUserUsageLimit;
+    return "code" in result ? { code: result.code, fields: fieldsOf(result) } : undefined;
+  };
 
   it("names resourceUuid, userUuid, componentUuid and componentType", async () => {
     const user = await freshUser();

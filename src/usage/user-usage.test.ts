@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
+import { FAILURE, fieldsOf } from "../../test/support/graphql-failures.ts";
 import { PERSONAS, type Persona } from "../../test/support/world.ts";
 import { makeResource } from "../../test/support/order-fixtures.ts";
 import { parseUuid } from "../platform/ids.ts";
@@ -104,11 +105,14 @@ describe("setComponentUserUsages over GraphQL", () => {
   it("an unknown offering user names the item's offeringUserUuid", async () => {
     const { usage } = await reported(1);
     const result = await t.gql(
-      `mutation($u: ID!) { setComponentUserUsages(componentUsageUuid: $u, usages: [{ username: "x", usage: "1", offeringUserUuid: "${"0".repeat(32)}" }]) }`,
+      `mutation($u: ID!) {
+        setComponentUserUsages(input: { componentUsageUuid: $u, usages: [{ username: "x", usage: "1", offeringUserUuid: "${"0".repeat(32)}" }] }) {
+          ... on SetComponentUserUsagesPayload { componentUserUsages { uuid } } ${FAILURE} } }`,
       { u: usage.uuid },
       owner(),
     );
-    expect(result.errors?.[0].extensions).toEqual({ code: "VALIDATION", fields: { offeringUserUuid: ["Object does not exist."] } });
+    expect(result.data.setComponentUserUsages).toMatchObject({ __typename: "ValidationError", code: "VALIDATION" });
+    expect(fieldsOf(result.data.setComponentUserUsages)).toEqual({ offeringUserUuid: ["Object does not exist."] });
   });
 
   it("REST's set_user_usage answers it as `user`, an invalid hyperlink, too", async () => {
