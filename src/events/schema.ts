@@ -1,5 +1,6 @@
 import type { Context } from "../context.ts";
-import { builder } from "../graphql/builder.ts";
+import type { EventScopeType } from "../generated/prisma/client.ts";
+import { builder, nodeOrNull } from "../graphql/builder.ts";
 import { collectionInputs } from "../graphql/collection-inputs.ts";
 import { connectionType, nodesQuery, pageArgs, toPage, relayConnection } from "../graphql/pagination.ts";
 import { toHex } from "../platform/ids.ts";
@@ -18,6 +19,16 @@ export const EventRef = builder.prismaNode("Event", {
     created: t.expose("created", { type: "DateTime" }),
     eventType: t.exposeString("eventType"),
     message: t.exposeString("message"),
+    subject: t.field({
+      type: builder.nodeInterfaceRef(),
+      nullable: true,
+      description: "The object the event is about (its most specific scope); null once deleted or when the viewer may not see it",
+      select: { scopes: { select: { scopeType: true, scopeId: true } } },
+      resolve: (e, _a, ctx, info) => {
+        const subject = subjectOf(e.scopes);
+        return subject ? nodeOrNull(ctx, info, subject) : null;
+      },
+    }),
     context: t.field({
       type: "JSON",
       description: "ip_address is null unless the viewer is staff, support or the user who caused the event",
@@ -25,6 +36,28 @@ export const EventRef = builder.prismaNode("Event", {
     }),
   }),
 });
+
+/** Scope types from the most specific, with the object type that shows each. */
+const SUBJECT_TYPES: ReadonlyArray<[EventScopeType, string]> = [
+  ["OFFERING_USER", "OfferingUser"],
+  ["ORDER", "Order"],
+  ["RESOURCE", "Resource"],
+  ["MAINTENANCE", "MaintenanceAnnouncement"],
+  ["TERMS_OF_SERVICE", "OfferingTermsOfService"],
+  ["SERVICE_PROVIDER", "ServiceProvider"],
+  ["OFFERING", "Offering"],
+  ["PROJECT", "Project"],
+  ["CUSTOMER", "Customer"],
+  ["USER", "User"],
+];
+
+function subjectOf(scopes: ReadonlyArray<{ scopeType: EventScopeType; scopeId: string }>) {
+  for (const [scopeType, typename] of SUBJECT_TYPES) {
+    const scope = scopes.find((s) => s.scopeType === scopeType);
+    if (scope) return { typename, id: scope.scopeId };
+  }
+  return undefined;
+}
 
 const { Filter: EventFilterInput, Order: EventOrderEnum } = collectionInputs("Event", EVENT_CONTRACT);
 const EventConnection = connectionType("Event", EventRef);

@@ -66,11 +66,11 @@ export const builder = new SchemaBuilder<{
     },
     nodeQueryOptions: {
       description: "Any object by its global `id`; null when it does not exist or the viewer may not see it",
-      resolve: (_root, { id }, ctx, info) => orNull(nodeOf(ctx, info, id)),
+      resolve: (_root, { id }, ctx, info) => nodeOrNull(ctx, info, id),
     },
     nodesQueryOptions: {
       description: "Objects by their global ids, in order; null for each that does not exist or the viewer may not see",
-      resolve: (_root, { ids }, ctx, info) => ids.map((id) => orNull(nodeOf(ctx, info, id))),
+      resolve: (_root, { ids }, ctx, info) => ids.map((id) => nodeOrNull(ctx, info, id)),
     },
   },
   // A mutation that declares `errors: {}` returns a union of its result and these failures, named `<Mutation>Result`.
@@ -81,8 +81,9 @@ export const builder = new SchemaBuilder<{
   },
 });
 
-const nodeOf = (ctx: Context, info: GraphQLResolveInfo, id: GlobalId): Promise<unknown> =>
-  Promise.resolve(resolveNodes(builder, ctx, info, [id])).then((nodes) => nodes[0]);
+/** The object a global id names, loaded as `node(id:)` loads it: null when missing or not visible to the viewer. */
+export const nodeOrNull = (ctx: Context, info: GraphQLResolveInfo, id: GlobalId): Promise<unknown> =>
+  orNull(Promise.resolve(resolveNodes(builder, ctx, info, [id])).then((nodes) => nodes[0]));
 
 builder.queryType({});
 builder.mutationType({});
