@@ -1,5 +1,7 @@
+import { Role } from "../../src/auth/permissions.ts";
 import { COLLECTIONS } from "../../src/platform/collections.ts";
-import { dateTime, defineBody, link, text, withBody } from "../body-contract.ts";
+import { fieldError } from "../../src/platform/errors.ts";
+import { bodyField, dateTime, defineBody, link, text, withBody } from "../body-contract.ts";
 import type { RouteSpec } from "../route.ts";
 
 const SCOPES = [
@@ -8,9 +10,20 @@ const SCOPES = [
   { base: `/api/${COLLECTIONS.offering}`, scopeType: "OFFERING" },
 ] as const;
 
+/** GraphQL's Role value of each of Waldur's role names. */
+const ROLE_VALUES = new Map<string, string>(Object.entries(Role).map(([value, waldurName]) => [waldurName, value]));
+
+/** A role by Waldur's name ("PROJECT.ADMIN"), read as the GraphQL enum value (PROJECT_ADMIN). */
+const role = bodyField({ required: true }, { type: "string" }, (value, name) => {
+  const waldurName = text({ required: true }).read(value, name);
+  const role = ROLE_VALUES.get(waldurName);
+  if (!role) throw fieldError(name, `"${waldurName}" is not a valid role for this object.`);
+  return role;
+});
+
 const ROLE_GRANT = defineBody({
   user: link("user", { required: true, as: "userUuid" }),
-  role: text({ required: true }),
+  role,
   expiration_time: dateTime({ absent: [null] }),
 });
 
@@ -23,7 +36,7 @@ export const roleRoutes: RouteSpec[] = SCOPES.flatMap(({ base, scopeType }) => [
     method: "POST",
     path: `${base}/:uuid/add_user/`,
     summary: `Grant a user a role on this ${scopeType.toLowerCase()}`,
-    document: `mutation($input: RoleInput!) { grantRole(input: $input) { role expiration_time: expirationTime user: user { uuid } } }`,
+    document: `mutation($input: RoleInput!) { grantRole(input: $input) { role: roleName expiration_time: expirationTime user: user { uuid } } }`,
     ...roleInput(scopeType),
     kind: "object",
     status: 201,
@@ -37,7 +50,7 @@ export const roleRoutes: RouteSpec[] = SCOPES.flatMap(({ base, scopeType }) => [
     method: "POST",
     path: `${base}/:uuid/delete_user/`,
     summary: `Revoke a user's role on this ${scopeType.toLowerCase()}`,
-    document: `mutation($input: RoleInput!) { revokeRole(input: $input) }`,
+    document: `mutation($input: RoleInput!) { revokeRole(input: $input) { uuid } }`,
     ...roleInput(scopeType),
     kind: "empty",
   } satisfies RouteSpec,

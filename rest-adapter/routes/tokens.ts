@@ -29,7 +29,7 @@ export const tokenRoutes: RouteSpec[] = [
     method: "POST",
     path: "/api-auth/logout/",
     summary: "Log out: revoke the token of this request (its WebSockets and SSE streams are closed)",
-    document: `mutation { logout }`,
+    document: `mutation { logout { user { uuid } } }`,
     kind: "empty",
     status: 204,
   },
@@ -37,7 +37,7 @@ export const tokenRoutes: RouteSpec[] = [
     method: "POST",
     path: `${USERS}/:uuid/refresh_token/`,
     summary: "Refresh a user's auth token (staff): every token of the user is revoked and a new one issued",
-    document: `mutation($uuid: ID!) { refreshUserToken(userUuid: $uuid) {
+    document: `mutation($uuid: ID!) { refreshUserToken(input: { userUuid: $uuid }) {
       token created user { first_name: firstName last_name: lastName username is_active: isActive token_lifetime: tokenLifetime } } }`,
     variables: ({ params }) => ({ uuid: params.uuid }),
     kind: "object",
@@ -48,7 +48,7 @@ export const tokenRoutes: RouteSpec[] = [
     method: "PATCH",
     path: `${USERS}/:uuid/`,
     summary: "Update a user (the user themself, or staff); only token_lifetime is modelled",
-    document: `mutation($uuid: ID!, $tokenLifetime: Int) { updateUser(uuid: $uuid, tokenLifetime: $tokenLifetime) { ...UserRest token_lifetime: tokenLifetime } }`,
+    document: `mutation($uuid: ID!, $tokenLifetime: Int) { updateUser(input: { uuid: $uuid, tokenLifetime: $tokenLifetime }) { ...UserRest token_lifetime: tokenLifetime } }`,
     ...withBody(USER_UPDATE, (input, { params }) => ({ uuid: params.uuid, ...input })),
     kind: "object",
   },

@@ -24,21 +24,49 @@ const UserAuthTokenRef = builder.objectRef<IssuedToken>("UserAuthToken").impleme
   }),
 });
 
+const LoggedOutRef = builder.objectRef<{ userId: string }>("LoggedOut").implement({
+  description: "The token the request came with is revoked",
+  fields: (t) => ({
+    user: t.prismaField({
+      type: "User",
+      description: "Whose token it was",
+      resolve: (query, out, _a, ctx) => ctx.db.user.findUniqueOrThrow({ ...query, where: { id: out.userId } }),
+    }),
+  }),
+});
+
+const RefreshUserTokenInput = builder.inputType("RefreshUserTokenInput", { fields: (t) => ({ userUuid: t.id({ required: true }) }) });
+
+const UpdateUserInput = builder.inputType("UpdateUserInput", {
+  fields: (t) => ({ uuid: t.id({ required: true }), tokenLifetime: t.int() }),
+});
+
 builder.mutationFields((t) => ({
-  logout: t.boolean({
+  logout: t.field({
+    type: LoggedOutRef,
+    errors: {},
+    nullable: true,
     description: "Revoke the token this request came with; WebSockets and SSE streams it opened are closed",
-    resolve: (_r, _a, ctx) => tokens.logout(ctx),
+    resolve: async (_r, _a, ctx) => {
+      const viewer = ctx.requireViewer();
+      await tokens.logout(ctx);
+      return { userId: viewer.id };
+    },
   }),
   refreshUserToken: t.field({
     type: UserAuthTokenRef,
+    errors: {},
+    nullable: true,
     description: "Staff: delete every token of a user (closing what they opened) and issue a new one",
-    args: { userUuid: t.arg.id({ required: true }) },
-    resolve: (_r, args, ctx) => tokens.refreshUserToken(ctx, String(args.userUuid)),
+    args: { input: t.arg({ type: RefreshUserTokenInput, required: true }) },
+    resolve: (_r, { input }, ctx) => tokens.refreshUserToken(ctx, String(input.userUuid)),
   }),
   updateUser: t.prismaField({
     type: "User",
-    description: "Change a user (the user themself, or staff). Only `tokenLifetime` is modelled; an absent argument is left unchanged",
-    args: { uuid: t.arg.id({ required: true }), tokenLifetime: t.arg.int() },
-    resolve: (query, _r, args, ctx) => tokens.setTokenLifetime(ctx, String(args.uuid), args.tokenLifetime, query),
+    errors: {},
+    nullable: true,
+    description: "Change a user (the user themself, or staff). Only `tokenLifetime` is modelled; an absent field is left unchanged",
+    args: { input: t.arg({ type: UpdateUserInput, required: true }) },
+    resolve: (query, _r, { input }, ctx) => tokens.setTokenLifetime(ctx, String(input.uuid), input.tokenLifetime, query),
   }),
 }));

@@ -4,6 +4,7 @@ import { type App, createApp } from "../app.ts";
 import { toHex } from "../platform/ids.ts";
 import { useSubscriptionApp } from "../../test/support/subscription-app.ts";
 import { closeOnInit, sleep, SubscriptionClients } from "../../test/support/ws.ts";
+import { FAILURE, fieldsOf } from "../../test/support/graphql-failures.ts";
 import { LAST_USED_REFRESH_MS } from "./authenticate.ts";
 import { newTokenKey, tokenDigest } from "./secrets.ts";
 
@@ -103,8 +104,9 @@ describe("token_lifetime (Waldur's idle expiry)", () => {
 
   it("over GraphQL, an out-of-range lifetime is an error of the tokenLifetime argument", async () => {
     const user = await userWithToken();
-    const res = await t.gql(`mutation($uuid: ID!) { updateUser(uuid: $uuid, tokenLifetime: 59) { uuid } }`, { uuid: user.uuid }, user.key);
-    expect(res.errors?.[0].extensions).toEqual({ code: "VALIDATION", fields: { tokenLifetime: ["Ensure this value is greater than or equal to 60."] } });
+    const res = await t.gql(`mutation($uuid: ID!) { updateUser(input: { uuid: $uuid, tokenLifetime: 59 }) { ... on User { uuid } ${FAILURE} } }`, { uuid: user.uuid }, user.key);
+    expect(res.data?.updateUser).toMatchObject({ __typename: "ValidationError", code: "VALIDATION" });
+    expect(fieldsOf(res.data?.updateUser)).toEqual({ tokenLifetime: ["Ensure this value is greater than or equal to 60."] });
   });
 
   it("refuses a token idle for longer than the lifetime with 401 Token has expired.; each use restarts it", async () => {
@@ -159,7 +161,20 @@ describe("revoking a token", () => {
 
   it("logout over GraphQL", async () => {
     const user = await userWithToken();
-    expect(await t.gql(`mutation { logout }`, {}, user.key)).toEqual({ data: { logout: true } });
+    const res = await t.gql(`mutation { logout { ... on LoggedOut { user { uuid } } ${FAILURE} } }`, {}, user.key);
+    expect(res).toEqual({ data: { logout: { user: { uuid: user.uuid } } } });
+    expect((await me(user.key)).status).toBe(401);
+  });
+
+  it("refreshUserToken over GraphQL: a UserAuthToken for staff, typed failures otherwise", async () => {
+    const user = await userWithToken();
+    const REFRESH = `mutation($uuid: ID!) { refreshUserToken(input: { userUuid: $uuid }) { ... on UserAuthToken { token user { uuid } } ${FAILURE} } }`;
+    const denied = await t.gql(REFRESH, { uuid: user.uuid }, user.key);
+    expect(denied.data?.refreshUserToken).toMatchObject({ __typename: "PermissionDeniedError", code: "FORBIDDEN" });
+    const missing = await t.gql(REFRESH, { uuid: "0".repeat(32) }, t.world.tokens.staff);
+    expect(missing.data?.refreshUserToken).toMatchObject({ __typename: "NotFoundError", code: "NOT_FOUND" });
+    const refreshed = await t.gql(REFRESH, { uuid: user.uuid }, t.world.tokens.staff);
+    expect(refreshed.data?.refreshUserToken).toEqual({ token: expect.stringMatching(/^[0-9a-f]{40}$/), user: { uuid: user.uuid } });
     expect((await me(user.key)).status).toBe(401);
   });
 

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
+import { FAILURE, fieldsOf } from "../../test/support/graphql-failures.ts";
 
-/** GraphQL clients get field errors under the names of the arguments and input fields, and whole-input errors under `input`. */
+/** GraphQL clients get field errors under the names of the input fields, and whole-input errors under `input`. */
 
 let t: TestApp;
 beforeAll(async () => {
@@ -9,44 +10,56 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const fieldsOf = (result: { errors?: Array<{ extensions?: Record<string, unknown> }> }) => result.errors?.[0].extensions?.fields;
+const GRANT = `mutation($input: RoleInput!) { grantRole(input: $input) { ... on RoleGrant { role } ${FAILURE} } }`;
 
-const GRANT = `mutation($input: RoleInput!) { grantRole(input: $input) { role } }`;
+/** The one mutation's typed failure, which must be a ValidationError. */
+async function validation(document: string, variables: Record<string, unknown>, token?: string) {
+  const result = await t.gql<Record<string, Parameters<typeof fieldsOf>[0]>>(document, variables, token);
+  expect(result.errors).toBeUndefined();
+  const failure = Object.values(result.data ?? {})[0];
+  expect(failure).toMatchObject({ __typename: "ValidationError", code: "VALIDATION" });
+  return fieldsOf(failure);
+}
 
 describe("GraphQL directory field errors", () => {
-  it("a user's, project's, service provider's and offering's invalid arguments are named as the arguments", async () => {
+  it("a user's, project's, service provider's and offering's invalid input fields are named as the input fields", async () => {
     const staff = t.world.tokens.staff;
-    const user = await t.gql(`mutation { createUser(username: "long-first-name", firstName: "${"f".repeat(101)}") { uuid } }`, {}, staff);
-    expect(fieldsOf(user)).toEqual({ firstName: ["Ensure this field has no more than 100 characters."] });
-    const project = await t.gql(`mutation($c: ID!) { createProject(customerUuid: $c, name: "p") { uuid } }`, { c: "0".repeat(32) }, staff);
-    expect(fieldsOf(project)).toEqual({ customerUuid: ["Object does not exist."] });
-    const provider = await t.gql(`mutation($c: ID!) { createServiceProvider(customerUuid: $c) { uuid } }`, { c: t.world.provider.uuid }, staff);
-    expect(fieldsOf(provider)).toEqual({ customerUuid: ["Service provider with this customer already exists."] });
-    const offering = await t.gql(
-      `mutation($c: ID!) { createOffering(customerUuid: $c, name: "o", type: "Marketplace.Basic", pluginOptions: [1]) { uuid } }`,
-      { c: t.world.provider.uuid },
-      staff,
-    );
-    expect(fieldsOf(offering)).toEqual({ pluginOptions: ["Expected a dictionary of items."] });
+    const user = `mutation($f: String) { createUser(input: { username: "long-first-name", firstName: $f }) { ... on User { uuid } ${FAILURE} } }`;
+    expect(await validation(user, { f: "f".repeat(101) }, staff)).toEqual({ firstName: ["Ensure this field has no more than 100 characters."] });
+    const project = `mutation($c: ID!) { createProject(input: { customerUuid: $c, name: "p" }) { ... on Project { uuid } ${FAILURE} } }`;
+    expect(await validation(project, { c: "0".repeat(32) }, staff)).toEqual({ customerUuid: ["Object does not exist."] });
+    const provider = `mutation($c: ID!) { createServiceProvider(input: { customerUuid: $c }) { ... on ServiceProvider { uuid } ${FAILURE} } }`;
+    expect(await validation(provider, { c: t.world.provider.uuid }, staff)).toEqual({
+      customerUuid: ["Service provider with this customer already exists."],
+    });
+    const offering = `mutation($c: ID!) {
+      createOffering(input: { customerUuid: $c, name: "o", type: "Marketplace.Basic", pluginOptions: [1] }) { ... on Offering { uuid } ${FAILURE} } }`;
+    expect(await validation(offering, { c: t.world.provider.uuid }, staff)).toEqual({ pluginOptions: ["Expected a dictionary of items."] });
   });
 
   it("wrong credentials are an error of the whole input", async () => {
-    const login = await t.gql(`mutation { obtainToken(username: "nobody-here", password: "wrong") { token } }`);
-    expect(login.errors?.[0].extensions).toEqual({ code: "VALIDATION", fields: { input: ["Unable to log in with provided credentials."] } });
+    const login = `mutation { obtainToken(input: { username: "nobody-here", password: "wrong" }) { ... on AuthToken { token } ${FAILURE} } }`;
+    expect(await validation(login, {})).toEqual({ input: ["Unable to log in with provided credentials."] });
   });
 
   it("roles: the role, user and expiration time by their input names; a role held already is an error of the whole input", async () => {
     const token = t.world.tokens.staff;
-    const input = { scopeType: "PROJECT", scopeUuid: t.world.project.uuid, userUuid: t.world.users.unrelated.uuid, role: "PROJECT.MEMBER" };
-    expect(fieldsOf(await t.gql(GRANT, { input: { ...input, role: "CUSTOMER.OWNER" } }, token))).toEqual({
+    const input = { scopeType: "PROJECT", scopeUuid: t.world.project.uuid, userUuid: t.world.users.unrelated.uuid, role: "PROJECT_MEMBER" };
+    expect(await validation(GRANT, { input: { ...input, role: "CUSTOMER_OWNER" } }, token)).toEqual({
       role: ['"CUSTOMER.OWNER" is not a valid role for this object.'],
     });
-    expect(fieldsOf(await t.gql(GRANT, { input: { ...input, userUuid: "0".repeat(32) } }, token))).toEqual({ userUuid: ["Object does not exist."] });
-    expect(fieldsOf(await t.gql(GRANT, { input: { ...input, expirationTime: "2000-01-01T00:00:00Z" } }, token))).toEqual({
+    expect(await validation(GRANT, { input: { ...input, userUuid: "0".repeat(32) } }, token)).toEqual({ userUuid: ["Object does not exist."] });
+    expect(await validation(GRANT, { input: { ...input, expirationTime: "2000-01-01T00:00:00Z" } }, token)).toEqual({
       expirationTime: ["Expiration time should be greater than current time."],
     });
-    expect((await t.gql(GRANT, { input }, token)).errors).toBeUndefined();
-    const again = await t.gql(GRANT, { input }, token);
-    expect(again.errors?.[0].extensions).toEqual({ code: "VALIDATION", fields: { input: ["User already has role within this scope."] } });
+    expect(await t.gql(GRANT, { input }, token)).toEqual({ data: { grantRole: { role: "PROJECT_MEMBER" } } });
+    expect(await validation(GRANT, { input }, token)).toEqual({ input: ["User already has role within this scope."] });
+  });
+
+  it("a role name that is not a Role value is refused by GraphQL itself", async () => {
+    const input = { scopeType: "PROJECT", scopeUuid: t.world.project.uuid, userUuid: t.world.users.unrelated.uuid, role: "PROJECT.MEMBER" };
+    const result = await t.gql(GRANT, { input }, t.world.tokens.staff);
+    expect(result.data).toBeUndefined();
+    expect(result.errors?.[0].message).toMatch(/Role/);
   });
 });

@@ -3,7 +3,7 @@ import type { Context } from "../context.ts";
 import type { BillingType, Offering, OfferingState, Prisma } from "../generated/prisma/client.ts";
 import { recordEvent } from "../events/record.ts";
 import type { Connection, Page } from "../platform/paginate.ts";
-import { DomainError, ErrorCode, fieldError, invalid, notFound } from "../platform/errors.ts";
+import { fieldError, invalid, notFound, wrongState } from "../platform/errors.ts";
 import { toHex } from "../platform/ids.ts";
 import { paginate } from "../platform/paginate.ts";
 import { canTransition, swapFromObserved, type TransitionRule } from "../platform/state-machine.ts";
@@ -192,8 +192,8 @@ export async function createOffering(ctx: Context, input: CreateOfferingInput, q
   return ctx.db.offering.findUniqueOrThrow({ ...query, where: { id } });
 }
 
-const wrongState = (rule: TransitionRule<OfferingState>) =>
-  new DomainError(ErrorCode.CONFLICT, `Valid states for operation: ${rule.from.map((s) => OFFERING_STATE_LABELS[s]).join(", ")}.`);
+const notAllowedFrom = (rule: TransitionRule<OfferingState>, current: OfferingState) =>
+  wrongState(`Valid states for operation: ${rule.from.map((s) => OFFERING_STATE_LABELS[s]).join(", ")}.`, current, rule.from);
 
 export async function activateOffering(ctx: Context, uuid: string, query: OfferingQuery = {}) {
   const offering = await getOffering(ctx, uuid, { select: { id: true, name: true, state: true, customerId: true } });
@@ -202,14 +202,14 @@ export async function activateOffering(ctx: Context, uuid: string, query: Offeri
     { type: "CUSTOMER", id: offering.customerId },
   ]);
   const rule = OFFERING_TRANSITIONS.activate;
-  if (!canTransition(rule, offering.state)) throw wrongState(rule);
+  if (!canTransition(rule, offering.state)) throw notAllowedFrom(rule, offering.state);
   await transact(ctx, async (tx, outbox) => {
     const replaced = await swapFromObserved(
       rule,
       offering.state,
       (from) => tx.offering.updateMany({ where: { id: offering.id, state: from }, data: { state: rule.to } }),
       async () => (await tx.offering.findUnique({ where: { id: offering.id }, select: { state: true } }))?.state ?? null,
-      { invalid: () => wrongState(rule), missing: notFound },
+      { invalid: (current) => notAllowedFrom(rule, current), missing: notFound },
     );
     await recordEvent(ctx, tx, outbox, {
       type: "marketplace_offering_updated",

@@ -45,7 +45,7 @@ export interface RoleInput {
   scopeType: ScopeType;
   scopeUuid: string;
   userUuid: string;
-  role: string;
+  role: Role;
   expirationTime?: Date | null;
 }
 
@@ -53,13 +53,13 @@ async function prepare(ctx: Context, input: RoleInput) {
   ctx.requireViewer();
   const scope = await SCOPES[input.scopeType].load(ctx, input.scopeUuid);
   await ctx.access.require(SCOPES[input.scopeType].manage, scope.chain);
-  if (!isRole(input.role) || ROLE_SCOPE[input.role] !== input.scopeType) {
+  if (ROLE_SCOPE[input.role] !== input.scopeType) {
     throw fieldError("role", `"${input.role}" is not a valid role for this object.`);
   }
   const user = await referenced("userUuid", input.userUuid, (id) =>
     ctx.db.user.findUnique({ where: { id }, select: { id: true, username: true } }),
   );
-  return { scope, user, role: input.role as Role };
+  return { scope, user, role: input.role };
 }
 
 const eventScopes = (scopeType: ScopeType, scope: ScopeObject, userId: string) => [
@@ -95,14 +95,16 @@ export async function grantRole(ctx: Context, input: RoleInput) {
   });
 }
 
+/** Ends the user's grant of the role (every active one, expired or not); answers the grant ended. */
 export async function revokeRole(ctx: Context, input: RoleInput) {
   const { scope, user, role } = await prepare(ctx, input);
-  await transact(ctx, async (tx, outbox) => {
-    const { count } = await tx.roleGrant.updateMany({
+  return transact(ctx, async (tx, outbox) => {
+    const [revoked] = await tx.roleGrant.updateManyAndReturn({
       where: { userId: user.id, role, scopeType: input.scopeType, scopeId: scope.id, isActive: true },
       data: { isActive: false },
+      select: { id: true },
     });
-    if (count === 0) throw notFound();
+    if (!revoked) throw notFound();
     await recordEvent(ctx, tx, outbox, {
       type: "role_revoked",
       message: `User ${user.username} has lost role ${role} in ${scope.name}.`,
@@ -110,5 +112,12 @@ export async function revokeRole(ctx: Context, input: RoleInput) {
       scopes: eventScopes(input.scopeType, scope, user.id),
     });
     await reconcileRoleChange(ctx, tx, outbox, { userId: user.id, scopeType: input.scopeType, scopeId: scope.id, role });
+    return revoked;
   });
+}
+
+/** A stored grant's role, which only ever holds one of the roles known here. */
+export function storedRole(name: string): Role {
+  if (!isRole(name)) throw new Error(`A role grant holds the unknown role "${name}"`);
+  return name;
 }

@@ -9,7 +9,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 it("input the database rejects is a VALIDATION error over GraphQL, not a masked 500", async () => {
-  const result = await t.gql(`mutation { createCustomer(name: "a\\u0000b") { uuid } }`, {}, t.world.tokens.staff);
+  const result = await t.gql(`mutation { createCustomer(input: { name: "a\\u0000b" }) { ... on Customer { uuid } } }`, {}, t.world.tokens.staff);
   expect(result.errors![0]).toMatchObject({
     message: "Null characters are not allowed.",
     extensions: { code: "VALIDATION", fields: { input: ["Null characters are not allowed."] } },

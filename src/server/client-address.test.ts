@@ -50,7 +50,7 @@ async function recordedAddress(t: TestApp, create: (username: string) => Promise
   return (event.context as Record<string, unknown>).ip_address;
 }
 
-const CREATE_USER = `mutation($username: String!) { createUser(username: $username) { uuid } }`;
+const CREATE_USER = `mutation($username: String!) { createUser(input: { username: $username }) { ... on User { uuid } } }`;
 
 function overHttp(t: TestApp, forwardedFor: string) {
   return async (username: string) => {

@@ -89,7 +89,7 @@ describe("GraphiQL served by the gateway", () => {
       ['query Q($s: String = "subscription {") { me { username } }\nsubscription S { eventCreated { id } }', "S", "subscription"],
       ['query Q($s: String = "}") { me { username } }\nsubscription S { eventCreated { id } }', "Q", "query"],
       ['fragment F on User { username }\nsubscription($f: In = {a: """ { """}) @x { eventCreated { id } }', undefined, "subscription"],
-      ["mutation M { obtainToken(username: \"a\\\"}\", password: \"b\") { token } }", "M", "mutation"],
+      ["mutation M { obtainToken(input: { username: \"a\\\"}\", password: \"b\" }) { ... on AuthToken { token } } }", "M", "mutation"],
       ["{ me { username } }", "Missing", undefined],
       ["", undefined, undefined],
     ];

@@ -1,17 +1,17 @@
 import { builder } from "../../graphql/builder.ts";
 import { collectionInputs } from "../../graphql/collection-inputs.ts";
 import { connectionType, nodesQuery, pageArgs, toPage, relayConnection } from "../../graphql/pagination.ts";
-import { ROLES } from "../../auth/permissions.ts";
 import * as offerings from "../offerings.ts";
 import * as organisations from "../organisations.ts";
-import { grantRole, revokeRole } from "../roles.ts";
 import * as users from "../users.ts";
 import { CUSTOMER_CONTRACT } from "../customers-contract.ts";
 import { SERVICE_PROVIDER_CONTRACT } from "../service-providers-contract.ts";
 import { USER_CONTRACT } from "../users-contract.ts";
 import { OFFERING_CONTRACT } from "../offerings-contract.ts";
 import { PROJECT_CONTRACT } from "../projects-contract.ts";
-import { BillingTypeEnum, CustomerRef, OfferingRef, OfferingStateEnum, ProjectRef, RoleGrantRef, ServiceProviderRef, UserRef } from "./types.ts";
+import { CustomerRef, OfferingRef, OfferingStateEnum, ProjectRef, ServiceProviderRef, UserRef } from "./types.ts";
+import "./roles.ts";
+import "./mutations.ts";
 
 const UserConnection = connectionType("User", UserRef);
 const CustomerConnection = connectionType("Customer", CustomerRef);
@@ -90,105 +90,3 @@ builder.queryFields((t) => ({
     resolve: (query, _r, args, ctx) => offerings.getOffering(ctx, String(args.uuid), query, args.filter),
   }),
 }));
-
-const ComponentInput = builder.inputType("OfferingComponentInput", {
-  fields: (t) => ({
-    type: t.string({ required: true }),
-    name: t.string({ required: true }),
-    billingType: t.field({ type: BillingTypeEnum, required: true }),
-    measuredUnit: t.string(),
-    limitPeriod: t.string(),
-    limitAmount: t.int(),
-  }),
-});
-const PlanInput = builder.inputType("OfferingPlanInput", {
-  fields: (t) => ({ name: t.string({ required: true }), unitPrice: t.string(), unit: t.string() }),
-});
-const RoleScopeEnum = builder.enumType("RoleScope", { values: ["CUSTOMER", "PROJECT", "OFFERING"] as const });
-const RoleArgs = builder.inputType("RoleInput", {
-  fields: (t) => ({
-    scopeType: t.field({ type: RoleScopeEnum, required: true }),
-    scopeUuid: t.id({ required: true }),
-    userUuid: t.id({ required: true }),
-    role: t.string({ required: true, description: `One of ${ROLES.join(", ")}` }),
-    expirationTime: t.field({ type: "DateTime" }),
-  }),
-});
-const TokenRef = builder.objectRef<{ token: string }>("AuthToken").implement({
-  fields: (t) => ({ token: t.exposeString("token") }),
-});
-
-builder.mutationFields((t) => ({
-  obtainToken: t.field({
-    type: TokenRef,
-    description: "Exchange a username and password for a new API token",
-    args: { username: t.arg.string({ required: true }), password: t.arg.string({ required: true }) },
-    resolve: async (_r, args, ctx) => ({ token: await users.obtainToken(ctx, args.username, args.password) }),
-  }),
-  createUser: t.prismaField({
-    type: "User",
-    args: {
-      username: t.arg.string({ required: true }),
-      email: t.arg.string(),
-      firstName: t.arg.string(),
-      lastName: t.arg.string(),
-      password: t.arg.string(),
-      isStaff: t.arg.boolean(),
-      isSupport: t.arg.boolean(),
-    },
-    resolve: (query, _r, args, ctx) => users.createUser(ctx, args, query),
-  }),
-  createCustomer: t.prismaField({
-    type: "Customer",
-    args: { name: t.arg.string({ required: true }), abbreviation: t.arg.string(), email: t.arg.string() },
-    resolve: (query, _r, args, ctx) => organisations.createCustomer(ctx, args, query),
-  }),
-  createProject: t.prismaField({
-    type: "Project",
-    args: { customerUuid: t.arg.id({ required: true }), name: t.arg.string({ required: true }), description: t.arg.string() },
-    resolve: (query, _r, args, ctx) =>
-      organisations.createProject(ctx, { ...args, customerUuid: String(args.customerUuid) }, query),
-  }),
-  createServiceProvider: t.prismaField({
-    type: "ServiceProvider",
-    args: { customerUuid: t.arg.id({ required: true }), description: t.arg.string() },
-    resolve: (query, _r, args, ctx) =>
-      offerings.createServiceProvider(ctx, { customerUuid: String(args.customerUuid), description: args.description }, query),
-  }),
-  createOffering: t.prismaField({
-    type: "Offering",
-    args: {
-      customerUuid: t.arg.id({ required: true }),
-      name: t.arg.string({ required: true }),
-      type: t.arg.string({ required: true }),
-      description: t.arg.string(),
-      pluginOptions: t.arg({ type: "JSON" }),
-      partitions: t.arg({ type: "JSON", description: 'A list of objects, each with a "partition_name"' }),
-      backendId: t.arg.string(),
-      components: t.arg({ type: [ComponentInput] }),
-      plans: t.arg({ type: [PlanInput] }),
-    },
-    resolve: (query, _r, args, ctx) => offerings.createOffering(ctx, { ...args, customerUuid: String(args.customerUuid) }, query),
-  }),
-  activateOffering: t.prismaField({
-    type: "Offering",
-    args: { uuid: t.arg.id({ required: true }) },
-    resolve: (query, _r, args, ctx) => offerings.activateOffering(ctx, String(args.uuid), query),
-  }),
-  grantRole: t.prismaField({
-    type: "RoleGrant",
-    args: { input: t.arg({ type: RoleArgs, required: true }) },
-    resolve: async (query, _r, { input }, ctx) => {
-      const grant = await grantRole(ctx, { ...input, scopeUuid: String(input.scopeUuid), userUuid: String(input.userUuid) });
-      return ctx.db.roleGrant.findUniqueOrThrow({ ...query, where: { id: grant.id } });
-    },
-  }),
-  revokeRole: t.boolean({
-    args: { input: t.arg({ type: RoleArgs, required: true }) },
-    resolve: async (_r, { input }, ctx) => {
-      await revokeRole(ctx, { ...input, scopeUuid: String(input.scopeUuid), userUuid: String(input.userUuid) });
-      return true;
-    },
-  }),
-}));
-void RoleGrantRef;

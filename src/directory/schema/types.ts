@@ -10,7 +10,7 @@ import { REGISTRATION_METHOD } from "../users-contract.ts";
 import { type DirectoryKind, ifVisible } from "../visibility.ts";
 import { getUser } from "../users.ts";
 import { getCustomer, getProject } from "../organisations.ts";
-import { getOfferingComponent, getOfferingPlan, getRoleGrant } from "../node-lookups.ts";
+import { getOfferingComponent, getOfferingPlan } from "../node-lookups.ts";
 import { getOffering, getServiceProvider } from "../offerings.ts";
 import { visibleNode } from "../../graphql/nodes.ts";
 
@@ -235,19 +235,5 @@ export const OfferingRef = builder.prismaNode("Offering", {
     attributes: t.field({ type: "JSON", description: "Offering attributes are not modelled: always {}", resolve: () => ({}) }),
     totalCost: t.int({ description: "No invoices here: always 0", resolve: () => 0 }),
     totalCostEstimated: t.int({ description: "No invoices here: always 0", resolve: () => 0 }),
-  }),
-});
-
-export const RoleGrantRef = builder.prismaNode("RoleGrant", {
-  ...visibleNode(getRoleGrant),
-  fields: (t) => ({
-    uuid: t.string({ resolve: (g) => toHex(g.id) }),
-    role: t.exposeString("role"),
-    scopeType: t.exposeString("scopeType"),
-    scopeUuid: t.string({ resolve: (g) => toHex(g.scopeId) }),
-    expirationTime: t.expose("expirationTime", { type: "DateTime", nullable: true }),
-    isActive: t.exposeBoolean("isActive"),
-    created: t.expose("created", { type: "DateTime" }),
-    user: t.relation("user"),
   }),
 });

@@ -1,0 +1,123 @@
+import { builder } from "../../graphql/builder.ts";
+import { uuidInput } from "../../graphql/mutations.ts";
+import * as offerings from "../offerings.ts";
+import * as organisations from "../organisations.ts";
+import * as users from "../users.ts";
+import { BillingTypeEnum } from "./types.ts";
+
+const ComponentInput = builder.inputType("OfferingComponentInput", {
+  fields: (t) => ({
+    type: t.string({ required: true }),
+    name: t.string({ required: true }),
+    billingType: t.field({ type: BillingTypeEnum, required: true }),
+    measuredUnit: t.string(),
+    limitPeriod: t.string(),
+    limitAmount: t.int(),
+  }),
+});
+
+const PlanInput = builder.inputType("OfferingPlanInput", {
+  fields: (t) => ({ name: t.string({ required: true }), unitPrice: t.string(), unit: t.string() }),
+});
+
+const TokenRef = builder.objectRef<{ token: string }>("AuthToken").implement({
+  fields: (t) => ({ token: t.exposeString("token") }),
+});
+
+const ObtainTokenInput = builder.inputType("ObtainTokenInput", {
+  fields: (t) => ({ username: t.string({ required: true }), password: t.string({ required: true }) }),
+});
+
+const CreateUserInput = builder.inputType("CreateUserInput", {
+  fields: (t) => ({
+    username: t.string({ required: true }),
+    email: t.string(),
+    firstName: t.string(),
+    lastName: t.string(),
+    password: t.string(),
+    isStaff: t.boolean(),
+    isSupport: t.boolean(),
+  }),
+});
+
+const CreateCustomerInput = builder.inputType("CreateCustomerInput", {
+  fields: (t) => ({ name: t.string({ required: true }), abbreviation: t.string(), email: t.string() }),
+});
+
+const CreateProjectInput = builder.inputType("CreateProjectInput", {
+  fields: (t) => ({ customerUuid: t.id({ required: true }), name: t.string({ required: true }), description: t.string() }),
+});
+
+const CreateServiceProviderInput = builder.inputType("CreateServiceProviderInput", {
+  fields: (t) => ({ customerUuid: t.id({ required: true }), description: t.string() }),
+});
+
+const CreateOfferingInput = builder.inputType("CreateOfferingInput", {
+  fields: (t) => ({
+    customerUuid: t.id({ required: true }),
+    name: t.string({ required: true }),
+    type: t.string({ required: true }),
+    description: t.string(),
+    pluginOptions: t.field({ type: "JSON" }),
+    partitions: t.field({ type: "JSON", description: 'A list of objects, each with a "partition_name"' }),
+    backendId: t.string(),
+    components: t.field({ type: [ComponentInput] }),
+    plans: t.field({ type: [PlanInput] }),
+  }),
+});
+
+builder.mutationFields((t) => ({
+  obtainToken: t.field({
+    type: TokenRef,
+    errors: {},
+    nullable: true,
+    description: "Exchange a username and password for a new API token",
+    args: { input: t.arg({ type: ObtainTokenInput, required: true }) },
+    resolve: async (_r, { input }, ctx) => ({ token: await users.obtainToken(ctx, input.username, input.password) }),
+  }),
+  createUser: t.prismaField({
+    type: "User",
+    errors: {},
+    nullable: true,
+    args: { input: t.arg({ type: CreateUserInput, required: true }) },
+    resolve: (query, _r, { input }, ctx) => users.createUser(ctx, input, query),
+  }),
+  createCustomer: t.prismaField({
+    type: "Customer",
+    errors: {},
+    nullable: true,
+    args: { input: t.arg({ type: CreateCustomerInput, required: true }) },
+    resolve: (query, _r, { input }, ctx) => organisations.createCustomer(ctx, input, query),
+  }),
+  createProject: t.prismaField({
+    type: "Project",
+    errors: {},
+    nullable: true,
+    args: { input: t.arg({ type: CreateProjectInput, required: true }) },
+    resolve: (query, _r, { input }, ctx) =>
+      organisations.createProject(ctx, { ...input, customerUuid: String(input.customerUuid) }, query),
+  }),
+  createServiceProvider: t.prismaField({
+    type: "ServiceProvider",
+    errors: {},
+    nullable: true,
+    args: { input: t.arg({ type: CreateServiceProviderInput, required: true }) },
+    resolve: (query, _r, { input }, ctx) =>
+      offerings.createServiceProvider(ctx, { customerUuid: String(input.customerUuid), description: input.description }, query),
+  }),
+  createOffering: t.prismaField({
+    type: "Offering",
+    errors: {},
+    nullable: true,
+    args: { input: t.arg({ type: CreateOfferingInput, required: true }) },
+    resolve: (query, _r, { input }, ctx) => offerings.createOffering(ctx, { ...input, customerUuid: String(input.customerUuid) }, query),
+  }),
+  activateOffering: t.prismaField({
+    type: "Offering",
+    errors: {},
+    nullable: true,
+    description: `activate: ${offerings.OFFERING_TRANSITIONS.activate.from.join(", ")} → ${offerings.OFFERING_TRANSITIONS.activate.to}`,
+    args: { input: t.arg({ type: uuidInput("activateOffering"), required: true }) },
+    resolve: (query, _r, { input }, ctx) => offerings.activateOffering(ctx, String(input.uuid), query),
+  }),
+}));
