@@ -3,9 +3,9 @@ const fragment = (name: string, type: string, body: string) => ({ name, text: `f
 
 /** Routes include only the fragments their document names, so the nested link fields are spelled out. */
 const MAINTENANCE_OFFERING_FIELDS = `url uuid maintenance: maintenanceUrl offering: offeringUrl offering_name: offeringName
-  impact_level: impactLevel impact_level_display: impactLevelDisplay impact_description: impactDescription`;
+  impact_level: impactLevelCode impact_level_display: impactLevelDisplay impact_description: impactDescription`;
 
-const PUBLIC_MAINTENANCE_FIELDS = `url uuid name message maintenance_type: maintenanceType
+const PUBLIC_MAINTENANCE_FIELDS = `url uuid name message maintenance_type: maintenanceTypeCode
   maintenance_type_display: maintenanceTypeDisplay external_reference_url: externalReferenceUrl state: stateLabel
   scheduled_start: scheduledStart scheduled_end: scheduledEnd actual_start: actualStart actual_end: actualEnd
   service_provider_name: serviceProviderName affected_offerings: affectedOfferings { ${MAINTENANCE_OFFERING_FIELDS} }`;
@@ -170,11 +170,11 @@ export const FRAGMENTS = [
     "AdminAnnouncementRest",
     "AdminAnnouncement",
     `uuid description active_from: activeFrom active_to: activeTo is_active: isActive type: typeLabel created
-     maintenance_uuid: maintenanceUuid maintenance_name: maintenanceName maintenance_type: maintenanceType
+     maintenance_uuid: maintenanceUuid maintenance_name: maintenanceName maintenance_type: maintenanceTypeCode
      maintenance_state: maintenanceStateLabel maintenance_scheduled_start: maintenanceScheduledStart
      maintenance_scheduled_end: maintenanceScheduledEnd maintenance_service_provider: maintenanceServiceProvider
      maintenance_affected_offerings: maintenanceAffectedOfferings {
-       uuid name impact_level: impactLevel impact_level_display: impactLevelDisplay impact_description: impactDescription }
+       uuid name impact_level: impactLevelCode impact_level_display: impactLevelDisplay impact_description: impactDescription }
      maintenance_external_reference_url: maintenanceExternalReferenceUrl`,
   ),
   fragment(

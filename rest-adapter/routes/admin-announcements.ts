@@ -52,8 +52,8 @@ const update = (method: "PUT" | "PATCH"): RouteSpec => ({
   method,
   path: `${BASE}/:uuid/`,
   summary: `${method === "PUT" ? "Update" : "Partially update"} a system announcement (staff)`,
-  document: `mutation($uuid: ID!, $input: UpdateAdminAnnouncementInput!) { updateAdminAnnouncement(uuid: $uuid, input: $input) { ...AdminAnnouncementRest } }`,
-  ...withBody(method === "PUT" ? ANNOUNCEMENT_FULL : ANNOUNCEMENT_PARTIAL, (input, { params }) => ({ uuid: params.uuid, input })),
+  document: `mutation($input: UpdateAdminAnnouncementInput!) { updateAdminAnnouncement(input: $input) { ...AdminAnnouncementRest } }`,
+  ...withBody(method === "PUT" ? ANNOUNCEMENT_FULL : ANNOUNCEMENT_PARTIAL, (input, { params }) => ({ input: { uuid: params.uuid, ...input } })),
   kind: "object",
   shape: announcementBody,
 });

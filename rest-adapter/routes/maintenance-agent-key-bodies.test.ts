@@ -40,9 +40,11 @@ describe("bodies are declared", () => {
 });
 
 describe("the readers keep their semantics", () => {
-  it("maintenance: a choice may be a numeric string; a null name goes on to the domain", () => {
+  it("maintenance: a choice may be a numeric string, read as its enum value; a null name goes on to the domain", () => {
     const { input } = variables(route("PATCH", "/api/maintenance-announcements/:uuid/"), { maintenance_type: "2", name: null });
-    expect(input).toEqual({ maintenanceType: 2, name: null });
+    expect(input).toEqual({ uuid: UUID, maintenanceType: "EMERGENCY", name: null });
+    const link = variables(route("PATCH", "/api/maintenance-announcement-offerings/:uuid/"), { impact_level: 4 });
+    expect(link).toEqual({ input: { uuid: UUID, impactLevel: "FULL_OUTAGE" } });
   });
 
   it("ssh keys: a null name and a null or empty user count as absent", () => {

@@ -1,9 +1,12 @@
 import { MAINTENANCE_CONTRACT, MAINTENANCE_OFFERING_CONTRACT, PUBLIC_MAINTENANCE_CONTRACT } from "../../src/maintenance/contract.ts";
-import { IMPACT_LEVELS, MAINTENANCE_TYPES } from "../../src/maintenance/enums.ts";
+import { impactLevels, maintenanceTypes } from "../../src/maintenance/enums.ts";
 import { MAINTENANCE_ACTIONS, MAINTENANCE_TRANSITIONS } from "../../src/maintenance/transitions.ts";
 import { COLLECTIONS } from "../../src/platform/collections.ts";
 import { fieldError } from "../../src/platform/errors.ts";
+import type { Filter } from "../../src/platform/collection-contract.ts";
 import { bodyField, dateTime, defineBody, link, text, withBody } from "../body-contract.ts";
+import { readFilters, readOrdering } from "../collection-query.ts";
+import { compact } from "../input.ts";
 import type { RouteSpec } from "../route.ts";
 import { byUuid, deleteRoute, listRoute, retrieveRoute } from "./common.ts";
 
@@ -12,15 +15,16 @@ const LINKS = `/api/${COLLECTIONS.maintenanceAnnouncementOffering}`;
 const PUBLIC = `/api/${COLLECTIONS.publicMaintenanceAnnouncement}`;
 
 /**
- * A DRF ChoiceField of integers: 2 and "2" read as 2, other values are not a valid choice. Whether the integer is one
- * of `choices`, and that it is not null, the domain checks with the body's other field errors.
+ * A DRF ChoiceField of integers: 2 and "2" read as the GraphQL enum value whose integer is 2; other values are not a
+ * valid choice. `null` is passed on, for the domain to refuse with the body's other field errors.
  */
-const integerChoice = (choices: Record<number, unknown>) =>
-  bodyField({}, { type: "integer", enum: Object.keys(choices).map(Number) }, (value, name): number | null => {
+const integerChoice = <V extends string>(values: { ofCode: (code: number) => V | undefined; byRestSpelling: Record<string, V> }) =>
+  bodyField({}, { type: "integer", enum: Object.keys(values.byRestSpelling).map(Number) }, (value, name): V | null => {
     if (value === null) return null;
     const number = typeof value === "number" || typeof value === "string" ? Number(value) : Number.NaN;
-    if (!Number.isInteger(number) || String(value).trim() === "") throw fieldError(name, `"${String(value)}" is not a valid choice.`);
-    return number;
+    const chosen = Number.isInteger(number) && String(value).trim() !== "" ? values.ofCode(number) : undefined;
+    if (chosen === undefined) throw fieldError(name, `"${String(value)}" is not a valid choice.`);
+    return chosen;
   });
 
 /** An announcement's fields; create and PUT need the `required` ones, PATCH takes any subset. */
@@ -28,7 +32,7 @@ const announcementFields = (required: boolean) => ({
   name: text({ required }),
   message: text(),
   internal_notes: text(),
-  maintenance_type: integerChoice(MAINTENANCE_TYPES),
+  maintenance_type: integerChoice(maintenanceTypes),
   external_reference_url: text(),
   scheduled_start: dateTime({ required }),
   scheduled_end: dateTime({ required }),
@@ -41,7 +45,7 @@ const ANNOUNCEMENT_PARTIAL = defineBody(announcementFields(false));
 const linkFields = (required: boolean) => ({
   maintenance: link("maintenanceAnnouncement", { required, as: "maintenanceUuid" }),
   offering: link("offering", { required, as: "offeringUuid" }),
-  impact_level: integerChoice(IMPACT_LEVELS),
+  impact_level: integerChoice(impactLevels),
   impact_description: text(),
 });
 const LINK_FULL = defineBody(linkFields(true));
@@ -51,9 +55,9 @@ const updateMaintenance = (method: "PUT" | "PATCH"): RouteSpec => ({
   method,
   path: `${BASE}/:uuid/`,
   summary: method === "PUT" ? "Update a maintenance announcement" : "Partially update a maintenance announcement",
-  document: `mutation($uuid: ID!, $input: UpdateMaintenanceAnnouncementInput!) {
-    updateMaintenanceAnnouncement(uuid: $uuid, input: $input) { ...MaintenanceAnnouncementRest } }`,
-  ...withBody(method === "PUT" ? ANNOUNCEMENT_FULL : ANNOUNCEMENT_PARTIAL, (input, { params }) => ({ uuid: params.uuid, input })),
+  document: `mutation($input: UpdateMaintenanceAnnouncementInput!) {
+    updateMaintenanceAnnouncement(input: $input) { ...MaintenanceAnnouncementRest } }`,
+  ...withBody(method === "PUT" ? ANNOUNCEMENT_FULL : ANNOUNCEMENT_PARTIAL, (input, { params }) => ({ input: { uuid: params.uuid, ...input } })),
   kind: "object",
 });
 
@@ -63,7 +67,7 @@ const actions: RouteSpec[] = MAINTENANCE_ACTIONS.map((action) => {
     method: "POST",
     path: `${BASE}/:uuid/${action}/`,
     summary: `Maintenance announcement action ${action}: ${from.join(", ")} → ${to}`,
-    document: `mutation($uuid: ID!) { ${effect.mutation}(uuid: $uuid) { uuid } }`,
+    document: `mutation($uuid: ID!) { ${effect.mutation}(input: { uuid: $uuid }) { uuid } }`,
     variables: byUuid,
     kind: "object",
     shape: () => ({ detail: effect.detail }),
@@ -74,21 +78,39 @@ const updateLink = (method: "PUT" | "PATCH"): RouteSpec => ({
   method,
   path: `${LINKS}/:uuid/`,
   summary: method === "PUT" ? "Update an affected offering" : "Partially update an affected offering",
-  document: `mutation($uuid: ID!, $input: UpdateMaintenanceAnnouncementOfferingInput!) {
-    updateMaintenanceAnnouncementOffering(uuid: $uuid, input: $input) { ...MaintenanceAnnouncementOfferingRest } }`,
-  ...withBody(method === "PUT" ? LINK_FULL : LINK_PARTIAL, (input, { params }) => ({ uuid: params.uuid, input })),
+  document: `mutation($input: UpdateMaintenanceAnnouncementOfferingInput!) {
+    updateMaintenanceAnnouncementOffering(input: $input) { ...MaintenanceAnnouncementOfferingRest } }`,
+  ...withBody(method === "PUT" ? LINK_FULL : LINK_PARTIAL, (input, { params }) => ({ input: { uuid: params.uuid, ...input } })),
   kind: "object",
 });
 
+/** Waldur's maintenance_type filter is a NumberFilter: one whole number, the last given. */
+const TYPE_NUMBER: Filter<unknown> = { kind: "int", rest: "maintenance_type", description: "1-5", where: (maintenanceType) => ({ maintenanceType }) };
+
+/** The number feeds the GraphQL filter's types: its own, or none when it is no type (the list is then empty, as Waldur's). */
+function typesOfNumber(filter: Record<string, unknown> | undefined) {
+  if (typeof filter?.maintenanceType !== "number") return filter;
+  const type = maintenanceTypes.ofCode(filter.maintenanceType);
+  return { ...filter, maintenanceType: type ? [type] : [] };
+}
+
+/** A list of announcements, whose query string reads maintenance_type as Waldur does. */
+function announcementList(path: string, summary: string, field: string, fragment: string, contract: typeof MAINTENANCE_CONTRACT): RouteSpec {
+  const rest = { ...contract, filters: { ...contract.filters, maintenanceType: TYPE_NUMBER } };
+  return {
+    ...listRoute({ path, summary, field, type: "MaintenanceAnnouncement", fragment, contract: rest }),
+    variables: ({ query }) => compact({ filter: typesOfNumber(readFilters(rest, query)), orderBy: readOrdering(rest, query) }),
+  };
+}
+
 export const maintenanceRoutes: RouteSpec[] = [
-  listRoute({
-    path: `${BASE}/`,
-    summary: "List maintenance announcements of the providers the caller manages",
-    field: "maintenanceAnnouncements",
-    type: "MaintenanceAnnouncement",
-    fragment: "MaintenanceAnnouncementRest",
-    contract: MAINTENANCE_CONTRACT,
-  }),
+  announcementList(
+    `${BASE}/`,
+    "List maintenance announcements of the providers the caller manages",
+    "maintenanceAnnouncements",
+    "MaintenanceAnnouncementRest",
+    MAINTENANCE_CONTRACT,
+  ),
   {
     method: "POST",
     path: `${BASE}/`,
@@ -126,14 +148,13 @@ export const maintenanceRoutes: RouteSpec[] = [
   updateLink("PATCH"),
   deleteRoute(LINKS, "Unlink an offering from a maintenance announcement", "deleteMaintenanceAnnouncementOffering"),
   {
-    ...listRoute({
-      path: `${PUBLIC}/`,
-      summary: "Scheduled, in-progress and completed maintenance of every provider (no authentication)",
-      field: "publicMaintenanceAnnouncements",
-      type: "MaintenanceAnnouncement",
-      fragment: "PublicMaintenanceAnnouncementRest",
-      contract: PUBLIC_MAINTENANCE_CONTRACT,
-    }),
+    ...announcementList(
+      `${PUBLIC}/`,
+      "Scheduled, in-progress and completed maintenance of every provider (no authentication)",
+      "publicMaintenanceAnnouncements",
+      "PublicMaintenanceAnnouncementRest",
+      PUBLIC_MAINTENANCE_CONTRACT,
+    ),
     public: true,
   },
   { ...retrieveRoute(PUBLIC, "Retrieve a public maintenance announcement", "publicMaintenanceAnnouncement", "PublicMaintenanceAnnouncementRest"), public: true },

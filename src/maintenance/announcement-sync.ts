@@ -1,7 +1,7 @@
 import { sanitizeComment } from "../platform/text.ts";
 import { clampTimestamp } from "../platform/timestamps.ts";
 import type { Tx } from "../platform/transaction.ts";
-import { MAINTENANCE_TYPES } from "./enums.ts";
+import { MAINTENANCE_TYPES, maintenanceTypes } from "./enums.ts";
 import type { AnnouncementEffect } from "./transitions.ts";
 
 /** Waldur's MAINTENANCE_ANNOUNCEMENT_NOTIFY_BEFORE_MINUTES and …_TRAILING_BUFFER_MINUTES defaults. */
@@ -35,7 +35,7 @@ export const ANNOUNCEMENT_SOURCE = {
  * sanitised (no scripts, event handlers or javascript: links): the announcement is shown to every user of the platform.
  */
 export function announcementContent(m: AnnouncementSource) {
-  const kind = MAINTENANCE_TYPES[m.maintenanceType] ?? MAINTENANCE_TYPES[1];
+  const kind = MAINTENANCE_TYPES[maintenanceTypes.ofCode(m.maintenanceType) ?? "SCHEDULED"];
   const start = m.actualStart ?? m.scheduledStart;
   const end = m.actualEnd ?? m.scheduledEnd;
   return {

@@ -1,7 +1,7 @@
 import type { Context } from "../context.ts";
 import type { MaintenanceState, Prisma } from "../generated/prisma/client.ts";
 import { choiceFilter, defineContract, type Direction, valuesByLabel } from "../platform/collection-contract.ts";
-import { MAINTENANCE_STATES } from "./enums.ts";
+import { MAINTENANCE_STATES, maintenanceTypes } from "./enums.ts";
 import { parseTimingBuckets, SCHEDULE, type TimingBucket, timingOf } from "./timing.ts";
 
 const STATE_BY_LABEL = valuesByLabel(MAINTENANCE_STATES);
@@ -39,7 +39,13 @@ const maintenanceContract = (defaultOrder: readonly string[]) =>
         description: "Any of these states",
         where: (states) => ({ state: { in: states } }),
       }),
-      maintenanceType: { kind: "int", rest: "maintenance_type", description: "1-5", where: (maintenanceType) => ({ maintenanceType }) },
+      maintenanceType: choiceFilter({
+        rest: "maintenance_type",
+        labels: maintenanceTypes.byRestSpelling,
+        enumName: "MaintenanceType",
+        description: "Any of these types",
+        where: (types) => ({ maintenanceType: { in: types.map(maintenanceTypes.codeOf) } }),
+      }),
       serviceProviderUuid: {
         kind: "uuids",
         rest: { service_provider_uuid: "uuid" },

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
+import { FAILURE, fieldsOf } from "../../test/support/graphql-failures.ts";
 import { END, seedMaintenance, START } from "../../test/support/maintenance-fixtures.ts";
 
 /** GraphQL clients get field errors under the names of the input's own fields, and whole-input errors under `input`. */
@@ -10,40 +11,58 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const CREATE = `mutation($input: CreateMaintenanceAnnouncementInput!) { createMaintenanceAnnouncement(input: $input) { uuid } }`;
-const UPDATE = `mutation($uuid: ID!, $input: UpdateMaintenanceAnnouncementInput!) { updateMaintenanceAnnouncement(uuid: $uuid, input: $input) { uuid } }`;
-const LINK = `mutation($input: CreateMaintenanceAnnouncementOfferingInput!) { createMaintenanceAnnouncementOffering(input: $input) { uuid } }`;
+const CREATE = `mutation($input: CreateMaintenanceAnnouncementInput!) { createMaintenanceAnnouncement(input: $input) { ${FAILURE} } }`;
+const UPDATE = `mutation($input: UpdateMaintenanceAnnouncementInput!) { updateMaintenanceAnnouncement(input: $input) { ${FAILURE} } }`;
+const LINK = `mutation($input: CreateMaintenanceAnnouncementOfferingInput!) {
+  createMaintenanceAnnouncementOffering(input: $input) { ... on MaintenanceAnnouncementOffering { uuid } ${FAILURE} } }`;
 
-const fieldsOf = (result: { errors?: Array<{ extensions?: Record<string, unknown> }> }) => result.errors?.[0].extensions?.fields;
+type Result = { data?: Record<string, { __typename: string; fields?: Array<{ path: string; message: string }> }> };
+/** The field errors of the one mutation a result answers, `{ path: [messages] }`. */
+const failedFields = (result: Result) => {
+  const [failure] = Object.values(result.data ?? {});
+  expect(failure.__typename).toBe("ValidationError");
+  return fieldsOf(failure);
+};
 
 describe("GraphQL maintenance field errors", () => {
   it("an announcement's invalid fields are named as the input names them, all together", async () => {
     const input = {
       name: " ",
       internalNotes: "n".repeat(2001),
-      maintenanceType: 9,
       externalReferenceUrl: "not a url",
       scheduledStart: START,
       scheduledEnd: END,
       serviceProviderUuid: "nope",
     };
     const created = await t.gql(CREATE, { input }, t.world.tokens.providerOwner);
-    expect(fieldsOf(created)).toEqual({
+    expect(failedFields(created)).toEqual({
       name: ["This field may not be blank."],
       internalNotes: ["Ensure this field has no more than 2000 characters."],
-      maintenanceType: ['"9" is not a valid choice.'],
       externalReferenceUrl: ["Enter a valid URL."],
       serviceProviderUuid: ["Object does not exist."],
     });
   });
 
+  it("a type or impact level that is no enum value is refused by GraphQL itself", async () => {
+    const m = await seedMaintenance(t);
+    const token = t.world.tokens.providerOwner;
+    const type = await t.gql(UPDATE, { input: { uuid: m.uuid, maintenanceType: 2 } }, token);
+    expect(type.data).toBeUndefined();
+    expect(type.errors?.[0].message).toContain("MaintenanceType");
+    const level = await t.gql(LINK, { input: { maintenanceUuid: m.uuid, offeringUuid: t.world.offering.uuid, impactLevel: "SEVERE" } }, token);
+    expect(level.errors?.[0].message).toContain("ImpactLevel");
+  });
+
   it("a null field and an end before the start are errors of those fields", async () => {
     const m = await seedMaintenance(t);
     const token = t.world.tokens.providerOwner;
-    expect(fieldsOf(await t.gql(UPDATE, { uuid: m.uuid, input: { scheduledStart: null } }, token))).toEqual({
+    expect(failedFields(await t.gql(UPDATE, { input: { uuid: m.uuid, scheduledStart: null } }, token))).toEqual({
       scheduledStart: ["This field may not be null."],
     });
-    expect(fieldsOf(await t.gql(UPDATE, { uuid: m.uuid, input: { scheduledEnd: START } }, token))).toEqual({
+    expect(failedFields(await t.gql(UPDATE, { input: { uuid: m.uuid, maintenanceType: null } }, token))).toEqual({
+      maintenanceType: ["This field may not be null."],
+    });
+    expect(failedFields(await t.gql(UPDATE, { input: { uuid: m.uuid, scheduledEnd: START } }, token))).toEqual({
       scheduledEnd: ["Scheduled end must be after scheduled start."],
     });
   });
@@ -52,21 +71,26 @@ describe("GraphQL maintenance field errors", () => {
     const m = await seedMaintenance(t);
     const token = t.world.tokens.providerOwner;
     const unknownOffering = await t.gql(LINK, { input: { maintenanceUuid: m.uuid, offeringUuid: "0".repeat(32) } }, token);
-    expect(fieldsOf(unknownOffering)).toEqual({ offeringUuid: ["Object does not exist."] });
-    const badLevel = await t.gql(LINK, { input: { maintenanceUuid: m.uuid, offeringUuid: t.world.offering.uuid, impactLevel: 7 } }, token);
-    expect(fieldsOf(badLevel)).toEqual({ impactLevel: ['"7" is not a valid choice.'] });
+    expect(failedFields(unknownOffering)).toEqual({ offeringUuid: ["Object does not exist."] });
+    const nullLevel = await t.gql(LINK, { input: { maintenanceUuid: m.uuid, offeringUuid: t.world.offering.uuid, impactLevel: null } }, token);
+    expect(failedFields(nullLevel)).toEqual({ impactLevel: ["This field may not be null."] });
     const input = { maintenanceUuid: m.uuid, offeringUuid: t.world.offering.uuid };
-    expect((await t.gql(LINK, { input }, token)).errors).toBeUndefined();
+    expect((await t.gql(LINK, { input }, token)).data?.createMaintenanceAnnouncementOffering.uuid).toEqual(expect.any(String));
     const duplicate = await t.gql(LINK, { input }, token);
-    expect(duplicate.errors?.[0].extensions).toEqual({ code: "VALIDATION", fields: { input: ["The fields maintenance, offering must make a unique set."] } });
+    expect(duplicate.data?.createMaintenanceAnnouncementOffering).toEqual({
+      __typename: "ValidationError",
+      code: "VALIDATION",
+      message: "The fields maintenance, offering must make a unique set.",
+      fields: [{ path: "input", message: "The fields maintenance, offering must make a unique set." }],
+    });
   });
 
   it("an admin announcement's window ending before it starts is an error of activeTo", async () => {
     const created = await t.gql(
-      `mutation($input: CreateAdminAnnouncementInput!) { createAdminAnnouncement(input: $input) { uuid } }`,
+      `mutation($input: CreateAdminAnnouncementInput!) { createAdminAnnouncement(input: $input) { ${FAILURE} } }`,
       { input: { description: "Backwards", activeFrom: END, activeTo: START } },
       t.world.tokens.staff,
     );
-    expect(fieldsOf(created)).toEqual({ activeTo: ["Active to must not be before active from."] });
+    expect(failedFields(created)).toEqual({ activeTo: ["Active to must not be before active from."] });
   });
 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
+import { FAILURE } from "../../test/support/graphql-failures.ts";
 import { END, seedMaintenance, START } from "../../test/support/maintenance-fixtures.ts";
 
 let t: TestApp;
@@ -8,42 +9,70 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const FIELDS = `uuid name state stateLabel maintenanceType maintenanceTypeDisplay actualStart internalNotes serviceProviderName
-  affectedOfferings { uuid offeringName impactLevel impactLevelDisplay } adminAnnouncement { description type }`;
+const FIELDS = `... on MaintenanceAnnouncement { uuid name state stateLabel maintenanceType maintenanceTypeCode maintenanceTypeDisplay
+  actualStart internalNotes serviceProviderName
+  affectedOfferings { uuid offeringName impactLevel impactLevelCode impactLevelDisplay }
+  adminAnnouncement { description type maintenanceType maintenanceAffectedOfferings { impactLevel impactLevelCode } } } ${FAILURE}`;
 
 describe("GraphQL maintenance", () => {
   it("create, query with filters, act, link offerings and delete", async () => {
     const token = t.world.tokens.providerOwner;
     const created = await t.gql(
       `mutation($input: CreateMaintenanceAnnouncementInput!) { createMaintenanceAnnouncement(input: $input) { ${FIELDS} } }`,
-      { input: { name: "GQL", message: "Via GraphQL", scheduledStart: START, scheduledEnd: END, serviceProviderUuid: t.world.serviceProvider.uuid, maintenanceType: 2 } },
+      { input: { name: "GQL", message: "Via GraphQL", scheduledStart: START, scheduledEnd: END, serviceProviderUuid: t.world.serviceProvider.uuid, maintenanceType: "EMERGENCY" } },
       token,
     );
     expect(created.errors).toBeUndefined();
     const m = created.data.createMaintenanceAnnouncement;
-    expect(m).toMatchObject({ state: "DRAFT", stateLabel: "Draft", maintenanceTypeDisplay: "Emergency maintenance", actualStart: null, adminAnnouncement: null });
+    expect(m).toMatchObject({
+      state: "DRAFT",
+      stateLabel: "Draft",
+      maintenanceType: "EMERGENCY",
+      maintenanceTypeCode: 2,
+      maintenanceTypeDisplay: "Emergency maintenance",
+      actualStart: null,
+      adminAnnouncement: null,
+    });
 
     const listed = await t.gql(
       `query($filter: MaintenanceAnnouncementFilter) { maintenanceAnnouncements(filter: $filter, orderBy: [NAME_ASC]) { totalCount nodes { uuid } } }`,
-      { filter: { state: ["DRAFT"], maintenanceType: 2, serviceProviderUuid: t.world.serviceProvider.uuid } },
+      { filter: { state: ["DRAFT"], maintenanceType: ["EMERGENCY", "SECURITY"], serviceProviderUuid: t.world.serviceProvider.uuid } },
       token,
     );
     expect(listed.data.maintenanceAnnouncements.nodes.map((n: { uuid: string }) => n.uuid)).toContain(m.uuid);
-
-    const scheduled = await t.gql(`mutation($uuid: ID!) { scheduleMaintenance(uuid: $uuid) { ${FIELDS} } }`, { uuid: m.uuid }, token);
-    expect(scheduled.data.scheduleMaintenance).toMatchObject({
-      state: "SCHEDULED",
-      adminAnnouncement: { description: "🚨 Emergency Maintenance: Via GraphQL", type: "DANGER" },
-    });
-    const again = await t.gql(`mutation($uuid: ID!) { scheduleMaintenance(uuid: $uuid) { uuid } }`, { uuid: m.uuid }, token);
-    expect(again.errors?.[0]).toMatchObject({ message: "Valid states for operation: Draft.", extensions: { code: "CONFLICT" } });
-
-    const link = await t.gql(
-      `mutation($input: CreateMaintenanceAnnouncementOfferingInput!) { createMaintenanceAnnouncementOffering(input: $input) { uuid offeringName maintenanceUuid } }`,
-      { input: { maintenanceUuid: m.uuid, offeringUuid: t.world.offering.uuid, impactLevel: 2 } },
+    const otherType = await t.gql(
+      `query($filter: MaintenanceAnnouncementFilter) { maintenanceAnnouncements(filter: $filter) { nodes { uuid } } }`,
+      { filter: { maintenanceType: ["SCHEDULED"] } },
       token,
     );
-    expect(link.data.createMaintenanceAnnouncementOffering).toMatchObject({ offeringName: "HPC", maintenanceUuid: m.uuid });
+    expect(otherType.data.maintenanceAnnouncements.nodes.map((n: { uuid: string }) => n.uuid)).not.toContain(m.uuid);
+
+    const scheduled = await t.gql(`mutation($uuid: ID!) { scheduleMaintenance(input: { uuid: $uuid }) { ${FIELDS} } }`, { uuid: m.uuid }, token);
+    expect(scheduled.data.scheduleMaintenance).toMatchObject({
+      state: "SCHEDULED",
+      adminAnnouncement: { description: "🚨 Emergency Maintenance: Via GraphQL", type: "DANGER", maintenanceType: "EMERGENCY" },
+    });
+
+    const link = await t.gql(
+      `mutation($input: CreateMaintenanceAnnouncementOfferingInput!) {
+        createMaintenanceAnnouncementOffering(input: $input) { ... on MaintenanceAnnouncementOffering { uuid offeringName maintenanceUuid impactLevel impactLevelCode impactLevelDisplay } ${FAILURE} } }`,
+      { input: { maintenanceUuid: m.uuid, offeringUuid: t.world.offering.uuid, impactLevel: "DEGRADED_PERFORMANCE" } },
+      token,
+    );
+    expect(link.data.createMaintenanceAnnouncementOffering).toMatchObject({
+      offeringName: "HPC",
+      maintenanceUuid: m.uuid,
+      impactLevel: "DEGRADED_PERFORMANCE",
+      impactLevelCode: 2,
+      impactLevelDisplay: "Degraded performance",
+    });
+    const relinked = await t.gql(
+      `mutation($input: UpdateMaintenanceAnnouncementOfferingInput!) {
+        updateMaintenanceAnnouncementOffering(input: $input) { ... on MaintenanceAnnouncementOffering { impactLevel impactDescription } ${FAILURE} } }`,
+      { input: { uuid: link.data.createMaintenanceAnnouncementOffering.uuid, impactLevel: "FULL_OUTAGE", impactDescription: "Down" } },
+      token,
+    );
+    expect(relinked.data.updateMaintenanceAnnouncementOffering).toEqual({ impactLevel: "FULL_OUTAGE", impactDescription: "Down" });
     const links = await t.gql(
       `query($filter: MaintenanceAnnouncementOfferingFilter) { maintenanceAnnouncementOfferings(filter: $filter) { totalCount } }`,
       { filter: { maintenanceUuid: m.uuid } },
@@ -52,14 +81,23 @@ describe("GraphQL maintenance", () => {
     expect(links.data.maintenanceAnnouncementOfferings.totalCount).toBe(1);
 
     const updated = await t.gql(
-      `mutation($uuid: ID!, $input: UpdateMaintenanceAnnouncementInput!) { updateMaintenanceAnnouncement(uuid: $uuid, input: $input) { ${FIELDS} } }`,
-      { uuid: m.uuid, input: { message: "Changed", maintenanceType: 1 } },
+      `mutation($input: UpdateMaintenanceAnnouncementInput!) { updateMaintenanceAnnouncement(input: $input) { ${FIELDS} } }`,
+      { input: { uuid: m.uuid, message: "Changed", maintenanceType: "SCHEDULED" } },
       token,
     );
-    expect(updated.data.updateMaintenanceAnnouncement.adminAnnouncement).toEqual({ description: "🔧 Scheduled Maintenance: Changed", type: "INFORMATION" });
+    expect(updated.data.updateMaintenanceAnnouncement.adminAnnouncement).toEqual({
+      description: "🔧 Scheduled Maintenance: Changed",
+      type: "INFORMATION",
+      maintenanceType: "SCHEDULED",
+      maintenanceAffectedOfferings: [{ impactLevel: "FULL_OUTAGE", impactLevelCode: 4 }],
+    });
 
-    const deleted = await t.gql(`mutation($uuid: ID!) { deleteMaintenanceAnnouncement(uuid: $uuid) { uuid } }`, { uuid: m.uuid }, token);
-    expect(deleted.data.deleteMaintenanceAnnouncement.uuid).toBe(m.uuid);
+    const deleted = await t.gql(
+      `mutation($uuid: ID!) { deleteMaintenanceAnnouncement(input: { uuid: $uuid }) { ... on Deletion { uuid deletedId } ${FAILURE} } }`,
+      { uuid: m.uuid },
+      token,
+    );
+    expect(deleted.data.deleteMaintenanceAnnouncement).toEqual({ uuid: m.uuid, deletedId: expect.any(String) });
     const gone = await t.gql(`query($uuid: ID!) { maintenanceAnnouncement(uuid: $uuid) { uuid } }`, { uuid: m.uuid }, token);
     expect(gone.errors?.[0].extensions?.code).toBe("NOT_FOUND");
   });
@@ -69,14 +107,18 @@ describe("GraphQL maintenance", () => {
     const token = t.world.tokens.projectAdmin;
     const one = await t.gql(`query($uuid: ID!) { maintenanceAnnouncement(uuid: $uuid) { uuid } }`, { uuid: m.uuid }, token);
     expect(one.errors?.[0].extensions?.code).toBe("NOT_FOUND");
-    const act = await t.gql(`mutation($uuid: ID!) { cancelMaintenance(uuid: $uuid) { uuid } }`, { uuid: m.uuid }, token);
-    expect(act.errors?.[0].extensions?.code).toBe("NOT_FOUND");
+    const act = await t.gql(`mutation($uuid: ID!) { cancelMaintenance(input: { uuid: $uuid }) { ${FAILURE} } }`, { uuid: m.uuid }, token);
+    expect(act.data.cancelMaintenance).toEqual({ __typename: "NotFoundError", code: "NOT_FOUND", message: "Not found." });
     const create = await t.gql(
-      `mutation($input: CreateMaintenanceAnnouncementInput!) { createMaintenanceAnnouncement(input: $input) { uuid } }`,
+      `mutation($input: CreateMaintenanceAnnouncementInput!) { createMaintenanceAnnouncement(input: $input) { ${FAILURE} } }`,
       { input: { name: "x", scheduledStart: START, scheduledEnd: END, serviceProviderUuid: t.world.serviceProvider.uuid } },
       token,
     );
-    expect(create.errors?.[0].extensions).toMatchObject({ code: "VALIDATION", fields: { serviceProviderUuid: ["Object does not exist."] } });
+    expect(create.data.createMaintenanceAnnouncement).toMatchObject({
+      __typename: "ValidationError",
+      code: "VALIDATION",
+      fields: [{ path: "serviceProviderUuid", message: "Object does not exist." }],
+    });
     const anonymous = await t.gql(`{ maintenanceAnnouncements { totalCount } }`);
     expect(anonymous.errors?.[0].extensions?.code).toBe("UNAUTHENTICATED");
   });
@@ -84,11 +126,13 @@ describe("GraphQL maintenance", () => {
   it("public queries work anonymously and expose no internal fields", async () => {
     const scheduled = await seedMaintenance(t, "SCHEDULED");
     const draft = await seedMaintenance(t, "DRAFT");
-    const list = await t.gql(`{ publicMaintenanceAnnouncements(first: 100) { totalCount nodes { uuid stateLabel serviceProviderName affectedOfferings { uuid } } } }`);
+    const list = await t.gql(`{ publicMaintenanceAnnouncements(first: 100) { totalCount nodes { uuid stateLabel maintenanceType maintenanceTypeCode serviceProviderName affectedOfferings { uuid } } } }`);
     expect(list.errors).toBeUndefined();
     const uuids = list.data.publicMaintenanceAnnouncements.nodes.map((n: { uuid: string }) => n.uuid);
     expect(uuids).toContain(scheduled.uuid);
     expect(uuids).not.toContain(draft.uuid);
+    const shown = list.data.publicMaintenanceAnnouncements.nodes.find((n: { uuid: string }) => n.uuid === scheduled.uuid);
+    expect(shown).toMatchObject({ maintenanceType: "SCHEDULED", maintenanceTypeCode: 1 });
     const one = await t.gql(`query($uuid: ID!) { publicMaintenanceAnnouncement(uuid: $uuid) { uuid } }`, { uuid: draft.uuid });
     expect(one.errors?.[0].extensions?.code).toBe("NOT_FOUND");
     const internal = await t.gql(`query($uuid: ID!) { publicMaintenanceAnnouncement(uuid: $uuid) { internalNotes } }`, { uuid: scheduled.uuid });
@@ -97,21 +141,21 @@ describe("GraphQL maintenance", () => {
 
   it("admin announcements: read by any user, written by staff only", async () => {
     const input = { description: "GraphQL notice", activeFrom: START, activeTo: END, type: "WARNING" };
-    const denied = await t.gql(
-      `mutation($input: CreateAdminAnnouncementInput!) { createAdminAnnouncement(input: $input) { uuid } }`,
-      { input },
-      t.world.tokens.providerOwner,
-    );
-    expect(denied.errors?.[0].extensions?.code).toBe("FORBIDDEN");
-    const created = await t.gql(
-      `mutation($input: CreateAdminAnnouncementInput!) { createAdminAnnouncement(input: $input) { uuid type typeLabel maintenanceUuid } }`,
-      { input },
+    const CREATE = `mutation($input: CreateAdminAnnouncementInput!) {
+      createAdminAnnouncement(input: $input) { ... on AdminAnnouncement { uuid type typeLabel maintenanceUuid maintenanceType } ${FAILURE} } }`;
+    const denied = await t.gql(CREATE, { input }, t.world.tokens.providerOwner);
+    expect(denied.data.createAdminAnnouncement).toMatchObject({ __typename: "PermissionDeniedError", code: "FORBIDDEN" });
+    const created = await t.gql(CREATE, { input }, t.world.tokens.staff);
+    expect(created.data.createAdminAnnouncement).toMatchObject({ type: "WARNING", typeLabel: "warning", maintenanceUuid: null, maintenanceType: null });
+    const updated = await t.gql(
+      `mutation($input: UpdateAdminAnnouncementInput!) { updateAdminAnnouncement(input: $input) { ... on AdminAnnouncement { description type } ${FAILURE} } }`,
+      { input: { uuid: created.data.createAdminAnnouncement.uuid, type: "DANGER" } },
       t.world.tokens.staff,
     );
-    expect(created.data.createAdminAnnouncement).toMatchObject({ type: "WARNING", typeLabel: "warning", maintenanceUuid: null });
+    expect(updated.data.updateAdminAnnouncement).toEqual({ description: "GraphQL notice", type: "DANGER" });
     const read = await t.gql(
       `query($filter: AdminAnnouncementFilter) { adminAnnouncements(filter: $filter) { totalCount nodes { description } } }`,
-      { filter: { description: "graphql notice", type: ["WARNING"] } },
+      { filter: { description: "graphql notice", type: ["DANGER"] } },
       t.world.tokens.unrelated,
     );
     expect(read.data.adminAnnouncements.nodes).toEqual([{ description: "GraphQL notice" }]);

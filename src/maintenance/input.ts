@@ -2,14 +2,14 @@ import type { Prisma } from "../generated/prisma/client.ts";
 import { type FieldErrors, invalid, MISSING_OBJECT } from "../platform/errors.ts";
 import { parseUuid } from "../platform/ids.ts";
 import { validUrl } from "../platform/text.ts";
-import { isMaintenanceType, MAINTENANCE_TYPES } from "./enums.ts";
+import { type MaintenanceType, maintenanceTypes } from "./enums.ts";
 
 /** The writable fields of an announcement, named as the GraphQL input names them. Absent fields are left as they are. */
 export interface MaintenanceInput {
   name?: string | null;
   message?: string | null;
   internalNotes?: string | null;
-  maintenanceType?: number | null;
+  maintenanceType?: MaintenanceType | null;
   externalReferenceUrl?: string | null;
   scheduledStart?: Date | null;
   scheduledEnd?: Date | null;
@@ -41,10 +41,7 @@ export function validMaintenanceInput(input: MaintenanceInput, creating: boolean
     else if (value.length > TEXT_LIMITS[key]) fail(key, `Ensure this field has no more than ${TEXT_LIMITS[key]} characters.`);
     else data[key] = key === "name" ? value.trim() : value;
   }
-  if (typeof input.maintenanceType === "number") {
-    if (isMaintenanceType(input.maintenanceType)) data.maintenanceType = input.maintenanceType;
-    else fail("maintenanceType", `"${input.maintenanceType}" is not a valid choice.`);
-  }
+  if (input.maintenanceType) data.maintenanceType = maintenanceTypes.codeOf(input.maintenanceType);
   if (typeof input.externalReferenceUrl === "string") {
     try {
       data.externalReferenceUrl = validUrl("externalReferenceUrl", input.externalReferenceUrl);
@@ -64,5 +61,3 @@ export function validMaintenanceInput(input: MaintenanceInput, creating: boolean
 }
 
 export const scheduleError = () => invalid({ scheduledEnd: ["Scheduled end must be after scheduled start."] });
-
-export const MAINTENANCE_TYPE_CHOICES = Object.keys(MAINTENANCE_TYPES).map(Number);

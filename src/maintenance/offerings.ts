@@ -9,7 +9,7 @@ import { type Outbox, type Tx, transact } from "../platform/transaction.ts";
 import type { Topics } from "../topics.ts";
 import { MAINTENANCE_CORE, type MaintenanceCore, recordMaintenanceChange } from "./changes.ts";
 import { MAINTENANCE_OFFERING_CONTRACT } from "./contract.ts";
-import { impactLevelDisplay, isImpactLevel } from "./enums.ts";
+import { type ImpactLevel, impactLevelDisplay, impactLevels } from "./enums.ts";
 import { canManageProvider, requireManager, visibleMaintenance } from "./visibility.ts";
 
 export type MaintenanceOfferingQuery = {
@@ -21,7 +21,7 @@ export type MaintenanceOfferingQuery = {
 export interface MaintenanceOfferingInput {
   maintenanceUuid?: string | null;
   offeringUuid?: string | null;
-  impactLevel?: number | null;
+  impactLevel?: ImpactLevel | null;
   impactDescription?: string | null;
 }
 
@@ -90,12 +90,9 @@ function validLinkFields(input: MaintenanceOfferingInput, creating: boolean) {
   const errors: FieldErrors = {};
   if (creating) for (const field of ["maintenanceUuid", "offeringUuid"] as const) if (input[field] === undefined) errors[field] = ["This field is required."];
   for (const [field, value] of Object.entries(input)) if (value === null) errors[field] = ["This field may not be null."];
-  if (typeof input.impactLevel === "number" && !isImpactLevel(input.impactLevel)) {
-    errors.impactLevel = [`"${input.impactLevel}" is not a valid choice.`];
-  }
   if (Object.keys(errors).length) throw invalid(errors);
   return {
-    ...(input.impactLevel != null ? { impactLevel: input.impactLevel } : {}),
+    ...(input.impactLevel != null ? { impactLevel: impactLevels.codeOf(input.impactLevel) } : {}),
     ...(input.impactDescription != null ? { impactDescription: input.impactDescription } : {}),
   };
 }

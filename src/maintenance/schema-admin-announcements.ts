@@ -10,17 +10,25 @@ const { Filter: FilterInput, Order: OrderEnum } = collectionInputs("AdminAnnounc
   AnnouncementType: AnnouncementTypeEnum,
 });
 
-const announcementInput = (creating: boolean) =>
-  builder.inputType(creating ? "CreateAdminAnnouncementInput" : "UpdateAdminAnnouncementInput", {
-    fields: (t) => ({
-      description: t.string({ required: creating }),
-      type: t.field({ type: AnnouncementTypeEnum, description: "Default INFORMATION" }),
-      activeFrom: t.field({ type: "DateTime", required: creating }),
-      activeTo: t.field({ type: "DateTime", required: creating }),
-    }),
-  });
-const CreateInput = announcementInput(true);
-const UpdateInput = announcementInput(false);
+const CreateInput = builder.inputType("CreateAdminAnnouncementInput", {
+  fields: (t) => ({
+    description: t.string({ required: true }),
+    type: t.field({ type: AnnouncementTypeEnum, description: "Default INFORMATION" }),
+    activeFrom: t.field({ type: "DateTime", required: true }),
+    activeTo: t.field({ type: "DateTime", required: true }),
+  }),
+});
+
+const UpdateInput = builder.inputType("UpdateAdminAnnouncementInput", {
+  description: "Fields left out keep their value",
+  fields: (t) => ({
+    uuid: t.id({ required: true }),
+    description: t.string(),
+    type: t.field({ type: AnnouncementTypeEnum }),
+    activeFrom: t.field({ type: "DateTime" }),
+    activeTo: t.field({ type: "DateTime" }),
+  }),
+});
 
 const Connection = connectionType("AdminAnnouncement", AdminAnnouncementRef);
 
@@ -46,17 +54,19 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   createAdminAnnouncement: t.prismaField({
     type: "AdminAnnouncement",
+    errors: {},
+    nullable: true,
     description: "Staff only",
     args: { input: t.arg({ type: CreateInput, required: true }) },
-    resolve: (query, _root, { input }, ctx) =>
-      announcements.createAdminAnnouncement(ctx, input as announcements.AdminAnnouncementInput, query),
+    resolve: (query, _root, { input }, ctx) => announcements.createAdminAnnouncement(ctx, input, query),
   }),
   updateAdminAnnouncement: t.prismaField({
     type: "AdminAnnouncement",
+    errors: {},
+    nullable: true,
     description: "Staff only",
-    args: { uuid: t.arg.id({ required: true }), input: t.arg({ type: UpdateInput, required: true }) },
-    resolve: (query, _root, args, ctx) =>
-      announcements.updateAdminAnnouncement(ctx, String(args.uuid), args.input as announcements.AdminAnnouncementInput, query),
+    args: { input: t.arg({ type: UpdateInput, required: true }) },
+    resolve: (query, _root, { input: { uuid, ...fields } }, ctx) => announcements.updateAdminAnnouncement(ctx, String(uuid), fields, query),
   }),
   deleteAdminAnnouncement: t.field({
     type: DeletionRef,

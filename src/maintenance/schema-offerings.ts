@@ -3,23 +3,31 @@ import { collectionInputs } from "../graphql/collection-inputs.ts";
 import { connectionType, nodesQuery, pageArgs, toPage, relayConnection } from "../graphql/pagination.ts";
 import { MAINTENANCE_OFFERING_CONTRACT } from "./contract.ts";
 import * as links from "./offerings.ts";
-import { MaintenanceAnnouncementOfferingRef } from "./schema-types.ts";
+import { ImpactLevelEnum, MaintenanceAnnouncementOfferingRef } from "./schema-types.ts";
 import { deleted, DeletionRef } from "../graphql/deletion.ts";
 import { uuidInput } from "../graphql/mutations.ts";
 
 const { Filter: LinkFilterInput, Order: LinkOrderEnum } = collectionInputs("MaintenanceAnnouncementOffering", MAINTENANCE_OFFERING_CONTRACT);
 
-const linkInput = (creating: boolean) =>
-  builder.inputType(creating ? "CreateMaintenanceAnnouncementOfferingInput" : "UpdateMaintenanceAnnouncementOfferingInput", {
-    fields: (t) => ({
-      maintenanceUuid: t.id({ required: creating }),
-      offeringUuid: t.id({ required: creating, description: "An offering of the announcing service provider" }),
-      impactLevel: t.int({ description: "1 No impact, 2 Degraded performance, 3 Partial outage, 4 Full outage" }),
-      impactDescription: t.string(),
-    }),
-  });
-const CreateLinkInput = linkInput(true);
-const UpdateLinkInput = linkInput(false);
+const CreateLinkInput = builder.inputType("CreateMaintenanceAnnouncementOfferingInput", {
+  fields: (t) => ({
+    maintenanceUuid: t.id({ required: true }),
+    offeringUuid: t.id({ required: true, description: "An offering of the announcing service provider" }),
+    impactLevel: t.field({ type: ImpactLevelEnum, description: "Default NO_IMPACT" }),
+    impactDescription: t.string(),
+  }),
+});
+
+const UpdateLinkInput = builder.inputType("UpdateMaintenanceAnnouncementOfferingInput", {
+  description: "Fields left out keep their value",
+  fields: (t) => ({
+    uuid: t.id({ required: true }),
+    maintenanceUuid: t.id(),
+    offeringUuid: t.id({ description: "An offering of the announcing service provider" }),
+    impactLevel: t.field({ type: ImpactLevelEnum }),
+    impactDescription: t.string(),
+  }),
+});
 
 const LinkConnection = connectionType("MaintenanceAnnouncementOffering", MaintenanceAnnouncementOfferingRef);
 
@@ -45,13 +53,17 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   createMaintenanceAnnouncementOffering: t.prismaField({
     type: "MaintenanceAnnouncementOffering",
+    errors: {},
+    nullable: true,
     args: { input: t.arg({ type: CreateLinkInput, required: true }) },
     resolve: (query, _root, { input }, ctx) => links.createMaintenanceOffering(ctx, input, query),
   }),
   updateMaintenanceAnnouncementOffering: t.prismaField({
     type: "MaintenanceAnnouncementOffering",
-    args: { uuid: t.arg.id({ required: true }), input: t.arg({ type: UpdateLinkInput, required: true }) },
-    resolve: (query, _root, args, ctx) => links.updateMaintenanceOffering(ctx, String(args.uuid), args.input, query),
+    errors: {},
+    nullable: true,
+    args: { input: t.arg({ type: UpdateLinkInput, required: true }) },
+    resolve: (query, _root, { input: { uuid, ...fields } }, ctx) => links.updateMaintenanceOffering(ctx, String(uuid), fields, query),
   }),
   deleteMaintenanceAnnouncementOffering: t.field({
     type: DeletionRef,

@@ -1,7 +1,17 @@
 import { builder } from "../graphql/builder.ts";
 import { apiUrl } from "../graphql/urls.ts";
 import { toHex } from "../platform/ids.ts";
-import { ANNOUNCEMENT_TYPE_LABELS, impactLevelDisplay, MAINTENANCE_STATES, maintenanceStateLabel, maintenanceTypeDisplay } from "./enums.ts";
+import {
+  ANNOUNCEMENT_TYPE_LABELS,
+  IMPACT_LEVELS,
+  impactLevelDisplay,
+  impactLevels,
+  MAINTENANCE_STATES,
+  MAINTENANCE_TYPES,
+  maintenanceStateLabel,
+  maintenanceTypeDisplay,
+  maintenanceTypes,
+} from "./enums.ts";
 import { SCHEDULE, TIMING_BUCKETS, TIMING_GRACE_MINUTES, timingBucketLabel, timingOf } from "./timing.ts";
 import { getMaintenanceOffering } from "./offerings.ts";
 import { getMaintenance } from "./service.ts";
@@ -22,6 +32,17 @@ export const TimingBucketEnum = builder.enumType("TimingBucket", {
   ) as Record<keyof typeof TIMING_BUCKETS, { description: string }>,
 });
 
+/** The enum of a table of values stored as Waldur's integers; REST shows the integer and its display name. */
+const codedEnum = <V extends string>(name: string, table: Readonly<Record<V, { code: number; display: string }>>) =>
+  builder.enumType(name, {
+    values: Object.fromEntries(
+      Object.entries<{ code: number; display: string }>(table).map(([value, { code, display }]) => [value, { description: `${display} (REST ${code})` }]),
+    ) as Record<V, { description: string }>,
+  });
+
+export const MaintenanceTypeEnum = codedEnum("MaintenanceType", MAINTENANCE_TYPES);
+export const ImpactLevelEnum = codedEnum("ImpactLevel", IMPACT_LEVELS);
+
 export const AnnouncementTypeEnum = builder.enumType("AnnouncementType", {
   values: Object.keys(ANNOUNCEMENT_TYPE_LABELS) as Array<keyof typeof ANNOUNCEMENT_TYPE_LABELS>,
 });
@@ -37,7 +58,8 @@ export const MaintenanceAnnouncementOfferingRef = builder.prismaNode("Maintenanc
     offeringUuid: t.string({ resolve: (l) => toHex(l.offeringId) }),
     offeringUrl: t.string({ resolve: (l, _a, ctx) => apiUrl(ctx, "offering", l.offeringId) }),
     offeringName: t.string({ select: { offering: { select: { name: true } } }, resolve: (l) => l.offering.name }),
-    impactLevel: t.exposeInt("impactLevel"),
+    impactLevel: t.field({ type: ImpactLevelEnum, resolve: (l) => impactLevels.ofStored(l.impactLevel) }),
+    impactLevelCode: t.exposeInt("impactLevel", { description: "Waldur's integer of the impact level" }),
     impactLevelDisplay: t.string({ resolve: (l) => impactLevelDisplay(l.impactLevel) }),
     impactDescription: t.exposeString("impactDescription"),
     created: t.expose("created", { type: "DateTime" }),
@@ -54,7 +76,8 @@ export const MaintenanceAnnouncementRef = builder.prismaNode("MaintenanceAnnounc
     name: t.exposeString("name"),
     message: t.exposeString("message"),
     internalNotes: t.exposeString("internalNotes"),
-    maintenanceType: t.exposeInt("maintenanceType", { description: "1 Scheduled, 2 Emergency, 3 Security, 4 System upgrade, 5 Patch deployment" }),
+    maintenanceType: t.field({ type: MaintenanceTypeEnum, resolve: (m) => maintenanceTypes.ofStored(m.maintenanceType) }),
+    maintenanceTypeCode: t.exposeInt("maintenanceType", { description: "Waldur's integer of the type" }),
     maintenanceTypeDisplay: t.string({ resolve: (m) => maintenanceTypeDisplay(m.maintenanceType) }),
     externalReferenceUrl: t.exposeString("externalReferenceUrl"),
     state: t.expose("state", { type: MaintenanceStateEnum }),
@@ -103,7 +126,8 @@ export const PublicMaintenanceAnnouncementRef = builder.prismaNode("MaintenanceA
     url: t.string({ resolve: (m, _a, ctx) => apiUrl(ctx, "publicMaintenanceAnnouncement", m.id) }),
     name: t.exposeString("name"),
     message: t.exposeString("message"),
-    maintenanceType: t.exposeInt("maintenanceType"),
+    maintenanceType: t.field({ type: MaintenanceTypeEnum, resolve: (m) => maintenanceTypes.ofStored(m.maintenanceType) }),
+    maintenanceTypeCode: t.exposeInt("maintenanceType", { description: "Waldur's integer of the type" }),
     maintenanceTypeDisplay: t.string({ resolve: (m) => maintenanceTypeDisplay(m.maintenanceType) }),
     externalReferenceUrl: t.exposeString("externalReferenceUrl"),
     state: t.expose("state", { type: MaintenanceStateEnum }),
@@ -132,7 +156,8 @@ const AdminAnnouncementAffectedOfferingRef = builder.objectRef<AffectedOfferingS
   fields: (t) => ({
     uuid: t.exposeString("uuid"),
     name: t.exposeString("name"),
-    impactLevel: t.exposeInt("impactLevel"),
+    impactLevel: t.field({ type: ImpactLevelEnum, resolve: (o) => impactLevels.ofStored(o.impactLevel) }),
+    impactLevelCode: t.exposeInt("impactLevel", { description: "Waldur's integer of the impact level" }),
     impactLevelDisplay: t.string({ resolve: (o) => impactLevelDisplay(o.impactLevel) }),
     impactDescription: t.exposeString("impactDescription"),
   }),
@@ -173,7 +198,18 @@ export const AdminAnnouncementRef = builder.prismaNode("AdminAnnouncement", {
     modified: t.expose("modified", { type: "DateTime" }),
     maintenanceUuid: t.string({ nullable: true, resolve: (a) => (a.maintenanceId ? toHex(a.maintenanceId) : null) }),
     maintenanceName: t.string({ nullable: true, select: MAINTENANCE_SUMMARY, resolve: (a) => a.maintenance?.name ?? null }),
-    maintenanceType: t.int({ nullable: true, select: MAINTENANCE_SUMMARY, resolve: (a) => a.maintenance?.maintenanceType ?? null }),
+    maintenanceType: t.field({
+      type: MaintenanceTypeEnum,
+      nullable: true,
+      select: MAINTENANCE_SUMMARY,
+      resolve: (a) => (a.maintenance ? maintenanceTypes.ofStored(a.maintenance.maintenanceType) : null),
+    }),
+    maintenanceTypeCode: t.int({
+      nullable: true,
+      description: "Waldur's integer of the type",
+      select: MAINTENANCE_SUMMARY,
+      resolve: (a) => a.maintenance?.maintenanceType ?? null,
+    }),
     maintenanceState: t.field({ type: MaintenanceStateEnum, nullable: true, select: MAINTENANCE_SUMMARY, resolve: (a) => a.maintenance?.state ?? null }),
     maintenanceStateLabel: t.string({
       nullable: true,

@@ -7,7 +7,7 @@ import { connectionType, nodesQuery, pageArgs, toPage, relayConnection } from ".
 import { toHex } from "../platform/ids.ts";
 import type { MaintenanceChangedPayload } from "./maintenance-changed.ts";
 import { MAINTENANCE_CONTRACT } from "./contract.ts";
-import { MaintenanceAnnouncementRef, MaintenanceStateEnum, TimingBucketEnum } from "./schema-types.ts";
+import { MaintenanceAnnouncementRef, MaintenanceStateEnum, MaintenanceTypeEnum, TimingBucketEnum } from "./schema-types.ts";
 import * as service from "./service.ts";
 import { MAINTENANCE_ACTIONS, MAINTENANCE_TRANSITIONS } from "./transitions.ts";
 import { deleted, DeletionRef } from "../graphql/deletion.ts";
@@ -16,25 +16,37 @@ import { uuidInput } from "../graphql/mutations.ts";
 /** Shared by the management and the public list, which take the same filters and orderings. */
 export const { Filter: MaintenanceFilterInput, Order: MaintenanceOrderEnum } = collectionInputs("MaintenanceAnnouncement", MAINTENANCE_CONTRACT, {
   MaintenanceState: MaintenanceStateEnum,
+  MaintenanceType: MaintenanceTypeEnum,
   TimingBucket: TimingBucketEnum,
 });
 
-const inputFields = (required: boolean) =>
-  builder.inputType(required ? "CreateMaintenanceAnnouncementInput" : "UpdateMaintenanceAnnouncementInput", {
-    description: required ? undefined : "Fields left out keep their value",
-    fields: (t) => ({
-      name: t.string({ required }),
-      message: t.string(),
-      internalNotes: t.string(),
-      maintenanceType: t.int({ description: "1-5, default 1" }),
-      externalReferenceUrl: t.string(),
-      scheduledStart: t.field({ type: "DateTime", required }),
-      scheduledEnd: t.field({ type: "DateTime", required }),
-      serviceProviderUuid: t.id({ required }),
-    }),
-  });
-const CreateMaintenanceInput = inputFields(true);
-const UpdateMaintenanceInput = inputFields(false);
+const CreateMaintenanceInput = builder.inputType("CreateMaintenanceAnnouncementInput", {
+  fields: (t) => ({
+    name: t.string({ required: true }),
+    message: t.string(),
+    internalNotes: t.string(),
+    maintenanceType: t.field({ type: MaintenanceTypeEnum, description: "Default SCHEDULED" }),
+    externalReferenceUrl: t.string(),
+    scheduledStart: t.field({ type: "DateTime", required: true }),
+    scheduledEnd: t.field({ type: "DateTime", required: true }),
+    serviceProviderUuid: t.id({ required: true }),
+  }),
+});
+
+const UpdateMaintenanceInput = builder.inputType("UpdateMaintenanceAnnouncementInput", {
+  description: "Fields left out keep their value",
+  fields: (t) => ({
+    uuid: t.id({ required: true }),
+    name: t.string(),
+    message: t.string(),
+    internalNotes: t.string(),
+    maintenanceType: t.field({ type: MaintenanceTypeEnum }),
+    externalReferenceUrl: t.string(),
+    scheduledStart: t.field({ type: "DateTime" }),
+    scheduledEnd: t.field({ type: "DateTime" }),
+    serviceProviderUuid: t.id(),
+  }),
+});
 
 const MaintenanceConnection = connectionType("MaintenanceAnnouncement", MaintenanceAnnouncementRef);
 
@@ -60,14 +72,18 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   createMaintenanceAnnouncement: t.prismaField({
     type: "MaintenanceAnnouncement",
+    errors: {},
+    nullable: true,
     description: "A new announcement, in Draft",
     args: { input: t.arg({ type: CreateMaintenanceInput, required: true }) },
     resolve: (query, _root, { input }, ctx) => service.createMaintenance(ctx, input, query),
   }),
   updateMaintenanceAnnouncement: t.prismaField({
     type: "MaintenanceAnnouncement",
-    args: { uuid: t.arg.id({ required: true }), input: t.arg({ type: UpdateMaintenanceInput, required: true }) },
-    resolve: (query, _root, args, ctx) => service.updateMaintenance(ctx, String(args.uuid), args.input, query),
+    errors: {},
+    nullable: true,
+    args: { input: t.arg({ type: UpdateMaintenanceInput, required: true }) },
+    resolve: (query, _root, { input: { uuid, ...fields } }, ctx) => service.updateMaintenance(ctx, String(uuid), fields, query),
   }),
   deleteMaintenanceAnnouncement: t.field({
     type: DeletionRef,
@@ -84,9 +100,11 @@ builder.mutationFields((t) => ({
         rule.effect.mutation,
         t.prismaField({
           type: "MaintenanceAnnouncement",
+          errors: {},
+          nullable: true,
           description: `${action}: ${rule.from.join(", ")} → ${rule.to}`,
-          args: { uuid: t.arg.id({ required: true }) },
-          resolve: (query, _root, args, ctx) => service.transitionMaintenance(ctx, String(args.uuid), action, query),
+          args: { input: t.arg({ type: uuidInput(rule.effect.mutation), required: true }) },
+          resolve: (query, _root, { input }, ctx) => service.transitionMaintenance(ctx, String(input.uuid), action, query),
         }),
       ];
     }),

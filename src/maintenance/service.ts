@@ -2,7 +2,7 @@ import type { Context } from "../context.ts";
 import type { MaintenanceAnnouncement, MaintenanceState, Prisma } from "../generated/prisma/client.ts";
 import type { Connection } from "../platform/paginate.ts";
 import type { MaintenanceQuery } from "./listing.ts";
-import { DomainError, ErrorCode, missingObject, notFound } from "../platform/errors.ts";
+import { missingObject, notFound, wrongState } from "../platform/errors.ts";
 import { parseUuid, toHex } from "../platform/ids.ts";
 import { canTransition, swapFromObserved, type TransitionRule } from "../platform/state-machine.ts";
 import { type Tx, transact } from "../platform/transaction.ts";
@@ -154,13 +154,13 @@ export async function deleteMaintenance(ctx: Context, uuid: string): Promise<str
   return toHex(m.id);
 }
 
-const wrongState = (rule: TransitionRule<MaintenanceState, unknown>) =>
-  new DomainError(ErrorCode.CONFLICT, `Valid states for operation: ${rule.from.map(maintenanceStateLabel).join(", ")}.`);
+const refused = (rule: TransitionRule<MaintenanceState, unknown>, current: MaintenanceState) =>
+  wrongState(`Valid states for operation: ${rule.from.map(maintenanceStateLabel).join(", ")}.`, current, rule.from);
 
 export async function transitionMaintenance(ctx: Context, uuid: string, action: MaintenanceAction, query: MaintenanceQuery = {}) {
   const m = await loadManageable(ctx, uuid);
   const rule = maintenanceRule(action);
-  if (!canTransition(rule, m.state)) throw wrongState(rule);
+  if (!canTransition(rule, m.state)) throw refused(rule, m.state);
   const effect = rule.effect!;
   const data = { state: rule.to, ...(effect.stamps ? { [effect.stamps]: ctx.now() } : {}) };
   return transact(ctx, async (tx, outbox) => {
@@ -169,7 +169,7 @@ export async function transitionMaintenance(ctx: Context, uuid: string, action: 
       m.state,
       (from) => tx.maintenanceAnnouncement.updateMany({ where: { id: m.id, state: from }, data }),
       async () => (await tx.maintenanceAnnouncement.findUnique({ where: { id: m.id }, select: { state: true } }))?.state ?? null,
-      { invalid: () => wrongState(rule), missing: notFound },
+      { invalid: (current) => refused(rule, current), missing: notFound },
     );
     await syncAnnouncement(tx, effect.announcement, await sourceOf(tx, m.id));
     await recordMaintenanceChange(ctx, tx, outbox, coreOf(m), {

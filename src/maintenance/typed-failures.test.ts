@@ -1,0 +1,94 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestApp, type TestApp } from "../../test/support/app.ts";
+import { FAILURE, fieldsOf } from "../../test/support/graphql-failures.ts";
+import { END, seedMaintenance, START } from "../../test/support/maintenance-fixtures.ts";
+import { toHex } from "../platform/ids.ts";
+
+/** The mutations of maintenance and system announcements answer refusals as typed results, not errors. */
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(() => t.close());
+
+const NOBODY = "0123456789ab4def8123456789abcdef";
+const ACT = (mutation: string) =>
+  `mutation($uuid: ID!) { ${mutation}(input: { uuid: $uuid }) { ... on MaintenanceAnnouncement { uuid state } ${FAILURE} } }`;
+
+describe("typed failures of maintenance mutations", () => {
+  it("NotFoundError: an announcement or link that does not exist, or that the caller may not see", async () => {
+    const owner = t.world.tokens.providerOwner;
+    const missing = await t.gql(ACT("startMaintenance"), { uuid: NOBODY }, owner);
+    expect(missing.errors).toBeUndefined();
+    expect(missing.data.startMaintenance).toEqual({ __typename: "NotFoundError", code: "NOT_FOUND", message: "Not found." });
+    const hidden = await seedMaintenance(t);
+    expect((await t.gql(ACT("scheduleMaintenance"), { uuid: hidden.uuid }, t.world.tokens.unrelated)).data.scheduleMaintenance.__typename).toBe("NotFoundError");
+    const link = await t.gql(
+      `mutation($input: UpdateMaintenanceAnnouncementOfferingInput!) { updateMaintenanceAnnouncementOffering(input: $input) { ${FAILURE} } }`,
+      { input: { uuid: NOBODY, impactLevel: "FULL_OUTAGE" } },
+      owner,
+    );
+    expect(link.data.updateMaintenanceAnnouncementOffering.__typename).toBe("NotFoundError");
+  });
+
+  it("PermissionDeniedError: support reads but may not change; only staff write system announcements", async () => {
+    const m = await seedMaintenance(t);
+    const update = await t.gql(
+      `mutation($input: UpdateMaintenanceAnnouncementInput!) { updateMaintenanceAnnouncement(input: $input) { ${FAILURE} } }`,
+      { input: { uuid: m.uuid, maintenanceType: "SECURITY" } },
+      t.world.tokens.support,
+    );
+    expect(update.data.updateMaintenanceAnnouncement).toMatchObject({ __typename: "PermissionDeniedError", code: "FORBIDDEN" });
+    const announcement = await t.app.deps.db.adminAnnouncement.create({
+      data: { description: "Notice", activeFrom: new Date(START), activeTo: new Date(END) },
+    });
+    const edit = await t.gql(
+      `mutation($input: UpdateAdminAnnouncementInput!) { updateAdminAnnouncement(input: $input) { ${FAILURE} } }`,
+      { input: { uuid: toHex(announcement.id), description: "Changed" } },
+      t.world.tokens.providerOwner,
+    );
+    expect(edit.data.updateAdminAnnouncement).toMatchObject({ __typename: "PermissionDeniedError", code: "FORBIDDEN" });
+  });
+
+  it("ValidationError: fields named as the input names them", async () => {
+    const created = await t.gql(
+      `mutation($input: CreateMaintenanceAnnouncementInput!) { createMaintenanceAnnouncement(input: $input) { ${FAILURE} } }`,
+      { input: { name: "Backwards", scheduledStart: END, scheduledEnd: START, serviceProviderUuid: t.world.serviceProvider.uuid } },
+      t.world.tokens.providerOwner,
+    );
+    expect(created.data.createMaintenanceAnnouncement).toMatchObject({ __typename: "ValidationError", code: "VALIDATION" });
+    expect(fieldsOf(created.data.createMaintenanceAnnouncement)).toEqual({ scheduledEnd: ["Scheduled end must be after scheduled start."] });
+  });
+
+  it("InvalidTransitionError: the current state and the states the action is allowed from, with the REST message", async () => {
+    const m = await seedMaintenance(t, "SCHEDULED");
+    const again = await t.gql(ACT("scheduleMaintenance"), { uuid: m.uuid }, t.world.tokens.providerOwner);
+    expect(again.data.scheduleMaintenance).toEqual({
+      __typename: "InvalidTransitionError",
+      code: "CONFLICT",
+      message: "Valid states for operation: Draft.",
+      currentState: "SCHEDULED",
+      allowedFrom: ["DRAFT"],
+    });
+    const rest = await t.http("POST", `/api/maintenance-announcements/${m.uuid}/schedule/`, { token: t.world.tokens.providerOwner });
+    expect(rest.status).toBe(409);
+    expect(rest.body).toEqual({ detail: "Valid states for operation: Draft." });
+  });
+
+  it("a second mutation that fails leaves the first's result in place", async () => {
+    const m = await seedMaintenance(t);
+    const both = await t.gql(
+      `mutation($uuid: ID!) {
+        schedule: scheduleMaintenance(input: { uuid: $uuid }) { ... on MaintenanceAnnouncement { uuid state } ${FAILURE} }
+        complete: completeMaintenance(input: { uuid: $uuid }) { ... on MaintenanceAnnouncement { uuid state } ${FAILURE} } }`,
+      { uuid: m.uuid },
+      t.world.tokens.providerOwner,
+    );
+    expect(both.errors).toBeUndefined();
+    expect(both.data.schedule).toEqual({ uuid: m.uuid, state: "SCHEDULED" });
+    expect(both.data.complete).toMatchObject({ __typename: "InvalidTransitionError", currentState: "SCHEDULED", allowedFrom: ["IN_PROGRESS"] });
+    const stored = await t.app.deps.db.maintenanceAnnouncement.findUniqueOrThrow({ where: { id: m.id }, select: { state: true } });
+    expect(stored.state).toBe("SCHEDULED");
+  });
+});
