@@ -2,7 +2,7 @@ import type { Context as HonoContext, Hono } from "hono";
 import type { ContentfulStatusCode, StatusCode } from "hono/utils/http-status";
 import type { GraphQLError } from "graphql";
 import { type AppDeps, buildContext } from "../src/context.ts";
-import { type FieldErrors, fieldError, invalid } from "../src/platform/errors.ts";
+import { type FieldErrors, fieldError, invalid, notFound } from "../src/platform/errors.ts";
 import { MAX_JSON_DEPTH, nestsDeeperThan } from "../src/platform/json-depth.ts";
 import { reportServerError } from "../src/observability/request-scope.ts";
 import { clientAddress } from "../src/server/client-address.ts";
@@ -124,6 +124,8 @@ async function handle(c: HonoContext, route: CompiledRoute, yoga: Yoga, deps: Ap
     const value = withoutOutcome(root) as Record<string, unknown>;
     const fields = url.searchParams.getAll("field");
     if (route.kind === "empty") return respond(c, route.status ?? 200, undefined);
+    // A lookup answers null for what does not exist or the viewer may not see: Waldur's 404.
+    if (!route.statusOf && Object.values(result.data ?? {}).some((root) => root === null)) throw notFound();
     if (route.kind === "object") {
       const status = route.statusOf?.(value) ?? route.status ?? 200;
       return respond(c, status, selectFields(route.shape ? route.shape(value) : value, fields));

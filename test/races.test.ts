@@ -109,7 +109,8 @@ const MAINTENANCE: Machine = {
   rules: labelled(MAINTENANCE_TRANSITIONS, maintenanceStateLabel),
   scope: "MAINTENANCE",
   restPath: (uuid, action) => `/api/maintenance-announcements/${uuid}/${action}/`,
-  mutation: (action) => `${MAINTENANCE_TRANSITIONS[action as keyof typeof MAINTENANCE_TRANSITIONS].effect.mutation}(uuid: $uuid) { uuid }`,
+  mutation: (action) =>
+    `${MAINTENANCE_TRANSITIONS[action as keyof typeof MAINTENANCE_TRANSITIONS].effect.mutation}(input: { uuid: $uuid }) { ... on MaintenanceAnnouncement { uuid } ${FAILURE} }`,
   callers: () => ["providerOwner", "providerManager"],
   conflict: { status: 409, code: "CONFLICT" },
   weights: { schedule: 3, unschedule: 3, start_maintenance: 0.5, complete_maintenance: 0.3, cancel_maintenance: 0.1 },

@@ -150,7 +150,9 @@ export class ResponseSchemas {
     // A mutation's failures are REST errors, so its body is its result type, never null.
     const rootField = operation.selectionSet.selections[0];
     const result = rootField.kind === Kind.FIELD ? resultTypeOf(this.schema, rootField) : undefined;
-    const value = walker.walk(result ? new GraphQLNonNull(result) : root.type, root.selectionSet);
+    // A lookup's null is REST's 404, so an object route's body is never null (unless the route decides its status).
+    const bodyType = result ?? (route.kind === "object" && !route.statusOf && !isNonNullType(root.type) ? root.type : undefined);
+    const value = walker.walk(bodyType ? new GraphQLNonNull(bodyType) : root.type, root.selectionSet);
     if (route.kind === "list") return (this.resolve(value.schema).properties as Record<string, JsonSchema>).nodes.items as JsonSchema;
     if (!route.shape) return value.schema;
     try {

@@ -1,6 +1,6 @@
 import type { Context } from "../context.ts";
 import type { EventScopeType } from "../generated/prisma/client.ts";
-import { builder, nodeOrNull } from "../graphql/builder.ts";
+import { builder, nodeOrNull, nullIfMissing } from "../graphql/builder.ts";
 import { collectionInputs } from "../graphql/collection-inputs.ts";
 import { connectionType, nodesQuery, pageArgs, toPage, relayConnection } from "../graphql/pagination.ts";
 import { toHex } from "../platform/ids.ts";
@@ -78,10 +78,11 @@ builder.queryFields((t) => ({
       )),
   }),
   event: t.prismaField({
+    nullable: true,
     type: "Event",
     description: "One event by its integer id or its uuid",
     args: { id: t.arg.id({ required: true }) },
-    resolve: (query, _root, args, ctx) => service.getEvent(ctx, String(args.id), query),
+    resolve: (query, _root, args, ctx) => nullIfMissing(service.getEvent(ctx, String(args.id), query)),
   }),
   eventCount: t.int({
     args: { filter: t.arg({ type: EventFilterInput }) },

@@ -19,8 +19,8 @@ import {
 
 const isNotFound = (error: unknown) => error instanceof DomainError && error.extensions.code === ErrorCode.NOT_FOUND;
 
-/** What does not exist, or what the viewer may not see, is null: one missing node does not fail the others. */
-async function orNull<T>(load: Promise<T>): Promise<T | null> {
+/** What does not exist, or what the viewer may not see, is null: one missing object does not fail the others. */
+export async function nullIfMissing<T>(load: Promise<T>): Promise<T | null> {
   try {
     return await load;
   } catch (error) {
@@ -83,7 +83,7 @@ export const builder = new SchemaBuilder<{
 
 /** The object a global id names, loaded as `node(id:)` loads it: null when missing or not visible to the viewer. */
 export const nodeOrNull = (ctx: Context, info: GraphQLResolveInfo, id: GlobalId): Promise<unknown> =>
-  orNull(Promise.resolve(resolveNodes(builder, ctx, info, [id])).then((nodes) => nodes[0]));
+  nullIfMissing(Promise.resolve(resolveNodes(builder, ctx, info, [id])).then((nodes) => nodes[0]));
 
 builder.queryType({});
 builder.mutationType({});

@@ -1,4 +1,4 @@
-import { builder } from "../graphql/builder.ts";
+import { builder, nullIfMissing } from "../graphql/builder.ts";
 import { collectionInputs } from "../graphql/collection-inputs.ts";
 import { connectionType, nodesQuery, pageArgs, toPage, relayConnection } from "../graphql/pagination.ts";
 import * as announcements from "./admin-announcements.ts";
@@ -45,9 +45,10 @@ builder.queryFields((t) => ({
       )),
   }),
   adminAnnouncement: t.prismaField({
+    nullable: true,
     type: "AdminAnnouncement",
     args: { uuid: t.arg.id({ required: true }) },
-    resolve: (query, _root, args, ctx) => announcements.getAdminAnnouncement(ctx, String(args.uuid), query),
+    resolve: (query, _root, args, ctx) => nullIfMissing(announcements.getAdminAnnouncement(ctx, String(args.uuid), query)),
   }),
 }));
 

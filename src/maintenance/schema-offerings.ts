@@ -1,4 +1,4 @@
-import { builder } from "../graphql/builder.ts";
+import { builder, nullIfMissing } from "../graphql/builder.ts";
 import { collectionInputs } from "../graphql/collection-inputs.ts";
 import { connectionType, nodesQuery, pageArgs, toPage, relayConnection } from "../graphql/pagination.ts";
 import { MAINTENANCE_OFFERING_CONTRACT } from "./contract.ts";
@@ -44,9 +44,10 @@ builder.queryFields((t) => ({
       )),
   }),
   maintenanceAnnouncementOffering: t.prismaField({
+    nullable: true,
     type: "MaintenanceAnnouncementOffering",
     args: { uuid: t.arg.id({ required: true }) },
-    resolve: (query, _root, args, ctx) => links.getMaintenanceOffering(ctx, String(args.uuid), query),
+    resolve: (query, _root, args, ctx) => nullIfMissing(links.getMaintenanceOffering(ctx, String(args.uuid), query)),
   }),
 }));
 

@@ -1,4 +1,4 @@
-import { builder } from "../graphql/builder.ts";
+import { builder, nullIfMissing } from "../graphql/builder.ts";
 import { connectionType, nodesQuery, pageArgs, toPage, relayConnection } from "../graphql/pagination.ts";
 import { toHex } from "../platform/ids.ts";
 import type { MaintenanceChangedPayload } from "./maintenance-changed.ts";
@@ -24,9 +24,10 @@ builder.queryFields((t) => ({
       )),
   }),
   publicMaintenanceAnnouncement: t.prismaField({
+    nullable: true,
     type: PublicMaintenanceAnnouncementRef,
     args: { uuid: t.arg.id({ required: true }) },
-    resolve: (query, _root, args, ctx) => publicView.getPublicMaintenance(ctx, String(args.uuid), query),
+    resolve: (query, _root, args, ctx) => nullIfMissing(publicView.getPublicMaintenance(ctx, String(args.uuid), query)),
   }),
 }));
 

@@ -1,7 +1,7 @@
 import { EventRef } from "../events/schema.ts";
 import { argumentFilter } from "../events/change-filters.ts";
 import { subscriberMaySee } from "../events/visibility.ts";
-import { builder } from "../graphql/builder.ts";
+import { builder, nullIfMissing } from "../graphql/builder.ts";
 import { collectionInputs } from "../graphql/collection-inputs.ts";
 import { connectionType, nodesQuery, pageArgs, toPage, relayConnection } from "../graphql/pagination.ts";
 import { toHex } from "../platform/ids.ts";
@@ -63,9 +63,10 @@ builder.queryFields((t) => ({
       )),
   }),
   maintenanceAnnouncement: t.prismaField({
+    nullable: true,
     type: "MaintenanceAnnouncement",
     args: { uuid: t.arg.id({ required: true }) },
-    resolve: (query, _root, args, ctx) => service.getMaintenance(ctx, String(args.uuid), query),
+    resolve: (query, _root, args, ctx) => nullIfMissing(service.getMaintenance(ctx, String(args.uuid), query)),
   }),
 }));
 

@@ -1,4 +1,4 @@
-import { builder } from "../graphql/builder.ts";
+import { builder, nullIfMissing } from "../graphql/builder.ts";
 import { collectionInputs } from "../graphql/collection-inputs.ts";
 import { connectionType, nodesQuery, pageArgs, toPage, relayConnection } from "../graphql/pagination.ts";
 import { deleted, DeletionRef } from "../graphql/deletion.ts";
@@ -86,9 +86,10 @@ builder.queryFields((t) => ({
       relayConnection(service.listOfferingUsers(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "OfferingUser"))),
   }),
   offeringUser: t.prismaField({
+    nullable: true,
     type: "OfferingUser",
     args: { uuid: t.arg.id({ required: true }) },
-    resolve: (query, _root, args, ctx) => service.getOfferingUser(ctx, String(args.uuid), query),
+    resolve: (query, _root, args, ctx) => nullIfMissing(service.getOfferingUser(ctx, String(args.uuid), query)),
   }),
 }));
 

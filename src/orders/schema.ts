@@ -1,6 +1,6 @@
 import type { Context } from "../context.ts";
 import type { Order, OrderState } from "../generated/prisma/client.ts";
-import { builder } from "../graphql/builder.ts";
+import { builder, nullIfMissing } from "../graphql/builder.ts";
 import { collectionInputs } from "../graphql/collection-inputs.ts";
 import { nestedQuery } from "../graphql/nested-query.ts";
 import { connectionType, nodesQuery, pageArgs, toPage, relayConnection } from "../graphql/pagination.ts";
@@ -34,9 +34,10 @@ builder.queryFields((t) => ({
       relayConnection(service.listOrders(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "Order"))),
   }),
   order: t.prismaField({
+    nullable: true,
     type: "Order",
     args: { uuid: t.arg.id({ required: true }) },
-    resolve: (query, _root, args, ctx) => service.getOrder(ctx, String(args.uuid), query),
+    resolve: (query, _root, args, ctx) => nullIfMissing(service.getOrder(ctx, String(args.uuid), query)),
   }),
 }));
 

@@ -15,7 +15,7 @@ import type { FilterValues, OrderValue } from "../platform/collection-contract.t
 import { ORDER_CONTRACT } from "./contract.ts";
 import { orderStateLabel, TERMINAL_ORDER_STATES } from "./states.ts";
 import { DELETABLE_ORDER_STATES, type OrderAction, type OrderEffect, orderRule } from "./transitions.ts";
-import { consumerScopes, providerScopes, visibleOrders } from "./visibility.ts";
+import { consumerScopes, providerScopes, scopesFor, visibleOrders } from "./visibility.ts";
 
 /** The selection GraphQL asks for (plugin-prisma's queryFromInfo); services return rows shaped by it. */
 export type OrderQuery = { select?: Prisma.OrderSelect; include?: Prisma.OrderInclude };
@@ -42,7 +42,6 @@ export async function getOrder(ctx: Context, uuid: string, query: OrderQuery = {
 
 const loadVisible = (ctx: Context, uuid: string) => findVisible(ctx, uuid, (where) => ctx.db.order.findFirst({ select: ORDER_CORE, where }));
 
-const scopesFor = (side: OrderEffect["side"], order: OrderCore) => (side === "consumer" ? consumerScopes(order) : providerScopes(order));
 
 const validStates = (from: readonly OrderState[]) => `Valid states for operation: ${from.map(orderStateLabel).join(", ")}.`;
 

@@ -1,4 +1,4 @@
-import type { ScopeRef } from "../auth/access.ts";
+import { allocationProviderScopes, type ScopeRef } from "../auth/access.ts";
 import { type Permission, Permission as P, ROLE_PERMISSIONS, ROLES } from "../auth/permissions.ts";
 import type { Context } from "../context.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
@@ -34,3 +34,9 @@ export const consumerScopes = (o: { projectId: string; project: { customerId: st
 ];
 
 export { allocationProviderScopes as providerScopes } from "../auth/access.ts";
+
+type OrderScopesSource = { projectId: string; offeringId: string; project: { customerId: string }; offering: { customerId: string } };
+
+/** The scopes whose permission an action of `side` needs. */
+export const scopesFor = (side: "consumer" | "provider", order: OrderScopesSource) =>
+  side === "consumer" ? consumerScopes(order) : allocationProviderScopes(order);

@@ -1,4 +1,4 @@
-import { builder } from "../graphql/builder.ts";
+import { builder, nullIfMissing } from "../graphql/builder.ts";
 import { connectionType, nodesQuery, pageArgs, toPage, relayConnection } from "../graphql/pagination.ts";
 import { apiUrl } from "../graphql/urls.ts";
 import { toHex } from "../platform/ids.ts";
@@ -105,9 +105,10 @@ builder.queryFields((t) => ({
       )),
   }),
   resource: t.prismaField({
+    nullable: true,
     type: "Resource",
     args: { uuid: t.arg.id({ required: true }), view: t.arg({ type: ResourceViewEnum, defaultValue: "ANY" }) },
-    resolve: (query, _root, args, ctx) => service.getResource(ctx, args.view ?? "ANY", String(args.uuid), query),
+    resolve: (query, _root, args, ctx) => nullIfMissing(service.getResource(ctx, args.view ?? "ANY", String(args.uuid), query)),
   }),
   resourceDetails: t.prismaField({
     type: "Resource",

@@ -6,7 +6,16 @@ const SIMPLE_CONTENT_TYPES = new Set(["text/plain", "multipart/form-data", "appl
 /** Either header (any non-empty value) marks a request no cross-site page could have sent without a preflight. */
 export const CSRF_HEADERS = ["x-graphql-yoga-csrf", "graphql-require-preflight"];
 
+/**
+ * A browser's native `EventSource`: a GET that only asks for a stream, which cannot carry a custom header. It may only
+ * read (subscriptions; mutations never run over GET), and credentials here are never ambient (no cookies), so a
+ * foreign page gains nothing by sending one.
+ */
+const isEventSource = (request: Request) =>
+  request.method === "GET" && (request.headers.get("accept") ?? "").split(",").some((type) => type.trim().startsWith("text/event-stream"));
+
 function isSimpleRequest(request: Request): boolean {
+  if (isEventSource(request)) return false;
   const mediaType = request.headers.get("content-type")?.split(";")[0].trim().toLowerCase();
   if (mediaType && !SIMPLE_CONTENT_TYPES.has(mediaType)) return false;
   return !CSRF_HEADERS.some((name) => request.headers.get(name)?.trim());

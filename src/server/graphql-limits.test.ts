@@ -114,6 +114,19 @@ describe("CSRF prevention", () => {
     }
   });
 
+  it("lets a native EventSource subscribe (a GET asking for text/event-stream), but not run a query or mutation that way", async () => {
+    const subscribe = `/graphql?query=${encodeURIComponent("subscription { publicMaintenanceChanged { kind } }")}`;
+    const controller = new AbortController();
+    const stream = await fetch(`${t.baseUrl}${subscribe}`, { headers: { accept: "text/event-stream" }, signal: controller.signal });
+    expect(stream.status).toBe(200);
+    expect(stream.headers.get("content-type")).toContain("text/event-stream");
+    controller.abort();
+    const mutation = `/graphql?query=${encodeURIComponent("mutation { logout { __typename } }")}`;
+    const refused = await fetch(`${t.baseUrl}${mutation}`, { headers: { accept: "text/event-stream" } });
+    expect(refused.status).toBe(405);
+    await refused.body?.cancel();
+  });
+
   it("runs a form POST that carries the header, and any JSON POST", async () => {
     const form = { "content-type": "application/x-www-form-urlencoded" };
     const marked = await t.http("POST", "/graphql", { raw: `query=${encodeURIComponent("{ __typename }")}`, headers: { ...form, "x-graphql-yoga-csrf": "yes" } });

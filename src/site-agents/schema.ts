@@ -1,4 +1,4 @@
-import { builder } from "../graphql/builder.ts";
+import { builder, nullIfMissing } from "../graphql/builder.ts";
 import { collectionInputs } from "../graphql/collection-inputs.ts";
 import { connectionType, nodesQuery, pageArgs, toPage, relayConnection } from "../graphql/pagination.ts";
 import { apiUrl } from "../graphql/urls.ts";
@@ -185,19 +185,22 @@ builder.queryFields((t) => ({
       relayConnection(identities.listAgentIdentities(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "AgentIdentity"))),
   }),
   agentIdentity: t.prismaField({
+    nullable: true,
     type: "AgentIdentity",
     args: { uuid: t.arg.id({ required: true }) },
-    resolve: (query, _r, args, ctx) => identities.getAgentIdentity(ctx, String(args.uuid), query),
+    resolve: (query, _r, args, ctx) => nullIfMissing(identities.getAgentIdentity(ctx, String(args.uuid), query)),
   }),
   agentService: t.prismaField({
+    nullable: true,
     type: "AgentService",
     args: { uuid: t.arg.id({ required: true }) },
-    resolve: (query, _r, args, ctx) => registrations.getAgentService(ctx, String(args.uuid), query),
+    resolve: (query, _r, args, ctx) => nullIfMissing(registrations.getAgentService(ctx, String(args.uuid), query)),
   }),
   agentProcessor: t.prismaField({
+    nullable: true,
     type: "AgentProcessor",
     args: { uuid: t.arg.id({ required: true }) },
-    resolve: (query, _r, args, ctx) => registrations.getAgentProcessor(ctx, String(args.uuid), query),
+    resolve: (query, _r, args, ctx) => nullIfMissing(registrations.getAgentProcessor(ctx, String(args.uuid), query)),
   }),
 }));
 

@@ -1,4 +1,4 @@
-import { builder } from "../graphql/builder.ts";
+import { builder, nullIfMissing } from "../graphql/builder.ts";
 import { collectionInputs } from "../graphql/collection-inputs.ts";
 import { connectionType, nodesQuery, pageArgs, toPage, relayConnection } from "../graphql/pagination.ts";
 import { apiUrl } from "../graphql/urls.ts";
@@ -48,9 +48,10 @@ builder.queryFields((t) => ({
       relayConnection(keys.listSshKeys(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "SshKey"))),
   }),
   sshKey: t.prismaField({
+    nullable: true,
     type: "SshKey",
     args: { uuid: t.arg.id({ required: true }) },
-    resolve: (query, _r, args, ctx) => keys.getSshKey(ctx, String(args.uuid), query),
+    resolve: (query, _r, args, ctx) => nullIfMissing(keys.getSshKey(ctx, String(args.uuid), query)),
   }),
   serviceProviderKeys: t.field({
     type: SshKeyConnection,

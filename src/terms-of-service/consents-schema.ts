@@ -1,4 +1,4 @@
-import { builder } from "../graphql/builder.ts";
+import { builder, nullIfMissing } from "../graphql/builder.ts";
 import { collectionInputs } from "../graphql/collection-inputs.ts";
 import { connectionType, nodesQuery, pageArgs, toPage, relayConnection } from "../graphql/pagination.ts";
 import * as consents from "./consents.ts";
@@ -17,9 +17,10 @@ builder.queryFields((t) => ({
       relayConnection(consents.listConsents(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "UserOfferingConsent"))),
   }),
   userOfferingConsent: t.prismaField({
+    nullable: true,
     type: "UserOfferingConsent",
     args: { uuid: t.arg.id({ required: true }) },
-    resolve: (query, _r, args, ctx) => consents.getConsent(ctx, String(args.uuid), query),
+    resolve: (query, _r, args, ctx) => nullIfMissing(consents.getConsent(ctx, String(args.uuid), query)),
   }),
 }));
 

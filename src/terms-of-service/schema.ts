@@ -1,4 +1,4 @@
-import { builder } from "../graphql/builder.ts";
+import { builder, nullIfMissing } from "../graphql/builder.ts";
 import { collectionInputs } from "../graphql/collection-inputs.ts";
 import { connectionType, nodesQuery, pageArgs, toPage, relayConnection } from "../graphql/pagination.ts";
 import { apiUrl } from "../graphql/urls.ts";
@@ -137,9 +137,10 @@ builder.queryFields((t) => ({
       relayConnection(terms.listTerms(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "OfferingTermsOfService"))),
   }),
   offeringTermsOfService: t.prismaField({
+    nullable: true,
     type: "OfferingTermsOfService",
     args: { uuid: t.arg.id({ required: true }) },
-    resolve: (query, _r, args, ctx) => terms.getTerms(ctx, String(args.uuid), query),
+    resolve: (query, _r, args, ctx) => nullIfMissing(terms.getTerms(ctx, String(args.uuid), query)),
   }),
 }));
 

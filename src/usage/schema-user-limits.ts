@@ -1,4 +1,4 @@
-import { builder } from "../graphql/builder.ts";
+import { builder, nullIfMissing } from "../graphql/builder.ts";
 import { collectionInputs } from "../graphql/collection-inputs.ts";
 import { connectionType, nodesQuery, pageArgs, toPage, relayConnection } from "../graphql/pagination.ts";
 import { apiUrl } from "../graphql/urls.ts";
@@ -59,9 +59,10 @@ builder.queryFields((t) => ({
       relayConnection(limits.listUserLimits(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "ComponentUserUsageLimit"))),
   }),
   componentUserUsageLimit: t.prismaField({
+    nullable: true,
     type: "ComponentUserUsageLimit",
     args: { uuid: t.arg.id({ required: true }) },
-    resolve: (query, _r, args, ctx) => limits.getUserLimit(ctx, String(args.uuid), query),
+    resolve: (query, _r, args, ctx) => nullIfMissing(limits.getUserLimit(ctx, String(args.uuid), query)),
   }),
 }));
 

@@ -1,4 +1,4 @@
-import { builder } from "../graphql/builder.ts";
+import { builder, nullIfMissing } from "../graphql/builder.ts";
 import { collectionInputs } from "../graphql/collection-inputs.ts";
 import { connectionType, nodesQuery, pageArgs, toPage, relayConnection } from "../graphql/pagination.ts";
 import { apiUrl } from "../graphql/urls.ts";
@@ -112,9 +112,10 @@ builder.queryFields((t) => ({
       relayConnection(service.listComponentUsages(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "ComponentUsage"))),
   }),
   componentUsage: t.prismaField({
+    nullable: true,
     type: "ComponentUsage",
     args: { uuid: t.arg.id({ required: true }) },
-    resolve: (query, _root, args, ctx) => service.getComponentUsage(ctx, String(args.uuid), query),
+    resolve: (query, _root, args, ctx) => nullIfMissing(service.getComponentUsage(ctx, String(args.uuid), query)),
   }),
   componentUserUsages: t.field({
     type: ComponentUserUsageConnection,
@@ -123,9 +124,10 @@ builder.queryFields((t) => ({
       relayConnection(service.listComponentUserUsages(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "ComponentUserUsage"))),
   }),
   componentUserUsage: t.prismaField({
+    nullable: true,
     type: "ComponentUserUsage",
     args: { uuid: t.arg.id({ required: true }) },
-    resolve: (query, _root, args, ctx) => service.getComponentUserUsage(ctx, String(args.uuid), query),
+    resolve: (query, _root, args, ctx) => nullIfMissing(service.getComponentUserUsage(ctx, String(args.uuid), query)),
   }),
 }));
 

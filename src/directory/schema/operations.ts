@@ -1,4 +1,4 @@
-import { builder } from "../../graphql/builder.ts";
+import { builder, nullIfMissing } from "../../graphql/builder.ts";
 import { collectionInputs } from "../../graphql/collection-inputs.ts";
 import { connectionType, nodesQuery, pageArgs, toPage, relayConnection } from "../../graphql/pagination.ts";
 import * as offerings from "../offerings.ts";
@@ -36,9 +36,10 @@ builder.queryFields((t) => ({
       relayConnection(users.listUsers(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "User"))),
   }),
   user: t.prismaField({
+    nullable: true,
     type: "User",
     args: { uuid: t.arg.id({ required: true }) },
-    resolve: (query, _r, args, ctx) => users.getUser(ctx, String(args.uuid), query),
+    resolve: (query, _r, args, ctx) => nullIfMissing(users.getUser(ctx, String(args.uuid), query)),
   }),
   customers: t.field({
     type: CustomerConnection,
@@ -47,9 +48,10 @@ builder.queryFields((t) => ({
       relayConnection(organisations.listCustomers(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "Customer"))),
   }),
   customer: t.prismaField({
+    nullable: true,
     type: "Customer",
     args: { uuid: t.arg.id({ required: true }) },
-    resolve: (query, _r, args, ctx) => organisations.getCustomer(ctx, String(args.uuid), query),
+    resolve: (query, _r, args, ctx) => nullIfMissing(organisations.getCustomer(ctx, String(args.uuid), query)),
   }),
   projects: t.field({
     type: ProjectConnection,
@@ -58,9 +60,10 @@ builder.queryFields((t) => ({
       relayConnection(organisations.listProjects(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "Project"))),
   }),
   project: t.prismaField({
+    nullable: true,
     type: "Project",
     args: { uuid: t.arg.id({ required: true }) },
-    resolve: (query, _r, args, ctx) => organisations.getProject(ctx, String(args.uuid), query),
+    resolve: (query, _r, args, ctx) => nullIfMissing(organisations.getProject(ctx, String(args.uuid), query)),
   }),
   serviceProviders: t.field({
     type: ServiceProviderConnection,
@@ -73,9 +76,10 @@ builder.queryFields((t) => ({
       )),
   }),
   serviceProvider: t.prismaField({
+    nullable: true,
     type: "ServiceProvider",
     args: { uuid: t.arg.id({ required: true }) },
-    resolve: (query, _r, args, ctx) => offerings.getServiceProvider(ctx, String(args.uuid), query),
+    resolve: (query, _r, args, ctx) => nullIfMissing(offerings.getServiceProvider(ctx, String(args.uuid), query)),
   }),
   offerings: t.field({
     type: OfferingConnection,
@@ -84,9 +88,10 @@ builder.queryFields((t) => ({
       relayConnection(offerings.listOfferings(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "Offering"))),
   }),
   offering: t.prismaField({
+    nullable: true,
     type: "Offering",
     description: "With `filter`, found only if it passes those filters too (as Waldur's offering actions filter it)",
     args: { uuid: t.arg.id({ required: true }), filter: t.arg({ type: OfferingFilterInput }) },
-    resolve: (query, _r, args, ctx) => offerings.getOffering(ctx, String(args.uuid), query, args.filter),
+    resolve: (query, _r, args, ctx) => nullIfMissing(offerings.getOffering(ctx, String(args.uuid), query, args.filter)),
   }),
 }));
