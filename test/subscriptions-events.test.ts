@@ -4,7 +4,7 @@ import { toHex } from "../src/platform/ids.ts";
 import { useSubscriptionApp } from "./support/subscription-app.ts";
 import { type Feed, primeFeed, sleep } from "./support/ws.ts";
 
-const EVENT_CREATED = `subscription($eventType: [String!]) {
+const EVENT_CREATED = `subscription($eventType: [EventType!]) {
   eventCreated(eventType: $eventType) { eventId uuid eventType message context }
 }`;
 const OFFERING_USER_CHANGED = `subscription($offeringUuid: ID) {

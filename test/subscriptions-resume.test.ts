@@ -6,7 +6,7 @@ import { sleep } from "./support/ws.ts";
 /** A dashboard that lost its socket resubscribes with the last event id it saw and misses nothing. */
 const CHANGES = `subscription($after: Int, $offeringUuid: ID) {
   offeringUserChanged(after: $after, offeringUuid: $offeringUuid) { offeringUserUuid previousState state event { eventId } } }`;
-const EVENTS = `subscription($after: Int, $eventType: [String!]) { eventCreated(after: $after, eventType: $eventType) { eventId eventType context } }`;
+const EVENTS = `subscription($after: Int, $eventType: [EventType!]) { eventCreated(after: $after, eventType: $eventType) { eventId eventType context } }`;
 
 interface Change {
   offeringUserChanged: { offeringUserUuid: string; previousState: string | null; state: string; event: { eventId: number } };
@@ -75,7 +75,7 @@ describe("resuming a subscription after a disconnect", () => {
     const count = await t.app.deps.db.event.count();
     if (count <= MAX_REPLAY) {
       const db = t.app.deps.db;
-      await db.event.createMany({ data: Array.from({ length: MAX_REPLAY + 1 - count }, (_, i) => ({ eventType: "filler", message: `filler ${i}`, context: {} })) });
+      await db.event.createMany({ data: Array.from({ length: MAX_REPLAY + 1 - count }, (_, i) => ({ eventType: "role_granted", message: `filler ${i}`, context: {} })) });
     }
     const late = clients.subscribe(clients.open(t.world.tokens.staff), EVENTS, { after: 0 });
     expect(await late.failed()).toMatchObject([

@@ -1,5 +1,7 @@
+import type { EventType } from "./types.ts";
+
 /** The `eventCreated` topic: an audit event was recorded. */
 export interface EventCreatedPayload {
   eventId: number;
-  eventType: string;
+  eventType: EventType;
 }

@@ -1,3 +1,4 @@
+import type { EventType } from "./types.ts";
 import type { EventScopeType } from "../generated/prisma/client.ts";
 import type { Context } from "../context.ts";
 import { toHex } from "../platform/ids.ts";
@@ -5,7 +6,7 @@ import type { Outbox, Tx } from "../platform/transaction.ts";
 import type { Topics } from "../topics.ts";
 
 export interface EventSpec {
-  type: string;
+  type: EventType;
   message: string;
   /** What changed: old and new values, the objects concerned (uuids in hex). */
   context: Record<string, unknown>;
@@ -32,7 +33,7 @@ export async function recordEvent(ctx: Context, tx: Tx, outbox: Outbox<Topics>, 
     },
     select: { id: true, eventType: true },
   });
-  outbox.publish("eventCreated", { eventId: event.id, eventType: event.eventType });
+  outbox.publish("eventCreated", { eventId: event.id, eventType: spec.type });
   return event;
 }
 

@@ -6,10 +6,16 @@ import { connectionType, nodesQuery, pageArgs, toPage, relayConnection } from ".
 import { toHex } from "../platform/ids.ts";
 import type { EventCreatedPayload } from "./event-created.ts";
 import { EVENT_CONTRACT } from "./contract.ts";
+import { EVENT_TYPES, eventTypeOf } from "./types.ts";
 import * as service from "./service.ts";
 import { eventsAfter, replayedThenLive } from "./resume.ts";
 import { contextShownTo, subscriberMaySee, visibleEvents } from "./visibility.ts";
 import { visibleIntNode } from "../graphql/nodes.ts";
+
+export const EventTypeEnum = builder.enumType("EventType", {
+  description: "Every event type the service writes (Waldur's names)",
+  values: EVENT_TYPES,
+});
 
 export const EventRef = builder.prismaNode("Event", {
   ...visibleIntNode(service.getEvent),
@@ -17,7 +23,7 @@ export const EventRef = builder.prismaNode("Event", {
     eventId: t.exposeInt("id", { description: "The integer id Waldur shows; `after` of the event subscriptions takes it" }),
     uuid: t.string({ resolve: (e) => toHex(e.uuid) }),
     created: t.expose("created", { type: "DateTime" }),
-    eventType: t.exposeString("eventType"),
+    eventType: t.field({ type: EventTypeEnum, resolve: (e) => eventTypeOf(e.eventType) }),
     message: t.exposeString("message"),
     subject: t.field({
       type: builder.nodeInterfaceRef(),
@@ -95,7 +101,7 @@ builder.subscriptionFields((t) => ({
     type: "Event",
     description: "Audit events the subscriber may see, after the change they record is committed",
     args: {
-      eventType: t.arg.stringList(),
+      eventType: t.arg({ type: [EventTypeEnum] }),
       after: t.arg.int({ description: "Resume: first replay the events after this `eventId` (the last one received), then follow live" }),
     },
     subscribe: (_root, args, ctx) => {
@@ -106,7 +112,7 @@ builder.subscriptionFields((t) => ({
       if (args.after == null) return live;
       const after = args.after;
       const where = args.eventType?.length ? { eventType: { in: args.eventType } } : {};
-      return replayedThenLive(live, () => eventsAfter(ctx, after, where, (e) => ({ eventId: e.id, eventType: e.eventType })), accept);
+      return replayedThenLive(live, () => eventsAfter(ctx, after, where, (e) => ({ eventId: e.id, eventType: eventTypeOf(e.eventType) })), accept);
     },
     resolve: (query, payload: EventCreatedPayload, _args, ctx) =>
       ctx.db.event.findUniqueOrThrow({ ...query, where: { id: payload.eventId } }),

@@ -97,7 +97,7 @@ function validAnnouncement(input: AdminAnnouncementInput, current: { activeFrom:
 }
 
 /** Staff-only writes leave an audit event that concerns only its author (and staff and support). */
-async function recordAnnouncementEvent(ctx: Context, tx: Tx, outbox: Outbox<Topics>, id: string, verb: string) {
+async function recordAnnouncementEvent(ctx: Context, tx: Tx, outbox: Outbox<Topics>, id: string, verb: "created" | "updated" | "deleted") {
   await recordEvent(ctx, tx, outbox, {
     type: `admin_announcement_${verb}`,
     message: `Admin announcement ${toHex(id)} has been ${verb}.`,

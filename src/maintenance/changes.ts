@@ -1,3 +1,4 @@
+import type { EventType } from "../events/types.ts";
 import type { Context } from "../context.ts";
 import { recordEvent, stateChangeContext } from "../events/record.ts";
 import type { MaintenanceState } from "../generated/prisma/client.ts";
@@ -24,7 +25,7 @@ export const MAINTENANCE_CORE = {
 } as const;
 
 export interface MaintenanceChange {
-  eventType: string;
+  eventType: EventType;
   message: string;
   previousState: MaintenanceState | null;
   /** null once the announcement is deleted. */

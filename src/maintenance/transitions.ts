@@ -1,3 +1,4 @@
+import type { EventType } from "../events/types.ts";
 import type { MaintenanceState } from "../generated/prisma/client.ts";
 import type { TransitionRule } from "../platform/state-machine.ts";
 
@@ -8,7 +9,7 @@ export interface MaintenanceEffect {
   /** The moment of the transition is stored as this field. */
   stamps?: "actualStart" | "actualEnd";
   announcement: AnnouncementEffect;
-  eventType: string;
+  eventType: EventType;
   /** The 200 response body's `detail`. */
   detail: string;
   /** The GraphQL mutation running this action. */

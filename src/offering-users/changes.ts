@@ -1,3 +1,4 @@
+import type { EventType } from "../events/types.ts";
 import type { OfferingUserState } from "../generated/prisma/client.ts";
 import type { Context } from "../context.ts";
 import { recordEvent, stateChangeContext } from "../events/record.ts";
@@ -32,7 +33,7 @@ export const OFFERING_USER_CORE = {
 } as const;
 
 export interface OfferingUserChange {
-  eventType: string;
+  eventType: EventType;
   message: string;
   state: OfferingUserState;
   previousState: OfferingUserState | null;

@@ -1,3 +1,4 @@
+import type { EventType } from "../events/types.ts";
 import type { OfferingUserState } from "../generated/prisma/client.ts";
 import type { TransitionRule } from "../platform/state-machine.ts";
 
@@ -7,7 +8,7 @@ export interface OfferingUserEffect {
   /** Both comment fields are cleared. */
   clearsComments?: boolean;
   /** Waldur's event type for this operation (default `marketplace_offering_user_updated`). */
-  eventType?: string;
+  eventType?: EventType;
 }
 
 type Rule = TransitionRule<OfferingUserState, OfferingUserEffect>;

@@ -1,3 +1,4 @@
+import type { EventType } from "../events/types.ts";
 import type { Context } from "../context.ts";
 import type { OrderState, OrderType, Prisma } from "../generated/prisma/client.ts";
 import { allocationEventParts, recordEvent, stateChangeContext } from "../events/record.ts";
@@ -29,7 +30,7 @@ export const ORDER_CORE = {
 export type OrderCore = Prisma.OrderGetPayload<{ select: typeof ORDER_CORE }>;
 
 export interface OrderChange {
-  eventType: string;
+  eventType: EventType;
   message: string;
   /** Null once the order is deleted. */
   state: OrderState | null;

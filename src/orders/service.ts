@@ -1,3 +1,4 @@
+import type { EventType } from "../events/types.ts";
 import { Permission } from "../auth/permissions.ts";
 import type { Context } from "../context.ts";
 import type { Order, OrderState, Prisma } from "../generated/prisma/client.ts";
@@ -132,7 +133,7 @@ export async function setOrderBackendId(ctx: Context, uuid: string, backendId: s
   return { orderId: order.id, changed: true, order: changed };
 }
 
-async function removeOrder(ctx: Context, order: OrderCore, eventType: string, verb: string, onlyFrom?: readonly OrderState[]) {
+async function removeOrder(ctx: Context, order: OrderCore, eventType: EventType, verb: string, onlyFrom?: readonly OrderState[]) {
   await transact(ctx, async (tx, outbox) => {
     const { count } = await tx.order.deleteMany({ where: { id: order.id, ...(onlyFrom ? { state: { in: [...onlyFrom] } } : {}) } });
     if (count === 0 && !onlyFrom) throw notFound();

@@ -1,3 +1,4 @@
+import type { EventType } from "../events/types.ts";
 import { Permission } from "../auth/permissions.ts";
 import type { OrderState, OrderType, ResourceState } from "../generated/prisma/client.ts";
 import type { TransitionRule } from "../platform/state-machine.ts";
@@ -16,7 +17,7 @@ export interface OrderEffect {
   reviews?: "consumer" | "provider";
   /** The action takes error_message and error_traceback. */
   storesError?: boolean;
-  eventType: string;
+  eventType: EventType;
   /** The GraphQL mutation running this action. */
   mutation: string;
 }
@@ -96,7 +97,7 @@ export interface ResourceFollow {
   onlyFrom?: readonly ResourceState[];
   /** The order's limits become the resource's. */
   appliesLimits?: boolean;
-  eventType: string;
+  eventType: EventType;
 }
 
 /**

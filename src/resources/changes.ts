@@ -1,3 +1,4 @@
+import type { EventType } from "../events/types.ts";
 import type { Context } from "../context.ts";
 import type { ResourceState } from "../generated/prisma/client.ts";
 import { allocationEventParts, recordEvent, stateChangeContext } from "../events/record.ts";
@@ -28,7 +29,7 @@ export interface ResourceCore {
 }
 
 export interface ResourceChange {
-  eventType: string;
+  eventType: EventType;
   message: string;
   state: ResourceState;
   previousState: ResourceState | null;

@@ -1,3 +1,4 @@
+import type { EventType } from "../events/types.ts";
 import { allocationProviderScopes as providerScopes } from "../auth/access.ts";
 import { Permission } from "../auth/permissions.ts";
 import type { Context } from "../context.ts";
@@ -17,7 +18,7 @@ export interface ResourceErrorInput {
 }
 
 /** Each provider state action: its audit event, and the error it leaves on the resource. */
-const EFFECTS: Record<ResourceTransition, { eventType: string; keepsError: boolean }> = {
+const EFFECTS: Record<ResourceTransition, { eventType: EventType; keepsError: boolean }> = {
   setAsOk: { eventType: "marketplace_resource_updated", keepsError: false },
   setAsErred: { eventType: "marketplace_resource_erred_on_backend", keepsError: true },
 };

@@ -1,3 +1,4 @@
+import type { EventType } from "../events/types.ts";
 import { offeringProviderScopes } from "../auth/access.ts";
 import { Permission } from "../auth/permissions.ts";
 import type { Context } from "../context.ts";
@@ -89,7 +90,7 @@ async function recordTermsEvent(
   ctx: Context,
   tx: Tx,
   outbox: Outbox<Topics>,
-  type: string,
+  type: EventType,
   terms: { id: string; version: string },
   offering: { id: string; name: string; customerId: string },
   context: Record<string, unknown> = {},

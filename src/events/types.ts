@@ -1,0 +1,83 @@
+/** Every event type this service writes (Waldur's names), grouped by the domain that writes it. */
+export const EVENT_TYPES = [
+  "auth_logged_in_with_username",
+  "auth_login_failed_with_username",
+  "auth_logged_out",
+  "token_created",
+  "token_lifetime_updated",
+  "user_creation_succeeded",
+  "customer_creation_succeeded",
+  "project_creation_succeeded",
+  "role_granted",
+  "role_revoked",
+  "ssh_key_creation_succeeded",
+  "ssh_key_deletion_succeeded",
+  "marketplace_service_provider_created",
+  "marketplace_offering_created",
+  "marketplace_offering_updated",
+  "marketplace_offering_user_created",
+  "marketplace_offering_user_updated",
+  "marketplace_offering_user_restriction_updated",
+  "marketplace_offering_user_deleted",
+  "marketplace_order_created",
+  "marketplace_order_approved",
+  "marketplace_order_rejected",
+  "marketplace_order_canceled",
+  "marketplace_order_updated",
+  "marketplace_order_completed",
+  "marketplace_order_failed",
+  "marketplace_order_deleted",
+  "marketplace_order_unlinked",
+  "marketplace_resource_create_requested",
+  "marketplace_resource_create_succeeded",
+  "marketplace_resource_create_failed",
+  "marketplace_resource_create_canceled",
+  "marketplace_resource_update_requested",
+  "marketplace_resource_update_succeeded",
+  "marketplace_resource_update_failed",
+  "marketplace_resource_update_canceled",
+  "marketplace_resource_update_end_date_succeeded",
+  "marketplace_resource_terminate_requested",
+  "marketplace_resource_terminate_succeeded",
+  "marketplace_resource_terminate_failed",
+  "marketplace_resource_terminate_canceled",
+  "marketplace_resource_updated",
+  "marketplace_resource_erred_on_backend",
+  "marketplace_resource_membership_sync_reported",
+  "marketplace_site_agent_registered",
+  "marketplace_site_agent_removed",
+  "component_user_usage_limit_created",
+  "component_user_usage_limit_updated",
+  "component_user_usage_limit_deleted",
+  "terms_of_service_created",
+  "terms_of_service_updated",
+  "terms_of_service_deleted",
+  "terms_of_service_consent_granted",
+  "terms_of_service_consent_revoked",
+  "maintenance_announcement_created",
+  "maintenance_announcement_updated",
+  "maintenance_announcement_deleted",
+  "maintenance_announcement_scheduled",
+  "maintenance_announcement_unscheduled",
+  "maintenance_announcement_started",
+  "maintenance_announcement_completed",
+  "maintenance_announcement_cancelled",
+  "maintenance_announcement_offering_created",
+  "maintenance_announcement_offering_updated",
+  "maintenance_announcement_offering_deleted",
+  "admin_announcement_created",
+  "admin_announcement_updated",
+  "admin_announcement_deleted",
+] as const;
+
+export type EventType = (typeof EVENT_TYPES)[number];
+
+const KNOWN: ReadonlySet<string> = new Set(EVENT_TYPES);
+
+const isEventType = (value: string): value is EventType => KNOWN.has(value);
+
+/** A stored event's type, which every writer takes from EVENT_TYPES (the type checker sees to it). */
+export function eventTypeOf(stored: string): EventType {
+  if (isEventType(stored)) return stored;
+  throw new Error(`Event type ${stored} is not in EVENT_TYPES.`);
+}
