@@ -6,10 +6,9 @@ import type { FilterValues, OrderValue } from "../platform/collection-contract.t
 import { batchLoader } from "../platform/batch.ts";
 import type { Connection, Page } from "../platform/paginate.ts";
 import { fieldError } from "../platform/errors.ts";
-import { parseUuid, toHex } from "../platform/ids.ts";
+import { toHex } from "../platform/ids.ts";
 import { paginate } from "../platform/paginate.ts";
 import { maxLength } from "../platform/text.ts";
-import { icontains } from "../platform/text-match.ts";
 import { transact } from "../platform/transaction.ts";
 import { grantsInForce } from "./grants-in-force.ts";
 import { CUSTOMER_CONTRACT } from "./customers-contract.ts";

@@ -6,7 +6,6 @@ import { PUBLIC_STATES } from "./enums.ts";
 import * as publicView from "./public.ts";
 import { MaintenanceFilterInput, MaintenanceOrderEnum } from "./schema.ts";
 import { MaintenanceStateEnum, PublicMaintenanceAnnouncementRef } from "./schema-types.ts";
-import type { MaintenanceQuery } from "./listing.ts";
 import { rejectBadToken } from "./visibility.ts";
 
 const PublicConnection = connectionType("PublicMaintenanceAnnouncement", PublicMaintenanceAnnouncementRef);

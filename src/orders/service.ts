@@ -15,7 +15,7 @@ import { describeOrder, followResource, ORDER_CORE, type OrderCore, recordOrderC
 import type { FilterValues, OrderValue } from "../platform/collection-contract.ts";
 import { ORDER_CONTRACT } from "./contract.ts";
 import { orderStateLabel, TERMINAL_ORDER_STATES } from "./states.ts";
-import { DELETABLE_ORDER_STATES, type OrderAction, type OrderEffect, orderRule } from "./transitions.ts";
+import { DELETABLE_ORDER_STATES, type OrderAction, orderRule } from "./transitions.ts";
 import { consumerScopes, providerScopes, scopesFor, visibleOrders } from "./visibility.ts";
 
 /** The selection GraphQL asks for (plugin-prisma's queryFromInfo); services return rows shaped by it. */

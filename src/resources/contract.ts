@@ -1,4 +1,4 @@
-import type { OrderState, Prisma, ResourceState } from "../generated/prisma/client.ts";
+import type { OrderState, Prisma } from "../generated/prisma/client.ts";
 import { choiceFilter, defineContract, postgresNulls, universalFlag, valuesByLabel } from "../platform/collection-contract.ts";
 import { invalid } from "../platform/errors.ts";
 import { holdsLoneSurrogates } from "../platform/json-depth.ts";

@@ -60,7 +60,6 @@ const RESOURCE_CORE = {
   offering: { select: { name: true, customerId: true } },
   project: { select: { name: true, customerId: true } },
 } as const;
-type LimitedResource = Prisma.ResourceGetPayload<{ select: typeof RESOURCE_CORE }>;
 
 const LIMIT_CORE = {
   id: true,
