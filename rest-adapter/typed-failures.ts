@@ -11,7 +11,6 @@ import {
   isUnionType,
   Kind,
   parse,
-  type SelectionSetNode,
 } from "graphql";
 import { DomainError, type ErrorCode, type FieldErrors } from "../src/platform/errors.ts";
 
@@ -19,14 +18,12 @@ import { DomainError, type ErrorCode, type FieldErrors } from "../src/platform/e
 const OUTCOME = "_outcome";
 
 /** What the adapter reads of a typed failure to answer as Waldur does. */
-const FAILURE_SELECTION = (
-  parse(`{
-    ${OUTCOME}: __typename
-    ... on Error { message code }
-    ... on ValidationError { fields { path message } }
-    ... on InvalidTransitionError { currentState allowedFrom }
-  }`).definitions[0] as { selectionSet: SelectionSetNode }
-).selectionSet.selections;
+const FAILURE_SELECTION = parse(`{
+  ${OUTCOME}: __typename
+  ... on Error { message code }
+  ... on ValidationError { fields { path message } }
+  ... on InvalidTransitionError { currentState allowedFrom }
+}`).definitions.flatMap((definition) => (definition.kind === Kind.OPERATION_DEFINITION ? definition.selectionSet.selections : []));
 
 const isError = (type: GraphQLNamedType) => type.name === "Error" || (isObjectType(type) && type.getInterfaces().some((i) => i.name === "Error"));
 

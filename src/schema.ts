@@ -4,6 +4,7 @@ import "./graphql/scalars.ts";
 import "./graphql/errors.ts";
 import "./directory/schema/types.ts";
 import "./directory/schema/operations.ts";
+import "./directory/schema/viewer.ts";
 import "./auth/tokens-schema.ts";
 import "./events/schema.ts";
 import "./offering-users/schema.ts";

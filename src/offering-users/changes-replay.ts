@@ -2,9 +2,11 @@ import type { Context } from "../context.ts";
 import type { OfferingUserState } from "../generated/prisma/client.ts";
 import { eventsAfter, type LoggedEvent } from "../events/resume.ts";
 import type { OfferingUserChangedPayload } from "./offering-user-changed.ts";
-import { OFFERING_USER_STATES } from "./states.ts";
+import { OFFERING_USER_STATE_NAMES, OFFERING_USER_STATES } from "./states.ts";
 
-const STATE_OF_LABEL = new Map(Object.entries(OFFERING_USER_STATES).map(([state, { label }]) => [label, state as OfferingUserState]));
+const STATE_OF_LABEL = new Map<string, OfferingUserState>(
+  OFFERING_USER_STATE_NAMES.map((state) => [OFFERING_USER_STATES[state].label, state]),
+);
 
 const scopeOf = (event: LoggedEvent, type: string) => event.scopes.find((scope) => scope.scopeType === type)?.scopeId;
 

@@ -4,7 +4,7 @@ import type { Context } from "../context.ts";
 import type { OfferingUserState } from "../generated/prisma/client.ts";
 import { canTransition } from "../platform/state-machine.ts";
 import { listWhere, type OfferingUserFilter } from "./service.ts";
-import { OFFERING_USER_STATES } from "./states.ts";
+import { OFFERING_USER_STATE_NAMES } from "./states.ts";
 import { OFFERING_USER_OPERATIONS, ruleFor, transitionMutationName } from "./transitions.ts";
 
 /** The operations the record's state allows now, and whether the viewer may run them (one permission covers all). */
@@ -18,7 +18,7 @@ export async function availableTransitions(ctx: Context, ou: { state: OfferingUs
   }));
 }
 
-const STATES = Object.keys(OFFERING_USER_STATES) as OfferingUserState[];
+const STATES = OFFERING_USER_STATE_NAMES;
 
 /**
  * How many offering users the viewer may see are in each state under a list filter: in all (every state, zeros

@@ -14,6 +14,9 @@ export const OFFERING_USER_STATES: Record<OfferingUserState, { code: number; lab
   ERROR_DELETING: { code: 10, label: "Error deleting" },
 };
 
+/** Every state, in the order of the table. */
+export const OFFERING_USER_STATE_NAMES = Object.keys(OFFERING_USER_STATES) as OfferingUserState[];
+
 export const stateLabel = (state: OfferingUserState) => OFFERING_USER_STATES[state].label;
 
 const BY_LABEL = new Map(

@@ -11,7 +11,7 @@ export const RoleEnum = builder.enumType(Role, {
   values: Object.fromEntries(Object.entries(Role).map(([name, waldurName]) => [name, { description: `Waldur's "${waldurName}"` }])),
 });
 
-const RoleScopeEnum = builder.enumType("RoleScope", { values: ["CUSTOMER", "PROJECT", "OFFERING"] as const });
+export const RoleScopeEnum = builder.enumType("RoleScope", { values: ["CUSTOMER", "PROJECT", "OFFERING"] as const });
 
 export const RoleGrantRef = builder.prismaNode("RoleGrant", {
   ...visibleNode(getRoleGrant),
