@@ -1,4 +1,7 @@
-/** Which browsers' pages may call the API, which Host headers are served, and whether this is a production run. */
+import { readFileSync } from "node:fs";
+import { StartupRefusal } from "./startup-refusal.ts";
+
+/** Which browsers' pages may call the API, which Host headers are served, which documents run, and whether this is a production run. */
 export interface SecuritySettings {
   /** `NODE_ENV=production`: safe defaults (no demo data, /metrics only with a token, only allowed hosts). */
   production: boolean;
@@ -6,6 +9,10 @@ export interface SecuritySettings {
   corsOrigins: string[];
   /** Host header patterns served (Django's ALLOWED_HOSTS: exact, `.example.org` = it and its subdomains, `*`). */
   allowedHosts: string[];
+  /** PERSISTED_OPERATIONS: the documents clients may name by id instead of sending them (id → document); unset: none. */
+  persistedOperations: ReadonlyMap<string, string> | undefined;
+  /** PERSISTED_OPERATIONS_ONLY: /graphql and graphql-ws run only the documents of `persistedOperations` (REST is unaffected). */
+  persistedOperationsOnly: boolean;
 }
 
 /** Django's fallback when DEBUG is on and ALLOWED_HOSTS is empty: the machine itself only. */
@@ -47,7 +54,63 @@ function allowedHosts(env: NodeJS.ProcessEnv, production: boolean): string[] {
   return publicUrl ? [new URL(publicUrl).hostname] : LOOPBACK_HOSTS;
 }
 
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+const APOLLO_MANIFEST_FORMAT = "apollo-persisted-query-manifest";
+
+/** [id, document] pairs: an object's entries, or the `operations` ({ id, body }) of Apollo's manifest format. */
+function manifestEntries(manifest: object): Array<[string, unknown]> {
+  if (!("format" in manifest) || manifest.format !== APOLLO_MANIFEST_FORMAT) return Object.entries(manifest);
+  const operations = "operations" in manifest && Array.isArray(manifest.operations) ? manifest.operations : [];
+  return operations.map((operation: unknown, index): [string, unknown] =>
+    operation && typeof operation === "object" && "id" in operation && typeof operation.id === "string" && "body" in operation
+      ? [operation.id, operation.body]
+      : [`operations[${index}]`, undefined],
+  );
+}
+
+/**
+ * The manifest at `path`: `{ "<sha256 hex>": "<document>" }` (graphql-codegen's client preset, Relay, Apollo's
+ * persisted-query maps) or Apollo's `{ "format": "apollo-persisted-query-manifest", "operations": [{ id, body }] }`.
+ */
+function persistedOperations(path: string | undefined): ReadonlyMap<string, string> | undefined {
+  if (!path) return undefined;
+  const refuse = (reason: string) => new StartupRefusal(`PERSISTED_OPERATIONS: ${reason}`);
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    throw refuse(`cannot read ${path} (${messageOf(error)})`);
+  }
+  let manifest: unknown;
+  try {
+    manifest = JSON.parse(text);
+  } catch (error) {
+    throw refuse(`${path} is not valid JSON (${messageOf(error)})`);
+  }
+  if (!manifest || typeof manifest !== "object" || Array.isArray(manifest)) throw refuse(`${path} is not a JSON object of operation ids and documents`);
+  const documents = new Map<string, string>();
+  for (const [id, document] of manifestEntries(manifest)) {
+    if (!id || typeof document !== "string" || !document.trim()) throw refuse(`${path}: ${JSON.stringify(id)} is not an operation id with a document`);
+    documents.set(id, document);
+  }
+  return documents;
+}
+
+function persistedOperationsOnly(env: NodeJS.ProcessEnv, documents: ReadonlyMap<string, string> | undefined): boolean {
+  const only = /^(1|true|yes|on)$/i.test(env.PERSISTED_OPERATIONS_ONLY?.trim() ?? "");
+  if (only && !documents) throw new StartupRefusal("PERSISTED_OPERATIONS_ONLY=true needs PERSISTED_OPERATIONS (the path of the persisted operations' JSON manifest)");
+  return only;
+}
+
 export function loadSecuritySettings(env: NodeJS.ProcessEnv = process.env): SecuritySettings {
   const production = env.NODE_ENV === "production";
-  return { production, corsOrigins: corsOrigins(env.CORS_ORIGINS), allowedHosts: allowedHosts(env, production) };
+  const documents = persistedOperations(env.PERSISTED_OPERATIONS?.trim());
+  return {
+    production,
+    corsOrigins: corsOrigins(env.CORS_ORIGINS),
+    allowedHosts: allowedHosts(env, production),
+    persistedOperations: documents,
+    persistedOperationsOnly: persistedOperationsOnly(env, documents),
+  };
 }

@@ -7,6 +7,7 @@ import { errorForClient } from "./error-messages.ts";
 import { GRAPHIQL_OPTIONS, renderGraphiQLPage } from "./graphiql.ts";
 import { graphqlLimitPlugins } from "./graphql-limits.ts";
 import { mutationRateLimit } from "./mutation-rate-limit.ts";
+import { DOCUMENT_ID_PARAM, persistedOperationPlugins } from "./persisted-operations.ts";
 import { useSharedSubscriptionResults } from "./shared-subscription-results.ts";
 import { useTokenSessions } from "../auth/tokens-streams.ts";
 
@@ -42,10 +43,12 @@ export function createGraphqlServer(deps: AppDeps, instrumentation: Plugin[] = [
     graphiql: deps.config.graphiql ? GRAPHIQL_OPTIONS : false,
     renderGraphiQL: renderGraphiQLPage,
     batching: false,
+    // graphql-codegen's persisted documents name themselves by `documentId` (src/server/persisted-operations.ts).
+    extraParamNames: deps.config.persistedOperations ? [DOCUMENT_ID_PARAM] : [],
     // CORS is src/server/cors.ts (CORS_ORIGINS) for every path; yoga's default would echo any Origin with credentials.
     cors: false,
     // The rate limit comes after instrumentation, so throttled mutations are still observed.
-    plugins: [csrfPrevention, ...graphqlLimitPlugins(deps.config), useSharedSubscriptionResults(), ...instrumentation, mutationRateLimit(deps), useTokenSessions(deps.sessions)],
+    plugins: [csrfPrevention, ...persistedOperationPlugins(deps.config), ...graphqlLimitPlugins(deps.config), useSharedSubscriptionResults(), ...instrumentation, mutationRateLimit(deps), useTokenSessions(deps.sessions)],
     logging: false,
     maskedErrors: {
       isDev: deps.config.graphqlErrorDetails,
