@@ -1,7 +1,5 @@
-import type { EventType } from "./types.ts";
-
 /** The `eventCreated` topic: an audit event was recorded. */
 export interface EventCreatedPayload {
   eventId: number;
-  eventType: EventType;
+  eventType: string;
 }

@@ -6,7 +6,7 @@ import { connectionType, nodesQuery, pageArgs, toPage, relayConnection } from ".
 import { toHex } from "../platform/ids.ts";
 import type { EventCreatedPayload } from "./event-created.ts";
 import { EVENT_CONTRACT } from "./contract.ts";
-import { EVENT_TYPES, eventTypeOf } from "./types.ts";
+import { EVENT_TYPES, knownEventType } from "./types.ts";
 import * as service from "./service.ts";
 import { eventsAfter, replayedThenLive } from "./resume.ts";
 import { contextShownTo, subscriberMaySee, visibleEvents } from "./visibility.ts";
@@ -23,7 +23,13 @@ export const EventRef = builder.prismaNode("Event", {
     eventId: t.exposeInt("id", { description: "The integer id Waldur shows; `after` of the event subscriptions takes it" }),
     uuid: t.string({ resolve: (e) => toHex(e.uuid) }),
     created: t.expose("created", { type: "DateTime" }),
-    eventType: t.field({ type: EventTypeEnum, resolve: (e) => eventTypeOf(e.eventType) }),
+    eventType: t.exposeString("eventType", { description: "Waldur's name of the event type, as stored (an open set across versions)" }),
+    type: t.field({
+      type: EventTypeEnum,
+      nullable: true,
+      description: "The event type as an enum; null for a type this version does not write (an older or newer instance's)",
+      resolve: (e) => knownEventType(e.eventType),
+    }),
     message: t.exposeString("message"),
     subject: t.field({
       type: builder.nodeInterfaceRef(),
@@ -107,12 +113,12 @@ builder.subscriptionFields((t) => ({
     subscribe: (_root, args, ctx) => {
       ctx.requireViewer();
       const accept = (p: EventCreatedPayload) =>
-        (!args.eventType?.length || args.eventType.includes(p.eventType)) && subscriberMaySee(ctx, "event", p, (fresh) => canSeeEvent(fresh, p.eventId));
+        (!args.eventType?.length || args.eventType.some((type) => type === p.eventType)) && subscriberMaySee(ctx, "event", p, (fresh) => canSeeEvent(fresh, p.eventId));
       const live = ctx.pubsub.subscribe("eventCreated", accept);
       if (args.after == null) return live;
       const after = args.after;
       const where = args.eventType?.length ? { eventType: { in: args.eventType } } : {};
-      return replayedThenLive(live, () => eventsAfter(ctx, after, where, (e) => ({ eventId: e.id, eventType: eventTypeOf(e.eventType) })), accept);
+      return replayedThenLive(live, () => eventsAfter(ctx, after, where, (e) => ({ eventId: e.id, eventType: e.eventType })), accept);
     },
     resolve: (query, payload: EventCreatedPayload, _args, ctx) =>
       ctx.db.event.findUniqueOrThrow({ ...query, where: { id: payload.eventId } }),

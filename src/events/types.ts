@@ -76,8 +76,5 @@ const KNOWN: ReadonlySet<string> = new Set(EVENT_TYPES);
 
 const isEventType = (value: string): value is EventType => KNOWN.has(value);
 
-/** A stored event's type, which every writer takes from EVENT_TYPES (the type checker sees to it). */
-export function eventTypeOf(stored: string): EventType {
-  if (isEventType(stored)) return stored;
-  throw new Error(`Event type ${stored} is not in EVENT_TYPES.`);
-}
+/** A stored event's type when this version writes it; null for another version's. */
+export const knownEventType = (stored: string): EventType | null => (isEventType(stored) ? stored : null);
