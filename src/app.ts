@@ -27,6 +27,7 @@ import { securityHeaders } from "./server/security-headers.ts";
 import { createGraphqlServer } from "./server/yoga.ts";
 import { mountGraphiQLAssets } from "./server/graphiql.ts";
 import { mountLanding } from "./server/landing.ts";
+import { mountDashboard } from "./server/dashboard.ts";
 
 export const MIGRATIONS_DIR = new URL("../prisma/migrations", import.meta.url).pathname;
 
@@ -102,6 +103,7 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
   else logger.warn("GET /metrics is off (404): NODE_ENV=production requires METRICS_TOKEN");
   if (config.graphiql) mountGraphiQLAssets(hono);
   mountLanding(hono, { graphiql: config.graphiql, publicUrl: config.publicUrl });
+  mountDashboard(hono);
   hono.post("/graphql", limitBody(config.maxBodyBytes));
   hono.on(["GET", "POST", "OPTIONS"], "/graphql", (c) => yoga.fetch(c.req.raw, { clientAddress: clientAddress(c, config) }));
   for (const route of mountRest(hono, yoga, deps)) restPaths.add(route.path);

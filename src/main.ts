@@ -28,6 +28,7 @@ console.log(
     `  REST:          ${base}/api/`,
     `  GraphQL:       ${base}/graphql  (GraphiQL in a browser)`,
     `  Subscriptions: ${base.replace(/^http/, "ws")}/graphql  (graphql-ws; SSE on the same URL)`,
+    `  Dashboard:     ${base}/dashboard/`,
     `  API docs:      ${base}/api/docs/  (OpenAPI document: ${base}/api/schema/)`,
     `  Health:        ${base}/health/ready   Metrics: ${base}/metrics`,
     token ? `  Staff token:   ${token}\n  Try: curl -H "Authorization: Token ${token}" ${base}/api/marketplace-offering-users/` : "",

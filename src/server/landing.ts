@@ -16,6 +16,7 @@ const PAGE = (graphiql: boolean) => `<!doctype html>
       <li><a href="/api/">REST API</a> (Waldur-compatible): every collection, with <code>Authorization: Token &lt;key&gt;</code></li>
       <li><a href="/api/docs/">REST documentation</a> (Swagger UI) and the <a href="/api/schema/">OpenAPI document</a></li>
       <li>${graphiql ? '<a href="/graphql">GraphQL</a> (GraphiQL in a browser)' : "GraphQL at <code>/graphql</code>"}, with subscriptions over graphql-ws and SSE</li>
+      <li><a href="/dashboard/">Operations dashboard</a>: offering users, live transitions, maintenance and orders, for a provider's token</li>
     </ul>
   </body>
 </html>

@@ -1,0 +1,96 @@
+import { createClient } from "./vendor/graphql-ws/client.js";
+
+/** Close codes after which retrying with the same token cannot help (see docs/graphql.md, WebSocket). */
+const TOKEN_REFUSED = new Set([4401, 4403]);
+
+/**
+ * One graphql-ws connection for the page, authenticated in `connectionParams`, reconnecting until it is disposed.
+ * `onStatus` hears "connecting", "live" (with whether it was a reconnect), "offline" and "refused" (with the reason).
+ */
+export function openLive(token, onStatus) {
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  let refused = false;
+  const client = createClient({
+    url: `${scheme}//${location.host}/graphql`,
+    connectionParams: { authorization: `Token ${token}` },
+    lazy: false,
+    retryAttempts: Number.POSITIVE_INFINITY,
+    shouldRetry: (event) => !(event && TOKEN_REFUSED.has(event.code)),
+    onNonLazyError: () => {},
+    on: {
+      connecting: () => onStatus("connecting"),
+      connected: (_socket, _payload, wasRetry) => onStatus("live", wasRetry),
+      closed: (event) => {
+        if (event && TOKEN_REFUSED.has(event.code)) {
+          refused = true;
+          onStatus("refused", event.reason || `closed with ${event.code}`);
+        } else if (!refused) onStatus("offline");
+      },
+    },
+  });
+  return client;
+}
+
+/**
+ * Follows `offeringUserChanged` from event `after` on: each change goes to `onChange`. The variables object is the one
+ * graphql-ws sends again when it reconnects, so advancing `after` with every change resumes exactly after the last one
+ * received. A server that cannot replay that far (VALIDATION on `after`) is followed again from now, after `onGap`.
+ */
+export function followOfferingUsers(client, { after, onChange, onGap, onError }) {
+  const variables = { after };
+  let stop = () => {};
+  let stopped = false;
+  const start = () => {
+    if (stopped) return;
+    stop = client.subscribe(
+      {
+        query: `subscription Changes($after: Int) {
+          offeringUserChanged(after: $after) {
+            offeringUserUuid state previousState
+            offeringUser { id uuid userUsername username offeringName }
+            event { id eventId created }
+          }
+        }`,
+        variables,
+      },
+      {
+        next: ({ data, errors }) => {
+          if (errors?.length) return onError(errors[0].message);
+          const change = data?.offeringUserChanged;
+          if (!change) return;
+          variables.after = Math.max(variables.after ?? 0, change.event.eventId);
+          onChange(change);
+        },
+        error: (error) => {
+          const errors = Array.isArray(error) ? error : [];
+          if (errors.some((each) => each.extensions?.code === "VALIDATION") && variables.after != null) {
+            variables.after = undefined;
+            onGap();
+            start();
+          } else if (errors.length) onError(errors[0].message);
+        },
+        complete: () => {},
+      },
+    );
+  };
+  start();
+  return {
+    get lastEventId() {
+      return variables.after;
+    },
+    dispose() {
+      stopped = true;
+      stop();
+    },
+  };
+}
+
+/** Calls `onChange` for every order or announcement change the viewer may see (no replay: the panels re-read). */
+export function followOperations(client, onChange) {
+  const sink = { next: onChange, error: () => {}, complete: () => {} };
+  const stops = [
+    client.subscribe({ query: "subscription { orderChanged { orderUuid state } }" }, sink),
+    client.subscribe({ query: "subscription { maintenanceChanged { maintenanceAnnouncementUuid state } }" }, sink),
+  ];
+  return () => stops.forEach((stop) => stop());
+}
