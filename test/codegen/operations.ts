@@ -1,0 +1,55 @@
+// Documents as a frontend writes them (the dashboard's reads, an action and its live feed), typed by graphql-codegen's
+// client preset over schema.graphql. `scripts/codegen-check.sh` generates ./gql and type-checks this file with it.
+import { graphql } from "./gql";
+import type { DashboardQuery, SetOkMutation, ChangesSubscription } from "./gql/graphql";
+
+export const Dashboard = graphql(`
+  query Dashboard($first: Int, $after: String, $filter: OfferingUserFilter) {
+    me { id username providers { id name } roles { role scope { id } } }
+    offeringUserCounts(filter: $filter) { states { state count } offerings { offering { id name } states { state count } } }
+    offeringUsers(first: $first, after: $after, filter: $filter) {
+      totalCount
+      pageInfo { hasNextPage endCursor }
+      nodes { id uuid username state availableTransitions { operation mutation to permitted } }
+    }
+    orders(filter: { state: [PENDING_PROVIDER] }) { nodes { id uuid state availableTransitions { mutation permitted } } }
+  }
+`);
+
+export const SetOk = graphql(`
+  mutation SetOk($input: SetOkOfferingUserInput!) {
+    setOkOfferingUser(input: $input) {
+      __typename
+      ... on OfferingUser { id state }
+      ... on Error { message code }
+      ... on ValidationError { fields { path message } }
+      ... on InvalidTransitionError { currentState allowedFrom }
+    }
+  }
+`);
+
+export const Changes = graphql(`
+  subscription Changes($after: Int) {
+    offeringUserChanged(after: $after) { state previousState offeringUser { id state } event { eventId type subject { id } } }
+  }
+`);
+
+/** What a component does with the answers: the types must carry the unions, nullability and enums. */
+export function describe(answer: SetOkMutation): string {
+  const result = answer.setOkOfferingUser;
+  if (!result) return "not run";
+  switch (result.__typename) {
+    case "OfferingUser":
+      return `now ${result.state satisfies string}`;
+    case "InvalidTransitionError":
+      return `${result.currentState} is not one of ${result.allowedFrom.join(", ")}`;
+    case "ValidationError":
+      return result.fields.map((field) => `${field.path}: ${field.message}`).join("; ");
+    default:
+      return result.message;
+  }
+}
+
+export const pending = (data: DashboardQuery) => data.offeringUsers.nodes.filter((node) => node.availableTransitions.some((a) => a.permitted));
+export const resumeFrom = (change: ChangesSubscription) => change.offeringUserChanged.event.eventId;
+export const node = (data: DashboardQuery) => data.me.id;
