@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { MAX_REPLAY } from "../src/events/resume.ts";
 import { useSubscriptionApp } from "./support/subscription-app.ts";
+import { orderIn } from "./support/order-fixtures.ts";
 import { sleep } from "./support/ws.ts";
 
 /** A dashboard that lost its socket resubscribes with the last event id it saw and misses nothing. */
@@ -68,6 +69,23 @@ describe("resuming a subscription after a disconnect", () => {
     const replayed = (await feed.nextData()).eventCreated;
     expect(replayed).toMatchObject({ eventType: "marketplace_offering_user_updated", context: { offering_user_uuid: ou.uuid } });
     expect(replayed.eventId).toBeGreaterThan(seen);
+    feed.stop();
+  });
+
+  it("orderChanged(after:) replays the order's missed transitions too, then follows live", async () => {
+    const order = await orderIn(t.app.deps.db, t.world, "PENDING_PROVIDER");
+    const seen = await lastEventId();
+    const approve = await t.http("POST", `/api/marketplace-orders/${order.uuid}/approve_by_provider/`, { token: t.world.tokens.providerOwner, body: {} });
+    expect(approve.status).toBe(200);
+    const feed = clients.subscribe<{ orderChanged: { orderUuid: string; previousState: string; state: string } }>(
+      clients.open(t.world.tokens.providerOwner),
+      `subscription($after: Int) { orderChanged(after: $after) { orderUuid previousState state } }`,
+      { after: seen },
+    );
+    expect((await feed.nextData()).orderChanged).toEqual({ orderUuid: order.uuid, previousState: "PENDING_PROVIDER", state: "EXECUTING" });
+    const done = await t.http("POST", `/api/marketplace-orders/${order.uuid}/set_state_done/`, { token: t.world.tokens.providerOwner, body: {} });
+    expect(done.status).toBe(200);
+    expect((await feed.nextData()).orderChanged).toEqual({ orderUuid: order.uuid, previousState: "EXECUTING", state: "DONE" });
     feed.stop();
   });
 

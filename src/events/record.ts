@@ -5,6 +5,12 @@ import { toHex } from "../platform/ids.ts";
 import type { Outbox, Tx } from "../platform/transaction.ts";
 import type { Topics } from "../topics.ts";
 
+/** Topics whose changes subscribers may resume: the domain changes, each published with its event's id. */
+export type ChangeTopic = "offeringUserChanged" | "orderChanged" | "resourceChanged" | "maintenanceChanged";
+
+/** What a change is published as, without the event id it gets: kept with the event, for subscribers that resume. */
+export type RecordedChange = { [K in ChangeTopic]: { topic: K; payload: Omit<Topics[K], "eventId"> } }[ChangeTopic];
+
 export interface EventSpec {
   type: EventType;
   message: string;
@@ -12,6 +18,8 @@ export interface EventSpec {
   context: Record<string, unknown>;
   /** The objects the event belongs to; they decide who can see it and which filters match it. */
   scopes: Array<{ type: EventScopeType; id: string }>;
+  /** The change the caller publishes after this event, with the event's id (see events/resume.ts). */
+  change?: RecordedChange;
 }
 
 /** Writes an audit event inside the caller's transaction; subscribers hear of it after commit. */
@@ -30,6 +38,7 @@ export async function recordEvent(ctx: Context, tx: Tx, outbox: Outbox<Topics>, 
         ip_address: ctx.ipAddress,
       },
       scopes: { createMany: { data: unique.map((s) => ({ scopeType: s.type, scopeId: s.id })) } },
+      ...(spec.change ? { change: spec.change } : {}),
     },
     select: { id: true, eventType: true },
   });

@@ -39,6 +39,13 @@ export interface MaintenanceChange {
  */
 export async function recordMaintenanceChange(ctx: Context, tx: Tx, outbox: Outbox<Topics>, m: MaintenanceCore, change: MaintenanceChange) {
   const customerId = m.serviceProvider.customerId;
+  const payload = {
+    maintenanceId: m.id,
+    serviceProviderId: m.serviceProviderId,
+    providerCustomerId: customerId,
+    state: change.state,
+    previousState: change.previousState,
+  };
   const event = await recordEvent(ctx, tx, outbox, {
     type: change.eventType,
     message: change.message,
@@ -56,14 +63,8 @@ export async function recordMaintenanceChange(ctx: Context, tx: Tx, outbox: Outb
       { type: "SERVICE_PROVIDER", id: m.serviceProviderId },
       { type: "CUSTOMER", id: customerId },
     ],
+    change: { topic: "maintenanceChanged", payload },
   });
-  outbox.publish("maintenanceChanged", {
-    maintenanceId: m.id,
-    serviceProviderId: m.serviceProviderId,
-    providerCustomerId: customerId,
-    state: change.state,
-    previousState: change.previousState,
-    eventId: event.id,
-  });
+  outbox.publish("maintenanceChanged", { ...payload, eventId: event.id });
   return event;
 }

@@ -7,6 +7,7 @@ import * as publicView from "./public.ts";
 import { MaintenanceFilterInput, MaintenanceOrderEnum } from "./schema.ts";
 import { MaintenanceStateEnum, PublicMaintenanceAnnouncementRef } from "./schema-types.ts";
 import { rejectBadToken } from "./visibility.ts";
+import { afterArgument, resumable } from "../events/resume.ts";
 
 const PublicConnection = connectionType("PublicMaintenanceAnnouncement", PublicMaintenanceAnnouncementRef);
 
@@ -66,13 +67,15 @@ builder.subscriptionFields((t) => ({
   publicMaintenanceChanged: t.field({
     type: PublicChangeRef,
     description: "Announcements entering, changing within or leaving the public view; anonymous callers allowed (SSE)",
-    args: { serviceProviderUuid: t.arg.id() },
+    args: { serviceProviderUuid: t.arg.id(), after: t.arg.int(afterArgument) },
     subscribe: (_root, args, ctx) => {
       rejectBadToken(ctx);
       const provider = args.serviceProviderUuid ? toHex(String(args.serviceProviderUuid)) : null;
-      return ctx.pubsub.subscribe(
+      return resumable(
+        ctx,
         "maintenanceChanged",
-        (p: MaintenanceChangedPayload) => (!provider || toHex(p.serviceProviderId) === provider) && publicView.publicChangeKind(p) !== null,
+        args.after,
+        (p) => (!provider || toHex(p.serviceProviderId) === provider) && publicView.publicChangeKind(p) !== null,
       );
     },
     resolve: (payload: MaintenanceChangedPayload): PublicChange => ({ ...payload, kind: publicView.publicChangeKind(payload)! }),

@@ -12,6 +12,7 @@ import * as service from "./service.ts";
 import { MAINTENANCE_ACTIONS, MAINTENANCE_TRANSITIONS } from "./transitions.ts";
 import { deleted, DeletionRef } from "../graphql/deletion.ts";
 import { uuidInput } from "../graphql/mutations.ts";
+import { afterArgument, resumable } from "../events/resume.ts";
 
 /** Shared by the management and the public list, which take the same filters and orderings. */
 export const { Filter: MaintenanceFilterInput, Order: MaintenanceOrderEnum } = collectionInputs("MaintenanceAnnouncement", MAINTENANCE_CONTRACT, {
@@ -136,11 +137,11 @@ builder.subscriptionFields((t) => ({
   maintenanceChanged: t.field({
     type: MaintenanceChangeRef,
     description: "Every change to an announcement (or its offering links) the subscriber may manage, after commit",
-    args: { serviceProviderUuid: t.arg.id(), state: t.arg({ type: [MaintenanceStateEnum] }) },
+    args: { serviceProviderUuid: t.arg.id(), state: t.arg({ type: [MaintenanceStateEnum] }), after: t.arg.int(afterArgument) },
     subscribe: (_root, args, ctx) => {
       ctx.requireViewer();
       const matches = argumentFilter<MaintenanceChangedPayload>([[args.serviceProviderUuid, (p) => p.serviceProviderId]], args.state, (p) => p.state ?? p.previousState);
-      return ctx.pubsub.subscribe("maintenanceChanged", (p) => matches(p) && subscriberMaySee(ctx, "maintenance", p, service.canSeeMaintenanceChange));
+      return resumable(ctx, "maintenanceChanged", args.after, (p) => matches(p) && subscriberMaySee(ctx, "maintenance", p, service.canSeeMaintenanceChange));
     },
     resolve: (payload) => payload,
   }),

@@ -48,6 +48,13 @@ export async function recordOfferingUserChange(
   ou: OfferingUserCore,
   change: OfferingUserChange,
 ) {
+  const payload = {
+    offeringUserId: ou.id,
+    offeringId: ou.offeringId,
+    providerCustomerId: ou.offering.customerId,
+    state: change.state,
+    previousState: change.previousState,
+  };
   const event = await recordEvent(ctx, tx, outbox, {
     type: change.eventType,
     message: change.message,
@@ -68,15 +75,9 @@ export async function recordOfferingUserChange(
       { type: "CUSTOMER", id: ou.offering.customerId },
       { type: "USER", id: ou.userId },
     ],
+    change: { topic: "offeringUserChanged", payload },
   });
-  outbox.publish("offeringUserChanged", {
-    offeringUserId: ou.id,
-    offeringId: ou.offeringId,
-    providerCustomerId: ou.offering.customerId,
-    state: change.state,
-    previousState: change.previousState,
-    eventId: event.id,
-  });
+  outbox.publish("offeringUserChanged", { ...payload, eventId: event.id });
   return event;
 }
 

@@ -9,8 +9,7 @@ import type { OfferingUserChangedPayload } from "./offering-user-changed.ts";
 import { argumentFilter } from "../events/change-filters.ts";
 import { subscriberMaySee } from "../events/visibility.ts";
 import { EventRef } from "../events/schema.ts";
-import { replayedThenLive } from "../events/resume.ts";
-import { offeringUserChangesAfter } from "./changes-replay.ts";
+import { afterArgument, resumable } from "../events/resume.ts";
 import { OFFERING_USER_CONTRACT, OFFERING_USER_RUNTIME_STATES, type OfferingUserRuntimeState, runtimeStateOf } from "./contract.ts";
 import { OFFERING_USER_STATES, stateLabel } from "./states.ts";
 import { OFFERING_USER_OPERATIONS, OFFERING_USER_TRANSITIONS, transitionMutationName, storesComment } from "./transitions.ts";
@@ -208,7 +207,7 @@ builder.subscriptionFields((t) => ({
       offeringUuid: t.arg.id(),
       providerUuid: t.arg.id(),
       state: t.arg({ type: [OfferingUserStateEnum] }),
-      after: t.arg.int({ description: "Resume: first replay the changes after this event id (`event.eventId` of the last one received)" }),
+      after: t.arg.int(afterArgument),
     },
     subscribe: (_root, args, ctx) => {
       ctx.requireViewer();
@@ -217,10 +216,7 @@ builder.subscriptionFields((t) => ({
         args.state,
         (p) => p.state,
       );
-      const accept = (p: OfferingUserChangedPayload) => matches(p) && subscriberMaySee(ctx, "offeringUser", p, service.canSeeChange);
-      const live = ctx.pubsub.subscribe("offeringUserChanged", accept);
-      const after = args.after;
-      return after == null ? live : replayedThenLive(live, () => offeringUserChangesAfter(ctx, after), accept);
+      return resumable(ctx, "offeringUserChanged", args.after, (p) => matches(p) && subscriberMaySee(ctx, "offeringUser", p, service.canSeeChange));
     },
     resolve: (payload) => payload,
   }),

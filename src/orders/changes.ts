@@ -43,6 +43,15 @@ export const describeOrder = (o: OrderCore) => `${orderTypeLabel(o.type)} order 
 /** Writes the audit event of an order change in the caller's transaction and queues its notification. */
 export async function recordOrderChange(ctx: Context, tx: Tx, outbox: Outbox<Topics>, order: OrderCore, change: OrderChange) {
   const allocation = allocationEventParts(order);
+  const payload = {
+    orderId: order.id,
+    offeringId: order.offeringId,
+    projectId: order.projectId,
+    providerCustomerId: order.offering.customerId,
+    consumerCustomerId: order.project.customerId,
+    state: change.state,
+    previousState: change.previousState,
+  };
   const event = await recordEvent(ctx, tx, outbox, {
     type: change.eventType,
     message: change.message,
@@ -60,17 +69,9 @@ export async function recordOrderChange(ctx: Context, tx: Tx, outbox: Outbox<Top
       ...(order.resourceId ? [{ type: "RESOURCE" as const, id: order.resourceId }] : []),
       ...allocation.scopes,
     ],
+    change: { topic: "orderChanged", payload },
   });
-  outbox.publish("orderChanged", {
-    orderId: order.id,
-    offeringId: order.offeringId,
-    projectId: order.projectId,
-    providerCustomerId: order.offering.customerId,
-    consumerCustomerId: order.project.customerId,
-    state: change.state,
-    previousState: change.previousState,
-    eventId: event.id,
-  });
+  outbox.publish("orderChanged", { ...payload, eventId: event.id });
   return event;
 }
 

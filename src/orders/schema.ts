@@ -16,6 +16,7 @@ import { ORDER_ACTIONS, ORDER_TRANSITIONS, type OrderAction, type OrderEffect } 
 import * as service from "./service.ts";
 import { deleted, DeletionRef } from "../graphql/deletion.ts";
 import { inputTypeName, uuidInput } from "../graphql/mutations.ts";
+import { afterArgument, resumable } from "../events/resume.ts";
 
 export { OrderRef, OrderStateEnum, OrderTypeEnum };
 
@@ -179,7 +180,13 @@ builder.subscriptionFields((t) => ({
   orderChanged: t.field({
     type: OrderChangeRef,
     description: "Every change to an order the subscriber may see, after it is committed",
-    args: { offeringUuid: t.arg.id(), projectUuid: t.arg.id(), providerUuid: t.arg.id(), state: t.arg({ type: [OrderStateEnum] }) },
+    args: {
+      offeringUuid: t.arg.id(),
+      projectUuid: t.arg.id(),
+      providerUuid: t.arg.id(),
+      state: t.arg({ type: [OrderStateEnum] }),
+      after: t.arg.int(afterArgument),
+    },
     subscribe: (_root, args, ctx) => {
       ctx.requireViewer();
       const matches = argumentFilter<OrderChangedPayload>(
@@ -187,7 +194,7 @@ builder.subscriptionFields((t) => ({
         args.state,
         (p) => p.state,
       );
-      return ctx.pubsub.subscribe("orderChanged", (p) => matches(p) && subscriberMaySee(ctx, "order", p, service.canSeeOrderChange));
+      return resumable(ctx, "orderChanged", args.after, (p) => matches(p) && subscriberMaySee(ctx, "order", p, service.canSeeOrderChange));
     },
     resolve: (payload) => payload,
   }),

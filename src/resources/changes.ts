@@ -41,6 +41,14 @@ export const describeResource = (r: ResourceCore) => `${r.name || toHex(r.id)} i
 /** Writes the audit event of a resource change in the caller's transaction and queues its notification. */
 export async function recordResourceChange(ctx: Context, tx: Tx, outbox: Outbox<Topics>, resource: ResourceCore, change: ResourceChange) {
   const allocation = allocationEventParts(resource);
+  const payload = {
+    resourceId: resource.id,
+    offeringId: resource.offeringId,
+    projectId: resource.projectId,
+    providerCustomerId: resource.offering.customerId,
+    state: change.state,
+    previousState: change.previousState,
+  };
   const event = await recordEvent(ctx, tx, outbox, {
     type: change.eventType,
     message: change.message,
@@ -53,15 +61,8 @@ export async function recordResourceChange(ctx: Context, tx: Tx, outbox: Outbox<
       ...change.context,
     },
     scopes: [{ type: "RESOURCE", id: resource.id }, ...allocation.scopes],
+    change: { topic: "resourceChanged", payload },
   });
-  outbox.publish("resourceChanged", {
-    resourceId: resource.id,
-    offeringId: resource.offeringId,
-    projectId: resource.projectId,
-    providerCustomerId: resource.offering.customerId,
-    state: change.state,
-    previousState: change.previousState,
-    eventId: event.id,
-  });
+  outbox.publish("resourceChanged", { ...payload, eventId: event.id });
   return event;
 }

@@ -12,6 +12,7 @@ import { RESOURCE_CONTRACT } from "./contract.ts";
 import { RESOURCE_STATE_LABELS, resourceStateLabel } from "./states.ts";
 import * as service from "./service.ts";
 import { visibleNode } from "../graphql/nodes.ts";
+import { afterArgument, resumable } from "../events/resume.ts";
 
 export const ResourceStateEnum = builder.enumType("ResourceState", {
   values: Object.fromEntries(
@@ -140,7 +141,13 @@ builder.subscriptionFields((t) => ({
   resourceChanged: t.field({
     type: ResourceChangeRef,
     description: "Every change to a resource the subscriber may see (either side), after it is committed",
-    args: { offeringUuid: t.arg.id(), projectUuid: t.arg.id(), providerUuid: t.arg.id(), state: t.arg({ type: [ResourceStateEnum] }) },
+    args: {
+      offeringUuid: t.arg.id(),
+      projectUuid: t.arg.id(),
+      providerUuid: t.arg.id(),
+      state: t.arg({ type: [ResourceStateEnum] }),
+      after: t.arg.int(afterArgument),
+    },
     subscribe: (_root, args, ctx) => {
       ctx.requireViewer();
       const matches = argumentFilter<ResourceChangedPayload>(
@@ -148,7 +155,7 @@ builder.subscriptionFields((t) => ({
         args.state,
         (p) => p.state,
       );
-      return ctx.pubsub.subscribe("resourceChanged", (p) => matches(p) && subscriberMaySee(ctx, "resource", p, service.canSeeResourceChange));
+      return resumable(ctx, "resourceChanged", args.after, (p) => matches(p) && subscriberMaySee(ctx, "resource", p, service.canSeeResourceChange));
     },
     resolve: (payload) => payload,
   }),
