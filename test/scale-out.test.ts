@@ -13,13 +13,13 @@ const OFFERING_USERS = 25;
 const OPERATIONS = ["begin_creating", "set_ok"] as const;
 const TRANSITIONS = OFFERING_USERS * OPERATIONS.length;
 
-const OFFERING_USER_CHANGED = `subscription { offeringUserChanged { offeringUserUuid previousState state event { id } } }`;
-const EVENT_CREATED = `subscription { eventCreated { id eventType context } }`;
+const OFFERING_USER_CHANGED = `subscription($after: Int) { offeringUserChanged(after: $after) { offeringUserUuid previousState state event { eventId } } }`;
+const EVENT_CREATED = `subscription { eventCreated { eventId eventType context } }`;
 interface OfferingUserChanged {
-  offeringUserChanged: { offeringUserUuid: string; previousState: string | null; state: string; event: { id: number } };
+  offeringUserChanged: { offeringUserUuid: string; previousState: string | null; state: string; event: { eventId: number } };
 }
 interface EventCreated {
-  eventCreated: { id: number; eventType: string; context: Record<string, string> };
+  eventCreated: { eventId: number; eventType: string; context: Record<string, string> };
 }
 
 let storage: GatewayStorage | undefined;
@@ -46,7 +46,7 @@ async function collect<T>(feed: Feed<T>, belongs: (data: T) => boolean, expected
 }
 
 describe.skipIf(!postgresUrl || !redisUrl)("two gateway processes on one PostgreSQL database and one Redis", () => {
-  it("every transition made through B reaches the subscribers of A (and of B) exactly once", async () => {
+  it("every transition made through B reaches the subscribers of A (and of B) exactly once, and a subscriber resuming on A replays them all", async () => {
     storage = await postgresStorage(postgresUrl!);
     database = await storage.open();
     const world = await buildWorld(database.prisma);
@@ -109,8 +109,8 @@ describe.skipIf(!postgresUrl || !redisUrl)("two gateway processes on one Postgre
       const changes = await collect(feeds.changes, (d) => burstUuids.has(d.offeringUserChanged.offeringUserUuid), TRANSITIONS);
       const events = await collect(feeds.events, (d) => burstUuids.has(d.eventCreated.context.offering_user_uuid), TRANSITIONS);
       console.log(`instance ${name}: ${changes.length} offeringUserChanged and ${events.length} eventCreated deliveries for ${TRANSITIONS} transitions (burst took ${burstMs} ms)`);
-      expect(changes.map((d) => d.offeringUserChanged.event.id).sort((x, y) => x - y)).toEqual(storedIds);
-      expect(events.map((d) => d.eventCreated.id).sort((x, y) => x - y)).toEqual(storedIds);
+      expect(changes.map((d) => d.offeringUserChanged.event.eventId).sort((x, y) => x - y)).toEqual(storedIds);
+      expect(events.map((d) => d.eventCreated.eventId).sort((x, y) => x - y)).toEqual(storedIds);
       // Per offering user the changes arrive in the order they were made.
       for (const uuid of burstUuids) {
         const seen = changes.filter((d) => d.offeringUserChanged.offeringUserUuid === uuid).map((d) => d.offeringUserChanged);
@@ -120,6 +120,16 @@ describe.skipIf(!postgresUrl || !redisUrl)("two gateway processes on one Postgre
         ]);
       }
     }
+
+    // A dashboard that lost its socket reconnects to the other instance: resuming there replays every change made
+    // through B since the last one it saw, from the shared event log.
+    const resumedClients = new SubscriptionClients(a.port);
+    subscriptionClients.push(resumedClients);
+    const resumed = resumedClients.subscribe<OfferingUserChanged>(resumedClients.open(world.tokens.staff), OFFERING_USER_CHANGED, {
+      after: storedIds[0] - 1,
+    });
+    const replayed = await collect(resumed, (d) => burstUuids.has(d.offeringUserChanged.offeringUserUuid), TRANSITIONS);
+    expect(replayed.map((d) => d.offeringUserChanged.event.eventId)).toEqual(storedIds);
 
     const [exitA, exitB] = await Promise.all([a.stop(), b.stop()]);
     expect([exitA.code, exitB.code]).toEqual([0, 0]);
