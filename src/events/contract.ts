@@ -3,6 +3,7 @@ import { defineContract } from "../platform/collection-contract.ts";
 import { fieldError } from "../platform/errors.ts";
 import { icontains } from "../platform/text-match.ts";
 import { inEventGroups } from "./groups.ts";
+import { comparableWithJson } from "../platform/json-depth.ts";
 
 const inScope = (scopeType: EventScopeType, ids: string[]): Prisma.EventWhereInput => ({
   scopes: { some: { scopeType, scopeId: { in: ids } } },
@@ -15,7 +16,8 @@ function fromUnix(name: string, seconds: number) {
 }
 
 /** A value the acting user's session left in the event's context (absent when it recorded none). */
-const inContext = (key: string, value: string): Prisma.EventWhereInput => ({ context: { path: [key], equals: value } });
+const inContext = (key: string, value: string): Prisma.EventWhereInput =>
+  comparableWithJson(value) ? { context: { path: [key], equals: value } } : { id: { in: [] } };
 
 export const EVENT_CONTRACT = defineContract<Prisma.EventWhereInput, Prisma.EventOrderByWithRelationInput>()({
   filters: {

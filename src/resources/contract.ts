@@ -1,7 +1,7 @@
 import type { OrderState, Prisma } from "../generated/prisma/client.ts";
 import { choiceFilter, defineContract, postgresNulls, universalFlag, valuesByLabel } from "../platform/collection-contract.ts";
 import { invalid } from "../platform/errors.ts";
-import { holdsLoneSurrogates } from "../platform/json-depth.ts";
+import { comparableWithJson, holdsLoneSurrogates } from "../platform/json-depth.ts";
 import { icontains } from "../platform/text-match.ts";
 import { ORDER_STATE_LABELS } from "../orders/states.ts";
 import {
@@ -124,7 +124,7 @@ export const RESOURCE_CONTRACT = defineContract<Prisma.ResourceWhereInput, Prism
       kind: "text",
       rest: "runtime_state",
       description: "backend_metadata.runtime_state, exact",
-      where: (state) => ({ backendMetadata: { path: ["runtime_state"], equals: state } }),
+      where: (state) => (comparableWithJson(state) ? { backendMetadata: { path: ["runtime_state"], equals: state } } : NOTHING),
     },
     flavorName: { kind: "text", rest: "flavor_name", where: (text) => metadataIContains("flavor_name", text) },
     imageName: { kind: "text", rest: "image_name", where: (text) => metadataIContains("image_name", text) },
