@@ -1,16 +1,9 @@
-import { existsSync, mkdirSync } from "node:fs";
 import { type Browser, chromium, type Page, type WebSocketRoute } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../support/app.ts";
+import { blockForeignRequests, browserSuiteTitle, CHROMIUM, collectPageErrors, hasChromium, reportCspViolations, saveScreenshot } from "../support/browser.ts";
 import { seedMaintenance } from "../support/maintenance-fixtures.ts";
 import { orderIn } from "../support/order-fixtures.ts";
-
-/** Debian's chromium (`apt-get install chromium`; .ci/run installs it). A machine without it skips this file. */
-const CHROMIUM = "/usr/bin/chromium";
-const ARTIFACTS = new URL("../../test-artifacts/", import.meta.url);
-const hasChromium = existsSync(CHROMIUM);
-const SKIPPED = `skipped: ${CHROMIUM} is not installed (apt-get install chromium)`;
-if (!hasChromium) console.warn(`test/browser/dashboard.test.ts ${SKIPPED}`);
 
 interface Frame {
   type: string;
@@ -35,17 +28,14 @@ const sockets: Socket[] = [];
 
 const rest = (method: string, path: string, body?: unknown) => t.socketHttp(method, path, { token: t.world.tokens.providerOwner, body });
 const offeringUserState = async (uuid: string) => (await rest("GET", `/api/marketplace-offering-users/${uuid}/`)).body;
-const screenshot = (name: string) => {
-  mkdirSync(ARTIFACTS, { recursive: true });
-  return page.screenshot({ path: new URL(`dashboard-${name}.png`, ARTIFACTS).pathname, fullPage: true });
-};
+const screenshot = (name: string) => saveScreenshot(page, `dashboard-${name}`, { fullPage: true });
 const text = async (selector: string) => (await page.locator(selector).innerText()).replace(/\s+/g, " ").trim();
 const count = (state: string) => text(`#counts button[data-state="${state}"] strong`);
 const changesSubscribed = (socket: Socket) => socket.sent.filter((frame) => frame.type === "subscribe" && frame.payload.query.includes("offeringUserChanged"));
 const eventIdsDelivered = (socket: Socket) =>
   socket.received.flatMap((frame) => (frame.type === "next" && frame.payload.data?.offeringUserChanged ? [frame.payload.data.offeringUserChanged.event.eventId] : []));
 
-describe.skipIf(!hasChromium)(`The operations dashboard in headless Chromium${hasChromium ? "" : ` (${SKIPPED})`}`, () => {
+describe.skipIf(!hasChromium)(browserSuiteTitle("The operations dashboard in headless Chromium", "test/browser/dashboard.test.ts"), () => {
   let creating: Awaited<ReturnType<TestApp["world"]["offeringUser"]>>;
   let toLink: Awaited<ReturnType<TestApp["world"]["offeringUser"]>>;
   let order: Awaited<ReturnType<typeof orderIn>>;
@@ -61,12 +51,7 @@ describe.skipIf(!hasChromium)(`The operations dashboard in headless Chromium${ha
 
     browser = await chromium.launch({ executablePath: CHROMIUM });
     const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
-    await context.route("**/*", (route) => {
-      const url = route.request().url();
-      if (new URL(url).origin === t.baseUrl) return route.continue();
-      foreign.push(url);
-      return route.abort("blockedbyclient");
-    });
+    await blockForeignRequests(context, (url) => url.origin === t.baseUrl, foreign);
     await context.routeWebSocket(/./, (route) => {
       if (route.url() !== `ws://127.0.0.1:${t.port}/graphql`) {
         foreign.push(route.url());
@@ -86,11 +71,8 @@ describe.skipIf(!hasChromium)(`The operations dashboard in headless Chromium${ha
     });
     page = await context.newPage();
     page.setDefaultTimeout(10_000);
-    page.on("pageerror", (error) => pageErrors.push(error.message));
-    page.on("console", (message) => void (message.type() === "error" && pageErrors.push(message.text())));
-    await page.addInitScript(() =>
-      document.addEventListener("securitypolicyviolation", (event) => console.error(`CSP violation: ${event.violatedDirective} ${event.blockedURI}`)),
-    );
+    collectPageErrors(page, pageErrors);
+    await reportCspViolations(page);
   });
   afterAll(async () => {
     await browser?.close();

@@ -1,16 +1,9 @@
-import { existsSync, mkdirSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { type Browser, type BrowserContext, chromium, type Page, type Request } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../support/app.ts";
+import { browserSuiteTitle, CHROMIUM, collectPageErrors, hasChromium, reportCspViolations, saveScreenshot } from "../support/browser.ts";
 import { createBody } from "../support/maintenance-fixtures.ts";
-
-/** Debian's chromium (`apt-get install chromium`; .ci/run installs it). A machine without it skips this file. */
-const CHROMIUM = "/usr/bin/chromium";
-const ARTIFACTS = new URL("../../test-artifacts/", import.meta.url);
-const hasChromium = existsSync(CHROMIUM);
-const SKIPPED = `skipped: ${CHROMIUM} is not installed (apt-get install chromium)`;
-if (!hasChromium) console.warn(`test/browser/event-source.test.ts ${SKIPPED}`);
 
 const SUBSCRIPTION = "subscription { publicMaintenanceChanged { maintenanceAnnouncementUuid kind state } }";
 
@@ -81,8 +74,7 @@ async function openStatusPage(documentUrl: string, streamBase: string): Promise<
   page.setDefaultTimeout(10_000);
   const graphqlRequests: Request[] = [];
   page.on("request", (request) => void (new URL(request.url()).pathname === "/graphql" && graphqlRequests.push(request)));
-  page.on("pageerror", (error) => pageErrors.push(error.message));
-  page.on("console", (message) => void (message.type() === "error" && pageErrors.push(`${documentUrl}: ${message.text()}`)));
+  collectPageErrors(page, pageErrors, documentUrl);
   await page.goto(documentUrl);
   const opened = await page.evaluate(
     async ({ query, streamBase }) => {
@@ -135,7 +127,7 @@ async function scheduleAnnouncement(): Promise<string> {
   return created.body.uuid;
 }
 
-describe.skipIf(!hasChromium)(`A status page follows public maintenance with EventSource${hasChromium ? "" : ` (${SKIPPED})`}`, () => {
+describe.skipIf(!hasChromium)(browserSuiteTitle("A status page follows public maintenance with EventSource", "test/browser/event-source.test.ts"), () => {
   let sameOrigin: StatusPage;
   let crossOrigin: StatusPage;
 
@@ -154,9 +146,7 @@ describe.skipIf(!hasChromium)(`A status page follows public maintenance with Eve
       foreign.push(url.href);
       return route.abort("blockedbyclient");
     });
-    await context.addInitScript(() =>
-      document.addEventListener("securitypolicyviolation", (event) => console.error(`CSP violation: ${event.violatedDirective} ${event.blockedURI}`)),
-    );
+    await reportCspViolations(context);
   });
   afterAll(async () => {
     await browser?.close();
@@ -199,8 +189,7 @@ describe.skipIf(!hasChromium)(`A status page follows public maintenance with Eve
       expect(feed).toEqual({ errors: 0, completed: false, readyState: EVENT_SOURCE_OPEN });
       expect(await page.locator("#changes").innerText()).toContain(`ENTERED SCHEDULED ${heard!.uuid}`);
     }
-    mkdirSync(ARTIFACTS, { recursive: true });
-    await sameOrigin.page.screenshot({ path: new URL("event-source.png", ARTIFACTS).pathname });
+    await saveScreenshot(sameOrigin.page, "event-source");
   });
 
   it("asked nothing of any other host, with no CORS, CSRF or Content-Security-Policy error", () => {

@@ -1,14 +1,7 @@
-import { existsSync, mkdirSync } from "node:fs";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../support/app.ts";
-
-/** Debian's chromium (`apt-get install chromium`; .ci/run installs it). A machine without it skips this file. */
-const CHROMIUM = "/usr/bin/chromium";
-const ARTIFACTS = new URL("../../test-artifacts/", import.meta.url);
-const hasChromium = existsSync(CHROMIUM);
-const SKIPPED = `skipped: ${CHROMIUM} is not installed (apt-get install chromium)`;
-if (!hasChromium) console.warn(`test/browser/graphiql.test.ts ${SKIPPED}`);
+import { blockForeignRequests, browserSuiteTitle, CHROMIUM, collectPageErrors, hasChromium, reportCspViolations, saveScreenshot } from "../support/browser.ts";
 
 const SUBSCRIPTION = `subscription {
   offeringUserChanged {
@@ -29,30 +22,22 @@ const sockets: string[] = [];
 const sent: Array<{ type: string; payload?: any }> = [];
 const pageErrors: string[] = [];
 
-describe.skipIf(!hasChromium)(`GraphiQL in headless Chromium${hasChromium ? "" : ` (${SKIPPED})`}`, () => {
+describe.skipIf(!hasChromium)(browserSuiteTitle("GraphiQL in headless Chromium", "test/browser/graphiql.test.ts"), () => {
   beforeAll(async () => {
     t = await startTestApp({ graphiql: true });
     browser = await chromium.launch({ executablePath: CHROMIUM });
     context = await browser.newContext({ viewport: { width: 1400, height: 800 } });
     // Pasting is how the test fills Monaco's editors: typing would fight its auto-closing brackets and quotes.
     await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: t.baseUrl });
-    await context.route("**/*", (route) => {
-      const url = route.request().url();
-      if (new URL(url).origin === t.baseUrl) return route.continue();
-      foreign.push(url);
-      return route.abort("blockedbyclient");
-    });
+    await blockForeignRequests(context, (url) => url.origin === t.baseUrl, foreign);
     page = await context.newPage();
     page.setDefaultTimeout(10_000);
     page.on("websocket", (socket) => {
       sockets.push(socket.url());
       socket.on("framesent", (frame) => sent.push(JSON.parse(String(frame.payload))));
     });
-    page.on("pageerror", (error) => pageErrors.push(error.message));
-    page.on("console", (message) => void (message.type() === "error" && pageErrors.push(message.text())));
-    await page.addInitScript(() =>
-      document.addEventListener("securitypolicyviolation", (event) => console.error(`CSP violation: ${event.violatedDirective} ${event.blockedURI}`)),
-    );
+    collectPageErrors(page, pageErrors);
+    await reportCspViolations(page);
   });
   afterAll(async () => {
     await browser?.close();
@@ -114,8 +99,7 @@ describe.skipIf(!hasChromium)(`GraphiQL in headless Chromium${hasChromium ? "" :
     }
     expect(shown).toBeDefined();
     expect(await result()).toContain(`"offeringUserUuid": "${shown}", "previousState": "CREATION_REQUESTED", "state": "CREATING"`);
-    mkdirSync(ARTIFACTS, { recursive: true });
-    await page.screenshot({ path: new URL("graphiql.png", ARTIFACTS).pathname });
+    await saveScreenshot(page, "graphiql");
   });
 
   it("shows a refused token's reason at once instead of reconnecting", async () => {
