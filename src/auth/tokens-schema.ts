@@ -1,5 +1,6 @@
 import { builder } from "../graphql/builder.ts";
 import * as tokens from "./tokens.ts";
+import { MUTATION_RESULT } from "../graphql/mutations.ts";
 
 builder.prismaObjectField("User", "tokenLifetime", (t) =>
   t.int({
@@ -44,8 +45,7 @@ const UpdateUserInput = builder.inputType("UpdateUserInput", {
 builder.mutationFields((t) => ({
   logout: t.field({
     type: LoggedOutRef,
-    errors: {},
-    nullable: true,
+    ...MUTATION_RESULT,
     description: "Revoke the token this request came with; WebSockets and SSE streams it opened are closed",
     resolve: async (_r, _a, ctx) => {
       const viewer = ctx.requireViewer();
@@ -55,16 +55,14 @@ builder.mutationFields((t) => ({
   }),
   refreshUserToken: t.field({
     type: UserAuthTokenRef,
-    errors: {},
-    nullable: true,
+    ...MUTATION_RESULT,
     description: "Staff: delete every token of a user (closing what they opened) and issue a new one",
     args: { input: t.arg({ type: RefreshUserTokenInput, required: true }) },
     resolve: (_r, { input }, ctx) => tokens.refreshUserToken(ctx, String(input.userUuid)),
   }),
   updateUser: t.prismaField({
     type: "User",
-    errors: {},
-    nullable: true,
+    ...MUTATION_RESULT,
     description: "Change a user (the user themself, or staff). Only `tokenLifetime` is modelled; an absent field is left unchanged",
     args: { input: t.arg({ type: UpdateUserInput, required: true }) },
     resolve: (query, _r, { input }, ctx) => tokens.setTokenLifetime(ctx, String(input.uuid), input.tokenLifetime, query),

@@ -73,7 +73,7 @@ export const builder = new SchemaBuilder<{
       resolve: (_root, { ids }, ctx, info) => ids.map((id) => nodeOrNull(ctx, info, id)),
     },
   },
-  // A mutation that declares `errors: {}` returns a union of its result and these failures, named `<Mutation>Result`.
+  // A mutation that declares `errors: {}` (MUTATION_RESULT) returns a union of its result and these failures, named `<Mutation>Result`.
   errors: {
     directResult: true,
     defaultTypes: [NotFoundError, PermissionDeniedError, ValidationError, InvalidTransitionError, ConflictError],

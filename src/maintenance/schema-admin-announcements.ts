@@ -4,7 +4,7 @@ import { connectionType, nodesQuery, pageArgs, toPage, relayConnection } from ".
 import * as announcements from "./admin-announcements.ts";
 import { AdminAnnouncementRef, AnnouncementTypeEnum } from "./schema-types.ts";
 import { deleted, DeletionRef } from "../graphql/deletion.ts";
-import { uuidInput } from "../graphql/mutations.ts";
+import { MUTATION_RESULT, uuidInput } from "../graphql/mutations.ts";
 
 const { Filter: FilterInput, Order: OrderEnum } = collectionInputs("AdminAnnouncement", announcements.ADMIN_ANNOUNCEMENT_CONTRACT, {
   AnnouncementType: AnnouncementTypeEnum,
@@ -55,24 +55,21 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   createAdminAnnouncement: t.prismaField({
     type: "AdminAnnouncement",
-    errors: {},
-    nullable: true,
+    ...MUTATION_RESULT,
     description: "Staff only",
     args: { input: t.arg({ type: CreateInput, required: true }) },
     resolve: (query, _root, { input }, ctx) => announcements.createAdminAnnouncement(ctx, input, query),
   }),
   updateAdminAnnouncement: t.prismaField({
     type: "AdminAnnouncement",
-    errors: {},
-    nullable: true,
+    ...MUTATION_RESULT,
     description: "Staff only",
     args: { input: t.arg({ type: UpdateInput, required: true }) },
     resolve: (query, _root, { input: { uuid, ...fields } }, ctx) => announcements.updateAdminAnnouncement(ctx, String(uuid), fields, query),
   }),
   deleteAdminAnnouncement: t.field({
     type: DeletionRef,
-    errors: {},
-    nullable: true,
+    ...MUTATION_RESULT,
     description: "Staff only; a maintenance's announcement deleted this way is not recreated by later edits",
     args: { input: t.arg({ type: uuidInput("deleteAdminAnnouncement"), required: true }) },
     resolve: async (_root, { input }, ctx) => deleted("AdminAnnouncement", await announcements.deleteAdminAnnouncement(ctx, String(input.uuid))),

@@ -5,7 +5,7 @@ import { MAINTENANCE_OFFERING_CONTRACT } from "./contract.ts";
 import * as links from "./offerings.ts";
 import { ImpactLevelEnum, MaintenanceAnnouncementOfferingRef } from "./schema-types.ts";
 import { deleted, DeletionRef } from "../graphql/deletion.ts";
-import { uuidInput } from "../graphql/mutations.ts";
+import { MUTATION_RESULT, uuidInput } from "../graphql/mutations.ts";
 
 const { Filter: LinkFilterInput, Order: LinkOrderEnum } = collectionInputs("MaintenanceAnnouncementOffering", MAINTENANCE_OFFERING_CONTRACT);
 
@@ -54,22 +54,19 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   createMaintenanceAnnouncementOffering: t.prismaField({
     type: "MaintenanceAnnouncementOffering",
-    errors: {},
-    nullable: true,
+    ...MUTATION_RESULT,
     args: { input: t.arg({ type: CreateLinkInput, required: true }) },
     resolve: (query, _root, { input }, ctx) => links.createMaintenanceOffering(ctx, input, query),
   }),
   updateMaintenanceAnnouncementOffering: t.prismaField({
     type: "MaintenanceAnnouncementOffering",
-    errors: {},
-    nullable: true,
+    ...MUTATION_RESULT,
     args: { input: t.arg({ type: UpdateLinkInput, required: true }) },
     resolve: (query, _root, { input: { uuid, ...fields } }, ctx) => links.updateMaintenanceOffering(ctx, String(uuid), fields, query),
   }),
   deleteMaintenanceAnnouncementOffering: t.field({
     type: DeletionRef,
-    errors: {},
-    nullable: true,
+    ...MUTATION_RESULT,
     args: { input: t.arg({ type: uuidInput("deleteMaintenanceAnnouncementOffering"), required: true }) },
     resolve: async (_root, { input }, ctx) => deleted("MaintenanceAnnouncementOffering", await links.deleteMaintenanceOffering(ctx, String(input.uuid))),
   }),

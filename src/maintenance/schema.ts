@@ -11,7 +11,7 @@ import { MaintenanceAnnouncementRef, MaintenanceStateEnum, MaintenanceTypeEnum, 
 import * as service from "./service.ts";
 import { MAINTENANCE_ACTIONS, MAINTENANCE_TRANSITIONS } from "./transitions.ts";
 import { deleted, DeletionRef } from "../graphql/deletion.ts";
-import { uuidInput } from "../graphql/mutations.ts";
+import { MUTATION_RESULT, uuidInput } from "../graphql/mutations.ts";
 import { afterArgument, resumable } from "../events/resume.ts";
 
 /** Shared by the management and the public list, which take the same filters and orderings. */
@@ -74,23 +74,20 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   createMaintenanceAnnouncement: t.prismaField({
     type: "MaintenanceAnnouncement",
-    errors: {},
-    nullable: true,
+    ...MUTATION_RESULT,
     description: "A new announcement, in Draft",
     args: { input: t.arg({ type: CreateMaintenanceInput, required: true }) },
     resolve: (query, _root, { input }, ctx) => service.createMaintenance(ctx, input, query),
   }),
   updateMaintenanceAnnouncement: t.prismaField({
     type: "MaintenanceAnnouncement",
-    errors: {},
-    nullable: true,
+    ...MUTATION_RESULT,
     args: { input: t.arg({ type: UpdateMaintenanceInput, required: true }) },
     resolve: (query, _root, { input: { uuid, ...fields } }, ctx) => service.updateMaintenance(ctx, String(uuid), fields, query),
   }),
   deleteMaintenanceAnnouncement: t.field({
     type: DeletionRef,
-    errors: {},
-    nullable: true,
+    ...MUTATION_RESULT,
     description: "Deletes the announcement, its offering links and its system announcement",
     args: { input: t.arg({ type: uuidInput("deleteMaintenanceAnnouncement"), required: true }) },
     resolve: async (_root, { input }, ctx) => deleted("MaintenanceAnnouncement", await service.deleteMaintenance(ctx, String(input.uuid))),
@@ -102,8 +99,7 @@ builder.mutationFields((t) => ({
         rule.effect.mutation,
         t.prismaField({
           type: "MaintenanceAnnouncement",
-          errors: {},
-          nullable: true,
+          ...MUTATION_RESULT,
           description: `${action}: ${rule.from.join(", ")} → ${rule.to}`,
           args: { input: t.arg({ type: uuidInput(rule.effect.mutation), required: true }) },
           resolve: (query, _root, { input }, ctx) => service.transitionMaintenance(ctx, String(input.uuid), action, query),

@@ -2,7 +2,7 @@ import { builder, nullIfMissing } from "../graphql/builder.ts";
 import { collectionInputs } from "../graphql/collection-inputs.ts";
 import { connectionType, nodesQuery, pageArgs, toPage, relayConnection } from "../graphql/pagination.ts";
 import { deleted, DeletionRef } from "../graphql/deletion.ts";
-import { inputTypeName, uuidInput } from "../graphql/mutations.ts";
+import { inputTypeName, MUTATION_RESULT, uuidInput } from "../graphql/mutations.ts";
 import { apiUrl } from "../graphql/urls.ts";
 import { toHex } from "../platform/ids.ts";
 import type { OfferingUserChangedPayload } from "./offering-user-changed.ts";
@@ -117,8 +117,7 @@ builder.mutationFields((t) =>
         transitionMutationName(operation),
         t.prismaField({
           type: "OfferingUser",
-          errors: {},
-          nullable: true,
+          ...MUTATION_RESULT,
           description: `${operation}: ${rule.from.join(", ")} → ${rule.to}`,
           args: { input: t.arg({ type: TransitionInputs[operation], required: true }) },
           resolve: (query, _root, { input }, ctx) =>
@@ -148,16 +147,14 @@ const UpdateOfferingUserCommentsInput = builder.inputType("UpdateOfferingUserCom
 builder.mutationFields((t) => ({
   createOfferingUser: t.prismaField({
     type: "OfferingUser",
-    errors: {},
-    nullable: true,
+    ...MUTATION_RESULT,
     args: { input: t.arg({ type: CreateOfferingUserInput, required: true }) },
     resolve: (query, _root, { input }, ctx) =>
       service.createOfferingUser(ctx, { offering: String(input.offeringUuid), user: String(input.userUuid), username: input.username }, query),
   }),
   updateOfferingUser: t.prismaField({
     type: "OfferingUser",
-    errors: {},
-    nullable: true,
+    ...MUTATION_RESULT,
     description: "Push back the local username; a new non-empty one moves a user still being created to OK",
     args: { input: t.arg({ type: UpdateOfferingUserInput, required: true }) },
     resolve: (query, _root, { input }, ctx) =>
@@ -165,15 +162,13 @@ builder.mutationFields((t) => ({
   }),
   updateOfferingUserComments: t.prismaField({
     type: "OfferingUser",
-    errors: {},
-    nullable: true,
+    ...MUTATION_RESULT,
     args: { input: t.arg({ type: UpdateOfferingUserCommentsInput, required: true }) },
     resolve: (query, _root, { input }, ctx) => service.updateOfferingUserComments(ctx, String(input.uuid), input, query),
   }),
   deleteOfferingUser: t.field({
     type: DeletionRef,
-    errors: {},
-    nullable: true,
+    ...MUTATION_RESULT,
     args: { input: t.arg({ type: uuidInput("deleteOfferingUser"), required: true }) },
     resolve: async (_root, { input }, ctx) => deleted("OfferingUser", await service.deleteOfferingUser(ctx, String(input.uuid))),
   }),

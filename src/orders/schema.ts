@@ -15,7 +15,7 @@ import { OrderRef, OrderStateEnum, OrderTypeEnum } from "./order-type.ts";
 import { ORDER_ACTIONS, ORDER_TRANSITIONS, type OrderAction, type OrderEffect } from "./transitions.ts";
 import * as service from "./service.ts";
 import { deleted, DeletionRef } from "../graphql/deletion.ts";
-import { inputTypeName, uuidInput } from "../graphql/mutations.ts";
+import { inputTypeName, MUTATION_RESULT, uuidInput } from "../graphql/mutations.ts";
 import { afterArgument, resumable } from "../events/resume.ts";
 
 export { OrderRef, OrderStateEnum, OrderTypeEnum };
@@ -98,8 +98,7 @@ const SetOrderBackendIdInput = builder.inputType("SetOrderBackendIdInput", {
 builder.mutationFields((t) => ({
   createOrder: t.prismaField({
     type: "Order",
-    errors: {},
-    nullable: true,
+    ...MUTATION_RESULT,
     args: { input: t.arg({ type: CreateOrderInput, required: true }) },
     resolve: (query, _root, { input }, ctx) =>
       createOrder(
@@ -122,8 +121,7 @@ builder.mutationFields((t) => ({
         effect.mutation,
         t.field({
           type: OrderActionResultRef,
-          errors: {},
-          nullable: true,
+          ...MUTATION_RESULT,
           description: `${action}: ${rule.from.join(", ")} → ${rule.to}${effect.approves ? " (or the next approval still required)" : ""}`,
           args: { input: t.arg({ type: actionInput(action), required: true }) },
           resolve: (_root, { input: { uuid, ...input } }, ctx, info) =>
@@ -134,24 +132,21 @@ builder.mutationFields((t) => ({
   ),
   setOrderBackendId: t.field({
     type: BackendIdResultRef,
-    errors: {},
-    nullable: true,
+    ...MUTATION_RESULT,
     args: { input: t.arg({ type: SetOrderBackendIdInput, required: true }) },
     resolve: (_root, { input }, ctx, info) =>
       service.setOrderBackendId(ctx, String(input.uuid), input.backendId, nestedQuery(ctx, info, "Order", "order")),
   }),
   deleteOrder: t.field({
     type: DeletionRef,
-    errors: {},
-    nullable: true,
+    ...MUTATION_RESULT,
     description: "Only pending-consumer and pending-provider orders",
     args: { input: t.arg({ type: uuidInput("deleteOrder"), required: true }) },
     resolve: async (_root, { input }, ctx) => deleted("Order", await service.deleteOrder(ctx, String(input.uuid))),
   }),
   unlinkOrder: t.field({
     type: DeletionRef,
-    errors: {},
-    nullable: true,
+    ...MUTATION_RESULT,
     description: "Staff only: removes the order in any state",
     args: { input: t.arg({ type: uuidInput("unlinkOrder"), required: true }) },
     resolve: async (_root, { input }, ctx) => deleted("Order", await service.unlinkOrder(ctx, String(input.uuid))),

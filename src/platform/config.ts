@@ -5,6 +5,7 @@ import { type DeploymentSettings, loadDeploymentSettings } from "./deployment-se
 import { loadProxySettings, type ProxySettings } from "./proxy-settings.ts";
 import { loadSecuritySettings, type SecuritySettings } from "./security-settings.ts";
 import { loadSeedSettings, type SeedSettings } from "./seed-settings.ts";
+import { envFlag } from "./env-flag.ts";
 
 export interface Config extends GraphqlSettings, ObservabilitySettings, RateLimitSettings, DeploymentSettings, ProxySettings, SecuritySettings, SeedSettings {
   port: number;
@@ -22,7 +23,6 @@ export interface Config extends GraphqlSettings, ObservabilitySettings, RateLimi
   siteAgentMinimumVersion: string | undefined;
 }
 
-const truthy = (value: string | undefined) => value !== undefined && /^(1|true|yes|on)$/i.test(value);
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const adminToken = env.ADMIN_TOKEN?.trim() || undefined;
@@ -42,7 +42,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pubsubPrefix: env.PUBSUB_PREFIX?.trim() || "gateway",
     publicUrl: env.PUBLIC_URL?.replace(/\/+$/, "") || undefined,
     adminToken: adminToken?.toLowerCase(),
-    enforceUserConsent: truthy(env.ENFORCE_USER_CONSENT_FOR_OFFERINGS),
+    enforceUserConsent: envFlag(env.ENFORCE_USER_CONSENT_FOR_OFFERINGS),
     maxBodyBytes: Number(env.MAX_BODY_BYTES ?? 1_048_576),
     siteAgentMinimumVersion: env.SITE_AGENT_MINIMUM_VERSION?.trim() || undefined,
     ...loadGraphqlSettings(env),

@@ -1,3 +1,5 @@
+import { envFlag } from "./env-flag.ts";
+
 /** How much a GraphQL operation may ask for, what the endpoint reveals, and how WebSocket connections are kept. */
 export interface GraphqlSettings {
   graphqlMaxDepth: number;
@@ -49,20 +51,15 @@ function positiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number)
   return value;
 }
 
-function flag(value: string | undefined, fallback: boolean): boolean {
-  if (value === undefined || value.trim() === "") return fallback;
-  return /^(1|true|yes|on)$/i.test(value.trim());
-}
-
 /** Production (`NODE_ENV=production`) hides introspection, GraphiQL and suggestions unless asked for. */
 export function loadGraphqlSettings(env: NodeJS.ProcessEnv = process.env): GraphqlSettings {
   const exposed = env.NODE_ENV !== "production";
   const limits = Object.fromEntries(LIMITS.map(([key, name, fallback]) => [key, positiveInteger(env, name, fallback)]));
   return {
     ...(limits as Record<LimitKey, number>),
-    graphqlIntrospection: flag(env.GRAPHQL_INTROSPECTION, exposed),
-    graphiql: flag(env.GRAPHIQL, exposed),
-    graphqlFieldSuggestions: flag(env.GRAPHQL_FIELD_SUGGESTIONS, exposed),
-    graphqlErrorDetails: flag(env.GRAPHQL_ERROR_DETAILS, env.NODE_ENV === "development"),
+    graphqlIntrospection: envFlag(env.GRAPHQL_INTROSPECTION, exposed),
+    graphiql: envFlag(env.GRAPHIQL, exposed),
+    graphqlFieldSuggestions: envFlag(env.GRAPHQL_FIELD_SUGGESTIONS, exposed),
+    graphqlErrorDetails: envFlag(env.GRAPHQL_ERROR_DETAILS, env.NODE_ENV === "development"),
   };
 }

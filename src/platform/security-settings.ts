@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { StartupRefusal } from "./startup-refusal.ts";
+import { envFlag } from "./env-flag.ts";
 
 /** Which browsers' pages may call the API, which Host headers are served, which documents run, and whether this is a production run. */
 export interface SecuritySettings {
@@ -98,7 +99,7 @@ function persistedOperations(path: string | undefined): ReadonlyMap<string, stri
 }
 
 function persistedOperationsOnly(env: NodeJS.ProcessEnv, documents: ReadonlyMap<string, string> | undefined): boolean {
-  const only = /^(1|true|yes|on)$/i.test(env.PERSISTED_OPERATIONS_ONLY?.trim() ?? "");
+  const only = envFlag(env.PERSISTED_OPERATIONS_ONLY);
   if (only && !documents) throw new StartupRefusal("PERSISTED_OPERATIONS_ONLY=true needs PERSISTED_OPERATIONS (the path of the persisted operations' JSON manifest)");
   return only;
 }

@@ -1,3 +1,5 @@
+import { envFlag } from "./env-flag.ts";
+
 export interface SeedSettings {
   /** Seed demo data (users with a published password) into an empty database at start-up. */
   seedDemo: boolean;
@@ -11,7 +13,7 @@ export function loadSeedSettings(env: NodeJS.ProcessEnv = process.env): SeedSett
   const production = env.NODE_ENV === "production";
   const raw = env.SEED_DEMO?.trim();
   if (!raw) return { seedDemo: !env.DATABASE_URL?.trim() && !production };
-  const seedDemo = /^(1|true|yes|on)$/i.test(raw);
+  const seedDemo = envFlag(raw);
   if (seedDemo && production) throw new Error("SEED_DEMO=true cannot be used with NODE_ENV=production: demo accounts share a published password");
   return { seedDemo };
 }

@@ -1,7 +1,7 @@
 import type { GraphQLResolveInfo } from "graphql";
 import type { Resource, ResourceState } from "../generated/prisma/client.ts";
 import { builder } from "../graphql/builder.ts";
-import { inputTypeName, uuidInput } from "../graphql/mutations.ts";
+import { inputTypeName, MUTATION_RESULT, uuidInput } from "../graphql/mutations.ts";
 import { nestedQuery } from "../graphql/nested-query.ts";
 import { apiUrl } from "../graphql/urls.ts";
 import { toHex } from "../platform/ids.ts";
@@ -100,16 +100,14 @@ const SetResourceEndDateInput = builder.inputType(inputTypeName("setResourceEndD
 builder.mutationFields((t) => ({
   setResourceBackendId: t.field({
     type: ResourceBackendResultRef,
-    errors: {},
-    nullable: true,
+    ...MUTATION_RESULT,
     description: "The provider records the resource's id in its backend",
     args: { input: t.arg({ type: SetResourceBackendIdInput, required: true }) },
     resolve: (_r, { input }, ctx, info) => backend.setResourceBackendId(ctx, String(input.uuid), input.backendId, resourceQuery(ctx, info)),
   }),
   setResourceBackendMetadata: t.field({
     type: ResourceBackendResultRef,
-    errors: {},
-    nullable: true,
+    ...MUTATION_RESULT,
     description: "Replaces the backend metadata (a JSON object)",
     args: { input: t.arg({ type: SetResourceBackendMetadataInput, required: true }) },
     resolve: (_r, { input }, ctx, info) =>
@@ -117,24 +115,21 @@ builder.mutationFields((t) => ({
   }),
   setResourceLimits: t.field({
     type: ResourceBackendResultRef,
-    errors: {},
-    nullable: true,
+    ...MUTATION_RESULT,
     description: "Replaces the limits applied on the backend (component type → number)",
     args: { input: t.arg({ type: SetResourceLimitsInput, required: true }) },
     resolve: (_r, { input }, ctx, info) => backend.setResourceLimits(ctx, String(input.uuid), input.limits, resourceQuery(ctx, info)),
   }),
   setResourceEndDate: t.field({
     type: ResourceBackendResultRef,
-    errors: {},
-    nullable: true,
+    ...MUTATION_RESULT,
     description: "The provider sets (or, with null, clears) the resource's end date (YYYY-MM-DD)",
     args: { input: t.arg({ type: SetResourceEndDateInput, required: true }) },
     resolve: (_r, { input }, ctx, info) => backend.setResourceEndDate(ctx, String(input.uuid), input.endDate ?? null, resourceQuery(ctx, info)),
   }),
   refreshResourceLastSync: t.field({
     type: ResourceBackendResultRef,
-    errors: {},
-    nullable: true,
+    ...MUTATION_RESULT,
     description: "Marks the resource as synchronised with its backend now",
     args: { input: t.arg({ type: uuidInput("refreshResourceLastSync"), required: true }) },
     resolve: (_r, { input }, ctx, info) => backend.refreshResourceLastSync(ctx, String(input.uuid), resourceQuery(ctx, info)),
@@ -170,24 +165,21 @@ const SetResourceMembershipSyncStatusesInput = builder.inputType(inputTypeName("
 builder.mutationFields((t) => ({
   setResourceAsOk: t.field({
     type: ResourceStateResultRef,
-    errors: {},
-    nullable: true,
+    ...MUTATION_RESULT,
     description: "The provider reports the resource in order on its backend: OK, error message cleared",
     args: { input: t.arg({ type: uuidInput("setResourceAsOk"), required: true }) },
     resolve: (_r, { input }, ctx, info) => transitionResource(ctx, String(input.uuid), "setAsOk", {}, resourceQuery(ctx, info)),
   }),
   setResourceAsErred: t.field({
     type: ResourceStateResultRef,
-    errors: {},
-    nullable: true,
+    ...MUTATION_RESULT,
     description: "The provider reports the resource failed on its backend: Erred, with the error",
     args: { input: t.arg({ type: SetResourceAsErredInput, required: true }) },
     resolve: (_r, { input }, ctx, info) => transitionResource(ctx, String(input.uuid), "setAsErred", input, resourceQuery(ctx, info)),
   }),
   setResourceMembershipSyncStatuses: t.field({
     type: MemberSyncReportRef,
-    errors: {},
-    nullable: true,
+    ...MUTATION_RESULT,
     description: "The site agent's full report of how each member's role reached the backend (Waldur's entry fields)",
     args: { input: t.arg({ type: SetResourceMembershipSyncStatusesInput, required: true }) },
     resolve: (_r, { input }, ctx) => setMembershipSyncStatuses(ctx, String(input.uuid), input.statuses),

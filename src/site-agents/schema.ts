@@ -10,7 +10,7 @@ import { AGENT_SERVICE_STATE_LABELS, agentCompatibility, agentServiceState, type
 import { visibleAgentIdentities } from "./visibility.ts";
 import { visibleNode } from "../graphql/nodes.ts";
 import { deleted, DeletionRef } from "../graphql/deletion.ts";
-import { inputTypeName, uuidInput } from "../graphql/mutations.ts";
+import { inputTypeName, MUTATION_RESULT, uuidInput } from "../graphql/mutations.ts";
 
 export const AgentProcessorRef = builder.prismaNode("AgentProcessor", {
   ...visibleNode(registrations.getAgentProcessor),
@@ -207,37 +207,32 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   createAgentIdentity: t.prismaField({
     type: "AgentIdentity",
-    errors: {},
-    nullable: true,
+    ...MUTATION_RESULT,
     args: { input: t.arg({ type: IdentityInput, required: true }) },
     resolve: (query, _r, { input }, ctx) => identities.createAgentIdentity(ctx, identityInput(input), query),
   }),
   updateAgentIdentity: t.prismaField({
     type: "AgentIdentity",
-    errors: {},
-    nullable: true,
+    ...MUTATION_RESULT,
     args: { input: t.arg({ type: IdentityUpdateInput, required: true }) },
     resolve: (query, _r, { input: { uuid, ...input } }, ctx) => identities.updateAgentIdentity(ctx, String(uuid), identityInput(input), query),
   }),
   deleteAgentIdentity: t.field({
     type: DeletionRef,
-    errors: {},
-    nullable: true,
+    ...MUTATION_RESULT,
     description: "Removes the identity with its services and processors",
     args: { input: t.arg({ type: uuidInput("deleteAgentIdentity"), required: true }) },
     resolve: async (_root, { input }, ctx) => deleted("AgentIdentity", await identities.deleteAgentIdentity(ctx, String(input.uuid))),
   }),
   registerAgentService: t.field({
     type: RegistrationRef,
-    errors: {},
-    nullable: true,
+    ...MUTATION_RESULT,
     args: { input: t.arg({ type: RegisterServiceInput, required: true }) },
     resolve: (_r, { input }, ctx) => registrations.registerAgentService(ctx, String(input.identityUuid), input),
   }),
   registerAgentProcessor: t.field({
     type: RegistrationRef,
-    errors: {},
-    nullable: true,
+    ...MUTATION_RESULT,
     args: { input: t.arg({ type: RegisterProcessorInput, required: true }) },
     resolve: (_r, { input }, ctx) => registrations.registerAgentProcessor(ctx, String(input.serviceUuid), input),
   }),

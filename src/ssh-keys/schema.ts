@@ -9,7 +9,7 @@ import { listServiceProviderKeys } from "./provider-keys.ts";
 import * as keys from "./service.ts";
 import { visibleNode } from "../graphql/nodes.ts";
 import { deleted, DeletionRef } from "../graphql/deletion.ts";
-import { uuidInput } from "../graphql/mutations.ts";
+import { MUTATION_RESULT, uuidInput } from "../graphql/mutations.ts";
 
 export const SshKeyRef = builder.prismaNode("SshKey", {
   ...visibleNode(keys.getSshKey),
@@ -70,16 +70,14 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   createSshKey: t.prismaField({
     type: "SshKey",
-    errors: {},
-    nullable: true,
+    ...MUTATION_RESULT,
     args: { input: t.arg({ type: CreateSshKeyInput, required: true }) },
     resolve: (query, _r, { input }, ctx) =>
       keys.createSshKey(ctx, { publicKey: input.publicKey, name: input.name, userUuid: input.userUuid == null ? null : String(input.userUuid) }, query),
   }),
   deleteSshKey: t.field({
     type: DeletionRef,
-    errors: {},
-    nullable: true,
+    ...MUTATION_RESULT,
     description: "Deletes the key (its owner or staff)",
     args: { input: t.arg({ type: uuidInput("deleteSshKey"), required: true }) },
     resolve: async (_root, { input }, ctx) => deleted("SshKey", await keys.deleteSshKey(ctx, String(input.uuid))),

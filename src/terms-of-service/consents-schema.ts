@@ -4,7 +4,7 @@ import { connectionType, nodesQuery, pageArgs, toPage, relayConnection } from ".
 import * as consents from "./consents.ts";
 import { CONSENT_CONTRACT } from "./contract.ts";
 import { ConsentRef } from "./schema.ts";
-import { inputTypeName, uuidInput } from "../graphql/mutations.ts";
+import { inputTypeName, MUTATION_RESULT, uuidInput } from "../graphql/mutations.ts";
 
 const { Filter: ConsentFilterInput, Order: ConsentOrderEnum } = collectionInputs("UserOfferingConsent", CONSENT_CONTRACT);
 
@@ -31,16 +31,14 @@ const GrantConsentInput = builder.inputType(inputTypeName("grantOfferingConsent"
 builder.mutationFields((t) => ({
   grantOfferingConsent: t.prismaField({
     type: "UserOfferingConsent",
-    errors: {},
-    nullable: true,
+    ...MUTATION_RESULT,
     description: "Consent to the offering's active terms of service (reactivates a revoked or outdated consent)",
     args: { input: t.arg({ type: GrantConsentInput, required: true }) },
     resolve: (query, _r, { input }, ctx) => consents.grantConsent(ctx, String(input.offeringUuid), query),
   }),
   revokeOfferingConsent: t.prismaField({
     type: "UserOfferingConsent",
-    errors: {},
-    nullable: true,
+    ...MUTATION_RESULT,
     args: { input: t.arg({ type: uuidInput("revokeOfferingConsent"), required: true }) },
     resolve: (query, _r, { input }, ctx) => consents.revokeConsent(ctx, String(input.uuid), query),
   }),

@@ -9,7 +9,7 @@ import * as terms from "./service.ts";
 import { getConsent } from "./consents.ts";
 import { visibleNode } from "../graphql/nodes.ts";
 import { deleted, DeletionRef } from "../graphql/deletion.ts";
-import { uuidInput } from "../graphql/mutations.ts";
+import { MUTATION_RESULT, uuidInput } from "../graphql/mutations.ts";
 
 const UserConsentInfoRef = builder
   .objectRef<{ id: string; version: string; agreementDate: Date; revocationDate: Date | null }>("UserConsentInfo")
@@ -147,22 +147,19 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   createOfferingTermsOfService: t.prismaField({
     type: "OfferingTermsOfService",
-    errors: {},
-    nullable: true,
+    ...MUTATION_RESULT,
     args: { input: t.arg({ type: CreateTermsInput, required: true }) },
     resolve: (query, _r, { input }, ctx) => terms.createTerms(ctx, { ...input, offering: String(input.offeringUuid) }, query),
   }),
   updateOfferingTermsOfService: t.prismaField({
     type: "OfferingTermsOfService",
-    errors: {},
-    nullable: true,
+    ...MUTATION_RESULT,
     args: { input: t.arg({ type: TermsInput, required: true }) },
     resolve: (query, _r, { input }, ctx) => terms.updateTerms(ctx, String(input.uuid), input, query),
   }),
   deleteOfferingTermsOfService: t.field({
     type: DeletionRef,
-    errors: {},
-    nullable: true,
+    ...MUTATION_RESULT,
     description: "Deletes the configuration",
     args: { input: t.arg({ type: uuidInput("deleteOfferingTermsOfService"), required: true }) },
     resolve: async (_root, { input }, ctx) => deleted("OfferingTermsOfService", await terms.deleteTerms(ctx, String(input.uuid))),

@@ -7,7 +7,7 @@ import * as limits from "./user-limits.ts";
 import { USER_LIMIT_CONTRACT } from "./user-limits-contract.ts";
 import { visibleNode } from "../graphql/nodes.ts";
 import { deleted, DeletionRef } from "../graphql/deletion.ts";
-import { inputTypeName, uuidInput } from "../graphql/mutations.ts";
+import { inputTypeName, MUTATION_RESULT, uuidInput } from "../graphql/mutations.ts";
 
 export const ComponentUserUsageLimitRef = builder.prismaNode("ComponentUserUsageLimit", {
   ...visibleNode(limits.getUserLimit),
@@ -69,8 +69,7 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   createComponentUserUsageLimit: t.prismaField({
     type: "ComponentUserUsageLimit",
-    errors: {},
-    nullable: true,
+    ...MUTATION_RESULT,
     description: "Caps one user's usage of a resource's component (SET_RESOURCE_LIMITS on the offering or its customer)",
     args: { input: t.arg({ type: CreateUserLimitInput, required: true }) },
     resolve: (query, _r, { input }, ctx) =>
@@ -88,15 +87,13 @@ builder.mutationFields((t) => ({
   }),
   updateComponentUserUsageLimit: t.prismaField({
     type: "ComponentUserUsageLimit",
-    errors: {},
-    nullable: true,
+    ...MUTATION_RESULT,
     args: { input: t.arg({ type: UpdateUserLimitInput, required: true }) },
     resolve: (query, _r, { input }, ctx) => limits.updateUserLimit(ctx, String(input.uuid), { limit: input.limit }, query),
   }),
   deleteComponentUserUsageLimit: t.field({
     type: DeletionRef,
-    errors: {},
-    nullable: true,
+    ...MUTATION_RESULT,
     description: "Deletes the limit",
     args: { input: t.arg({ type: uuidInput("deleteComponentUserUsageLimit"), required: true }) },
     resolve: async (_root, { input }, ctx) => deleted("ComponentUserUsageLimit", await limits.deleteUserLimit(ctx, String(input.uuid))),

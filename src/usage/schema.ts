@@ -8,7 +8,7 @@ import { COMPONENT_USAGE_CONTRACT, COMPONENT_USER_USAGE_CONTRACT, MISSING_USAGE_
 import { setUsage, setUserUsages } from "./report.ts";
 import * as service from "./service.ts";
 import { visibleNode } from "../graphql/nodes.ts";
-import { inputTypeName } from "../graphql/mutations.ts";
+import { inputTypeName, MUTATION_RESULT } from "../graphql/mutations.ts";
 
 const RESOURCE_NAMES = { select: { name: true, projectId: true, offeringId: true, offering: { select: { name: true } }, project: { select: { name: true, customerId: true, customer: { select: { name: true } } } } } } as const;
 
@@ -190,8 +190,7 @@ const SetComponentUserUsagesPayload = builder.objectRef<{ ids: string[] }>("SetC
 builder.mutationFields((t) => ({
   setComponentUsage: t.field({
     type: SetComponentUsagePayload,
-    errors: {},
-    nullable: true,
+    ...MUTATION_RESULT,
     description: "Report usage of a resource's components for a month; a second report in the same month replaces the first",
     args: { input: t.arg({ type: SetComponentUsageInput, required: true }) },
     resolve: async (_root, { input }, ctx) => ({
@@ -205,8 +204,7 @@ builder.mutationFields((t) => ({
   }),
   setComponentUserUsages: t.field({
     type: SetComponentUserUsagesPayload,
-    errors: {},
-    nullable: true,
+    ...MUTATION_RESULT,
     description: "Report per-user usage of a component usage (all or nothing)",
     args: { input: t.arg({ type: SetComponentUserUsagesInput, required: true }) },
     resolve: async (_root, { input }, ctx) => {

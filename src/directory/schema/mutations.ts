@@ -1,5 +1,5 @@
 import { builder } from "../../graphql/builder.ts";
-import { uuidInput } from "../../graphql/mutations.ts";
+import { MUTATION_RESULT, uuidInput } from "../../graphql/mutations.ts";
 import * as offerings from "../offerings.ts";
 import * as organisations from "../organisations.ts";
 import * as users from "../users.ts";
@@ -69,53 +69,46 @@ const CreateOfferingInput = builder.inputType("CreateOfferingInput", {
 builder.mutationFields((t) => ({
   obtainToken: t.field({
     type: TokenRef,
-    errors: {},
-    nullable: true,
+    ...MUTATION_RESULT,
     description: "Exchange a username and password for a new API token",
     args: { input: t.arg({ type: ObtainTokenInput, required: true }) },
     resolve: async (_r, { input }, ctx) => ({ token: await users.obtainToken(ctx, input.username, input.password) }),
   }),
   createUser: t.prismaField({
     type: "User",
-    errors: {},
-    nullable: true,
+    ...MUTATION_RESULT,
     args: { input: t.arg({ type: CreateUserInput, required: true }) },
     resolve: (query, _r, { input }, ctx) => users.createUser(ctx, input, query),
   }),
   createCustomer: t.prismaField({
     type: "Customer",
-    errors: {},
-    nullable: true,
+    ...MUTATION_RESULT,
     args: { input: t.arg({ type: CreateCustomerInput, required: true }) },
     resolve: (query, _r, { input }, ctx) => organisations.createCustomer(ctx, input, query),
   }),
   createProject: t.prismaField({
     type: "Project",
-    errors: {},
-    nullable: true,
+    ...MUTATION_RESULT,
     args: { input: t.arg({ type: CreateProjectInput, required: true }) },
     resolve: (query, _r, { input }, ctx) =>
       organisations.createProject(ctx, { ...input, customerUuid: String(input.customerUuid) }, query),
   }),
   createServiceProvider: t.prismaField({
     type: "ServiceProvider",
-    errors: {},
-    nullable: true,
+    ...MUTATION_RESULT,
     args: { input: t.arg({ type: CreateServiceProviderInput, required: true }) },
     resolve: (query, _r, { input }, ctx) =>
       offerings.createServiceProvider(ctx, { customerUuid: String(input.customerUuid), description: input.description }, query),
   }),
   createOffering: t.prismaField({
     type: "Offering",
-    errors: {},
-    nullable: true,
+    ...MUTATION_RESULT,
     args: { input: t.arg({ type: CreateOfferingInput, required: true }) },
     resolve: (query, _r, { input }, ctx) => offerings.createOffering(ctx, { ...input, customerUuid: String(input.customerUuid) }, query),
   }),
   activateOffering: t.prismaField({
     type: "Offering",
-    errors: {},
-    nullable: true,
+    ...MUTATION_RESULT,
     description: `activate: ${offerings.OFFERING_TRANSITIONS.activate.from.join(", ")} → ${offerings.OFFERING_TRANSITIONS.activate.to}`,
     args: { input: t.arg({ type: uuidInput("activateOffering"), required: true }) },
     resolve: (query, _r, { input }, ctx) => offerings.activateOffering(ctx, String(input.uuid), query),

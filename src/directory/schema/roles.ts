@@ -4,6 +4,7 @@ import { Role } from "../../auth/permissions.ts";
 import { toHex } from "../../platform/ids.ts";
 import { getRoleGrant } from "../node-lookups.ts";
 import { grantRole, type RoleInput, revokeRole, storedRole } from "../roles.ts";
+import { MUTATION_RESULT } from "../../graphql/mutations.ts";
 
 export const RoleEnum = builder.enumType(Role, {
   name: "Role",
@@ -47,8 +48,7 @@ const serviceInput = (input: typeof RoleInputRef.$inferInput): RoleInput => ({
 builder.mutationFields((t) => ({
   grantRole: t.prismaField({
     type: "RoleGrant",
-    errors: {},
-    nullable: true,
+    ...MUTATION_RESULT,
     args: { input: t.arg({ type: RoleInputRef, required: true }) },
     resolve: async (query, _r, { input }, ctx) => {
       const grant = await grantRole(ctx, serviceInput(input));
@@ -57,8 +57,7 @@ builder.mutationFields((t) => ({
   }),
   revokeRole: t.prismaField({
     type: "RoleGrant",
-    errors: {},
-    nullable: true,
+    ...MUTATION_RESULT,
     description: "End the user's grant of the role; answers the grant, no longer active",
     args: { input: t.arg({ type: RoleInputRef, required: true }) },
     resolve: async (query, _r, { input }, ctx) => {
