@@ -2,6 +2,7 @@ import type { Context } from "../context.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import { ValidationError } from "../platform/errors.ts";
 import type { Topics } from "../topics.ts";
+import type { EventCreatedPayload } from "./event-created.ts";
 import type { ChangeTopic } from "./record.ts";
 
 /** The most events a subscription replays when it resumes; a client further behind re-reads instead. */
@@ -35,36 +36,29 @@ export async function* replayedThenLive<P extends { eventId: number }>(
   }
 }
 
-/** The log's events after `after` (at most MAX_REPLAY, else the client must re-read), oldest first. */
-export interface LoggedEvent {
-  id: number;
-  eventType: string;
-  context: unknown;
-  scopes: Array<{ scopeType: string; scopeId: string }>;
+/** Oldest first, one more than MAX_REPLAY: `withinReplay` tells whether the client is too far behind. */
+const REPLAY_PAGE = { orderBy: { id: "asc" }, take: MAX_REPLAY + 1 } as const;
+
+function withinReplay<T>(rows: T[]): T[] {
+  if (rows.length > MAX_REPLAY) throw replayTooLong();
+  return rows;
 }
 
-export async function eventsAfter<T>(ctx: Context, after: number, where: Prisma.EventWhereInput, toPayload: (event: LoggedEvent) => T | null) {
-  const events = await ctx.db.event.findMany({
-    where: { AND: [{ id: { gt: after } }, where] },
-    orderBy: { id: "asc" },
-    take: MAX_REPLAY + 1,
-    select: { id: true, eventType: true, context: true, scopes: { select: { scopeType: true, scopeId: true } } },
-  });
-  if (events.length > MAX_REPLAY) throw replayTooLong();
-  return events.flatMap((event) => toPayload(event) ?? []);
+/** The events recorded after `after` under `where`, as `eventCreated` delivered them. */
+export async function eventsCreatedAfter(ctx: Context, after: number, where: Prisma.EventWhereInput): Promise<EventCreatedPayload[]> {
+  const events = await ctx.db.event.findMany({ ...REPLAY_PAGE, where: { AND: [{ id: { gt: after } }, where] }, select: { id: true, eventType: true } });
+  return withinReplay(events).map((event) => ({ eventId: event.id, eventType: event.eventType }));
 }
 
-/** What a subscriber of `topic` missed after event `after`: the changes published with the events since, oldest first. */
+/** What a subscriber of `topic` missed after event `after`: the changes published with the events since. */
 export async function changesAfter<K extends ChangeTopic>(ctx: Context, topic: K, after: number): Promise<Array<Topics[K]>> {
   const events = await ctx.db.event.findMany({
+    ...REPLAY_PAGE,
     where: { id: { gt: after }, change: { path: ["topic"], equals: topic } },
-    orderBy: { id: "asc" },
-    take: MAX_REPLAY + 1,
     select: { id: true, change: true },
   });
-  if (events.length > MAX_REPLAY) throw replayTooLong();
   // recordEvent alone writes `change`, from a RecordedChange of this topic.
-  return events.map((event) => ({ ...(event.change as { payload: Omit<Topics[K], "eventId"> }).payload, eventId: event.id }) as Topics[K]);
+  return withinReplay(events).map((event) => ({ ...(event.change as { payload: Omit<Topics[K], "eventId"> }).payload, eventId: event.id }) as Topics[K]);
 }
 
 /** A change subscription that, given `after`, first replays what the subscriber missed (see replayedThenLive). */

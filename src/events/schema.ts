@@ -8,7 +8,7 @@ import type { EventCreatedPayload } from "./event-created.ts";
 import { EVENT_CONTRACT } from "./contract.ts";
 import { EVENT_TYPES, knownEventType } from "./types.ts";
 import * as service from "./service.ts";
-import { eventsAfter, replayedThenLive } from "./resume.ts";
+import { eventsCreatedAfter, replayedThenLive } from "./resume.ts";
 import { contextShownTo, subscriberMaySee, visibleEvents } from "./visibility.ts";
 import { visibleIntNode } from "../graphql/nodes.ts";
 
@@ -118,7 +118,7 @@ builder.subscriptionFields((t) => ({
       if (args.after == null) return live;
       const after = args.after;
       const where = args.eventType?.length ? { eventType: { in: args.eventType } } : {};
-      return replayedThenLive(live, () => eventsAfter(ctx, after, where, (e) => ({ eventId: e.id, eventType: e.eventType })), accept);
+      return replayedThenLive(live, () => eventsCreatedAfter(ctx, after, where), accept);
     },
     resolve: (query, payload: EventCreatedPayload, _args, ctx) =>
       ctx.db.event.findUniqueOrThrow({ ...query, where: { id: payload.eventId } }),

@@ -18,7 +18,7 @@ export async function availableTransitions(ctx: Context, ou: { state: OfferingUs
   }));
 }
 
-const STATES = OFFERING_USER_STATE_NAMES;
+
 
 /**
  * How many offering users the viewer may see are in each state under a list filter: in all (every state, zeros
@@ -34,10 +34,10 @@ export async function countOfferingUsersByState(ctx: Context, filter: OfferingUs
   }
   const total = (state: OfferingUserState) => groups.filter((group) => group.state === state).reduce((sum, group) => sum + group._count._all, 0);
   return {
-    states: STATES.map((state) => ({ state, count: total(state) })),
+    states: OFFERING_USER_STATE_NAMES.map((state) => ({ state, count: total(state) })),
     offerings: [...perOffering].map(([offeringId, counts]) => ({
       offeringId,
-      states: STATES.map((state) => ({ state, count: counts.get(state) ?? 0 })),
+      states: OFFERING_USER_STATE_NAMES.map((state) => ({ state, count: counts.get(state) ?? 0 })),
     })),
   };
 }

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { OfferingUserState } from "../generated/prisma/client.ts";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
-import { OFFERING_USER_STATES } from "./states.ts";
+import { OFFERING_USER_STATE_NAMES, OFFERING_USER_STATES } from "./states.ts";
 import { OFFERING_USER_OPERATIONS, OFFERING_USER_TRANSITIONS } from "./transitions.ts";
 
-const STATES = Object.keys(OFFERING_USER_STATES) as OfferingUserState[];
+const STATES = OFFERING_USER_STATE_NAMES;
 
 let t: TestApp;
 beforeAll(async () => {
