@@ -32,6 +32,18 @@ export const FRAGMENTS = [
      services { ...AgentServiceRest } created modified`,
   ),
   fragment(
+    "EventSubscriptionRest",
+    "EventSubscription",
+    `uuid url user: userUrl user_uuid: userUuid user_username: userUsername user_full_name: userFullName created modified
+     source_ip: sourceIp description observable_objects: observableObjects { object_type: objectType }`,
+  ),
+  fragment(
+    "EventSubscriptionQueueRest",
+    "EventSubscriptionQueue",
+    `uuid url event_subscription: eventSubscriptionUrl event_subscription_uuid: eventSubscriptionUuid
+     offering_uuid: offeringUuid object_type: objectType queue_name: queueName vhost created`,
+  ),
+  fragment(
     "ComponentUsageRest",
     "ComponentUsage",
     `uuid created description type name measured_unit: measuredUnit usage date recurring

@@ -33,7 +33,7 @@ export function toWaldurError(thrown: GraphQLError, overrides: Partial<Record<st
   const status = (code && (overrides[code] ?? ERROR_STATUS[code])) || (isVariableError(error) ? 400 : 500);
   if (status === 500) return { status, body: { detail: "Internal server error." } };
   // Field errors no route renamed (raised before any operation ran) still get Waldur's names.
-  const body = boundedBody(fields ? restFieldErrors(fields) : { detail: error.message });
+  const body = boundedBody(fields && Object.keys(fields).length ? restFieldErrors(fields) : { detail: error.message });
   const headers = { ...(status === 401 ? { "WWW-Authenticate": "Token" } : {}), ...httpHeadersOf(error) };
   return Object.keys(headers).length ? { status, body, headers } : { status, body };
 }

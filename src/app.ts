@@ -11,7 +11,7 @@ import { useOperationObservation } from "./observability/graphql-plugin.ts";
 import { readinessEndpoint } from "./observability/health.ts";
 import { observeHttp } from "./observability/http.ts";
 import { createLogger, type Logger } from "./observability/logger.ts";
-import { countingPublishes, countWebSocketConnections, GatewayMetrics, metricsEndpoint, observePubSub } from "./observability/metrics.ts";
+import { brokerReports, countingPublishes, countWebSocketConnections, GatewayMetrics, metricsEndpoint, observePubSub } from "./observability/metrics.ts";
 import { openPubSub, type PubSubHandle } from "./platform/pubsub.ts";
 import type { Topics } from "./topics.ts";
 import { TokenSessions, watchTokenSessions } from "./auth/tokens-sessions.ts";
@@ -28,6 +28,8 @@ import { createGraphqlServer } from "./server/yoga.ts";
 import { mountGraphiQLAssets } from "./server/graphiql.ts";
 import { mountLanding } from "./server/landing.ts";
 import { mountDashboard } from "./server/dashboard.ts";
+import { openAgentBroker } from "./event-subscriptions/runtime.ts";
+import { followForAgents } from "./event-subscriptions/fan-out.ts";
 
 export const MIGRATIONS_DIR = new URL("../prisma/migrations", import.meta.url).pathname;
 
@@ -82,7 +84,11 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
     now: options.now ?? (() => new Date()),
     buckets: openTokenBuckets(config.redisUrl, config.pubsubPrefix),
     sessions: new TokenSessions(config.websocketMaxConnectionsPerUser),
+    broker: undefined,
+    followEvent: undefined,
   };
+  const agentBroker = config.broker && openAgentBroker(config.broker, deps, brokerReports(metrics, logger));
+  if (agentBroker) Object.assign(deps, { broker: agentBroker.broker, followEvent: followForAgents });
   const tokenWatch = watchTokenSessions(deps, deps.sessions, config.websocketTokenCheckMs, (err) =>
     logger.warn({ err }, "checking the tokens of open connections failed"),
   );
@@ -134,6 +140,7 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
       const [drained] = await Promise.all([requests?.drain(config.shutdownGraceMs), socket?.close()]);
       if (drained) logger[drained.cutOff ? "warn" : "info"](drained, "http server drained");
       await yoga.dispose();
+      await agentBroker?.close();
       await deps.buckets.close();
       await tokenWatch.close();
       await pubsub.close();

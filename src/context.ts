@@ -8,6 +8,19 @@ import type { PubSub } from "./platform/pubsub.ts";
 import type { TokenSessions } from "./auth/tokens-sessions.ts";
 import type { Topics } from "./topics.ts";
 import type { TokenBuckets } from "./platform/token-bucket.ts";
+import type { BrokerManagement } from "./broker/management.ts";
+import type { EventSpec } from "./events/spec.ts";
+import type { Outbox, Tx } from "./platform/transaction.ts";
+
+export interface BrokerDeps {
+  /** Provisioning: vhosts, logins, queues. */
+  management: BrokerManagement;
+  /** Tells this instance's relay that messages were committed to the broker outbox. */
+  wake(): void;
+}
+
+/** Called inside the transaction of every recorded event: what must commit with it (the site agents' messages). */
+export type EventFollower = (ctx: Context, tx: Tx, outbox: Outbox<Topics>, event: EventSpec) => Promise<void>;
 
 /** The absolute base of the URLs we answer with: PUBLIC_URL, else the origin the request was sent to. */
 export const baseUrlOf = (publicUrl: string | undefined, requestUrl: string) => publicUrl ?? new URL(requestUrl).origin;
@@ -22,6 +35,10 @@ export interface AppDeps {
   buckets: TokenBuckets;
   /** The WebSockets and SSE streams open on this instance, by token (revocation, expiry, per-user cap). */
   sessions: TokenSessions;
+  /** The site agents' RabbitMQ, when one is configured. */
+  broker: BrokerDeps | undefined;
+  /** What follows every recorded event in its transaction (the broker outbox, when a broker is configured). */
+  followEvent: EventFollower | undefined;
 }
 
 /** Built once per HTTP request or WebSocket connection, for REST and GraphQL alike. */
@@ -29,6 +46,8 @@ export interface Context extends AppDeps {
   viewer: Viewer | null;
   /** The digest of the token that authenticated the viewer (logout revokes it). */
   tokenDigest: string | null;
+  /** The token key itself: a site agent's broker login has it as its password (the agent's STOMP passcode). */
+  tokenKey: string | null;
   access: Access;
   requestId: string;
   /** Origin used for absolute `url` fields (PUBLIC_URL, else the request's own origin). */
@@ -49,20 +68,21 @@ export interface RequestInfo {
 }
 
 export async function buildContext(deps: AppDeps, request: RequestInfo): Promise<Context> {
-  const { viewer, failure, tokenDigest } = await authenticate(deps.db, request.authorization, deps.now());
-  return contextFor(deps, viewer, failure, { ...request, tokenDigest });
+  const { viewer, failure, tokenDigest, tokenKey } = await authenticate(deps.db, request.authorization, deps.now());
+  return contextFor(deps, viewer, failure, { ...request, tokenDigest, tokenKey });
 }
 
 export function contextFor(
   deps: AppDeps,
   viewer: Viewer | null,
   failure: DomainError | undefined,
-  request: Omit<RequestInfo, "authorization"> & { tokenDigest?: string },
+  request: Omit<RequestInfo, "authorization"> & { tokenDigest?: string; tokenKey?: string },
 ): Context {
   return {
     ...deps,
     viewer,
     tokenDigest: request.tokenDigest ?? null,
+    tokenKey: request.tokenKey ?? null,
     access: new Access(deps.db, viewer, deps.now),
     requestId: request.requestId || randomUUID(),
     baseUrl: baseUrlOf(deps.config.publicUrl, request.url),

@@ -25,6 +25,7 @@ import "./usage/schema.ts";
 import "./usage/schema-user-limits.ts";
 import "./ssh-keys/schema.ts";
 import "./site-agents/schema.ts";
+import "./event-subscriptions/schema.ts";
 import "./graphql/version.ts";
 
 export const schema = lexicographicSortSchema(builder.toSchema());

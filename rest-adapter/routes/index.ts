@@ -12,6 +12,7 @@ import { usageRoutes } from "./usage.ts";
 import { sshKeyRoutes } from "./ssh-keys.ts";
 import { userUsageLimitRoutes } from "./user-usage-limits.ts";
 import { tokenRoutes } from "./tokens.ts";
+import { eventSubscriptionRoutes } from "./event-subscriptions.ts";
 
 /** Every documented REST path, in matching order (static segments before `:uuid`). */
-export const ROUTES: RouteSpec[] = [...directoryRoutes, ...eventRoutes, ...offeringUserRoutes, ...termsOfServiceRoutes, ...orderRoutes, ...resourceRoutes, ...usageRoutes, ...userUsageLimitRoutes, ...sshKeyRoutes, ...maintenanceRoutes, ...adminAnnouncementRoutes, ...siteAgentRoutes, ...tokenRoutes];
+export const ROUTES: RouteSpec[] = [...directoryRoutes, ...eventRoutes, ...offeringUserRoutes, ...termsOfServiceRoutes, ...orderRoutes, ...resourceRoutes, ...usageRoutes, ...userUsageLimitRoutes, ...sshKeyRoutes, ...maintenanceRoutes, ...adminAnnouncementRoutes, ...siteAgentRoutes, ...eventSubscriptionRoutes, ...tokenRoutes];

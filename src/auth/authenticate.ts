@@ -4,7 +4,7 @@ import type { Viewer } from "./access.ts";
 import { TOKEN_PATTERN, tokenDigest } from "./secrets.ts";
 
 /** `tokenDigest` names the token that authenticated the caller (logout revokes it; sessions are filed under it). */
-export type Authentication = { viewer: Viewer | null; tokenDigest?: string; failure?: DomainError };
+export type Authentication = { viewer: Viewer | null; tokenDigest?: string; tokenKey?: string; failure?: DomainError };
 
 const ANONYMOUS: Authentication = { viewer: null };
 
@@ -48,5 +48,5 @@ export async function authenticate(db: Db, authorization: string | null | undefi
     await db.$executeRaw`UPDATE auth_tokens SET last_used = ${now} WHERE key_digest = ${digest} AND last_used < ${now}`;
   }
   const { isActive: _active, lastUsed: _used, tokenLifetime: _lifetime, ...viewer } = row;
-  return { viewer, tokenDigest: digest };
+  return { viewer, tokenDigest: digest, tokenKey: key };
 }

@@ -87,7 +87,7 @@ export async function grantRole(ctx: Context, input: RoleInput) {
     await recordEvent(ctx, tx, outbox, {
       type: "role_granted",
       message: `User ${user.username} has gained role ${role} in ${scope.name}.`,
-      context: { affected_user_uuid: toHex(user.id), role_name: role, scope_type: input.scopeType, scope_uuid: toHex(scope.id) },
+      context: { affected_user_uuid: toHex(user.id), affected_user_username: user.username, role_name: role, scope_type: input.scopeType, scope_uuid: toHex(scope.id) },
       scopes: eventScopes(input.scopeType, scope, user.id),
     });
     await reconcileRoleChange(ctx, tx, outbox, { userId: user.id, scopeType: input.scopeType, scopeId: scope.id, role });
@@ -108,7 +108,7 @@ export async function revokeRole(ctx: Context, input: RoleInput) {
     await recordEvent(ctx, tx, outbox, {
       type: "role_revoked",
       message: `User ${user.username} has lost role ${role} in ${scope.name}.`,
-      context: { affected_user_uuid: toHex(user.id), role_name: role, scope_type: input.scopeType, scope_uuid: toHex(scope.id) },
+      context: { affected_user_uuid: toHex(user.id), affected_user_username: user.username, role_name: role, scope_type: input.scopeType, scope_uuid: toHex(scope.id) },
       scopes: eventScopes(input.scopeType, scope, user.id),
     });
     await reconcileRoleChange(ctx, tx, outbox, { userId: user.id, scopeType: input.scopeType, scopeId: scope.id, role });

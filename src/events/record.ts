@@ -1,26 +1,10 @@
-import type { EventType } from "./types.ts";
-import type { EventScopeType } from "../generated/prisma/client.ts";
+import type { EventSpec } from "./spec.ts";
 import type { Context } from "../context.ts";
 import { toHex } from "../platform/ids.ts";
 import type { Outbox, Tx } from "../platform/transaction.ts";
 import type { Topics } from "../topics.ts";
 
-/** Topics whose changes subscribers may resume: the domain changes, each published with its event's id. */
-export type ChangeTopic = "offeringUserChanged" | "orderChanged" | "resourceChanged" | "maintenanceChanged";
-
-/** What a change is published as, without the event id it gets: kept with the event, for subscribers that resume. */
-export type RecordedChange = { [K in ChangeTopic]: { topic: K; payload: Omit<Topics[K], "eventId"> } }[ChangeTopic];
-
-export interface EventSpec {
-  type: EventType;
-  message: string;
-  /** What changed: old and new values, the objects concerned (uuids in hex). */
-  context: Record<string, unknown>;
-  /** The objects the event belongs to; they decide who can see it and which filters match it. */
-  scopes: Array<{ type: EventScopeType; id: string }>;
-  /** The change the caller publishes after this event, with the event's id (see events/resume.ts). */
-  change?: RecordedChange;
-}
+export type { ChangeTopic, EventSpec, RecordedChange } from "./spec.ts";
 
 /** Writes an audit event inside the caller's transaction; subscribers hear of it after commit. */
 export async function recordEvent(ctx: Context, tx: Tx, outbox: Outbox<Topics>, spec: EventSpec) {
@@ -42,6 +26,7 @@ export async function recordEvent(ctx: Context, tx: Tx, outbox: Outbox<Topics>, 
     },
     select: { id: true, eventType: true },
   });
+  await ctx.followEvent?.(ctx, tx, outbox, spec);
   outbox.publish("eventCreated", { eventId: event.id, eventType: spec.type });
   return event;
 }

@@ -7,6 +7,7 @@ import type { PoolUsage } from "../platform/database.ts";
 import type { PubSub, PubSubOptions, TopicMap } from "../platform/pubsub.ts";
 import type { EndReason } from "../platform/topic-hub.ts";
 import type { Logger } from "./logger.ts";
+import type { RelayOutcome, RelayReports } from "../broker/relay.ts";
 
 const SECONDS_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 const DISTINCT_OPERATION_NAMES = 200;
@@ -111,6 +112,18 @@ export class GatewayMetrics {
     registers: this.registers,
   });
 
+  private readonly brokerMessages = new Counter({
+    name: "gateway_broker_messages_total",
+    help: "Site agents' messages taken from the broker outbox, by outcome (routed; unrouted: no such queue; rejected: the queue was full; undeliverable: its vhost is gone)",
+    labelNames: ["outcome"] as const,
+    registers: this.registers,
+  });
+  private readonly brokerFailures = new Counter({
+    name: "gateway_broker_relay_failures_total",
+    help: "Times the relay could not reach the broker (its messages stay in the outbox and are sent when it is back)",
+    registers: this.registers,
+  });
+
   constructor(poolUsage: () => PoolUsage) {
     new Gauge({
       name: "gateway_database_connections",
@@ -122,6 +135,14 @@ export class GatewayMetrics {
         for (const [state, value] of Object.entries(poolUsage())) if (value !== undefined) this.set({ state }, value);
       },
     });
+  }
+
+  recordBrokerMessage(outcome: RelayOutcome) {
+    this.brokerMessages.inc({ outcome });
+  }
+
+  recordBrokerFailure() {
+    this.brokerFailures.inc();
   }
 
   recordHttpRequest(labels: HttpLabels, seconds: number) {
@@ -186,6 +207,21 @@ export function observePubSub(metrics: GatewayMetrics, logger: Logger): PubSubOp
       logger.error({ err, topic }, "publish failed: subscribers miss this change");
     },
     onSubscriptionEnded: (reason) => metrics.recordSubscriptionEnded(reason),
+  };
+}
+
+/** The broker relay's reports: every outcome counted, the ones that lose a message logged. */
+export function brokerReports(metrics: GatewayMetrics, logger: Logger): RelayReports & { cleanupFailed(error: unknown): void } {
+  return {
+    delivered: (outcome, message) => {
+      metrics.recordBrokerMessage(outcome);
+      if (outcome !== "routed") logger.warn({ outcome, vhost: message.vhost, queue: message.queue, outboxId: message.id }, "site agent message dropped by the broker");
+    },
+    failed: (err, retryInMs) => {
+      metrics.recordBrokerFailure();
+      logger.warn({ err, retryInMs }, "broker unreachable: site agent messages wait in the outbox");
+    },
+    cleanupFailed: (err) => logger.warn({ err }, "removing broker logins of revoked tokens failed (retried by the sweep)"),
   };
 }
 

@@ -24,6 +24,8 @@ export const COLLECTIONS = {
   agentIdentity: "marketplace-site-agent-identities",
   agentService: "marketplace-site-agent-services",
   agentProcessor: "marketplace-site-agent-processors",
+  eventSubscription: "event-subscriptions",
+  eventSubscriptionQueue: "event-subscription-queues",
 } as const;
 export type Collection = keyof typeof COLLECTIONS;
 

@@ -6,8 +6,9 @@ import { loadProxySettings, type ProxySettings } from "./proxy-settings.ts";
 import { loadSecuritySettings, type SecuritySettings } from "./security-settings.ts";
 import { loadSeedSettings, type SeedSettings } from "./seed-settings.ts";
 import { envFlag } from "./env-flag.ts";
+import { type BrokerSettings, loadBrokerSettings } from "./broker-settings.ts";
 
-export interface Config extends GraphqlSettings, ObservabilitySettings, RateLimitSettings, DeploymentSettings, ProxySettings, SecuritySettings, SeedSettings {
+export interface Config extends GraphqlSettings, ObservabilitySettings, RateLimitSettings, DeploymentSettings, ProxySettings, SecuritySettings, SeedSettings, BrokerSettings {
   port: number;
   host: string;
   dataDir: string;
@@ -52,5 +53,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ...loadProxySettings(env),
     ...loadSecuritySettings(env),
     ...loadSeedSettings(env),
+    ...loadBrokerSettings(env),
   };
 }

@@ -78,6 +78,8 @@ export const unauthenticated = (message = "Authentication credentials were not p
 export const invalid = (fields: FieldErrors) => new ValidationError(fields);
 export const fieldError = (field: string, message: string) => invalid({ [field]: [message] });
 export const conflict = (message: string) => new ConflictError(message);
+/** Invalid as a whole, in one sentence about no field (REST: 400 `{"detail": message}`). */
+export const refused = (message: string) => new ValidationError({}, message);
 
 /** Waldur's refusal of an action from the wrong state (409), typed as a transition error. */
 export const wrongState = (message: string, currentState: string, allowedFrom: readonly string[]) =>

@@ -12,6 +12,11 @@ export class Outbox<T extends TopicMap> {
     this.pending.push(() => this.pubsub.publish(topic, payload));
   }
 
+  /** Runs `notify` once the transaction has committed (never if it rolls back). */
+  afterCommit(notify: () => void): void {
+    this.pending.push(notify);
+  }
+
   constructor(private readonly pubsub: PubSub<T>) {}
 
   flush() {

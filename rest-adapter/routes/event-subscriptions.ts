@@ -1,0 +1,89 @@
+import { EVENT_SUBSCRIPTION_CONTRACT, EVENT_SUBSCRIPTION_QUEUE_CONTRACT } from "../../src/event-subscriptions/contract.ts";
+import { OBSERVABLE_OBJECT_TYPES } from "../../src/event-subscriptions/object-types.ts";
+import { COLLECTIONS } from "../../src/platform/collections.ts";
+import { choice, defineBody, text, withBody } from "../body-contract.ts";
+import type { RouteSpec } from "../route.ts";
+import { byUuid, deleteRoute, listRoute, retrieveRoute } from "./common.ts";
+
+const SUBSCRIPTIONS = `/api/${COLLECTIONS.eventSubscription}`;
+const QUEUES = `/api/${COLLECTIONS.eventSubscriptionQueue}`;
+const IDENTITIES = `/api/${COLLECTIONS.agentIdentity}`;
+
+const OBJECT_TYPES = Object.fromEntries(OBSERVABLE_OBJECT_TYPES.map((type) => [type, type]));
+
+const REGISTRATION = defineBody({ observable_object_type: choice(OBJECT_TYPES, { required: true }), description: text() });
+const QUEUE = defineBody({
+  offering_uuid: text({ required: true, description: "The offering's uuid, with or without dashes" }),
+  object_type: choice(OBJECT_TYPES, { required: true }),
+});
+
+/** A call that makes or refreshes: 201 when it created the row, 200 when it existed. */
+const createdOr200 = { kind: "object", status: 201, statusOf: (value) => (value.created ? 201 : 200) } satisfies Partial<RouteSpec>;
+
+/** A request queued for the agents: Waldur answers with a `Status`. */
+const syncRoute = (path: string, summary: string, mutation: string, inputField: string, status: number): RouteSpec => ({
+  method: "POST",
+  path,
+  summary,
+  document: `mutation($uuid: ID!) { ${mutation}(input: { ${inputField}: $uuid }) { status } }`,
+  variables: byUuid,
+  kind: "object",
+  status,
+});
+
+export const eventSubscriptionRoutes: RouteSpec[] = [
+  listRoute({
+    path: `${SUBSCRIPTIONS}/`,
+    summary: "List the caller's event subscriptions (staff and support: everyone's)",
+    field: "eventSubscriptions",
+    type: "EventSubscription",
+    fragment: "EventSubscriptionRest",
+    contract: EVENT_SUBSCRIPTION_CONTRACT,
+  }),
+  retrieveRoute(SUBSCRIPTIONS, "Retrieve an event subscription", "eventSubscription", "EventSubscriptionRest"),
+  deleteRoute(SUBSCRIPTIONS, "Remove an event subscription with its queues and broker login", "deleteEventSubscription"),
+  {
+    method: "POST",
+    path: `${SUBSCRIPTIONS}/:uuid/create_queue/`,
+    summary: "Declare the broker queue of one offering and object type under the subscription",
+    document: `mutation($input: CreateEventSubscriptionQueueInput!) {
+      createEventSubscriptionQueue(input: $input) { created queue { ...EventSubscriptionQueueRest } } }`,
+    ...withBody(QUEUE, (input, { params }) => ({ input: { subscriptionUuid: params.uuid, ...input } })),
+    ...createdOr200,
+    shape: (value) => value.queue,
+  },
+  listRoute({
+    path: `${QUEUES}/`,
+    summary: "List the queues of the caller's event subscriptions",
+    field: "eventSubscriptionQueues",
+    type: "EventSubscriptionQueue",
+    fragment: "EventSubscriptionQueueRest",
+    contract: EVENT_SUBSCRIPTION_QUEUE_CONTRACT,
+  }),
+  retrieveRoute(QUEUES, "Retrieve an event subscription queue", "eventSubscriptionQueue", "EventSubscriptionQueueRest"),
+  deleteRoute(QUEUES, "Remove an event subscription queue (and the broker queue)", "deleteEventSubscriptionQueue"),
+  {
+    method: "POST",
+    path: `${IDENTITIES}/:uuid/register_event_subscription/`,
+    summary: "Subscribe the caller's token to one object type for the agent; provisions its broker login (400 without a broker)",
+    document: `mutation($input: RegisterEventSubscriptionInput!) {
+      registerEventSubscription(input: $input) { created subscription { ...EventSubscriptionRest } } }`,
+    ...withBody(REGISTRATION, (input, { params }) => ({ input: { identityUuid: params.uuid, ...input } })),
+    ...createdOr200,
+    shape: (value) => value.subscription,
+  },
+  syncRoute(
+    `/api/${COLLECTIONS.offering}/:uuid/sync_resources/`,
+    "Ask the offering's site agents for a full resource resynchronisation (409 when none listens)",
+    "requestOfferingResourcesSync",
+    "offeringUuid",
+    202,
+  ),
+  syncRoute(
+    `/api/${COLLECTIONS.project}/:uuid/sync_user_roles/`,
+    "Staff: ask the site agents of the project's offerings to synchronise its members",
+    "requestProjectUserRolesSync",
+    "projectUuid",
+    200,
+  ),
+];

@@ -1,0 +1,44 @@
+import type { AppDeps, BrokerDeps } from "../context.ts";
+import { BrokerManagement } from "../broker/management.ts";
+import { AmqpPublisher } from "../broker/publisher.ts";
+import { BrokerRelay, type RelayReports } from "../broker/relay.ts";
+import type { BrokerConnection } from "../platform/broker-settings.ts";
+import { removeSubscriptionsOfTokens } from "./teardown.ts";
+
+export interface AgentBrokerReports extends RelayReports {
+  /** Housekeeping (removing the broker logins of revoked tokens) failed; it is tried again later. */
+  cleanupFailed(error: unknown): void;
+}
+
+const SWEEP_MS = 10 * 60_000;
+
+/**
+ * The site agents' broker on this instance: provisioning, the outbox relay, and the removal of subscriptions whose
+ * token was revoked (at once, on every instance's `tokenRevoked`) or has gone otherwise (a sweep every 10 minutes).
+ */
+export function openAgentBroker(connection: BrokerConnection, deps: Pick<AppDeps, "db" | "pubsub">, reports: AgentBrokerReports) {
+  const management = new BrokerManagement(connection);
+  const publisher = new AmqpPublisher(connection);
+  const relay = new BrokerRelay(deps.db, publisher, reports, { intervalMs: connection.relayIntervalMs, claimSeconds: connection.claimSeconds });
+  const broker: BrokerDeps = { management, wake: () => relay.wake() };
+  const teardown = { db: deps.db, broker };
+  const sweep = () => removeSubscriptionsOfTokens(teardown, "gone").catch(reports.cleanupFailed);
+  const sweeper = setInterval(() => void sweep(), SWEEP_MS).unref();
+  const revocations = deps.pubsub.subscribe("tokenRevoked");
+  const following = (async () => {
+    for await (const revoked of revocations) await removeSubscriptionsOfTokens(teardown, revoked.tokenDigests).catch(reports.cleanupFailed);
+  })();
+  relay.start();
+  void sweep();
+  return {
+    broker,
+    relay,
+    async close() {
+      clearInterval(sweeper);
+      await revocations.return?.();
+      await following;
+      await relay.stop();
+      await publisher.close();
+    },
+  };
+}

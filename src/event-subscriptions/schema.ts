@@ -1,0 +1,185 @@
+import { builder, nullIfMissing } from "../graphql/builder.ts";
+import { collectionInputs } from "../graphql/collection-inputs.ts";
+import { deleted, DeletionRef } from "../graphql/deletion.ts";
+import { inputTypeName, MUTATION_RESULT, uuidInput } from "../graphql/mutations.ts";
+import { visibleNode } from "../graphql/nodes.ts";
+import { connectionType, nodesQuery, pageArgs, relayConnection, toPage } from "../graphql/pagination.ts";
+import { apiUrl } from "../graphql/urls.ts";
+import { toHex } from "../platform/ids.ts";
+import { EVENT_SUBSCRIPTION_CONTRACT, EVENT_SUBSCRIPTION_QUEUE_CONTRACT } from "./contract.ts";
+import { subscriptionQueueName, vhostOf } from "./naming.ts";
+import { OBSERVABLE_OBJECT_TYPES } from "./object-types.ts";
+import * as queues from "./queues.ts";
+import * as subscriptions from "./subscriptions.ts";
+import * as sync from "./sync.ts";
+
+const ObservableObjectRef = builder.objectRef<{ objectType: string }>("ObservableObject").implement({
+  fields: (t) => ({ objectType: t.exposeString("objectType") }),
+});
+
+export const EventSubscriptionRef = builder.prismaNode("EventSubscription", {
+  ...visibleNode(subscriptions.getEventSubscription),
+  description: "A site agent's subscription to one type of change: its uuid hex is the broker login, its owner's uuid hex the vhost",
+  fields: (t) => ({
+    uuid: t.string({ resolve: (s) => toHex(s.id) }),
+    url: t.string({ resolve: (s, _a, ctx) => apiUrl(ctx, "eventSubscription", s.id) }),
+    user: t.relation("user"),
+    userUrl: t.string({ resolve: (s, _a, ctx) => apiUrl(ctx, "user", s.userId) }),
+    userUuid: t.string({ resolve: (s) => toHex(s.userId) }),
+    userUsername: t.string({ select: { user: { select: { username: true } } }, resolve: (s) => s.user.username }),
+    userFullName: t.string({
+      select: { user: { select: { firstName: true, lastName: true } } },
+      resolve: (s) => `${s.user.firstName} ${s.user.lastName}`.trim(),
+    }),
+    description: t.exposeString("description"),
+    sourceIp: t.exposeString("sourceIp", { nullable: true }),
+    objectType: t.exposeString("objectType"),
+    observableObjects: t.field({ type: [ObservableObjectRef], resolve: (s) => [{ objectType: s.objectType }] }),
+    queues: t.relation("queues", { query: { orderBy: [{ created: "asc" }] } }),
+    created: t.expose("created", { type: "DateTime" }),
+    modified: t.expose("modified", { type: "DateTime" }),
+  }),
+});
+
+export const EventSubscriptionQueueRef = builder.prismaNode("EventSubscriptionQueue", {
+  ...visibleNode(queues.getEventSubscriptionQueue),
+  fields: (t) => ({
+    uuid: t.string({ resolve: (q) => toHex(q.id) }),
+    url: t.string({ resolve: (q, _a, ctx) => apiUrl(ctx, "eventSubscriptionQueue", q.id) }),
+    eventSubscription: t.relation("subscription"),
+    eventSubscriptionUrl: t.string({ resolve: (q, _a, ctx) => apiUrl(ctx, "eventSubscription", q.subscriptionId) }),
+    eventSubscriptionUuid: t.string({ resolve: (q) => toHex(q.subscriptionId) }),
+    offering: t.relation("offering"),
+    offeringUuid: t.string({ resolve: (q) => toHex(q.offeringId) }),
+    objectType: t.exposeString("objectType"),
+    queueName: t.string({ resolve: (q) => subscriptionQueueName(q.subscriptionId, q.offeringId, q.objectType) }),
+    vhost: t.string({ select: { subscription: { select: { userId: true } } }, resolve: (q) => vhostOf(q.subscription.userId) }),
+    created: t.expose("created", { type: "DateTime" }),
+  }),
+});
+
+const { Filter: SubscriptionFilter, Order: SubscriptionOrder } = collectionInputs("EventSubscription", EVENT_SUBSCRIPTION_CONTRACT);
+const { Filter: QueueFilter, Order: QueueOrder } = collectionInputs("EventSubscriptionQueue", EVENT_SUBSCRIPTION_QUEUE_CONTRACT);
+
+const SubscriptionRegistrationRef = builder.objectRef<{ subscription: { id: string }; created: boolean }>("EventSubscriptionRegistration").implement({
+  fields: (t) => ({
+    created: t.exposeBoolean("created", { description: "False when the caller's subscription to the type existed (its broker login was refreshed)" }),
+    subscription: t.prismaField({
+      type: "EventSubscription",
+      resolve: (query, r, _a, ctx) => ctx.db.eventSubscription.findUniqueOrThrow({ ...query, where: { id: r.subscription.id } }),
+    }),
+  }),
+});
+
+const QueueCreationRef = builder.objectRef<{ queue: { id: string }; created: boolean }>("EventSubscriptionQueueCreation").implement({
+  fields: (t) => ({
+    created: t.exposeBoolean("created", { description: "False when the queue existed (it was declared again)" }),
+    queue: t.prismaField({
+      type: "EventSubscriptionQueue",
+      resolve: (query, r, _a, ctx) => ctx.db.eventSubscriptionQueue.findUniqueOrThrow({ ...query, where: { id: r.queue.id } }),
+    }),
+  }),
+});
+
+const SyncRequestRef = builder.objectRef<{ status: string }>("SyncRequest").implement({
+  fields: (t) => ({ status: t.exposeString("status") }),
+});
+
+builder.queryFields((t) => ({
+  eventSubscriptions: t.field({
+    type: connectionType("EventSubscription", EventSubscriptionRef),
+    description: "The viewer's event subscriptions (staff and support: everyone's)",
+    args: { filter: t.arg({ type: SubscriptionFilter }), orderBy: t.arg({ type: [SubscriptionOrder] }), ...pageArgs },
+    resolve: (_r, args, ctx, info) =>
+      relayConnection(
+        subscriptions.listEventSubscriptions(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "EventSubscription")),
+      ),
+  }),
+  eventSubscription: t.prismaField({
+    type: "EventSubscription",
+    nullable: true,
+    args: { uuid: t.arg.id({ required: true }) },
+    resolve: (query, _r, args, ctx) => nullIfMissing(subscriptions.getEventSubscription(ctx, String(args.uuid), query)),
+  }),
+  eventSubscriptionQueues: t.field({
+    type: connectionType("EventSubscriptionQueue", EventSubscriptionQueueRef),
+    args: { filter: t.arg({ type: QueueFilter }), orderBy: t.arg({ type: [QueueOrder] }), ...pageArgs },
+    resolve: (_r, args, ctx, info) =>
+      relayConnection(
+        queues.listEventSubscriptionQueues(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "EventSubscriptionQueue")),
+      ),
+  }),
+  eventSubscriptionQueue: t.prismaField({
+    type: "EventSubscriptionQueue",
+    nullable: true,
+    args: { uuid: t.arg.id({ required: true }) },
+    resolve: (query, _r, args, ctx) => nullIfMissing(queues.getEventSubscriptionQueue(ctx, String(args.uuid), query)),
+  }),
+}));
+
+const RegisterInput = builder.inputType(inputTypeName("registerEventSubscription"), {
+  fields: (t) => ({
+    identityUuid: t.id({ required: true, description: "The site agent identity the subscription is for" }),
+    observableObjectType: t.string({ required: true, description: `One of: ${OBSERVABLE_OBJECT_TYPES.join(", ")}` }),
+    description: t.string(),
+  }),
+});
+
+const CreateQueueInput = builder.inputType(inputTypeName("createEventSubscriptionQueue"), {
+  fields: (t) => ({
+    subscriptionUuid: t.id({ required: true }),
+    offeringUuid: t.string({ required: true, description: "With or without dashes" }),
+    objectType: t.string({ required: true, description: `One of: ${OBSERVABLE_OBJECT_TYPES.join(", ")}` }),
+  }),
+});
+
+const SyncResourcesInput = builder.inputType(inputTypeName("requestOfferingResourcesSync"), {
+  fields: (t) => ({ offeringUuid: t.id({ required: true }) }),
+});
+const SyncRolesInput = builder.inputType(inputTypeName("requestProjectUserRolesSync"), {
+  fields: (t) => ({ projectUuid: t.id({ required: true }) }),
+});
+
+builder.mutationFields((t) => ({
+  registerEventSubscription: t.field({
+    type: SubscriptionRegistrationRef,
+    ...MUTATION_RESULT,
+    description: "Subscribes the viewer (per token) to one type of change for site agents; provisions its broker login",
+    args: { input: t.arg({ type: RegisterInput, required: true }) },
+    resolve: (_r, { input }, ctx) => subscriptions.registerEventSubscription(ctx, String(input.identityUuid), input),
+  }),
+  createEventSubscriptionQueue: t.field({
+    type: QueueCreationRef,
+    ...MUTATION_RESULT,
+    description: "Declares the broker queue of one offering and type under a subscription",
+    args: { input: t.arg({ type: CreateQueueInput, required: true }) },
+    resolve: (_r, { input }, ctx) => queues.createEventSubscriptionQueue(ctx, String(input.subscriptionUuid), input),
+  }),
+  deleteEventSubscription: t.field({
+    type: DeletionRef,
+    ...MUTATION_RESULT,
+    description: "Removes the subscription with its queues and broker login",
+    args: { input: t.arg({ type: uuidInput("deleteEventSubscription"), required: true }) },
+    resolve: async (_r, { input }, ctx) => deleted("EventSubscription", await subscriptions.deleteEventSubscription(ctx, String(input.uuid))),
+  }),
+  deleteEventSubscriptionQueue: t.field({
+    type: DeletionRef,
+    ...MUTATION_RESULT,
+    args: { input: t.arg({ type: uuidInput("deleteEventSubscriptionQueue"), required: true }) },
+    resolve: async (_r, { input }, ctx) => deleted("EventSubscriptionQueue", await queues.deleteEventSubscriptionQueue(ctx, String(input.uuid))),
+  }),
+  requestOfferingResourcesSync: t.field({
+    type: SyncRequestRef,
+    ...MUTATION_RESULT,
+    description: "Asks the offering's site agents for a full resynchronisation of its resources",
+    args: { input: t.arg({ type: SyncResourcesInput, required: true }) },
+    resolve: (_r, { input }, ctx) => sync.requestOfferingResourcesSync(ctx, String(input.offeringUuid)),
+  }),
+  requestProjectUserRolesSync: t.field({
+    type: SyncRequestRef,
+    ...MUTATION_RESULT,
+    description: "Staff: asks the site agents of the project's offerings to synchronise its members",
+    args: { input: t.arg({ type: SyncRolesInput, required: true }) },
+    resolve: (_r, { input }, ctx) => sync.requestProjectUserRolesSync(ctx, String(input.projectUuid)),
+  }),
+}));
