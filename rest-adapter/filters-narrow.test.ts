@@ -200,6 +200,10 @@ const CASES: Record<string, Record<string, Case>> = {
   "/api/marketplace-site-agent-identities/": {
     name: splits("storage-agent"), offering_uuid: uuidOf(storage), version: splits("0.6.0"), last_restarted: cutoff, orphaned: splits("true"),
   },
+  "/api/event-subscriptions/": { user_uuid: uuidOf((d) => d.alice), user_username: splits("split.alice") },
+  "/api/event-subscription-queues/": {
+    event_subscription_uuid: uuidOf((d) => d.aliceOrders), offering_uuid: uuidOf(storage), object_type: splits("order"),
+  },
 };
 
 /** Lists under one object: which object the path names. */

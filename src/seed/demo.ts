@@ -99,7 +99,8 @@ async function seedAccounts(db: Db): Promise<DemoAccounts> {
         name: "Slurm Cluster",
         type: "Marketplace.Slurm",
         state: "ACTIVE",
-        pluginOptions: { service_provider_can_create_offering_user: true, offering_user_auto_deletion: true },
+        // The site agent generates usernames only under the service_provider policy.
+        pluginOptions: { service_provider_can_create_offering_user: true, offering_user_auto_deletion: true, username_generation_policy: "service_provider" },
         components: {
           create: [
             { type: "cpu", name: "CPU", billingType: "USAGE", measuredUnit: "core-hours" },

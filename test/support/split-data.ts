@@ -34,7 +34,7 @@ export async function buildSplitData(t: TestApp) {
   const directory = await buildDirectory(db, world, people);
   const market = await buildMarket(db, world, people, directory);
   await buildUsage(db, world, people, market);
-  const notices = await buildNotices(db, world, directory, market);
+  const notices = await buildNotices(db, world, people, directory, market);
   const keys = await buildKeys(db, world);
   await buildEvents(db, world, people, directory, market);
   return {
@@ -186,7 +186,7 @@ async function buildUsage(db: Db, world: World, { alice }: People, { resources, 
 }
 
 /** Maintenance in four states and schedules (two providers), links to offerings, announcements, site agents. */
-async function buildNotices(db: Db, world: World, { serviceProvider2 }: Directory, { hpc, storage }: Market) {
+async function buildNotices(db: Db, world: World, people: People, { serviceProvider2 }: Directory, { hpc, storage }: Market) {
   const at = (text: string) => new Date(text);
   const maintenance = (data: Omit<Prisma.MaintenanceAnnouncementUncheckedCreateInput, "serviceProviderId"> & { serviceProviderId?: string }) =>
     db.maintenanceAnnouncement.create({ data: { serviceProviderId: world.serviceProvider.id, ...data } });
@@ -220,7 +220,20 @@ async function buildNotices(db: Db, world: World, { serviceProvider2 }: Director
   await db.agentIdentity.create({
     data: { offeringId: storage.id, name: "storage-agent", version: "0.6.0", lastRestarted: VINTAGE.created, ...VINTAGE },
   });
-  return { scheduledMaintenance: ref(scheduled) };
+  // Event subscriptions as rows only (their broker logins are the broker tests' business): Alice's order
+  // subscription has queues for both offerings, Bob's offering_user subscription one for the HPC offering.
+  const subscription = (userId: string, objectType: string) =>
+    db.eventSubscription.create({ data: { userId, objectType, tokenDigest: "0".repeat(64) } });
+  const aliceOrders = await subscription(people.alice.id, "order");
+  const bobUsers = await subscription(people.bob.id, "offering_user");
+  await db.eventSubscriptionQueue.createMany({
+    data: [
+      { subscriptionId: aliceOrders.id, offeringId: hpc.id, objectType: "order" },
+      { subscriptionId: aliceOrders.id, offeringId: storage.id, objectType: "order" },
+      { subscriptionId: bobUsers.id, offeringId: hpc.id, objectType: "offering_user" },
+    ],
+  });
+  return { scheduledMaintenance: ref(scheduled), aliceOrders: ref(aliceOrders) };
 }
 
 /** Two keys of members of the world's project (which holds a live resource of the world's provider), one vintage. */
