@@ -23,12 +23,11 @@ interface ClaimedRow {
 }
 
 const BATCH = 200;
-const MAX_BACKOFF_MS = 30_000;
 
 /**
  * Publishes the broker outbox after commit. Each instance runs one: it claims a batch with `FOR UPDATE SKIP LOCKED`
  * for `claimSeconds`, publishes it, and deletes what the broker confirmed, so no two instances send one row and a
- * crash only delays the rows it held. A broker outage backs off (up to 30 s) and never touches the API's writes.
+ * crash only delays the rows it held. A broker outage backs off (up to `retryMaxMs`) and never touches the API's writes.
  */
 export class BrokerRelay {
   private running: Promise<void> | undefined;
@@ -41,7 +40,7 @@ export class BrokerRelay {
     private readonly db: Db,
     private readonly publisher: MessagePublisher,
     private readonly reports: RelayReports,
-    private readonly options: { intervalMs: number; claimSeconds: number },
+    private readonly options: { intervalMs: number; claimSeconds: number; retryMaxMs: number },
   ) {}
 
   start() {
@@ -69,7 +68,7 @@ export class BrokerRelay {
         this.backoffMs = 0;
       })
       .catch((error: unknown) => {
-        this.backoffMs = Math.min(MAX_BACKOFF_MS, Math.max(500, this.backoffMs * 2));
+        this.backoffMs = Math.min(this.options.retryMaxMs, Math.max(500, this.backoffMs * 2));
         this.reports.failed(error, this.backoffMs);
       })
       .finally(() => {

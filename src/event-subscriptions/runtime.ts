@@ -19,7 +19,7 @@ const SWEEP_MS = 10 * 60_000;
 export function openAgentBroker(connection: BrokerConnection, deps: Pick<AppDeps, "db" | "pubsub">, reports: AgentBrokerReports) {
   const management = new BrokerManagement(connection);
   const publisher = new AmqpPublisher(connection);
-  const relay = new BrokerRelay(deps.db, publisher, reports, { intervalMs: connection.relayIntervalMs, claimSeconds: connection.claimSeconds });
+  const relay = new BrokerRelay(deps.db, publisher, reports, { intervalMs: connection.relayIntervalMs, claimSeconds: connection.claimSeconds, retryMaxMs: connection.retryMaxMs });
   const broker: BrokerDeps = { management, wake: () => relay.wake() };
   const teardown = { db: deps.db, broker };
   const sweep = () => removeSubscriptionsOfTokens(teardown, "gone").catch(reports.cleanupFailed);

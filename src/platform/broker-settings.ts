@@ -17,6 +17,8 @@ export interface BrokerConnection {
   relayIntervalMs: number;
   /** How long a relay holds the messages it took before another instance may take them again. */
   claimSeconds: number;
+  /** The longest wait between attempts while the broker is unreachable (the wait doubles from half a second). */
+  retryMaxMs: number;
 }
 
 const parsedUrl = (name: string, value: string, protocols: string[]) => {
@@ -61,6 +63,7 @@ export function loadBrokerSettings(env: NodeJS.ProcessEnv = process.env): Broker
       webStompUrl: webStomp ? parsedUrl("RABBITMQ_WEB_STOMP_URL", webStomp, ["ws:", "wss:"]).toString() : undefined,
       relayIntervalMs: Number(env.BROKER_RELAY_INTERVAL_MS ?? 1000),
       claimSeconds: Number(env.BROKER_CLAIM_SECONDS ?? 30),
+      retryMaxMs: Number(env.BROKER_RETRY_MAX_MS ?? 30_000),
     },
   };
 }
