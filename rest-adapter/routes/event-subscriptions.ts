@@ -1,7 +1,7 @@
 import { EVENT_SUBSCRIPTION_CONTRACT, EVENT_SUBSCRIPTION_QUEUE_CONTRACT } from "../../src/event-subscriptions/contract.ts";
 import { OBSERVABLE_OBJECT_TYPES } from "../../src/event-subscriptions/object-types.ts";
 import { COLLECTIONS } from "../../src/platform/collections.ts";
-import { choice, defineBody, text, withBody } from "../body-contract.ts";
+import { choice, defineBody, json, text, withBody } from "../body-contract.ts";
 import type { RouteSpec } from "../route.ts";
 import { byUuid, deleteRoute, listRoute, retrieveRoute } from "./common.ts";
 
@@ -15,6 +15,10 @@ const REGISTRATION = defineBody({ observable_object_type: choice(OBJECT_TYPES, {
 const QUEUE = defineBody({
   offering_uuid: text({ required: true, description: "The offering's uuid, with or without dashes" }),
   object_type: choice(OBJECT_TYPES, { required: true }),
+});
+
+const CONSUMER_QUEUE = defineBody({
+  object_types: json({ type: "array", items: { type: "string", enum: [...OBSERVABLE_OBJECT_TYPES] } }, { description: "Empty: every type; absent: unchanged" }),
 });
 
 /** A call that makes or refreshes: 201 when it created the row, 200 when it existed. */
@@ -71,6 +75,16 @@ export const eventSubscriptionRoutes: RouteSpec[] = [
     ...withBody(REGISTRATION, (input, { params }) => ({ input: { identityUuid: params.uuid, ...input } })),
     ...createdOr200,
     shape: (value) => value.subscription,
+  },
+  {
+    method: "POST",
+    path: `${IDENTITIES}/:uuid/register_queue/`,
+    summary: "Register (or refresh) the identity's one consumer queue for all the types it asks for (newer agents)",
+    document: `mutation($input: RegisterAgentQueueInput!) {
+      registerAgentQueue(input: $input) { created rmq_username: rmqUsername queue_name: queueName vhost observable_object_types: observableObjectTypes } }`,
+    ...withBody(CONSUMER_QUEUE, (input, { params }) => ({ input: { identityUuid: params.uuid, ...input } })),
+    ...createdOr200,
+    shape: ({ created: _created, ...registration }) => registration,
   },
   syncRoute(
     `/api/${COLLECTIONS.offering}/:uuid/sync_resources/`,

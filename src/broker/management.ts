@@ -87,6 +87,14 @@ export class BrokerManagement {
     return Array.isArray(users) ? users.flatMap((user) => (typeof user?.name === "string" ? [user.name] : [])) : [];
   }
 
+  /** The vhosts a login may use. */
+  async vhostsOf(username: string): Promise<string[]> {
+    const response = await this.call("GET", `users/${encodeURIComponent(username)}/permissions`, undefined, [404]);
+    if (response.status === 404) return [];
+    const permissions: unknown = await response.json();
+    return Array.isArray(permissions) ? permissions.flatMap((p) => (typeof p?.vhost === "string" ? [p.vhost] : [])) : [];
+  }
+
   async queueNames(vhost: string): Promise<string[]> {
     const response = await this.call("GET", `queues/${encodeURIComponent(vhost)}?columns=name`, undefined, [404]);
     if (response.status === 404) return [];

@@ -5,6 +5,8 @@ import { startTestApp, type TestApp } from "../../test/support/app.ts";
 import { brokerUnderTest, management } from "../../test/support/broker.ts";
 import { makeResource, userWithRoles } from "../../test/support/order-fixtures.ts";
 import { type StompConsumer, stompConsumer, stompLoginFails } from "../../test/support/stomp.ts";
+import { subscribeAsAgent as subscribeTo } from "../../test/support/agent-subscription.ts";
+import { sweepBrokerLogins } from "./teardown.ts";
 
 const broker = brokerUnderTest();
 
@@ -50,29 +52,13 @@ describe.skipIf(!broker)("with a RabbitMQ broker", () => {
     await Promise.all([...vhosts].map((vhost) => management().deleteVhost(vhost)));
   });
 
-  /** What the agent does for one object type: register, create the queue, log in over web-STOMP and subscribe. */
+  const call = (method: string, path: string, body: unknown, token: string) => t.http(method, path, { token, body });
+
   async function subscribeAsAgent(objectType: string, token = t.world.tokens.providerOwner) {
-    const registered = await t.http("POST", `/api/marketplace-site-agent-identities/${identityUuid}/register_event_subscription/`, {
-      token,
-      body: { observable_object_type: objectType, description: "Event subscription created by the site agent for identity {identity.name}" },
-    });
-    expect(registered.status).toBe(201);
-    const subscription = registered.body;
-    vhosts.add(subscription.user_uuid);
-    const queue = await t.http("POST", `/api/event-subscriptions/${subscription.uuid}/create_queue/`, {
-      token,
-      body: { offering_uuid: t.world.offering.id, object_type: objectType },
-    });
-    expect(queue.status).toBe(201);
-    const consumer = await stompConsumer({
-      url: broker!.webStompUrl,
-      login: subscription.uuid,
-      passcode: token,
-      vhost: subscription.user_uuid,
-      queue: queue.body.queue_name,
-    });
-    consumers.push(consumer);
-    return { subscription, queue: queue.body, consumer };
+    const agent = await subscribeTo(call, broker!, { identityUuid, offeringUuid: t.world.offering.id, objectType, token });
+    consumers.push(agent.consumer);
+    vhosts.add(agent.subscription.user_uuid);
+    return agent;
   }
 
   it("registers per token (201, then 200), declares Waldur's queue and provisions the agent's login", async () => {
@@ -177,6 +163,77 @@ describe.skipIf(!broker)("with a RabbitMQ broker", () => {
       resource_backend_ids: ["hpc_r1"],
       offering_uuid: t.world.offering.uuid,
     });
+  });
+
+  it("register_queue: one consumer queue per identity with object_type in every body (201, then 200; another user 409)", async () => {
+    const path = `/api/marketplace-site-agent-identities/${identityUuid}/register_queue/`;
+    const first = await t.http("POST", path, { token: t.world.tokens.providerOwner, body: { object_types: ["order", "offering_user"] } });
+    expect(first.status).toBe(201);
+    expect(first.body).toEqual({
+      rmq_username: expect.stringMatching(/^[0-9a-f]{32}$/),
+      queue_name: expect.stringMatching(/^consumer_[0-9a-f]{32}$/),
+      vhost: t.world.users.providerOwner.uuid,
+      observable_object_types: ["order", "offering_user"],
+    });
+    const again = await t.http("POST", path, { token: t.world.tokens.providerOwner, body: {} });
+    expect([again.status, again.body]).toEqual([200, first.body]);
+    const other = await t.http("POST", path, { token: t.world.tokens.offeringManager, body: {} });
+    expect(other.status).toBe(409);
+    const bad = await t.http("POST", path, { token: t.world.tokens.providerOwner, body: { object_types: ["orders"] } });
+    expect(bad.status).toBe(400);
+
+    const consumer = await stompConsumer({
+      url: broker!.webStompUrl,
+      login: first.body.rmq_username,
+      passcode: t.world.tokens.providerOwner,
+      vhost: first.body.vhost,
+      queue: first.body.queue_name,
+    });
+    consumers.push(consumer);
+    const created = await t.http("POST", "/api/marketplace-orders/", {
+      token: t.world.tokens.projectAdmin,
+      body: { offering: t.world.offering.uuid, project: t.world.project.uuid, attributes: { name: "unified" } },
+    });
+    const delivery = await consumer.next((d) => (d.body as { order_uuid?: string }).order_uuid === created.body.uuid);
+    expect(delivery.body).toEqual({ order_uuid: created.body.uuid, order_state: "pending-provider", offering_uuid: t.world.offering.uuid, object_type: "order" });
+  });
+
+  it("a message to a queue the broker no longer has is dropped, logged and counted as unrouted in /metrics", async () => {
+    const orders = await subscribeAsAgent("order");
+    const { subscription } = orders;
+    await orders.consumer.close();
+    await management().request("DELETE", `/api/queues/${subscription.user_uuid}/${orders.queue.queue_name}`);
+    const unrouted = async () => {
+      const text = await (await t.app.fetch(new Request("http://gateway.test/metrics"))).text();
+      return Number(/gateway_broker_messages_total\{outcome="unrouted"\} (\d+)/.exec(text)?.[1] ?? 0);
+    };
+    const before = await unrouted();
+    await t.http("POST", "/api/marketplace-orders/", {
+      token: t.world.tokens.projectAdmin,
+      body: { offering: t.world.offering.uuid, project: t.world.project.uuid, attributes: { name: "nowhere" } },
+    });
+    await expect.poll(unrouted, { timeout: 5000 }).toBeGreaterThan(before);
+    expect(await t.app.deps.db.brokerOutbox.count()).toBe(0);
+  });
+
+  it("the sweep deletes broker logins of ours that nothing holds any more, and leaves other deployments' alone", async () => {
+    const ours = t.world.users.providerOwner.uuid;
+    const foreign = "f".repeat(32);
+    const orphan = "a1".repeat(16);
+    const stranger = "b2".repeat(16);
+    const api = management();
+    await api.request("PUT", `/api/vhosts/${foreign}`);
+    vhosts.add(foreign);
+    for (const [login, vhost] of [[orphan, ours], [stranger, foreign]]) {
+      await api.request("PUT", `/api/users/${login}`, { password: "x", tags: "" });
+      await api.request("PUT", `/api/permissions/${vhost}/${login}`, { configure: ".*", write: ".*", read: ".*" });
+    }
+    const { subscription } = await subscribeAsAgent("user_lifecycle");
+    expect(await sweepBrokerLogins(t.app.deps)).toBeGreaterThanOrEqual(1);
+    expect(await api.userExists(orphan)).toBe(false);
+    expect(await api.userExists(stranger)).toBe(true);
+    expect(await api.userExists(subscription.uuid)).toBe(true);
+    await api.deleteUser(stranger);
   });
 
   it("deleting the subscription removes its broker login; revoking its token does too", async () => {

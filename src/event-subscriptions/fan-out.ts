@@ -44,7 +44,7 @@ export async function enqueueAgentMessages(tx: Tx, now: Date, messages: AgentMes
         orderBy: { created: "asc" },
       }),
       tx.agentConsumerQueue.findMany({
-        where: { identity: { offeringId: offering.id }, objectTypes: { has: message.objectType }, user },
+        where: { identity: { offeringId: offering.id }, OR: [{ objectTypes: { has: message.objectType } }, { objectTypes: { isEmpty: true } }], user },
         select: { id: true, userId: true },
       }),
     ]);

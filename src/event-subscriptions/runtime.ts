@@ -3,7 +3,7 @@ import { BrokerManagement } from "../broker/management.ts";
 import { AmqpPublisher } from "../broker/publisher.ts";
 import { BrokerRelay, type RelayReports } from "../broker/relay.ts";
 import type { BrokerConnection } from "../platform/broker-settings.ts";
-import { removeSubscriptionsOfTokens } from "./teardown.ts";
+import { removeSubscriptionsOfTokens, sweepBrokerLogins } from "./teardown.ts";
 
 export interface AgentBrokerReports extends RelayReports {
   /** Housekeeping (removing the broker logins of revoked tokens) failed; it is tried again later. */
@@ -14,7 +14,8 @@ const SWEEP_MS = 10 * 60_000;
 
 /**
  * The site agents' broker on this instance: provisioning, the outbox relay, and the removal of subscriptions whose
- * token was revoked (at once, on every instance's `tokenRevoked`) or has gone otherwise (a sweep every 10 minutes).
+ * token was revoked (at once, on every instance's `tokenRevoked`) or has gone otherwise, and of broker logins left
+ * behind (a sweep at start and every 10 minutes).
  */
 export function openAgentBroker(connection: BrokerConnection, deps: Pick<AppDeps, "db" | "pubsub">, reports: AgentBrokerReports) {
   const management = new BrokerManagement(connection);
@@ -22,7 +23,10 @@ export function openAgentBroker(connection: BrokerConnection, deps: Pick<AppDeps
   const relay = new BrokerRelay(deps.db, publisher, reports, { intervalMs: connection.relayIntervalMs, claimSeconds: connection.claimSeconds, retryMaxMs: connection.retryMaxMs });
   const broker: BrokerDeps = { management, wake: () => relay.wake() };
   const teardown = { db: deps.db, broker };
-  const sweep = () => removeSubscriptionsOfTokens(teardown, "gone").catch(reports.cleanupFailed);
+  const sweep = () =>
+    removeSubscriptionsOfTokens(teardown, "gone")
+      .then(() => sweepBrokerLogins(teardown))
+      .catch(reports.cleanupFailed);
   const sweeper = setInterval(() => void sweep(), SWEEP_MS).unref();
   const revocations = deps.pubsub.subscribe("tokenRevoked");
   const following = (async () => {

@@ -9,6 +9,7 @@ import { toHex } from "../platform/ids.ts";
 import { EVENT_SUBSCRIPTION_CONTRACT, EVENT_SUBSCRIPTION_QUEUE_CONTRACT } from "./contract.ts";
 import { subscriptionQueueName, vhostOf } from "./naming.ts";
 import { OBSERVABLE_OBJECT_TYPES } from "./object-types.ts";
+import * as consumerQueues from "./consumer-queues.ts";
 import * as queues from "./queues.ts";
 import * as subscriptions from "./subscriptions.ts";
 import * as sync from "./sync.ts";
@@ -81,6 +82,17 @@ const QueueCreationRef = builder.objectRef<{ queue: { id: string }; created: boo
   }),
 });
 
+const ConsumerQueueRegistrationRef = builder.objectRef<consumerQueues.ConsumerQueueRegistration>("AgentQueueRegistration").implement({
+  description: "A newer site agent's one queue: log in as `rmqUsername` with the token, in `vhost`",
+  fields: (t) => ({
+    created: t.exposeBoolean("created"),
+    rmqUsername: t.exposeString("rmqUsername"),
+    queueName: t.exposeString("queueName"),
+    vhost: t.exposeString("vhost"),
+    observableObjectTypes: t.exposeStringList("observableObjectTypes"),
+  }),
+});
+
 const SyncRequestRef = builder.objectRef<{ status: string }>("SyncRequest").implement({
   fields: (t) => ({ status: t.exposeString("status") }),
 });
@@ -133,6 +145,13 @@ const CreateQueueInput = builder.inputType(inputTypeName("createEventSubscriptio
   }),
 });
 
+const RegisterQueueInput = builder.inputType(inputTypeName("registerAgentQueue"), {
+  fields: (t) => ({
+    identityUuid: t.id({ required: true }),
+    objectTypes: t.stringList({ description: "The types to receive; an empty list means all, leaving it out keeps the current ones" }),
+  }),
+});
+
 const SyncResourcesInput = builder.inputType(inputTypeName("requestOfferingResourcesSync"), {
   fields: (t) => ({ offeringUuid: t.id({ required: true }) }),
 });
@@ -167,6 +186,13 @@ builder.mutationFields((t) => ({
     ...MUTATION_RESULT,
     args: { input: t.arg({ type: uuidInput("deleteEventSubscriptionQueue"), required: true }) },
     resolve: async (_r, { input }, ctx) => deleted("EventSubscriptionQueue", await queues.deleteEventSubscriptionQueue(ctx, String(input.uuid))),
+  }),
+  registerAgentQueue: t.field({
+    type: ConsumerQueueRegistrationRef,
+    ...MUTATION_RESULT,
+    description: "Registers (or refreshes) the agent identity's one consumer queue, receiving every type asked for",
+    args: { input: t.arg({ type: RegisterQueueInput, required: true }) },
+    resolve: (_r, { input }, ctx) => consumerQueues.registerConsumerQueue(ctx, String(input.identityUuid), input),
   }),
   requestOfferingResourcesSync: t.field({
     type: SyncRequestRef,
