@@ -32,6 +32,7 @@ console.log(
     `  API docs:      ${base}/api/docs/  (OpenAPI document: ${base}/api/schema/)`,
     `  Health:        ${base}/health/ready   Metrics: ${base}/metrics`,
     token ? `  Staff token:   ${token}\n  Try: curl -H "Authorization: Token ${token}" ${base}/api/marketplace-offering-users/` : "",
+    config.broker ? `  Site agents:   RabbitMQ at ${config.broker.managementUrl} (event_process: register_event_subscription)` : "",
     config.adminToken ? "  ADMIN_TOKEN is active for user admin." : "",
   ]
     .filter(Boolean)
