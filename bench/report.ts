@@ -4,6 +4,7 @@ import { caseLabel, type FanoutRow } from "./fanout.ts";
 import type { LadderRow } from "./ladder.ts";
 import { LAYERS, type Layer, type Read, READS } from "./scenarios.ts";
 import type { TransitionRow } from "./transitions.ts";
+import type { AgentMessagesRow } from "./agent-messages.ts";
 
 export interface Report {
   startedAt: string;
@@ -16,6 +17,7 @@ export interface Report {
   ladder: LadderRow[];
   transitions: TransitionRow[];
   fanout: FanoutRow[];
+  agentMessages: AgentMessagesRow[];
 }
 
 export interface Target {
@@ -89,12 +91,20 @@ function tables(report: Report): Table[] {
     header: ["subscribers", "documents", "viewers", "connected", "connect s", "CPU ms/connect", "last p50 ms", "last p99 ms", "median p50 ms", "missed", "RSS KB/sub", "heap KB/sub", "CPU ms/delivery", "note"],
     rows: report.fanout.map((f) => [String(f.subscribers), f.documents, `${f.viewers}${f.distinctRoles ? " (own roles)" : ""}`, String(f.connected), fixed(f.connectSeconds), fixed(f.serverCpuMsPerConnect, 2), fixed(f.lastP50Ms), fixed(f.lastP99Ms), fixed(f.medianP50Ms), String(f.missed), fixed(f.rssKbPerSubscriber), fixed(f.heapKbPerSubscriber), fixed(f.serverCpuMsPerDelivery, 3), f.problem ?? ""]),
   };
+  const agentMessages: Table = {
+    title: "Site agents' messages (RabbitMQ, AMQP with confirms → web-STOMP consumer; times from sending the REST write)",
+    header: ["one at a time", "p50 ms", "p99 ms", "max ms", "clients", "orders", "writes/s", "messages/s", "outbox backlog", "relay messages/s", "missed"],
+    rows: report.agentMessages.map((a) => [
+      String(a.sequential), fixed(a.p50Ms, 1), fixed(a.p99Ms, 1), fixed(a.maxMs, 1), String(a.clients), String(a.concurrentOrders),
+      fixed(a.writesPerSecond, 0), fixed(a.messagesPerSecond, 0), String(a.backlog), fixed(a.backlogPerSecond, 0), String(a.missed),
+    ]),
+  };
   const aims: Table = {
     title: "Targets",
     header: ["target", "value", "aim", "met"],
     rows: targets(report).map((t) => [t.name, fixed(t.value, Math.abs(t.value) >= 100 ? 0 : 3), t.aim, t.met === undefined ? "-" : t.met ? "yes" : "NO"]),
   };
-  return [ladder, costs, transitions, fanout, aims].filter((t) => t.rows.length);
+  return [ladder, costs, transitions, fanout, agentMessages, aims].filter((t) => t.rows.length);
 }
 
 function plain(table: Table): string {

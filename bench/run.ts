@@ -4,6 +4,7 @@
  *                POST /graphql → REST adapter; req/s, latency, server CPU per request, and each layer's cost
  *   transitions  REST offering-user transitions at 1, 10 and 100 clients on their own records, and once contended
  *   fanout       1,000 and 10,000 graphql-ws subscribers, one shared document or one each: request → last subscriber, memory per subscriber
+ *   agent-messages  a site agent's STOMP consumer on RabbitMQ: REST write → message received (p50/p99), and messages/s
  * This process is the load generator; every server runs in a child process (bench/server.ts), pinned to core 0
  * with taskset when it can be, the load and the subscriber clients to core 1. Knobs: bench/settings.ts.
  */
@@ -16,6 +17,7 @@ import { createScratchDatabase, probe } from "./scratch-database.ts";
 import { type ServerOptions, type ServerProcess, startServer } from "./server-process.ts";
 import { knobsTable, settings } from "./settings.ts";
 import { runTransitions, type TransitionRow } from "./transitions.ts";
+import { type AgentMessagesRow, benchBroker, brokerEnv, runAgentMessages } from "./agent-messages.ts";
 
 const SCRATCH_DATABASE = "mg_bench";
 const RESULTS_DIR = new URL("./results/", import.meta.url).pathname;
@@ -26,6 +28,7 @@ const warnings: string[] = [];
 let ladder: LadderRow[] = [];
 let transitions: TransitionRow[] = [];
 let fanout: FanoutRow[] = [];
+let agentMessages: AgentMessagesRow[] = [];
 
 async function postgresqlRound(taskset: string | undefined) {
   const scratch = await createScratchDatabase(settings.postgresUrl, SCRATCH_DATABASE);
@@ -55,10 +58,23 @@ async function postgresqlRound(taskset: string | undefined) {
     if (settings.scenarios.has("transitions")) transitions = await runTransitions(app, token, settings, log);
     await stop(app);
     if (settings.scenarios.has("fanout")) fanout = await runFanout(scratch.url, token, settings, taskset, log);
+    if (settings.scenarios.has("agent-messages")) await agentMessagesRound(scratch.url, token, start, stop);
   } finally {
     for (const server of running) await server.stop();
     await scratch.drop();
     log(`dropped ${SCRATCH_DATABASE}`);
+  }
+}
+
+/** On a server of its own: a configured broker adds the site agents' fan-out to every write the other scenarios time. */
+async function agentMessagesRound(databaseUrl: string, token: string, start: (o: Omit<ServerOptions, "databaseUrl" | "cpuProfileDir" | "pinTo">) => Promise<ServerProcess>, stop: (s: ServerProcess) => Promise<void>) {
+  const broker = benchBroker();
+  if (!broker) return void skipped.push("agent-messages: no broker (start one with scripts/rabbitmq-node.sh and export its TEST_RABBITMQ_* lines)");
+  const app = await start({ kind: "app", env: brokerEnv(broker) });
+  try {
+    agentMessages = [await runAgentMessages(app, databaseUrl, token, broker, settings, log)];
+  } finally {
+    await stop(app);
   }
 }
 
@@ -93,6 +109,7 @@ async function main() {
     ladder,
     transitions,
     fanout,
+    agentMessages,
   };
   console.log(formatText(report));
   const files = writeResults(report, knobsTable(), RESULTS_DIR);

@@ -21,6 +21,8 @@ export interface ServerOptions {
   distinctRoles?: boolean;
   /** Directory for a V8 CPU profile of the server (written when it stops). */
   cpuProfileDir?: string;
+  /** More environment for the server (the broker of the agent-messages scenario). */
+  env?: Record<string, string>;
   /** Run the server under `taskset -c <cpu>` (path of taskset and the CPU), so it has that core to itself. */
   pinTo?: { taskset: string; cpu: number };
 }
@@ -46,6 +48,7 @@ export function startServer(options: ServerOptions): Promise<ServerProcess> {
       BENCH_SEED: options.seed ? "1" : "0",
       BENCH_SEED_VIEWERS: String(options.viewers ?? 0),
       BENCH_SEED_VIEWER_ROLES: options.distinctRoles ? "distinct" : "shared",
+      ...options.env,
     },
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });

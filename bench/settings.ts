@@ -2,7 +2,7 @@ import { DEFAULT_SERVER_URL } from "./scratch-database.ts";
 
 /** Every knob of `npm run bench`: environment variable, default, and what it sets. Defaults finish in a few minutes. */
 const KNOBS = {
-  scenarios: { env: "BENCH_SCENARIOS", default: "ladder,transitions,fanout", doc: "Which scenarios run (comma-separated)" },
+  scenarios: { env: "BENCH_SCENARIOS", default: "ladder,transitions,fanout,agent-messages", doc: "Which scenarios run (comma-separated)" },
   connections: { env: "BENCH_CONNECTIONS", default: "16", doc: "Keep-alive connections of the ladder's closed-loop load" },
   warmupSeconds: { env: "BENCH_WARMUP_S", default: "2", doc: "Warm-up before each scenario's first measured segment" },
   segmentSeconds: { env: "BENCH_SEGMENT_S", default: "2", doc: "Measured seconds of one ladder segment (one layer, one read, one round)" },
@@ -19,6 +19,11 @@ const KNOBS = {
   fanoutTransitions: { env: "BENCH_FANOUT_TRANSITIONS", default: "5", doc: "Transitions timed per fan-out run" },
   fanoutWorkers: { env: "BENCH_FANOUT_WORKERS", default: "2", doc: "Client processes holding the subscribers" },
   fanoutTimeoutSeconds: { env: "BENCH_FANOUT_TIMEOUT_S", default: "60", doc: "Longest wait for one transition to reach every subscriber" },
+  agentMessages: {
+    env: "BENCH_AGENT_MESSAGES",
+    default: "200",
+    doc: "Orders timed one at a time from REST write to the site agent's STOMP consumer (five times as many from 10 clients); needs BENCH_RABBITMQ_* or TEST_RABBITMQ_* (scripts/rabbitmq-node.sh)",
+  },
   pin: { env: "BENCH_PIN", default: "1", doc: "0: do not pin processes to cores with taskset" },
   postgresUrl: { env: "BENCH_POSTGRES_URL", default: DEFAULT_SERVER_URL, doc: "PostgreSQL server (a scratch database mg_bench is created and dropped)" },
   cpuProfileDir: { env: "BENCH_CPU_PROFILE_DIR", default: "", doc: "Write V8 CPU profiles of the servers there" },
@@ -73,6 +78,7 @@ export const settings = {
   fanoutTransitions: Math.max(1, number("fanoutTransitions")),
   fanoutWorkers: Math.max(1, number("fanoutWorkers")),
   fanoutTimeoutSeconds: number("fanoutTimeoutSeconds"),
+  agentMessages: Math.max(1, number("agentMessages")),
   pin: raw("pin") !== "0",
   postgresUrl: raw("postgresUrl"),
   cpuProfileDir: raw("cpuProfileDir") || undefined,
