@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
-import { brokerUnderTest, deleteUser, deleteVhost, getQueue, listQueues, management, userExists, vhostExists } from "./support/broker.ts";
+import { brokerUnderTest, deleteUser, deleteVhost, getQueue, listQueues, management, userExists, vhostExists, WALDUR_QUEUE } from "./support/broker.ts";
 import { type StompConsumer, stompConsumer, stompLoginFails } from "./support/stomp.ts";
 
 // The broker test infrastructure itself (scripts/rabbitmq-node.sh, test/support/broker.ts, test/support/stomp.ts):
@@ -8,18 +8,6 @@ import { type StompConsumer, stompConsumer, stompLoginFails } from "./support/st
 const broker = brokerUnderTest();
 
 const hex = () => randomUUID().replaceAll("-", "");
-/** Waldur's `create_queue` body; every PUT must repeat it exactly (400 `inequivalent arg` otherwise). */
-const WALDUR_QUEUE = {
-  durable: true,
-  auto_delete: false,
-  arguments: {
-    "x-message-ttl": 3600000,
-    "x-max-length": 10000,
-    "x-overflow": "reject-publish-dlx",
-    "x-dead-letter-exchange": "",
-    "x-dead-letter-routing-key": "waldur.dlq.messages",
-  },
-};
 
 describe.skipIf(!broker)("the private RabbitMQ node and the test helpers", () => {
   const vhost = hex();

@@ -2,11 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadBrokerSettings } from "../platform/broker-settings.ts";
 import { toHex } from "../platform/ids.ts";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
-import { brokerUnderTest, management } from "../../test/support/broker.ts";
+import { brokerUnderTest, management, WALDUR_QUEUE } from "../../test/support/broker.ts";
 import { makeResource, userWithRoles } from "../../test/support/order-fixtures.ts";
 import { type StompConsumer, stompConsumer, stompLoginFails } from "../../test/support/stomp.ts";
 import { subscribeAsAgent as subscribeTo } from "../../test/support/agent-subscription.ts";
 import { sweepBrokerLogins } from "./teardown.ts";
+import { FAILURE } from "../../test/support/graphql-failures.ts";
 
 const broker = brokerUnderTest();
 
@@ -28,6 +29,22 @@ describe("without a broker", () => {
     });
     expect([res.status, res.body]).toEqual([400, { detail: "Event subscriptions are not configured." }]);
     expect(await t.app.deps.db.eventSubscription.count()).toBe(0);
+
+    const graphql = await t.gql(
+      `mutation($input: RegisterEventSubscriptionInput!) { registerEventSubscription(input: $input) { ... on EventSubscriptionRegistration { created } ${FAILURE} } }`,
+      { input: { identityUuid: identity.body.uuid, observableObjectType: "order" } },
+      t.world.tokens.providerOwner,
+    );
+    expect(graphql.data?.registerEventSubscription).toEqual({ __typename: "ValidationError", code: "VALIDATION", message: "Event subscriptions are not configured.", fields: [] });
+  });
+
+  it("sync_resources answers 409 while no agent listens; sync_user_roles is for staff", async () => {
+    const sync = await t.http("POST", `/api/marketplace-provider-offerings/${t.world.offering.uuid}/sync_resources/`, { token: t.world.tokens.providerOwner });
+    expect([sync.status, sync.body]).toEqual([409, { detail: "No site agent is subscribed to resource synchronisation of this offering." }]);
+    const roles = await t.http("POST", `/api/projects/${t.world.project.uuid}/sync_user_roles/`, { token: t.world.tokens.providerOwner });
+    expect(roles.status).toBe(403);
+    const staff = await t.http("POST", `/api/projects/${t.world.project.uuid}/sync_user_roles/`, { token: t.world.tokens.staff });
+    expect([staff.status, staff.body]).toEqual([200, { status: "User role synchronisation has been requested." }]);
   });
 });
 
@@ -77,17 +94,7 @@ describe.skipIf(!broker)("with a RabbitMQ broker", () => {
       vhost: subscription.user_uuid,
     });
     const declared = await management().getQueue(subscription.user_uuid, queue.queue_name);
-    expect(declared).toMatchObject({
-      durable: true,
-      auto_delete: false,
-      arguments: {
-        "x-message-ttl": 3600000,
-        "x-max-length": 10000,
-        "x-overflow": "reject-publish-dlx",
-        "x-dead-letter-exchange": "",
-        "x-dead-letter-routing-key": "waldur.dlq.messages",
-      },
-    });
+    expect(declared).toMatchObject(WALDUR_QUEUE);
     const queueAgain = await t.http("POST", `/api/event-subscriptions/${subscription.uuid}/create_queue/`, {
       token: t.world.tokens.providerOwner,
       body: { offering_uuid: t.world.offering.uuid, object_type: "user_profile" },
@@ -196,6 +203,14 @@ describe.skipIf(!broker)("with a RabbitMQ broker", () => {
     });
     const delivery = await consumer.next((d) => (d.body as { order_uuid?: string }).order_uuid === created.body.uuid);
     expect(delivery.body).toEqual({ order_uuid: created.body.uuid, order_state: "pending-provider", offering_uuid: t.world.offering.uuid, object_type: "order" });
+  });
+
+  it("sync_resources: 202 and an offering_resources_sync message for the offering's agent", async () => {
+    const { consumer } = await subscribeAsAgent("offering_resources_sync");
+    const res = await t.http("POST", `/api/marketplace-provider-offerings/${t.world.offering.uuid}/sync_resources/`, { token: t.world.tokens.providerOwner });
+    expect([res.status, res.body]).toEqual([202, { status: "Resource synchronisation has been requested." }]);
+    const delivery = await consumer.next();
+    expect(delivery.body).toEqual({ requested_by_user_uuid: t.world.users.providerOwner.uuid, offering_uuid: t.world.offering.uuid });
   });
 
   it("a message to a queue the broker no longer has is dropped, logged and counted as unrouted in /metrics", async () => {

@@ -181,3 +181,16 @@ export const userExists = (name: string) => management().userExists(name);
 export const vhostExists = (name: string) => management().vhostExists(name);
 export const deleteVhost = (name: string) => management().deleteVhost(name);
 export const deleteUser = (name: string) => management().deleteUser(name);
+
+/** Waldur's `create_queue` body; every PUT must repeat it exactly (400 `inequivalent arg` otherwise). */
+export const WALDUR_QUEUE = {
+  durable: true,
+  auto_delete: false,
+  arguments: {
+    "x-message-ttl": 3600000,
+    "x-max-length": 10000,
+    "x-overflow": "reject-publish-dlx",
+    "x-dead-letter-exchange": "",
+    "x-dead-letter-routing-key": "waldur.dlq.messages",
+  },
+};
