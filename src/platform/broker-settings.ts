@@ -32,6 +32,12 @@ const parsedUrl = (name: string, value: string, protocols: string[]) => {
   return url;
 };
 
+const positive = (name: string, value: string | undefined, fallback: number) => {
+  const parsed = value === undefined || value.trim() === "" ? fallback : Number(value);
+  if (!Number.isFinite(parsed) || parsed <= 0) throw new Error(`${name} must be a positive number`);
+  return parsed;
+};
+
 const withoutCredentials = (url: URL) => {
   const bare = new URL(url);
   bare.username = "";
@@ -61,9 +67,9 @@ export function loadBrokerSettings(env: NodeJS.ProcessEnv = process.env): Broker
       username,
       password,
       webStompUrl: webStomp ? parsedUrl("RABBITMQ_WEB_STOMP_URL", webStomp, ["ws:", "wss:"]).toString() : undefined,
-      relayIntervalMs: Number(env.BROKER_RELAY_INTERVAL_MS ?? 1000),
-      claimSeconds: Number(env.BROKER_CLAIM_SECONDS ?? 30),
-      retryMaxMs: Number(env.BROKER_RETRY_MAX_MS ?? 30_000),
+      relayIntervalMs: positive("BROKER_RELAY_INTERVAL_MS", env.BROKER_RELAY_INTERVAL_MS, 1000),
+      claimSeconds: positive("BROKER_CLAIM_SECONDS", env.BROKER_CLAIM_SECONDS, 30),
+      retryMaxMs: positive("BROKER_RETRY_MAX_MS", env.BROKER_RETRY_MAX_MS, 30_000),
     },
   };
 }
