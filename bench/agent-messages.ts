@@ -21,6 +21,9 @@ export interface AgentMessagesRow {
   p50Ms: number;
   p99Ms: number;
   maxMs: number;
+  /** From the REST answer (the write committed) to the message: what the outbox, relay and broker add. */
+  afterAnswerP50Ms: number;
+  afterAnswerP99Ms: number;
   /** Orders created by `clients` concurrent clients: committed writes and messages received per second. */
   clients: number;
   concurrentOrders: number;
@@ -94,9 +97,11 @@ export async function runAgentMessages(
     const sequential = settings.agentMessages;
     log(`agent messages: ${sequential} orders one at a time`);
     const latencies = new Float64Array(sequential);
+    const afterAnswer = new Float64Array(sequential);
     for (let i = 0; i < sequential; i++) {
       const start = performance.now();
       const created = await order(i);
+      const answered = performance.now();
       const uuid = created.body.uuid as string;
       const at = arrived.get(uuid) ?? (await new Promise<number>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`no message for order ${uuid} within 10 s`)), 10_000);
@@ -104,8 +109,10 @@ export async function runAgentMessages(
       }));
       waiting.delete(uuid);
       latencies[i] = at - start;
+      afterAnswer[i] = Math.max(0, at - answered);
     }
     latencies.sort();
+    afterAnswer.sort();
 
     const clients = 10;
     const total = settings.agentMessages * 5;
@@ -135,6 +142,8 @@ export async function runAgentMessages(
       p50Ms: percentile(latencies, 50),
       p99Ms: percentile(latencies, 99),
       maxMs: latencies[latencies.length - 1],
+      afterAnswerP50Ms: percentile(afterAnswer, 50),
+      afterAnswerP99Ms: percentile(afterAnswer, 99),
       clients,
       concurrentOrders: total,
       writesPerSecond: (total * 1000) / (written - started),
