@@ -168,6 +168,13 @@ export const FRAGMENTS = [
                   limit_period: limitPeriod limit_amount: limitAmount offering_uuid: offeringUuid }
      plans { url uuid name unit_price: unitPrice unit archived resources_count: resourcesCount }`,
   ),
+  fragment(
+    "ProviderPlanDetailsRest",
+    "OfferingPlan",
+    `url uuid name is_active: isActive init_price: initPrice switch_price: switchPrice organization_groups: organizationGroups
+     components offering: offeringUrl prices future_prices: futurePrices quotas resources_count: resourcesCount
+     plan_type: planType minimal_price: minimalPrice archived unit_price: unitPrice unit: billingUnit`,
+  ),
   fragment("EventRest", "Event", `uuid created event_type: eventType message context`),
   fragment("MaintenanceAnnouncementOfferingRest", "MaintenanceAnnouncementOffering", MAINTENANCE_OFFERING_FIELDS),
   fragment(

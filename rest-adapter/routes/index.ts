@@ -5,6 +5,7 @@ import { eventRoutes } from "./events.ts";
 import { maintenanceRoutes } from "./maintenance.ts";
 import { offeringUserRoutes } from "./offering-users.ts";
 import { orderRoutes } from "./orders.ts";
+import { planRoutes } from "./plans.ts";
 import { resourceRoutes } from "./resources.ts";
 import { siteAgentRoutes } from "./site-agents.ts";
 import { termsOfServiceRoutes } from "./terms-of-service.ts";
@@ -15,4 +16,4 @@ import { tokenRoutes } from "./tokens.ts";
 import { eventSubscriptionRoutes } from "./event-subscriptions.ts";
 
 /** Every documented REST path, in matching order (static segments before `:uuid`). */
-export const ROUTES: RouteSpec[] = [...directoryRoutes, ...eventRoutes, ...offeringUserRoutes, ...termsOfServiceRoutes, ...orderRoutes, ...resourceRoutes, ...usageRoutes, ...userUsageLimitRoutes, ...sshKeyRoutes, ...maintenanceRoutes, ...adminAnnouncementRoutes, ...siteAgentRoutes, ...eventSubscriptionRoutes, ...tokenRoutes];
+export const ROUTES: RouteSpec[] = [...directoryRoutes, ...eventRoutes, ...offeringUserRoutes, ...planRoutes, ...termsOfServiceRoutes, ...orderRoutes, ...resourceRoutes, ...usageRoutes, ...userUsageLimitRoutes, ...sshKeyRoutes, ...maintenanceRoutes, ...adminAnnouncementRoutes, ...siteAgentRoutes, ...eventSubscriptionRoutes, ...tokenRoutes];

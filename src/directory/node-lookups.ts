@@ -3,6 +3,7 @@ import type { ScopeType } from "../generated/prisma/client.ts";
 import { notFound } from "../platform/errors.ts";
 import { parseUuid } from "../platform/ids.ts";
 import { getOffering } from "./offerings.ts";
+import { getPlan } from "./plans.ts";
 import { getCustomer, getProject } from "./organisations.ts";
 
 /** Components and plans are seen with their offering. */
@@ -13,12 +14,7 @@ export async function getOfferingComponent(ctx: Context, uuid: string) {
   return getOffering(ctx, component.offeringId);
 }
 
-export async function getOfferingPlan(ctx: Context, uuid: string) {
-  const id = parseUuid(uuid);
-  const plan = id ? await ctx.db.offeringPlan.findUnique({ where: { id }, select: { offeringId: true } }) : null;
-  if (!plan) throw notFound();
-  return getOffering(ctx, plan.offeringId);
-}
+export const getOfferingPlan = (ctx: Context, uuid: string) => getPlan(ctx, uuid, { select: { id: true } });
 
 const SCOPE_LOOKUPS: Record<ScopeType, (ctx: Context, uuid: string) => Promise<unknown>> = {
   CUSTOMER: getCustomer,

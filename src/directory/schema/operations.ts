@@ -3,6 +3,7 @@ import { collectionInputs } from "../../graphql/collection-inputs.ts";
 import { connectionType, nodesQuery, pageArgs, toPage, relayConnection } from "../../graphql/pagination.ts";
 import * as offerings from "../offerings.ts";
 import * as organisations from "../organisations.ts";
+import * as plans from "../plans.ts";
 import * as users from "../users.ts";
 import { CUSTOMER_CONTRACT } from "../customers-contract.ts";
 import { SERVICE_PROVIDER_CONTRACT } from "../service-providers-contract.ts";
@@ -93,5 +94,12 @@ builder.queryFields((t) => ({
     description: "With `filter`, found only if it passes those filters too (as Waldur's offering actions filter it)",
     args: { uuid: t.arg.id({ required: true }), filter: t.arg({ type: OfferingFilterInput }) },
     resolve: (query, _r, args, ctx) => nullIfMissing(offerings.getOffering(ctx, String(args.uuid), query, args.filter)),
+  }),
+  offeringPlan: t.prismaField({
+    nullable: true,
+    type: "OfferingPlan",
+    description: "A plan of an offering the viewer may see",
+    args: { uuid: t.arg.id({ required: true }) },
+    resolve: (query, _r, args, ctx) => nullIfMissing(plans.getPlan(ctx, String(args.uuid), query)),
   }),
 }));

@@ -12,6 +12,7 @@ import { getUser } from "../users.ts";
 import { getCustomer, getProject } from "../organisations.ts";
 import { getOfferingComponent, getOfferingPlan } from "../node-lookups.ts";
 import { getOffering, getServiceProvider } from "../offerings.ts";
+import { billingUnit, minimalPrice, planType } from "../plans.ts";
 import { visibleNode } from "../../graphql/nodes.ts";
 
 /**
@@ -200,6 +201,19 @@ builder.prismaNode("OfferingPlan", {
     archived: t.exposeBoolean("archived"),
     url: t.string({ resolve: (p, _a, ctx) => apiUrl(ctx, "plan", p.id) }),
     resourcesCount: t.relationCount("resources"),
+    offeringUrl: t.string({ resolve: (p, _a, ctx) => apiUrl(ctx, "offering", p.offeringId) }),
+    billingUnit: t.string({ nullable: true, description: "The unit when it is one of Waldur's billing units, else null", resolve: billingUnit }),
+    planType: t.string({ description: 'Waldur\'s plan_type: "fixed" for a priced plan, "" for a free one', resolve: planType }),
+    minimalPrice: t.string({ description: "Decimal string: the unit price (the plan's only price)", resolve: minimalPrice }),
+    // Waldur plan fields without a counterpart here: the same for every plan.
+    isActive: t.boolean({ description: "No maximum amount of plans here: always true", resolve: () => true }),
+    initPrice: t.float({ description: "Not priced here: always 0", resolve: () => 0 }),
+    switchPrice: t.float({ description: "Not priced here: always 0", resolve: () => 0 }),
+    organizationGroups: t.field({ type: "JSON", description: "No organisation groups here: always empty", resolve: () => [] }),
+    components: t.field({ type: "JSON", description: "Plan components (per-component price and amount) are not modelled: always []", resolve: () => [] }),
+    prices: t.field({ type: "JSON", description: "Component prices by component type: not modelled, always {}", resolve: () => ({}) }),
+    futurePrices: t.field({ type: "JSON", description: "Not modelled: always {}", resolve: () => ({}) }),
+    quotas: t.field({ type: "JSON", description: "Component amounts by component type: not modelled, always {}", resolve: () => ({}) }),
   }),
 });
 
