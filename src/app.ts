@@ -77,6 +77,7 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
     limits: { maxMessages: config.subscriptionQueueMaxMessages, maxBytes: config.subscriptionQueueMaxBytes },
     ...observePubSub(metrics, logger),
   });
+  const agentBroker = config.broker && openAgentBroker(config.broker, { db: database.prisma, pubsub: pubsub.pubsub }, brokerReports(metrics, logger));
   const deps: AppDeps = {
     db: database.prisma,
     pubsub: countingPublishes(pubsub.pubsub, metrics),
@@ -84,11 +85,9 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
     now: options.now ?? (() => new Date()),
     buckets: openTokenBuckets(config.redisUrl, config.pubsubPrefix),
     sessions: new TokenSessions(config.websocketMaxConnectionsPerUser),
-    broker: undefined,
-    followEvent: undefined,
+    broker: agentBroker?.broker,
+    followEvent: agentBroker ? followForAgents : undefined,
   };
-  const agentBroker = config.broker && openAgentBroker(config.broker, deps, brokerReports(metrics, logger));
-  if (agentBroker) Object.assign(deps, { broker: agentBroker.broker, followEvent: followForAgents });
   const tokenWatch = watchTokenSessions(deps, deps.sessions, config.websocketTokenCheckMs, (err) =>
     logger.warn({ err }, "checking the tokens of open connections failed"),
   );
