@@ -34,8 +34,7 @@ function providerSide(now: Date, offering: { id: string; customerId: string }): 
 export async function enqueueAgentMessages(tx: Tx, now: Date, messages: AgentMessage[]): Promise<number> {
   const rows: Prisma.BrokerOutboxCreateManyInput[] = [];
   for (const message of messages) {
-    const offering = await tx.offering.findUnique({ where: { id: message.offeringId }, select: { id: true, customerId: true } });
-    if (!offering) continue;
+    const { offering } = message;
     const user = providerSide(now, offering);
     const [queues, consumers] = await Promise.all([
       tx.eventSubscriptionQueue.findMany({

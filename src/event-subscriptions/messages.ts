@@ -9,7 +9,8 @@ import type { PublishedObjectType } from "./object-types.ts";
 /** One message for the agents of one offering; each subscriber's copy gets `offering_uuid` (and `object_type`). */
 export interface AgentMessage {
   objectType: PublishedObjectType;
-  offeringId: string;
+  /** The offering and its provider (whose side hears of it). */
+  offering: { id: string; customerId: string };
   payload: Record<string, unknown>;
 }
 
@@ -22,8 +23,9 @@ const idIn = (context: Record<string, unknown>, key: string) => parseUuid(contex
 const orderMessages: MessagesOf = async (event) => {
   const change = event.change;
   if (change?.topic !== "orderChanged" || !change.payload.state) return [];
-  const { orderId, offeringId, state } = change.payload;
-  return [{ objectType: "order", offeringId, payload: { order_uuid: toHex(orderId), order_state: orderStateLabel(state) } }];
+  const { orderId, offeringId, providerCustomerId, state } = change.payload;
+  const offering = { id: offeringId, customerId: providerCustomerId };
+  return [{ objectType: "order", offering, payload: { order_uuid: toHex(orderId), order_state: orderStateLabel(state) } }];
 };
 
 /** A project role granted or revoked: one message per offering with a resource (not terminated) in the project. */
@@ -35,12 +37,12 @@ const roleMessages =
     if (context.scope_type !== "PROJECT" || !projectId) return [];
     const resources = await tx.resource.findMany({
       where: { projectId, state: { not: "TERMINATED" } },
-      select: { offeringId: true, project: { select: { name: true } } },
+      select: { offeringId: true, offering: { select: { customerId: true } }, project: { select: { name: true } } },
       distinct: ["offeringId"],
     });
     return resources.map((resource) => ({
       objectType: "user_role",
-      offeringId: resource.offeringId,
+      offering: { id: resource.offeringId, customerId: resource.offering.customerId },
       payload: {
         user_uuid: text(context.affected_user_uuid),
         user_username: text(context.affected_user_username),
@@ -72,7 +74,8 @@ const offeringUserMessages =
     const change = event.change;
     if (change?.topic !== "offeringUserChanged") return [];
     const { context } = event;
-    const { offeringUserId, offeringId } = change.payload;
+    const { offeringUserId, offeringId, providerCustomerId } = change.payload;
+    const offering = { id: offeringId, customerId: providerCustomerId };
     const userUuid = text(context.affected_user_uuid);
     const base = { offering_user_uuid: toHex(offeringUserId), user_uuid: userUuid };
     const newUsername = text(context.new_username);
@@ -80,7 +83,7 @@ const offeringUserMessages =
     if (action === "update" && newUsername && userId) {
       const backendIds = await backendIdsOf(tx, now, userId, offeringId);
       const payload = { ...base, username: newUsername, state: text(context.state), action: "username_set", resource_backend_ids: backendIds };
-      return [{ objectType: "offering_user", offeringId, payload }];
+      return [{ objectType: "offering_user", offering, payload }];
     }
     const username = text(context.new_username ?? context.username) || null;
     const payloads: Record<OfferingUserAction, Record<string, unknown>> = {
@@ -88,7 +91,7 @@ const offeringUserMessages =
       update: { ...base, username, state: text(context.state), runtime_state: "", action, changed_fields: changedFields(context), attributes: {} },
       delete: { ...base, username, action },
     };
-    return [{ objectType: "offering_user", offeringId, payload: payloads[action] }];
+    return [{ objectType: "offering_user", offering, payload: payloads[action] }];
   };
 
 /** What an update changed, as Waldur's field names: the state, the comments, the username. */

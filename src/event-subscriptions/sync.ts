@@ -32,7 +32,7 @@ export async function requestOfferingResourcesSync(ctx: Context, offeringUuid: s
   );
   await ctx.access.require(Permission.UPDATE_OFFERING, offeringProviderScopes(offering));
   if (offering.state !== "ACTIVE") throw conflict("Offering is not active.");
-  const message: AgentMessage = { objectType: "offering_resources_sync", offeringId: offering.id, payload: { requested_by_user_uuid: toHex(viewer.id) } };
+  const message: AgentMessage = { objectType: "offering_resources_sync", offering, payload: { requested_by_user_uuid: toHex(viewer.id) } };
   if (!(await send(ctx, [message]))) throw conflict("No site agent is subscribed to resource synchronisation of this offering.");
   return { status: "Resource synchronisation has been requested." };
 }
@@ -43,10 +43,10 @@ export async function requestProjectUserRolesSync(ctx: Context, projectUuid: str
   const project = await visibleOne(projectUuid, (id) => ctx.db.project.findUnique({ where: { id }, select: { id: true, name: true } }));
   const resources = await ctx.db.resource.findMany({
     where: { projectId: project.id, state: { not: "TERMINATED" } },
-    select: { offeringId: true },
+    select: { offeringId: true, offering: { select: { customerId: true } } },
     distinct: ["offeringId"],
   });
   const payload = { project_uuid: toHex(project.id), project_name: project.name };
-  await send(ctx, resources.map((r) => ({ objectType: "user_role", offeringId: r.offeringId, payload })));
+  await send(ctx, resources.map((r) => ({ objectType: "user_role", offering: { id: r.offeringId, customerId: r.offering.customerId }, payload })));
   return { status: "User role synchronisation has been requested." };
 }

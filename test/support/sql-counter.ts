@@ -1,4 +1,4 @@
-import { PGlite } from "@electric-sql/pglite";
+import { PGlite, type Transaction } from "@electric-sql/pglite";
 import pg from "pg";
 
 export interface SqlCount<T> {
@@ -6,7 +6,11 @@ export interface SqlCount<T> {
   statements: number;
   /** The text of each statement, in the order sent (to show what changed when a count does). */
   texts: string[];
+  /** Statements other than transaction control, which the drivers send differently (PGlite: none; pg: BEGIN, COMMIT, and our timeout's backend pid). */
+  work: number;
 }
+
+const TRANSACTION_CONTROL = /^\s*(BEGIN|COMMIT|ROLLBACK|SAVEPOINT|RELEASE|SELECT pg_backend_pid\(\))/i;
 
 type Queryable = { query: (...args: unknown[]) => unknown };
 
@@ -34,10 +38,25 @@ export async function countSql<T>(run: () => Promise<T>): Promise<SqlCount<T>> {
       return originals[i].apply(this, args);
     };
   });
+  // PGlite runs a transaction's statements through a `tx` object of the transaction's own: count those too.
+  const pglite = PGlite.prototype;
+  const transaction = pglite.transaction;
+  pglite.transaction = function <T>(this: PGlite, callback: (tx: Transaction) => Promise<T>) {
+    const counted = (tx: Transaction) => {
+      const query = tx.query.bind(tx);
+      tx.query = (...args) => {
+        texts.push(textOf(args[0]));
+        return query(...args);
+      };
+      return callback(tx);
+    };
+    return transaction.bind(this)(counted);
+  };
   try {
     const result = await run();
-    return { result, statements: texts.length, texts };
+    return { result, statements: texts.length, texts, work: texts.filter((text) => !TRANSACTION_CONTROL.test(text)).length };
   } finally {
     targets.forEach((target, i) => (target.query = originals[i]));
+    pglite.transaction = transaction;
   }
 }
