@@ -139,12 +139,12 @@ describe("SQL statements per list request do not grow with the page size", () =>
 });
 
 describe("SQL statements per transition", () => {
-  it("an offering-user transition: 9 statements besides transaction control (token, lookups, compare-and-swap, event, reload)", async () => {
+  it("an offering-user transition: 7 statements besides transaction control (token, lookups, compare-and-swap, event, reload)", async () => {
     const offeringUser = await t.world.offeringUser("CREATION_REQUESTED");
     const { result, work, texts } = await countSql(() =>
       t.http("POST", `/api/marketplace-offering-users/${offeringUser.uuid}/begin_creating/`, { token: t.world.tokens.providerOwner, body: {} }),
     );
     expect(result.status).toBe(200);
-    expect(work, texts.join("\n")).toBe(9);
+    expect(work, texts.join("\n")).toBe(7);
   });
 });

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { EventSpec } from "./spec.ts";
 import type { Context } from "../context.ts";
 import { toHex } from "../platform/ids.ts";
@@ -6,29 +7,34 @@ import type { Topics } from "../topics.ts";
 
 export type { ChangeTopic, EventSpec, RecordedChange } from "./spec.ts";
 
-/** Writes an audit event inside the caller's transaction; subscribers hear of it after commit. */
+/**
+ * Writes an audit event with its scopes inside the caller's transaction, in one statement (a data-modifying CTE);
+ * subscribers hear of it after commit.
+ */
 export async function recordEvent(ctx: Context, tx: Tx, outbox: Outbox<Topics>, spec: EventSpec) {
   const actor = ctx.viewer;
   const scopes = actor ? [...spec.scopes, { type: "USER" as const, id: actor.id }] : spec.scopes;
   const unique = [...new Map(scopes.map((s) => [`${s.type}:${s.id}`, s])).values()];
-  const event = await tx.event.create({
-    data: {
-      eventType: spec.type,
-      message: spec.message,
-      created: ctx.now(),
-      context: {
-        ...spec.context,
-        ...(actor ? { user_uuid: toHex(actor.id), user_username: actor.username } : {}),
-        ip_address: ctx.ipAddress,
-      },
-      scopes: { createMany: { data: unique.map((s) => ({ scopeType: s.type, scopeId: s.id })) } },
-      ...(spec.change ? { change: spec.change } : {}),
-    },
-    select: { id: true, eventType: true },
-  });
+  const context = {
+    ...spec.context,
+    ...(actor ? { user_uuid: toHex(actor.id), user_username: actor.username } : {}),
+    ip_address: ctx.ipAddress,
+  };
+  const change = spec.change ? JSON.stringify(spec.change) : null;
+  const [event] = await tx.$queryRaw<Array<{ id: number }>>`
+    WITH event AS (
+      INSERT INTO events (uuid, created, event_type, message, context, change)
+      VALUES (${randomUUID()}::uuid, ${ctx.now()}, ${spec.type}, ${spec.message}, ${JSON.stringify(context)}::jsonb, ${change}::jsonb)
+      RETURNING id
+    ), scopes AS (
+      INSERT INTO event_scopes (event_id, scope_type, scope_id)
+      SELECT event.id, scope.type::"EventScopeType", scope.id::uuid
+      FROM event, unnest(${unique.map((s) => s.type)}::text[], ${unique.map((s) => s.id)}::text[]) AS scope(type, id)
+    )
+    SELECT id FROM event`;
   await ctx.followEvent?.(ctx, tx, outbox, spec);
   outbox.publish("eventCreated", { eventId: event.id, eventType: spec.type });
-  return event;
+  return { id: event.id, eventType: spec.type };
 }
 
 /** `old_state` / `new_state` labels for an event's context, when the change moved the state. */
