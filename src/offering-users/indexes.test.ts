@@ -1,0 +1,29 @@
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { startTestApp, type TestApp } from "../../test/support/app.ts";
+
+/**
+ * The default orders of the large lists are backed by an index, so a page is read in index order and costs the same
+ * at a hundred rows or a million. With sorting priced out (`enable_sort = off`), a plan that still sorts the table
+ * has no index to use.
+ */
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(() => t.close());
+
+const DEFAULT_ORDERS: Record<string, string> = {
+  "offering users (username, then created and id)": "SELECT id FROM offering_users ORDER BY username ASC NULLS LAST, created ASC, id ASC LIMIT 10",
+  "events (newest first)": "SELECT id FROM events ORDER BY created DESC LIMIT 10",
+};
+
+it.each(Object.entries(DEFAULT_ORDERS))("%s: read in index order, not sorted", async (_name, query) => {
+  const plan = await t.app.deps.db.$transaction(async (tx) => {
+    await tx.$executeRawUnsafe("SET LOCAL enable_sort = off");
+    await tx.$executeRawUnsafe("SET LOCAL enable_seqscan = off");
+    return tx.$queryRawUnsafe<Array<{ "QUERY PLAN": string }>>(`EXPLAIN ${query}`);
+  });
+  const text = plan.map((row) => row["QUERY PLAN"]).join("\n");
+  expect(text).toMatch(/Index (Only )?Scan/);
+  expect(text).not.toMatch(/(^|\s)Sort /);
+});
