@@ -84,7 +84,7 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
     config,
     now: options.now ?? (() => new Date()),
     buckets: openTokenBuckets(config.redisUrl, config.pubsubPrefix),
-    sessions: new TokenSessions(config.websocketMaxConnectionsPerUser),
+    sessions: new TokenSessions(config.websocketMaxConnectionsPerUser, config.tokenCacheMs),
     broker: agentBroker?.broker,
     followEvent: agentBroker ? followForAgents : undefined,
   };

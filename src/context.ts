@@ -68,7 +68,7 @@ export interface RequestInfo {
 }
 
 export async function buildContext(deps: AppDeps, request: RequestInfo): Promise<Context> {
-  const { viewer, failure, tokenDigest, tokenKey } = await authenticate(deps.db, request.authorization, deps.now());
+  const { viewer, failure, tokenDigest, tokenKey } = await authenticate(deps.db, request.authorization, deps.now(), deps.sessions.authentications);
   return contextFor(deps, viewer, failure, { ...request, tokenDigest, tokenKey });
 }
 

@@ -134,4 +134,27 @@ describe.skipIf(!postgresUrl || !redisUrl)("two gateway processes on one Postgre
     const [exitA, exitB] = await Promise.all([a.stop(), b.stop()]);
     expect([exitA.code, exitB.code]).toEqual([0, 0]);
   }, 120_000);
+
+  it("a token logged out through A is refused by B, which had it cached, within a second (tokenRevoked over Redis)", async () => {
+    const logoutStorage = await postgresStorage(postgresUrl!);
+    const logoutDatabase = await logoutStorage.open();
+    try {
+      const world = await buildWorld(logoutDatabase.prisma);
+      const env = { ...logoutStorage.env, REDIS_URL: redisUrl!, PUBSUB_PREFIX: `scale-out-${randomBytes(4).toString("hex")}` };
+      const [a, b] = await Promise.all([startGateway(env), startGateway(env)]);
+      const me = (base: string) => fetch(`${base}/api/users/me/`, { headers: { authorization: `Token ${world.tokens.projectMember}` } });
+      expect((await me(b.baseUrl)).status).toBe(200);
+      const logout = await fetch(`${a.baseUrl}/api-auth/logout/`, { method: "POST", headers: { authorization: `Token ${world.tokens.projectMember}` } });
+      expect(logout.status).toBe(204);
+      const refusedAt = Date.now();
+      while ((await me(b.baseUrl)).status !== 401) {
+        expect(Date.now() - refusedAt).toBeLessThan(1000);
+        await sleep(20);
+      }
+      await Promise.all([a.stop(), b.stop()]);
+    } finally {
+      await logoutDatabase.close();
+      await logoutStorage.dispose();
+    }
+  });
 });

@@ -20,24 +20,24 @@ let t: TestApp;
 interface Endpoint {
   path: () => string;
   viewer: Persona;
-  /** Statements for one request (either page size), token lookup included. */
+  /** Statements for one request (either page size); the token is cached by then (TOKEN_CACHE_MS), so no lookup. */
   statements: number;
 }
 
 const ENDPOINTS: Record<string, Endpoint> = {
-  "offering users": { path: () => "/api/marketplace-offering-users/", viewer: "providerOwner", statements: 7 },
-  orders: { path: () => "/api/marketplace-orders/", viewer: "providerOwner", statements: 4 },
-  "provider resources": { path: () => "/api/marketplace-provider-resources/", viewer: "providerOwner", statements: 4 },
-  events: { path: () => "/api/events/", viewer: "providerOwner", statements: 4 },
-  "component usages": { path: () => "/api/marketplace-component-usages/", viewer: "providerOwner", statements: 4 },
-  "maintenance announcements": { path: () => "/api/maintenance-announcements/", viewer: "providerOwner", statements: 4 },
-  "terms of service": { path: () => "/api/marketplace-offering-terms-of-service/", viewer: "providerOwner", statements: 5 },
-  "site-agent identities": { path: () => "/api/marketplace-site-agent-identities/", viewer: "providerOwner", statements: 4 },
-  keys: { path: () => "/api/keys/", viewer: "staff", statements: 3 },
+  "offering users": { path: () => "/api/marketplace-offering-users/", viewer: "providerOwner", statements: 6 },
+  orders: { path: () => "/api/marketplace-orders/", viewer: "providerOwner", statements: 3 },
+  "provider resources": { path: () => "/api/marketplace-provider-resources/", viewer: "providerOwner", statements: 3 },
+  events: { path: () => "/api/events/", viewer: "providerOwner", statements: 3 },
+  "component usages": { path: () => "/api/marketplace-component-usages/", viewer: "providerOwner", statements: 3 },
+  "maintenance announcements": { path: () => "/api/maintenance-announcements/", viewer: "providerOwner", statements: 3 },
+  "terms of service": { path: () => "/api/marketplace-offering-terms-of-service/", viewer: "providerOwner", statements: 4 },
+  "site-agent identities": { path: () => "/api/marketplace-site-agent-identities/", viewer: "providerOwner", statements: 3 },
+  keys: { path: () => "/api/keys/", viewer: "staff", statements: 2 },
   "service provider keys": {
     path: () => `/api/marketplace-service-providers/${t.world.serviceProvider.uuid}/keys/`,
     viewer: "providerOwner",
-    statements: 6,
+    statements: 5,
   },
 };
 
@@ -139,12 +139,13 @@ describe("SQL statements per list request do not grow with the page size", () =>
 });
 
 describe("SQL statements per transition", () => {
-  it("an offering-user transition: 7 statements besides transaction control (token, lookups, compare-and-swap, event, reload)", async () => {
+  it("an offering-user transition: 6 statements besides transaction control (lookups, compare-and-swap, event, reload)", async () => {
     const offeringUser = await t.world.offeringUser("CREATION_REQUESTED");
+    await t.http("GET", "/api/users/me/", { token: t.world.tokens.providerOwner }); // the token, cached as by any earlier request
     const { result, work, texts } = await countSql(() =>
       t.http("POST", `/api/marketplace-offering-users/${offeringUser.uuid}/begin_creating/`, { token: t.world.tokens.providerOwner, body: {} }),
     );
     expect(result.status).toBe(200);
-    expect(work, texts.join("\n")).toBe(7);
+    expect(work, texts.join("\n")).toBe(6);
   });
 });

@@ -3,8 +3,14 @@ import { startTestApp, type TestApp } from "../../test/support/app.ts";
 import { newTokenKey, tokenDigest } from "./secrets.ts";
 
 let t: TestApp;
+/** The app's clock: real time, moved on by `advance` (the token cache's expiry is tested with it). */
+const clock = {
+  offsetMs: 0,
+  now: () => new Date(Date.now() + clock.offsetMs),
+  advance: (ms: number) => void (clock.offsetMs += ms),
+};
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp({}, { now: clock.now });
 });
 afterAll(() => t.close());
 
@@ -52,11 +58,20 @@ describe("401 answers (DRF TokenAuthentication)", () => {
     expect(res.headers.get("www-authenticate")).toBe("Token");
   });
 
-  it("a deactivated user loses access on the next request", async () => {
+  it("a user deactivated in the database loses access once the token cache (TOKEN_CACHE_MS) has let go of the token", async () => {
     const key = await userWithToken("soon-inactive");
     expect((await withAuthorization(`Token ${key}`)).status).toBe(200);
     await t.app.deps.db.user.update({ where: { username: "soon-inactive" }, data: { isActive: false } });
+    expect((await withAuthorization(`Token ${key}`)).status).toBe(200);
+    clock.advance(t.app.deps.config.tokenCacheMs + 1);
     expect((await withAuthorization(`Token ${key}`)).body).toEqual({ detail: "User inactive or deleted." });
+  });
+
+  it("a revoked token is refused on the very next request, cached or not", async () => {
+    const key = await userWithToken("logs-out");
+    expect((await withAuthorization(`Token ${key}`)).status).toBe(200);
+    expect((await t.http("POST", "/api-auth/logout/", { token: key })).status).toBe(204);
+    expect((await withAuthorization(`Token ${key}`)).body).toEqual({ detail: "Invalid token." });
   });
 
   it("401 is given on lists, objects and mutations alike", async () => {

@@ -3,6 +3,7 @@ import type { PubSub } from "../platform/pubsub.ts";
 import { SubscriptionEnded } from "../platform/topic-hub.ts";
 import { isExpired } from "./authenticate.ts";
 import type { TokenRevokedPayload } from "./token-revoked.ts";
+import { TokenCache } from "./token-cache.ts";
 
 /** Why an open connection or stream is ended, and what its client is told. */
 export const SESSION_END = {
@@ -33,8 +34,15 @@ interface Session {
 export class TokenSessions {
   private readonly byToken = new Map<string, Set<Session>>();
   private readonly perUser = new Map<string, number>();
+  /** Tokens recently found valid on this instance; what ends a token's sessions drops it too. */
+  readonly authentications: TokenCache;
 
-  constructor(readonly maxPerUser: number) {}
+  constructor(
+    readonly maxPerUser: number,
+    tokenCacheMs = 0,
+  ) {
+    this.authentications = new TokenCache(tokenCacheMs);
+  }
 
   /**
    * Files a connection or stream; `end` is called (once) when its token is revoked or expires. Returns the
@@ -67,6 +75,7 @@ export class TokenSessions {
   /** Ends (and releases) every session of these tokens. */
   end(tokenDigests: Iterable<string>, reason: SessionEnd) {
     for (const digest of tokenDigests) {
+      this.authentications.forget([digest]);
       for (const session of [...(this.byToken.get(digest) ?? [])]) {
         session.release();
         session.end(reason);

@@ -66,7 +66,7 @@ export function attachWebSocket(server: Server, yoga: Yoga, deps: AppDeps) {
       subscribe: (args) => (args.rootValue as Enveloped).subscribe(args as ExecutionArgs),
       onConnect: async (ctx) => {
         const authorization = authorizationParam(ctx.connectionParams ?? {});
-        const { viewer, failure, tokenDigest } = await authenticate(deps.db, authorization, deps.now());
+        const { viewer, failure, tokenDigest } = await authenticate(deps.db, authorization, deps.now(), deps.sessions.authentications);
         if (failure || !viewer || !tokenDigest) return refuse(ctx.extra.socket, failure ?? unauthenticated());
         const releaseSession = openSocketSession(deps.sessions, viewer.id, tokenDigest, ctx.extra.socket);
         if (!releaseSession) return false;
