@@ -26,6 +26,7 @@ afterAll(async () => {
 
 async function transitionStatements(t: TestApp) {
   const offeringUser = await t.world.offeringUser("CREATION_REQUESTED");
+  await t.http("GET", "/api/users/me/", { token: t.world.tokens.providerOwner }); // the token cached, as in steady use
   const { result, work } = await countSql(() =>
     t.http("POST", `/api/marketplace-offering-users/${offeringUser.uuid}/begin_creating/`, { token: t.world.tokens.providerOwner, body: {} }),
   );
