@@ -61,10 +61,15 @@ export async function enqueueAgentMessages(tx: Tx, now: Date, messages: AgentMes
   return rows.length;
 }
 
-/** Writes what the agents should hear of `messages` and wakes the relay once the transaction commits. */
+/**
+ * Writes what the agents should hear of `messages` and wakes the relay once the transaction commits; answers how
+ * many copies were queued (none without a broker).
+ */
 export async function sendToAgents(ctx: Context, tx: Tx, outbox: Outbox<Topics>, messages: AgentMessage[]) {
   const broker = ctx.broker;
-  if (broker && (await enqueueAgentMessages(tx, ctx.now(), messages))) outbox.afterCommit(() => broker.wake());
+  const queued = broker ? await enqueueAgentMessages(tx, ctx.now(), messages) : 0;
+  if (broker && queued) outbox.afterCommit(() => broker.wake());
+  return queued;
 }
 
 /** Follows every recorded event (when a broker is configured): those agents care about become broker messages. */

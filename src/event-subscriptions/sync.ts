@@ -6,19 +6,11 @@ import { visibleOfferings } from "../directory/visibility.ts";
 import { conflict } from "../platform/errors.ts";
 import { toHex } from "../platform/ids.ts";
 import { transact } from "../platform/transaction.ts";
-import { enqueueAgentMessages } from "./fan-out.ts";
+import { sendToAgents } from "./fan-out.ts";
 import type { AgentMessage } from "./messages.ts";
 
 /** Writes the messages in a transaction of their own and wakes the relay; answers how many copies were queued. */
-async function send(ctx: Context, messages: AgentMessage[]) {
-  const broker = ctx.broker;
-  if (!broker) return 0;
-  return transact(ctx, async (tx, outbox) => {
-    const queued = await enqueueAgentMessages(tx, ctx.now(), messages);
-    if (queued) outbox.afterCommit(() => broker.wake());
-    return queued;
-  });
-}
+const send = (ctx: Context, messages: AgentMessage[]) => transact(ctx, (tx, outbox) => sendToAgents(ctx, tx, outbox, messages));
 
 /**
  * Waldur's `sync_resources`: asks the offering's agents for a full resync (`offering_resources_sync`). Refused (409)

@@ -10,6 +10,9 @@ import type { SqlExecutor } from "./migrations.ts";
 
 export type Db = PrismaClient;
 
+/** Errors without the call site's code frame: clients never see them, and building one costs CPU on every failure. */
+const ERROR_FORMAT = "minimal";
+
 /** Connections of the pool by state, for the metrics; `waiting` counts queries queued for a connection. */
 export interface PoolUsage {
   total: number;
@@ -101,7 +104,7 @@ async function openPglite(dataDir: string | undefined, dump: Blob | undefined): 
     unlock();
     throw error;
   }
-  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite), errorFormat: ERROR_FORMAT });
   return {
     prisma,
     kind: "pglite",
@@ -132,7 +135,7 @@ async function openPostgres(
     ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs } : {}),
   });
   pool.on("error", onIdleConnectionError);
-  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool), errorFormat: ERROR_FORMAT });
   return {
     prisma,
     kind: "postgresql",
