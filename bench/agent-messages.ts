@@ -1,5 +1,5 @@
 import pg from "pg";
-import { stompConsumer, type StompConsumer } from "../test/support/stomp.ts";
+import { agentIdentity, restCaller, subscribeAsAgent } from "../test/support/agent-subscription.ts";
 import { fetchJson, percentile } from "./load.ts";
 import type { ServerProcess } from "./server-process.ts";
 import type { Settings } from "./settings.ts";
@@ -41,14 +41,11 @@ const post = (baseUrl: string, path: string, token: string, body: unknown) =>
   fetchJson(`${baseUrl}${path}`, { method: "POST", headers: { authorization: `Token ${token}`, "content-type": "application/json" }, body: JSON.stringify(body) });
 
 /** What the site agent does first: an identity, an `order` subscription, its queue, and a web-STOMP login. */
-async function agentConsumer(baseUrl: string, token: string, broker: BenchBroker, offeringUuid: string): Promise<StompConsumer & { vhost: string; queue: string }> {
-  const identity = await post(baseUrl, "/api/marketplace-site-agent-identities/", token, { offering: offeringUuid, name: "bench-agent" });
-  const subscription = await post(baseUrl, `/api/marketplace-site-agent-identities/${identity.body.uuid}/register_event_subscription/`, token, { observable_object_type: "order" });
-  if (subscription.status >= 300) throw new Error(`register_event_subscription: ${subscription.status} ${JSON.stringify(subscription.body)}`);
-  const queue = await post(baseUrl, `/api/event-subscriptions/${subscription.body.uuid}/create_queue/`, token, { offering_uuid: offeringUuid, object_type: "order" });
-  const target = { vhost: subscription.body.user_uuid as string, queue: queue.body.queue_name as string };
-  const consumer = await stompConsumer({ url: broker.webStompUrl, login: subscription.body.uuid, passcode: token, ...target });
-  return Object.assign(consumer, target);
+async function agentConsumer(baseUrl: string, token: string, broker: BenchBroker, offeringUuid: string) {
+  const call = restCaller(fetch, baseUrl);
+  const identityUuid = await agentIdentity(call, offeringUuid, token, "bench-agent");
+  const { subscription, queue, consumer } = await subscribeAsAgent(call, broker, { identityUuid, offeringUuid, objectType: "order", token });
+  return Object.assign(consumer, { vhost: subscription.user_uuid, queue: queue.queue_name });
 }
 
 /** Writes `count` messages for the consumer's queue into the outbox in one statement; resolves once committed. */

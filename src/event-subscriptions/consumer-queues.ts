@@ -1,8 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { offeringProviderScopes } from "../auth/access.ts";
-import { Permission } from "../auth/permissions.ts";
 import type { Context } from "../context.ts";
-import { findAgentIdentity } from "../site-agents/identities.ts";
+import { findManagedAgentIdentity } from "../site-agents/identities.ts";
 import { conflict, invalid } from "../platform/errors.ts";
 import { configuredBroker, presentedToken, provisioned } from "./broker-access.ts";
 import { consumerQueueName, vhostOf } from "./naming.ts";
@@ -31,8 +29,7 @@ function readObjectTypes(objectTypes: readonly string[] | null | undefined): str
  */
 export async function registerConsumerQueue(ctx: Context, identityUuid: string, input: { objectTypes?: readonly string[] | null }): Promise<ConsumerQueueRegistration> {
   const viewer = ctx.requireViewer();
-  const identity = await findAgentIdentity(ctx, identityUuid, { id: true, offering: { select: { id: true, customerId: true } } });
-  await ctx.access.require(Permission.MANAGE_SITE_AGENT, offeringProviderScopes(identity.offering));
+  const identity = await findManagedAgentIdentity(ctx, identityUuid);
   const broker = configuredBroker(ctx);
   const objectTypes = readObjectTypes(input.objectTypes);
   const token = presentedToken(ctx);

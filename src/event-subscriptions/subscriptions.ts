@@ -1,9 +1,7 @@
-import { offeringProviderScopes } from "../auth/access.ts";
-import { Permission } from "../auth/permissions.ts";
 import type { Context } from "../context.ts";
 import type { EventSubscription, Prisma } from "../generated/prisma/client.ts";
 import { visibleOne } from "../directory/lookup.ts";
-import { findAgentIdentity } from "../site-agents/identities.ts";
+import { findManagedAgentIdentity } from "../site-agents/identities.ts";
 import type { FilterValues, OrderValue } from "../platform/collection-contract.ts";
 import { fieldError } from "../platform/errors.ts";
 import { toHex } from "../platform/ids.ts";
@@ -51,8 +49,7 @@ export interface RegistrationInput {
  */
 export async function registerEventSubscription(ctx: Context, identityUuid: string, input: RegistrationInput, query: SubscriptionQuery = {}) {
   const viewer = ctx.requireViewer();
-  const identity = await findAgentIdentity(ctx, identityUuid, { id: true, offering: { select: { id: true, customerId: true } } });
-  await ctx.access.require(Permission.MANAGE_SITE_AGENT, offeringProviderScopes(identity.offering));
+  await findManagedAgentIdentity(ctx, identityUuid);
   const broker = configuredBroker(ctx);
   const objectType = input.observableObjectType;
   if (!isObservableObjectType(objectType)) throw fieldError("observableObjectType", `"${objectType}" is not a valid choice.`);

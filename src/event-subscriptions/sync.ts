@@ -2,7 +2,7 @@ import { offeringProviderScopes } from "../auth/access.ts";
 import { Permission } from "../auth/permissions.ts";
 import type { Context } from "../context.ts";
 import { requireStaff, visibleOne } from "../directory/lookup.ts";
-import { visibleOfferings } from "../directory/visibility.ts";
+import { getOffering } from "../directory/offerings.ts";
 import { conflict } from "../platform/errors.ts";
 import { toHex } from "../platform/ids.ts";
 import { transact } from "../platform/transaction.ts";
@@ -18,10 +18,7 @@ const send = (ctx: Context, messages: AgentMessage[]) => transact(ctx, (tx, outb
  */
 export async function requestOfferingResourcesSync(ctx: Context, offeringUuid: string) {
   const viewer = ctx.requireViewer();
-  const visible = await visibleOfferings(ctx);
-  const offering = await visibleOne(offeringUuid, (id) =>
-    ctx.db.offering.findFirst({ where: { AND: [{ id }, visible] }, select: { id: true, customerId: true, state: true } }),
-  );
+  const offering = await getOffering(ctx, offeringUuid, { select: { id: true, customerId: true, state: true } });
   await ctx.access.require(Permission.UPDATE_OFFERING, offeringProviderScopes(offering));
   if (offering.state !== "ACTIVE") throw conflict("Offering is not active.");
   const message: AgentMessage = { objectType: "offering_resources_sync", offering, payload: { requested_by_user_uuid: toHex(viewer.id) } };

@@ -51,6 +51,13 @@ export async function findAgentIdentity<S extends Prisma.AgentIdentitySelect>(ct
   return visibleOne(uuid, (id) => ctx.db.agentIdentity.findFirst({ select, where: { AND: [{ id }, visible] } }));
 }
 
+/** An identity the caller may see and run agents for (its offering's provider side, or staff); 403/404 otherwise. */
+export async function findManagedAgentIdentity(ctx: Context, uuid: string) {
+  const identity = await findAgentIdentity(ctx, uuid, { id: true, offering: { select: { id: true, customerId: true } } });
+  await ctx.access.require(Permission.MANAGE_SITE_AGENT, providerScopes(identity.offering));
+  return identity;
+}
+
 function validDependencies(value: unknown): AgentDependency[] | undefined {
   if (value == null) return undefined;
   const valid =

@@ -5,7 +5,7 @@ import type { Prisma } from "../generated/prisma/client.ts";
 import { visibleOne } from "../directory/lookup.ts";
 import { fieldError } from "../platform/errors.ts";
 import { maxLength } from "../platform/text.ts";
-import { findAgentIdentity } from "./identities.ts";
+import { findManagedAgentIdentity } from "./identities.ts";
 import { visibleAgentIdentities } from "./visibility.ts";
 
 export type ServiceQuery = { select?: Prisma.AgentServiceSelect; include?: Prisma.AgentServiceInclude };
@@ -32,8 +32,7 @@ async function createOrRefresh<T>(create: () => Promise<T>, refresh: () => Promi
 }
 
 export async function registerAgentService(ctx: Context, identityUuid: string, input: { name: string; mode?: string | null }) {
-  const identity = await findAgentIdentity(ctx, identityUuid, { id: true, offering: OFFERING });
-  await ctx.access.require(Permission.MANAGE_SITE_AGENT, providerScopes(identity.offering));
+  const identity = await findManagedAgentIdentity(ctx, identityUuid);
   const name = required("name", input.name, 255);
   const mode = maxLength("mode", input.mode ?? "", 100);
   const { row, created } = await createOrRefresh(

@@ -1,4 +1,3 @@
-import { expect } from "vitest";
 import type { BrokerUnderTest } from "./broker.ts";
 import { type StompConsumer, stompConsumer } from "./stomp.ts";
 
@@ -19,6 +18,12 @@ export const restCaller =
     return { status: response.status, body: text ? JSON.parse(text) : undefined };
   };
 
+/** Answers `response`, or throws with its status and body when it is not one of `expected`. */
+function expectStatus(what: string, response: { status: number; body: any }, expected: number[]) {
+  if (!expected.includes(response.status)) throw new Error(`${what} answered ${response.status}: ${JSON.stringify(response.body)}`);
+  return response;
+}
+
 export interface AgentSubscription {
   subscription: { uuid: string; user_uuid: string };
   queue: { uuid: string; queue_name: string };
@@ -27,7 +32,8 @@ export interface AgentSubscription {
 
 /**
  * What the site agent does for one object type of one offering: register its event subscription, create the queue,
- * log in over web-STOMP (login = subscription uuid, passcode = token, vhost = user uuid) and subscribe.
+ * log in over web-STOMP (login = subscription uuid, passcode = token, vhost = user uuid) and subscribe. Any other
+ * answer than the agent accepts throws (so the bench can use it too).
  */
 export async function subscribeAsAgent(
   call: Call,
@@ -35,10 +41,12 @@ export async function subscribeAsAgent(
   { identityUuid, offeringUuid, objectType, token }: { identityUuid: string; offeringUuid: string; objectType: string; token: string },
 ): Promise<AgentSubscription> {
   const registered = await call("POST", `/api/marketplace-site-agent-identities/${identityUuid}/register_event_subscription/`, { observable_object_type: objectType }, token);
-  expect([200, 201], JSON.stringify(registered.body)).toContain(registered.status);
-  const subscription = registered.body;
-  const queue = await call("POST", `/api/event-subscriptions/${subscription.uuid}/create_queue/`, { offering_uuid: offeringUuid, object_type: objectType }, token);
-  expect([200, 201], JSON.stringify(queue.body)).toContain(queue.status);
+  const subscription = expectStatus("register_event_subscription", registered, [200, 201]).body;
+  const queue = expectStatus(
+    "create_queue",
+    await call("POST", `/api/event-subscriptions/${subscription.uuid}/create_queue/`, { offering_uuid: offeringUuid, object_type: objectType }, token),
+    [200, 201],
+  );
   const consumer = await stompConsumer({
     url: broker.webStompUrl,
     login: subscription.uuid,
@@ -52,6 +60,5 @@ export async function subscribeAsAgent(
 /** Registers an agent identity for the offering (as its provider does) and answers its uuid. */
 export async function agentIdentity(call: Call, offeringUuid: string, token: string, name = "agent") {
   const identity = await call("POST", "/api/marketplace-site-agent-identities/", { offering: offeringUuid, name }, token);
-  expect(identity.status, JSON.stringify(identity.body)).toBe(201);
-  return identity.body.uuid as string;
+  return expectStatus("creating the agent identity", identity, [201]).body.uuid as string;
 }
