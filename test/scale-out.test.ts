@@ -140,7 +140,7 @@ describe.skipIf(!postgresUrl || !redisUrl)("two gateway processes on one Postgre
     const logoutDatabase = await logoutStorage.open();
     try {
       const world = await buildWorld(logoutDatabase.prisma);
-      const env = { ...logoutStorage.env, REDIS_URL: redisUrl!, PUBSUB_PREFIX: `scale-out-${randomBytes(4).toString("hex")}` };
+      const env = { ...logoutStorage.env, REDIS_URL: redisUrl!, PUBSUB_PREFIX: `scale-out-${randomBytes(4).toString("hex")}`, TOKEN_CACHE_MS: "5000" };
       const [a, b] = await Promise.all([startGateway(env), startGateway(env)]);
       const me = (base: string) => fetch(`${base}/api/users/me/`, { headers: { authorization: `Token ${world.tokens.projectMember}` } });
       expect((await me(b.baseUrl)).status).toBe(200);

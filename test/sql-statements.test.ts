@@ -116,7 +116,7 @@ async function seed() {
 }
 
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ tokenCacheMs: 5_000 });
   await seed();
 });
 afterAll(() => t.close());

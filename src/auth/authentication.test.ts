@@ -10,7 +10,7 @@ const clock = {
   advance: (ms: number) => void (clock.offsetMs += ms),
 };
 beforeAll(async () => {
-  t = await startTestApp({}, { now: clock.now });
+  t = await startTestApp({ tokenCacheMs: 5_000 }, { now: clock.now });
 });
 afterAll(() => t.close());
 
