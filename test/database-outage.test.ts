@@ -1,5 +1,5 @@
 import pg from "pg";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { type ProxiedGateway, useProxiedGateway } from "./support/proxied-gateway.ts";
 import { sleep } from "./support/ws.ts";
 
@@ -83,6 +83,8 @@ describe.skipIf(!postgresUrl)("PostgreSQL connection failures", () => {
     const cut = gateway.proxy.cutAfterNextCommit();
     const response = await beginCreating(ou.uuid);
     await cut;
+    // The pool drops the cut connections on their close events; until then the next request could draw a dead one (a 503).
+    await vi.waitFor(() => expect(gateway.app.database.poolUsage().total).toBe(0));
     expect(await stateOf(ou.id)).toBe("CREATING");
     expect(response.status).toBe(200);
 

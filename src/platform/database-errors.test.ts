@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DriverAdapterError } from "@prisma/driver-adapter-utils";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
 import { databaseErrorForClient } from "./database-errors.ts";
 
@@ -24,6 +25,11 @@ it.each([
   ["lock_timeout (55P03)", driverError({ kind: "postgres", code: "55P03" }), "The database took too long to answer."],
   ["too many connections (53300, as Prisma's adapter reports it)", driverError({ kind: "TooManyConnections", originalCode: "53300" }), "The database has no free connection."],
   ["an interactive transaction out of time (P2028)", { code: "P2028" }, "The database took too long to answer."],
+  [
+    "a backend terminated under a raw statement in a transaction (a bare DriverAdapterError, 57P01)",
+    new DriverAdapterError({ kind: "postgres", code: "57P01", severity: "FATAL", message: "terminating connection due to administrator command", detail: undefined, column: undefined, hint: undefined }),
+    "The database is unavailable.",
+  ],
 ])("%s is UNAVAILABLE with Retry-After, for a 503", (_name, error, message) => {
   expect(databaseErrorForClient(error)).toMatchObject({
     message,

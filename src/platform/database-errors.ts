@@ -1,3 +1,4 @@
+import { isDriverAdapterError } from "@prisma/driver-adapter-utils";
 import { GraphQLError } from "graphql";
 import { DomainError, ErrorCode, notFound, ValidationError, WHOLE_INPUT } from "./errors.ts";
 
@@ -27,14 +28,17 @@ const CONNECTION_CODES = new Set(["P1001", "P1002", "P1008", "P1017", "ECONNREFU
 const CONNECTION_ADAPTER_KINDS = new Set(["DatabaseNotReachable", "ConnectionClosed", "SocketTimeout"]);
 const LOST_CONNECTION_MESSAGE = /^(Connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect)/m;
 
-type DriverAdapterCause = { code?: string; originalCode?: string; kind?: string };
+type DriverAdapterCause = { code?: string | number; originalCode?: string; kind?: string };
 
-const adapterCause = (error: unknown) =>
-  (error as { meta?: { driverAdapterError?: { cause?: DriverAdapterCause } } }).meta?.driverAdapterError?.cause;
+/** The driver's own failure: inside Prisma's error, or bare when a raw statement in an interactive transaction fails. */
+function adapterCause(error: unknown): DriverAdapterCause | undefined {
+  if (isDriverAdapterError(error)) return error.cause;
+  return (error as { meta?: { driverAdapterError?: { cause?: DriverAdapterCause } } }).meta?.driverAdapterError?.cause;
+}
 
 function sqlState(error: unknown): string | undefined {
   const cause = adapterCause(error);
-  return cause?.code ?? cause?.originalCode;
+  return typeof cause?.code === "string" ? cause.code : cause?.originalCode;
 }
 
 function connectionFailed(error: unknown): boolean {
