@@ -1,8 +1,8 @@
 // npm run migrate — applies prisma/migrations to DATABASE_URL (postgres://…) or else to the PGlite
 // data directory GATEWAY_DATA_DIR (default ./data).
 import { mkdir } from "node:fs/promises";
+import { createPGlite } from "../src/platform/pglite.ts";
 import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import prismaConfig from "../prisma.config.ts";
 import { applyMigrations, type SqlExecutor } from "../src/platform/migrations.ts";
@@ -30,7 +30,8 @@ async function openTarget(): Promise<Target> {
   }
   const dataDir = path.resolve(process.env.GATEWAY_DATA_DIR ?? "./data");
   await mkdir(path.dirname(dataDir), { recursive: true });
-  const db = await PGlite.create(dataDir);
+  const db = createPGlite({ dataDir });
+  await db.waitReady;
   return { label: `PGlite ${dataDir}`, sql: db, close: () => db.close() };
 }
 

@@ -2,6 +2,7 @@
 // without a database server or the native engine binary (which cannot be downloaded here).
 // The WASM API is internal to Prisma: re-check this file on every Prisma upgrade.
 import { readdir, readFile, stat } from "node:fs/promises";
+import { createPGlite } from "../src/platform/pglite.ts";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -57,7 +58,7 @@ export class PGliteMigrationFactory implements SqlMigrationAwareDriverAdapterFac
   }
 
   async connectToShadowDb(): Promise<SqlDriverAdapter> {
-    const shadow = new PGlite();
+    const shadow = createPGlite();
     this.shadows.push(shadow);
     return awaitingScripts(shadow);
   }
@@ -136,7 +137,7 @@ export interface SchemaDrift {
 
 /** Applies the migrations to a fresh in-memory PGlite and diffs that database against the schema. */
 export async function computeDrift(schema: SchemaContainer[], migrationsDir = MIGRATIONS_DIR): Promise<SchemaDrift> {
-  const db = new PGlite();
+  const db = createPGlite();
   try {
     const migrations = await applyMigrations(db, migrationsDir);
     const { engine, close } = await openSchemaEngine(db, schema);

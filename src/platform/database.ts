@@ -1,6 +1,6 @@
 import fs from "node:fs";
+import { createPGlite } from "./pglite.ts";
 import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
@@ -97,7 +97,7 @@ async function openPglite(dataDir: string | undefined, dump: Blob | undefined): 
   const directory = dataDir ? path.resolve(dataDir) : undefined;
   if (directory) fs.mkdirSync(path.dirname(directory), { recursive: true });
   const unlock = directory ? lockDataDir(directory) : () => {};
-  const pglite = directory ? new PGlite(directory) : new PGlite(dump ? { loadDataDir: dump } : {});
+  const pglite = createPGlite(directory ? { dataDir: directory } : dump ? { loadDataDir: dump } : {});
   try {
     await pglite.waitReady;
   } catch (error) {
@@ -135,6 +135,9 @@ async function openPostgres(
     ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs } : {}),
   });
   pool.on("error", onIdleConnectionError);
+  // pg-pool takes a client's error listener off before handing it out; an error read in the same chunk as the answer that
+  // released it would otherwise throw before its next user listens. Its query and the pool still see the error.
+  pool.on("connect", (client) => client.on("error", () => {}));
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool), errorFormat: ERROR_FORMAT });
   return {
     prisma,

@@ -1,4 +1,5 @@
 import { mkdtemp, mkdir, readdir, rm, writeFile } from "node:fs/promises";
+import { createPGlite } from "./pglite.ts";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -10,7 +11,7 @@ const MIGRATIONS_DIR = fileURLToPath(new URL("../../prisma/migrations", import.m
 
 const open: PGlite[] = [];
 async function freshDb(): Promise<PGlite> {
-  const db = new PGlite();
+  const db = createPGlite();
   open.push(db);
   return db;
 }

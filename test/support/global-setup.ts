@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createPGlite } from "../../src/platform/pglite.ts";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
 import type { TestProject } from "vitest/node";
 import { applyMigrations } from "../../src/platform/migrations.ts";
 
@@ -22,7 +22,7 @@ export default async function setup(project: TestProject) {
   if (process.env.TEST_DATABASE_URL) return project.provide("pgliteTemplate", "");
   const directory = mkdtempSync(path.join(tmpdir(), "mg-template-"));
   const file = path.join(directory, "migrated.tar");
-  const pglite = new PGlite();
+  const pglite = createPGlite();
   await applyMigrations(pglite, MIGRATIONS_DIR);
   const dump = await pglite.dumpDataDir("none");
   await pglite.close();
