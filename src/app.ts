@@ -14,6 +14,7 @@ import { createLogger, type Logger } from "./observability/logger.ts";
 import { brokerReports, countingPublishes, countWebSocketConnections, GatewayMetrics, metricsEndpoint, observePubSub } from "./observability/metrics.ts";
 import { openPubSub, type PubSubHandle } from "./platform/pubsub.ts";
 import type { Topics } from "./topics.ts";
+import { clearGrantsAfter, watchGrantChanges } from "./auth/grants-cache.ts";
 import { TokenSessions, watchTokenSessions } from "./auth/tokens-sessions.ts";
 import { openTokenBuckets } from "./platform/token-bucket.ts";
 import { trackRequests } from "./server/http-drain.ts";
@@ -28,7 +29,6 @@ import { createGraphqlServer } from "./server/yoga.ts";
 import { mountGraphiQLAssets } from "./server/graphiql.ts";
 import { mountLanding } from "./server/landing.ts";
 import { mountDashboard } from "./server/dashboard.ts";
-import { openAgentBroker } from "./event-subscriptions/runtime.ts";
 import { followForAgents } from "./event-subscriptions/fan-out.ts";
 
 export const MIGRATIONS_DIR = new URL("../prisma/migrations", import.meta.url).pathname;
@@ -77,7 +77,10 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
     limits: { maxMessages: config.subscriptionQueueMaxMessages, maxBytes: config.subscriptionQueueMaxBytes },
     ...observePubSub(metrics, logger),
   });
-  const agentBroker = config.broker && openAgentBroker(config.broker, { db: database.prisma, pubsub: pubsub.pubsub }, brokerReports(metrics, logger));
+  // The broker's modules (amqplib) are loaded only when a broker is configured.
+  const agentBroker =
+    config.broker &&
+    (await import("./event-subscriptions/runtime.ts")).openAgentBroker(config.broker, { db: database.prisma, pubsub: pubsub.pubsub }, brokerReports(metrics, logger));
   const deps: AppDeps = {
     db: database.prisma,
     pubsub: countingPublishes(pubsub.pubsub, metrics),
@@ -86,8 +89,12 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
     buckets: openTokenBuckets(config.redisUrl, config.pubsubPrefix),
     sessions: new TokenSessions(config.websocketMaxConnectionsPerUser, config.tokenCacheMs),
     broker: agentBroker?.broker,
-    followEvent: agentBroker ? followForAgents : undefined,
+    followEvent: async (ctx, tx, outbox, event) => {
+      clearGrantsAfter(ctx.sessions.grants, outbox, event.type);
+      if (agentBroker) await followForAgents(ctx, tx, outbox, event);
+    },
   };
+  const stopGrantWatch = watchGrantChanges(deps.pubsub, deps.sessions.grants);
   const tokenWatch = watchTokenSessions(deps, deps.sessions, config.websocketTokenCheckMs, (err) =>
     logger.warn({ err }, "checking the tokens of open connections failed"),
   );
@@ -141,6 +148,7 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
       await yoga.dispose();
       await agentBroker?.close();
       await deps.buckets.close();
+      stopGrantWatch();
       await tokenWatch.close();
       await pubsub.close();
       if (!options.database) await database.close();

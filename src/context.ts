@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { Access, type Viewer } from "./auth/access.ts";
+import { grantsOf } from "./auth/grants.ts";
 import { authenticate } from "./auth/authenticate.ts";
 import type { Config } from "./platform/config.ts";
 import type { Db } from "./platform/database.ts";
@@ -37,7 +38,7 @@ export interface AppDeps {
   sessions: TokenSessions;
   /** The site agents' RabbitMQ, when one is configured. */
   broker: BrokerDeps | undefined;
-  /** What follows every recorded event in its transaction (the broker outbox, when a broker is configured). */
+  /** What follows every recorded event in its transaction: cached grants emptied after a change of roles, and the broker outbox when a broker is configured. */
   followEvent: EventFollower | undefined;
 }
 
@@ -83,7 +84,7 @@ export function contextFor(
     viewer,
     tokenDigest: request.tokenDigest ?? null,
     tokenKey: request.tokenKey ?? null,
-    access: new Access(deps.db, viewer, deps.now),
+    access: new Access(deps.db, viewer, deps.now, (userId) => grantsOf(deps.db, userId, deps.now(), deps.sessions.grants)),
     requestId: request.requestId || randomUUID(),
     baseUrl: baseUrlOf(deps.config.publicUrl, request.url),
     ipAddress: request.ipAddress ?? null,

@@ -1,3 +1,4 @@
+import { toHex } from "../src/platform/ids.ts";
 import { randomBytes } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Database } from "../src/platform/database.ts";
@@ -135,7 +136,7 @@ describe.skipIf(!postgresUrl || !redisUrl)("two gateway processes on one Postgre
     expect([exitA.code, exitB.code]).toEqual([0, 0]);
   }, 120_000);
 
-  it("a token logged out through A is refused by B, which had it cached, within a second (tokenRevoked over Redis)", async () => {
+  it("a token logged out and a role revoked through A count on B, which had them cached, within a second (over Redis)", async () => {
     const logoutStorage = await postgresStorage(postgresUrl!);
     const logoutDatabase = await logoutStorage.open();
     try {
@@ -149,6 +150,22 @@ describe.skipIf(!postgresUrl || !redisUrl)("two gateway processes on one Postgre
       const refusedAt = Date.now();
       while ((await me(b.baseUrl)).status !== 401) {
         expect(Date.now() - refusedAt).toBeLessThan(1000);
+        await sleep(20);
+      }
+
+      // The same for roles: a role revoked through A stops counting on B, which had the roles cached.
+      const owner = world.tokens.providerOwner;
+      const provider = (base: string) => fetch(`${base}/api/customers/${world.provider.uuid}/`, { headers: { authorization: `Token ${owner}` } });
+      expect((await provider(b.baseUrl)).status).toBe(200);
+      const revoke = await fetch(`${a.baseUrl}/api/customers/${world.provider.uuid}/delete_user/`, {
+        method: "POST",
+        headers: { authorization: `Token ${world.tokens.staff}`, "content-type": "application/json" },
+        body: JSON.stringify({ user: toHex(world.users.providerOwner.id), role: "CUSTOMER.OWNER" }),
+      });
+      expect(revoke.status).toBe(200);
+      const revokedAt = Date.now();
+      while ((await provider(b.baseUrl)).status !== 404) {
+        expect(Date.now() - revokedAt).toBeLessThan(1000);
         await sleep(20);
       }
       await Promise.all([a.stop(), b.stop()]);

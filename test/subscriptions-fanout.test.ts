@@ -14,7 +14,8 @@ const CHANGED = `subscription { offeringUserChanged { offeringUserUuid state } }
 const CHANGED_WITH_RECORD = `subscription { offeringUserChanged { offeringUserUuid state offeringUser { uuid state url } event { eventType } } }`;
 type Change = { offeringUserChanged: { offeringUserUuid: string; state: string } };
 
-const { t, clients } = useSubscriptionApp();
+/** Cached tokens and roles outlive a slow run (opening twenty primed feeds can take seconds): no count pays a re-read. */
+const { t, clients } = useSubscriptionApp({ tokenCacheMs: 60_000 });
 
 let probes = 0;
 const touch = (uuid: string) =>
@@ -43,8 +44,8 @@ async function userWithToken(role?: [string, "CUSTOMER" | "PROJECT" | "OFFERING"
   return { id: user.id, token };
 }
 
-/** The writer's token, looked up and cached (TOKEN_CACHE_MS) before a count, so no count pays for it. */
-const authenticateWriter = () => t.http("GET", "/api/users/me/", { token: t.world.tokens.providerOwner });
+/** The writer's token and roles, looked up and cached (TOKEN_CACHE_MS) right before a count, so no count pays for them. */
+const authenticateWriter = () => t.http("GET", "/api/marketplace-offering-users/?page_size=1", { token: t.world.tokens.providerOwner });
 
 /** Statements from a transition's request until every feed has its delivery. */
 async function statementsToDeliver(feeds: Array<Feed<Change>>) {

@@ -78,6 +78,13 @@ export class Access {
     return [...new Set(grants.filter((g) => g.scopeType === type && (!roles || roles.includes(g.role))).map((g) => g.scopeId))];
   }
 
+  /** Ids of the projects of the customers on which the viewer holds one of `roles`. */
+  async projectsOfCustomers(roles: readonly Role[]): Promise<string[]> {
+    const grants = await this.grants();
+    const held = grants.filter((g) => g.scopeType === "CUSTOMER" && roles.includes(g.role));
+    return [...new Set(held.flatMap((g) => g.projectIds))];
+  }
+
   /** Whether the viewer holds any role on one of `scopes`. */
   async hasAnyRole(scopes: ScopeRef[]): Promise<boolean> {
     const grants = await this.grants();

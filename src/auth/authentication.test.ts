@@ -1,14 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
+import { movableClock } from "../../test/support/clock.ts";
 import { newTokenKey, tokenDigest } from "./secrets.ts";
 
 let t: TestApp;
 /** The app's clock: real time, moved on by `advance` (the token cache's expiry is tested with it). */
-const clock = {
-  offsetMs: 0,
-  now: () => new Date(Date.now() + clock.offsetMs),
-  advance: (ms: number) => void (clock.offsetMs += ms),
-};
+const clock = movableClock();
 beforeAll(async () => {
   t = await startTestApp({ tokenCacheMs: 5_000 }, { now: clock.now });
 });

@@ -8,20 +8,44 @@ export interface Grant {
   role: Role;
   scopeType: ScopeType;
   scopeId: string;
+  /** On a customer: the customer's projects (read with the grant, so a customer-wide decision needs no second query). */
+  projectIds: string[];
+  expirationTime: Date | null;
 }
+
+type GrantRow = Grant & { userId: string };
 
 /** Active, unexpired role grants of some users, keyed by user. */
 async function activeGrants(db: Db, userIds: string[], now: Date): Promise<Map<string, Grant[]>> {
-  const rows = await db.roleGrant.findMany({
-    where: { userId: { in: userIds }, isActive: true, OR: [{ expirationTime: null }, { expirationTime: { gt: now } }] },
-    select: { userId: true, role: true, scopeType: true, scopeId: true },
-  });
+  const rows = await db.$queryRaw<GrantRow[]>`
+    SELECT g.user_id::text AS "userId", g.role, g.scope_type::text AS "scopeType", g.scope_id::text AS "scopeId",
+           g.expiration_time AS "expirationTime",
+           CASE WHEN g.scope_type = 'CUSTOMER'
+                THEN ARRAY(SELECT p.id::text FROM projects p WHERE p.customer_id = g.scope_id ORDER BY p.id)
+                ELSE ARRAY[]::text[] END AS "projectIds"
+    FROM role_grants g
+    WHERE g.user_id = ANY(${userIds}::uuid[]) AND g.is_active AND (g.expiration_time IS NULL OR g.expiration_time > ${now})`;
   const byUser = new Map<string, Grant[]>(userIds.map((id) => [id, []]));
-  for (const { userId, ...grant } of rows) byUser.get(userId)!.push(grant as Grant);
+  for (const { userId, ...grant } of rows) byUser.get(userId)!.push(grant);
   return byUser;
 }
 
-export const grantsOf = async (db: Db, userId: string, now: Date): Promise<Grant[]> => (await activeGrants(db, [userId], now)).get(userId)!;
+/** Where grants read recently are kept (./grants-cache.ts). */
+export interface GrantsStore {
+  get(userId: string, now: Date): Grant[] | undefined;
+  readStarts(): number;
+  set(userId: string, grants: Grant[], now: Date, readStarted: number): void;
+}
+
+/** A user's grants in force at `now`; from `cache` when it holds them (TOKEN_CACHE_MS), else read and kept there. */
+export async function grantsOf(db: Db, userId: string, now: Date, cache?: GrantsStore): Promise<Grant[]> {
+  const cached = cache?.get(userId, now);
+  if (cached) return cached;
+  const readStarted = cache?.readStarts() ?? 0;
+  const grants = (await activeGrants(db, [userId], now)).get(userId)!;
+  cache?.set(userId, grants, now, readStarted);
+  return grants;
+}
 
 const BATCH_SIZE = 1000;
 

@@ -3,6 +3,7 @@ import type { PubSub } from "../platform/pubsub.ts";
 import { SubscriptionEnded } from "../platform/topic-hub.ts";
 import { isExpired } from "./authenticate.ts";
 import type { TokenRevokedPayload } from "./token-revoked.ts";
+import { GrantsCache } from "./grants-cache.ts";
 import { TokenCache } from "./token-cache.ts";
 
 /** Why an open connection or stream is ended, and what its client is told. */
@@ -36,12 +37,15 @@ export class TokenSessions {
   private readonly perUser = new Map<string, number>();
   /** Tokens recently found valid on this instance; what ends a token's sessions drops it too. */
   readonly authentications: TokenCache;
+  /** Users' grants recently read on this instance, for as long (TOKEN_CACHE_MS). */
+  readonly grants: GrantsCache;
 
   constructor(
     readonly maxPerUser: number,
     tokenCacheMs = 0,
   ) {
     this.authentications = new TokenCache(tokenCacheMs);
+    this.grants = new GrantsCache(tokenCacheMs);
   }
 
   /**

@@ -14,12 +14,14 @@ export interface SecuritySettings {
   persistedOperations: ReadonlyMap<string, string> | undefined;
   /** PERSISTED_OPERATIONS_ONLY: /graphql and graphql-ws run only the documents of `persistedOperations` (REST is unaffected). */
   persistedOperationsOnly: boolean;
-  /** TOKEN_CACHE_MS: how long a token found valid is trusted without a lookup (revocations still end it at once); 0 (default): off. */
+  /** TOKEN_CACHE_MS: how long a token found valid is trusted without a lookup (revocations still end it at once); 5000 by default, 0: off. */
   tokenCacheMs: number;
 }
 
+const DEFAULT_TOKEN_CACHE_MS = 5_000;
+
 function tokenCacheMs(raw: string | undefined) {
-  const value = raw?.trim() ? Number(raw) : 0;
+  const value = raw?.trim() ? Number(raw) : DEFAULT_TOKEN_CACHE_MS;
   if (!Number.isInteger(value) || value < 0 || value > 60_000) throw new Error("TOKEN_CACHE_MS must be an integer from 0 to 60000");
   return value;
 }
