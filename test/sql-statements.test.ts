@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Persona } from "./support/world.ts";
 import { startTestApp, type TestApp } from "./support/app.ts";
-import { countSql } from "./support/sql-counter.ts";
+import { countSql, type SqlCount } from "./support/sql-counter.ts";
 import { ed25519Key } from "./support/ssh-test-keys.ts";
 import { toHex } from "../src/platform/ids.ts";
 
@@ -20,24 +20,24 @@ let t: TestApp;
 interface Endpoint {
   path: () => string;
   viewer: Persona;
-  /** Statements for one request (either page size); the token is cached by then (TOKEN_CACHE_MS), so no lookup. */
+  /** Statements for one request (either page size); the token and the viewer's roles are cached by then (TOKEN_CACHE_MS). */
   statements: number;
 }
 
 const ENDPOINTS: Record<string, Endpoint> = {
-  "offering users": { path: () => "/api/marketplace-offering-users/", viewer: "providerOwner", statements: 6 },
-  orders: { path: () => "/api/marketplace-orders/", viewer: "providerOwner", statements: 3 },
-  "provider resources": { path: () => "/api/marketplace-provider-resources/", viewer: "providerOwner", statements: 3 },
-  events: { path: () => "/api/events/", viewer: "providerOwner", statements: 3 },
-  "component usages": { path: () => "/api/marketplace-component-usages/", viewer: "providerOwner", statements: 3 },
-  "maintenance announcements": { path: () => "/api/maintenance-announcements/", viewer: "providerOwner", statements: 3 },
-  "terms of service": { path: () => "/api/marketplace-offering-terms-of-service/", viewer: "providerOwner", statements: 4 },
-  "site-agent identities": { path: () => "/api/marketplace-site-agent-identities/", viewer: "providerOwner", statements: 3 },
+  "offering users": { path: () => "/api/marketplace-offering-users/", viewer: "providerOwner", statements: 4 },
+  orders: { path: () => "/api/marketplace-orders/", viewer: "providerOwner", statements: 2 },
+  "provider resources": { path: () => "/api/marketplace-provider-resources/", viewer: "providerOwner", statements: 2 },
+  events: { path: () => "/api/events/", viewer: "providerOwner", statements: 2 },
+  "component usages": { path: () => "/api/marketplace-component-usages/", viewer: "providerOwner", statements: 2 },
+  "maintenance announcements": { path: () => "/api/maintenance-announcements/", viewer: "providerOwner", statements: 2 },
+  "terms of service": { path: () => "/api/marketplace-offering-terms-of-service/", viewer: "providerOwner", statements: 3 },
+  "site-agent identities": { path: () => "/api/marketplace-site-agent-identities/", viewer: "providerOwner", statements: 2 },
   keys: { path: () => "/api/keys/", viewer: "staff", statements: 2 },
   "service provider keys": {
     path: () => `/api/marketplace-service-providers/${t.world.serviceProvider.uuid}/keys/`,
     viewer: "providerOwner",
-    statements: 5,
+    statements: 4,
   },
 };
 
@@ -139,13 +139,44 @@ describe("SQL statements per list request do not grow with the page size", () =>
 });
 
 describe("SQL statements per transition", () => {
-  it("an offering-user transition: 6 statements besides transaction control (lookups, compare-and-swap, event, reload)", async () => {
+  it("an offering-user transition: 3 statements besides transaction control (the record, compare-and-swap, event; the viewer's roles are cached and REST's answer needs no reload)", async () => {
     const offeringUser = await t.world.offeringUser("CREATION_REQUESTED");
     await t.http("GET", "/api/users/me/", { token: t.world.tokens.providerOwner }); // the token, cached as by any earlier request
     const { result, work, texts } = await countSql(() =>
       t.http("POST", `/api/marketplace-offering-users/${offeringUser.uuid}/begin_creating/`, { token: t.world.tokens.providerOwner, body: {} }),
     );
     expect(result.status).toBe(200);
-    expect(work, texts.join("\n")).toBe(6);
+    expect(work, texts.join("\n")).toBe(3);
+  });
+});
+
+describe("SQL statements per GraphQL page do not grow with the page size (nodes reached through an interface)", () => {
+  const countGql = (query: string, persona: Persona) => countSql(() => t.gql(query, {}, t.world.tokens[persona]));
+
+  it("events with their subject (each event's own maintenance announcement)", async () => {
+    const page = (first: number) => `{ events(first: ${first}, filter: { eventType: ["bench_event"] }) { nodes { subject { id ... on MaintenanceAnnouncement { name } } } } }`;
+    await countGql(page(LARGE_PAGE), "providerOwner");
+    const one = await countGql(page(1), "providerOwner");
+    const ten = await countGql(page(LARGE_PAGE), "providerOwner");
+    const subjects = ten.result.data?.events.nodes.map((n: { subject: { name?: string } | null }) => n.subject?.name);
+    expect(subjects).toHaveLength(LARGE_PAGE);
+    expect(subjects.every((name: string | undefined) => name?.startsWith("Maintenance "))).toBe(true);
+    expect({ one: one.statements, ten: ten.statements }, ten.texts.join("\n")).toEqual({ one: one.statements, ten: one.statements });
+  });
+
+  it("the viewer's roles with their scopes", async () => {
+    const query = `{ me { roles { scopeType scope { id } } } }`;
+    const grantProjectAdmin = async (name: string) => {
+      const project = await t.app.deps.db.project.create({ data: { customerId: t.world.provider.id, name } });
+      await t.app.deps.db.roleGrant.create({ data: { userId: t.world.users.providerOwner.id, role: "PROJECT.ADMIN", scopeType: "PROJECT", scopeId: project.id } });
+    };
+    const scopedRoles = (count: SqlCount<{ data?: { me: { roles: Array<{ scope: { id: string } | null }> } } }>) =>
+      count.result.data?.me.roles.filter((role) => role.scope).length;
+    await grantProjectAdmin("Roles 1");
+    const one = await countGql(query, "providerOwner");
+    for (const name of ["Roles 2", "Roles 3", "Roles 4"]) await grantProjectAdmin(name);
+    const four = await countGql(query, "providerOwner");
+    expect(scopedRoles(four)).toBe(scopedRoles(one)! + 3);
+    expect(four.statements, four.texts.join("\n")).toBe(one.statements);
   });
 });

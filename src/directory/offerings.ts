@@ -4,7 +4,7 @@ import type { BillingType, Offering, OfferingState, Prisma } from "../generated/
 import { recordEvent } from "../events/record.ts";
 import type { Connection, Page } from "../platform/paginate.ts";
 import { fieldError, invalid, notFound, wrongState } from "../platform/errors.ts";
-import { toHex } from "../platform/ids.ts";
+import { idSet, toHex } from "../platform/ids.ts";
 import { paginate } from "../platform/paginate.ts";
 import { canTransition, swapFromObserved, type TransitionRule } from "../platform/state-machine.ts";
 import { maxLength } from "../platform/text.ts";
@@ -27,6 +27,12 @@ export const OFFERING_TRANSITIONS = {
 export async function getServiceProvider(ctx: Context, uuid: string, query: ServiceProviderQuery = {}) {
   ctx.requireViewer();
   return visibleOne(uuid, (id) => ctx.db.serviceProvider.findUnique({ ...query, where: { id } }));
+}
+
+/** Which of `ids` the viewer may see as service providers (getServiceProvider's rule: any signed-in viewer). */
+export async function visibleServiceProviderIds(ctx: Context, ids: string[]) {
+  ctx.requireViewer();
+  return idSet(await ctx.db.serviceProvider.findMany({ where: { id: { in: ids } }, select: { id: true } }));
 }
 
 export async function createServiceProvider(
@@ -94,6 +100,10 @@ export async function getOffering(ctx: Context, uuid: string, query: OfferingQue
   const where = await offeringsWhere(ctx, filter);
   return visibleOne(uuid, (id) => ctx.db.offering.findFirst({ ...query, where: { AND: [{ id }, where] } }));
 }
+
+/** Which of `ids` the viewer may see as offerings (getOffering's rule, without a filter). */
+export const visibleOfferingIds = async (ctx: Context, ids: string[]) =>
+  idSet(await ctx.db.offering.findMany({ where: { AND: [{ id: { in: ids } }, await offeringsWhere(ctx, undefined)] }, select: { id: true } }));
 
 export interface ComponentInput {
   type: string;

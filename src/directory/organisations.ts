@@ -6,7 +6,7 @@ import type { FilterValues, OrderValue } from "../platform/collection-contract.t
 import { batchLoader } from "../platform/batch.ts";
 import type { Connection, Page } from "../platform/paginate.ts";
 import { fieldError } from "../platform/errors.ts";
-import { toHex } from "../platform/ids.ts";
+import { idSet, toHex } from "../platform/ids.ts";
 import { paginate } from "../platform/paginate.ts";
 import { maxLength } from "../platform/text.ts";
 import { transact } from "../platform/transaction.ts";
@@ -80,6 +80,10 @@ export async function getCustomer(ctx: Context, uuid: string, query: CustomerQue
   return visibleOne(uuid, (id) => ctx.db.customer.findFirst({ ...query, where: { AND: [{ id }, visible] } }));
 }
 
+/** Which of `ids` the viewer may see as customers (getCustomer's rule, for many in one statement). */
+export const visibleCustomerIds = async (ctx: Context, ids: string[]) =>
+  idSet(await ctx.db.customer.findMany({ where: { AND: [{ id: { in: ids } }, await visibleCustomers(ctx)] }, select: { id: true } }));
+
 export async function createCustomer(
   ctx: Context,
   input: { name: string; abbreviation?: string | null; email?: string | null },
@@ -120,6 +124,10 @@ export async function getProject(ctx: Context, uuid: string, query: ProjectQuery
   const visible = await visibleProjects(ctx);
   return visibleOne(uuid, (id) => ctx.db.project.findFirst({ ...query, where: { AND: [{ id }, visible] } }));
 }
+
+/** Which of `ids` the viewer may see as projects (getProject's rule). */
+export const visibleProjectIds = async (ctx: Context, ids: string[]) =>
+  idSet(await ctx.db.project.findMany({ where: { AND: [{ id: { in: ids } }, await visibleProjects(ctx)] }, select: { id: true } }));
 
 export async function createProject(
   ctx: Context,

@@ -6,7 +6,7 @@ import { recordEvent } from "../events/record.ts";
 import type { FilterValues, OrderValue } from "../platform/collection-contract.ts";
 import type { Page } from "../platform/paginate.ts";
 import { fieldError, inputError } from "../platform/errors.ts";
-import { toHex } from "../platform/ids.ts";
+import { idSet, toHex } from "../platform/ids.ts";
 import { paginate } from "../platform/paginate.ts";
 import { maxLength } from "../platform/text.ts";
 import { transact } from "../platform/transaction.ts";
@@ -30,6 +30,10 @@ export async function getUser(ctx: Context, uuid: string, query: UserQuery = {})
   const visible = await visibleUsers(ctx);
   return visibleOne(uuid, (id) => ctx.db.user.findFirst({ ...query, where: { AND: [{ id }, visible] } }));
 }
+
+/** Which of `ids` the viewer may see as users (getUser's rule). */
+export const visibleUserIds = async (ctx: Context, ids: string[]) =>
+  idSet(await ctx.db.user.findMany({ where: { AND: [{ id: { in: ids } }, await visibleUsers(ctx)] }, select: { id: true } }));
 
 export function getMe(ctx: Context, query: UserQuery = {}) {
   const viewer = ctx.requireViewer();

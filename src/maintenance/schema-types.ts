@@ -14,7 +14,7 @@ import {
 } from "./enums.ts";
 import { SCHEDULE, TIMING_BUCKETS, TIMING_GRACE_MINUTES, timingBucketLabel, timingOf } from "./timing.ts";
 import { getMaintenanceOffering } from "./offerings.ts";
-import { getMaintenance } from "./service.ts";
+import { getMaintenance, visibleMaintenanceIds } from "./service.ts";
 import { getAdminAnnouncement } from "./admin-announcements.ts";
 import { getPublicMaintenance } from "./public.ts";
 import { visibleNode } from "../graphql/nodes.ts";
@@ -69,7 +69,7 @@ export const MaintenanceAnnouncementOfferingRef = builder.prismaNode("Maintenanc
 
 /** The provider's view of an announcement, internal fields included. */
 export const MaintenanceAnnouncementRef = builder.prismaNode("MaintenanceAnnouncement", {
-  ...visibleNode(getMaintenance),
+  ...visibleNode(getMaintenance, { type: "MaintenanceAnnouncement", visibleAmong: visibleMaintenanceIds }),
   fields: (t) => ({
     uuid: t.string({ resolve: (m) => toHex(m.id) }),
     url: t.string({ resolve: (m, _a, ctx) => apiUrl(ctx, "maintenanceAnnouncement", m.id) }),

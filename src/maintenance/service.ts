@@ -3,7 +3,7 @@ import type { MaintenanceAnnouncement, MaintenanceState, Prisma } from "../gener
 import type { Connection } from "../platform/paginate.ts";
 import type { MaintenanceQuery } from "./listing.ts";
 import { missingObject, notFound, wrongState } from "../platform/errors.ts";
-import { parseUuid, toHex } from "../platform/ids.ts";
+import { idSet, parseUuid, toHex } from "../platform/ids.ts";
 import { canTransition, swapFromObserved, type TransitionRule } from "../platform/state-machine.ts";
 import { type Tx, transact } from "../platform/transaction.ts";
 import { ANNOUNCEMENT_SOURCE, syncAnnouncement } from "./announcement-sync.ts";
@@ -52,6 +52,10 @@ async function findVisible<T>(ctx: Context, uuid: string, find: (where: Prisma.M
 export async function getMaintenance(ctx: Context, uuid: string, query: MaintenanceQuery = {}) {
   return findVisible(ctx, uuid, (where) => ctx.db.maintenanceAnnouncement.findFirst({ ...query, where }));
 }
+
+/** Which of `ids` the viewer may see as maintenance announcements (getMaintenance's rule). */
+export const visibleMaintenanceIds = async (ctx: Context, ids: string[]) =>
+  idSet(await ctx.db.maintenanceAnnouncement.findMany({ where: { AND: [{ id: { in: ids } }, await visibleMaintenance(ctx)] }, select: { id: true } }));
 
 /** The announcement the viewer may change: 404 when they cannot see it, 403 when they only read (support). */
 export async function loadManageable(ctx: Context, uuid: string): Promise<Editable> {

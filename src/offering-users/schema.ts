@@ -29,7 +29,7 @@ const OfferingUserRuntimeStateEnum = builder.enumType("OfferingUserRuntimeState"
 });
 
 export const OfferingUserRef = builder.prismaNode("OfferingUser", {
-  ...visibleNode(service.getOfferingUser),
+  ...visibleNode(service.getOfferingUser, { type: "OfferingUser", visibleAmong: service.visibleOfferingUserIds }),
   fields: (t) => ({
     uuid: t.string({ resolve: (ou) => toHex(ou.id) }),
     url: t.string({ resolve: (ou, _args, ctx) => apiUrl(ctx, "offeringUser", ou.id) }),

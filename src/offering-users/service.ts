@@ -4,7 +4,7 @@ import type { Context } from "../context.ts";
 import type { OfferingUser, OfferingUserState, Prisma } from "../generated/prisma/client.ts";
 import type { Connection, Page } from "../platform/paginate.ts";
 import { fieldError, forbidden, inputError, InvalidTransitionError, missingObject, notFound } from "../platform/errors.ts";
-import { parseUuid, toHex } from "../platform/ids.ts";
+import { idSet, parseUuid, toHex } from "../platform/ids.ts";
 import { canTransition, swapFromObserved, type TransitionRule } from "../platform/state-machine.ts";
 import { sanitizeComment, validUrl, maxLength } from "../platform/text.ts";
 import type { Db } from "../platform/database.ts";
@@ -57,6 +57,13 @@ async function findVisible<T>(ctx: Context, uuid: string, find: (where: Prisma.O
 export async function getOfferingUser(ctx: Context, uuid: string, query: OfferingUserQuery = {}) {
   return findVisible(ctx, uuid, (where) => ctx.db.offeringUser.findFirst({ ...query, where }));
 }
+
+/** Which of `ids` the viewer may see as offering users (getOfferingUser's rule). */
+export const visibleOfferingUserIds = async (ctx: Context, ids: string[]) =>
+  idSet(await ctx.db.offeringUser.findMany({ where: { AND: [{ id: { in: ids } }, await visibleOfferingUsers(ctx)] }, select: { id: true } }));
+
+/** The core a change needs and every field of the record's own, so that a transition can answer without a reload. */
+const WHOLE_RECORD = { ...OFFERING_USER_CORE, isRestricted: true, backendMetadata: true, created: true, modified: true } as const;
 
 async function loadVisible(ctx: Context, uuid: string): Promise<OfferingUserCore> {
   return findVisible(ctx, uuid, (where) => ctx.db.offeringUser.findFirst({ select: OFFERING_USER_CORE, where }));
@@ -119,11 +126,11 @@ export async function transitionOfferingUser(
   input: CommentInput = {},
   query: OfferingUserQuery = {},
 ) {
-  const ou = await loadVisible(ctx, uuid);
+  const ou = await findVisible(ctx, uuid, (where) => ctx.db.offeringUser.findFirst({ select: WHOLE_RECORD, where }));
   await ctx.access.require(Permission.UPDATE_OFFERING_USER, allocationProviderScopes(ou));
   const rule = ruleFor(operation);
   if (!canTransition(rule, ou.state)) throw invalidTransition(rule, ou.state);
-  const data = { state: rule.to, ...commentData(rule.effect, input) };
+  const data = { state: rule.to, ...commentData(rule.effect, input), modified: ctx.now() };
   return transact(ctx, async (tx, outbox) => {
     const replaced = await swapState(tx, ou, rule, data);
     await recordOfferingUserChange(ctx, tx, outbox, ou, {
@@ -133,7 +140,8 @@ export async function transitionOfferingUser(
       state: rule.to,
       context: { operation, ...changedComments(ou, data) },
     });
-    return reload(tx, ou.id, query);
+    // An answer of the record's own fields (REST's) is the row as read and changed: no reload.
+    return query.select || query.include ? reload(tx, ou.id, query) : { ...ou, ...data };
   });
 }
 

@@ -76,3 +76,23 @@ describe("comment effects", () => {
     expect((await t.app.deps.db.offeringUser.findUniqueOrThrow({ where: { id: ou.id } })).state).toBe("CREATING");
   });
 });
+
+describe("a transition's answer is the record as stored", () => {
+  const FIELDS = "uuid state username isRestricted serviceProviderComment serviceProviderCommentUrl backendMetadata created modified";
+  const readBack = (uuid: string) => t.gql(`{ offeringUser(uuid: "${uuid}") { ${FIELDS} } }`, {}, t.world.tokens.providerOwner);
+
+  it.each([
+    ["its own fields only (answered from the row as read and changed)", FIELDS],
+    ["with a relation (read again after the change)", `${FIELDS} offering { name }`],
+  ])("%s", async (_name, selection) => {
+    const ou = await t.world.offeringUser("CREATING", { comment: "old" });
+    const answer = await t.gql(
+      `mutation { setPendingAccountLinkingOfferingUser(input: { uuid: "${ou.uuid}", comment: "Link your account", commentUrl: "https://docs.example.org/link" }) { ... on OfferingUser { ${selection} } } }`,
+      {},
+      t.world.tokens.providerOwner,
+    );
+    const stored = (await readBack(ou.uuid)).data?.offeringUser;
+    expect(stored).toMatchObject({ state: "PENDING_ACCOUNT_LINKING", serviceProviderComment: "Link your account" });
+    expect(answer.data?.setPendingAccountLinkingOfferingUser).toMatchObject(stored);
+  });
+});

@@ -11,11 +11,11 @@ import { consentedOfferingUsers } from "../terms-of-service/enforcement.ts";
 export async function visibleOfferingUsers(ctx: Context): Promise<Prisma.OfferingUserWhereInput> {
   if (ctx.access.readsAll) return {};
   const viewer = ctx.requireViewer();
-  const [customerIds, offeringIds, adminProjectIds, ownedCustomerIds] = await Promise.all([
+  const [customerIds, offeringIds, adminProjectIds, ownedProjectIds] = await Promise.all([
     ctx.access.scopeIds("CUSTOMER"),
     ctx.access.scopeIds("OFFERING"),
     ctx.access.scopeIds("PROJECT", [Role.PROJECT_ADMIN, Role.PROJECT_MANAGER]),
-    ctx.access.scopeIds("CUSTOMER", [Role.CUSTOMER_OWNER]),
+    ctx.access.projectsOfCustomers([Role.CUSTOMER_OWNER]),
   ]);
   const memberOf = (projectFilter: Prisma.StringFilter | string[]) => ({
     user: {
@@ -28,11 +28,6 @@ export async function visibleOfferingUsers(ctx: Context): Promise<Prisma.Offerin
       },
     },
   });
-  const ownedProjectIds = ownedCustomerIds.length
-    ? (await ctx.db.project.findMany({ where: { customerId: { in: ownedCustomerIds } }, select: { id: true } })).map(
-        (p) => p.id,
-      )
-    : [];
   const consumerProjects = [...new Set([...adminProjectIds, ...ownedProjectIds])];
   const byRole: Prisma.OfferingUserWhereInput = {
     offering: { pluginOptions: { path: ["service_provider_can_create_offering_user"], equals: true } },

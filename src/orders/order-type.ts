@@ -5,7 +5,7 @@ import { toHex } from "../platform/ids.ts";
 import { canTransition } from "../platform/state-machine.ts";
 import { BILLING_UNITS, ORDER_STATE_LABELS, orderStateLabel, orderTypeLabel, REQUEST_TYPE_LABELS } from "./states.ts";
 import { orderRule } from "./transitions.ts";
-import { getOrder } from "./service.ts";
+import { getOrder, visibleOrderIds } from "./service.ts";
 import { visibleNode } from "../graphql/nodes.ts";
 
 const labelled = <K extends string>(labels: Record<K, string>) =>
@@ -29,7 +29,7 @@ function canTerminate(state: OrderState, offeringType: string) {
 }
 
 export const OrderRef = builder.prismaNode("Order", {
-  ...visibleNode(getOrder),
+  ...visibleNode(getOrder, { type: "Order", visibleAmong: visibleOrderIds }),
   fields: (t) => ({
     uuid: t.string({ resolve: (o) => toHex(o.id) }),
     url: t.string({ resolve: (o, _a, ctx) => apiUrl(ctx, "order", o.id) }),

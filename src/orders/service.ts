@@ -1,4 +1,5 @@
 import type { EventType } from "../events/types.ts";
+import { idSet } from "../platform/ids.ts";
 import { Permission } from "../auth/permissions.ts";
 import type { Context } from "../context.ts";
 import type { Order, OrderState, Prisma } from "../generated/prisma/client.ts";
@@ -40,6 +41,10 @@ async function findVisible<T>(ctx: Context, uuid: string, find: (where: Prisma.O
 export async function getOrder(ctx: Context, uuid: string, query: OrderQuery = {}) {
   return findVisible(ctx, uuid, (where) => ctx.db.order.findFirst({ ...query, where }));
 }
+
+/** Which of `ids` the viewer may see as orders (getOrder's rule). */
+export const visibleOrderIds = async (ctx: Context, ids: string[]) =>
+  idSet(await ctx.db.order.findMany({ where: { AND: [{ id: { in: ids } }, await visibleOrders(ctx)] }, select: { id: true } }));
 
 const loadVisible = (ctx: Context, uuid: string) => findVisible(ctx, uuid, (where) => ctx.db.order.findFirst({ select: ORDER_CORE, where }));
 

@@ -30,3 +30,26 @@ export function batchLoader<K, V>(load: (keys: K[]) => Promise<Map<string, V>>, 
     return promise;
   };
 }
+
+/**
+ * Collects the keys asked for until the event loop turns and answers them all from one `load`. Nothing is kept
+ * afterwards, so it is safe in a context that outlives a request (a subscription's socket).
+ */
+export function tickBatch<K, V>(load: (keys: K[]) => Promise<(key: K) => V>): (key: K) => Promise<V> {
+  let pending: Array<{ key: K; resolve: (value: V) => void; reject: (error: unknown) => void }> = [];
+  const flush = async () => {
+    const batch = pending;
+    pending = [];
+    try {
+      const answer = await load(batch.map((entry) => entry.key));
+      for (const entry of batch) entry.resolve(answer(entry.key));
+    } catch (error) {
+      for (const entry of batch) entry.reject(error);
+    }
+  };
+  return (key) =>
+    new Promise<V>((resolve, reject) => {
+      if (pending.length === 0) setImmediate(() => void flush());
+      pending.push({ key, resolve, reject });
+    });
+}

@@ -9,3 +9,6 @@ export function parseUuid(value: unknown): string | null {
   const hex = toHex(value.trim());
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
+
+/** The ids of some rows, for a membership test. */
+export const idSet = (rows: ReadonlyArray<{ id: string }>): ReadonlySet<string> => new Set(rows.map((row) => row.id));

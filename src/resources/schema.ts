@@ -23,7 +23,7 @@ export const ResourceStateEnum = builder.enumType("ResourceState", {
 const dateOnly = (date: Date | null) => (date ? date.toISOString().slice(0, 10) : null);
 
 export const ResourceRef = builder.prismaNode("Resource", {
-  ...visibleNode((ctx, uuid) => service.getResource(ctx, "ANY", uuid)),
+  ...visibleNode((ctx, uuid) => service.getResource(ctx, "ANY", uuid), { type: "Resource", visibleAmong: service.visibleResourceIds }),
   fields: (t) => ({
     uuid: t.string({ resolve: (r) => toHex(r.id) }),
     url: t.string({ resolve: (r, _a, ctx) => apiUrl(ctx, "providerResource", r.id) }),

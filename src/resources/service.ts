@@ -1,4 +1,5 @@
 import type { Context } from "../context.ts";
+import { idSet } from "../platform/ids.ts";
 import type { Prisma, Resource } from "../generated/prisma/client.ts";
 import type { FilterValues, OrderValue } from "../platform/collection-contract.ts";
 import type { Connection, Page } from "../platform/paginate.ts";
@@ -34,6 +35,10 @@ export async function getResource(ctx: Context, view: ResourceView, uuid: string
   const visible = await VIEWS[view](ctx);
   return visibleOne(uuid, (id) => ctx.db.resource.findFirst({ ...query, where: { AND: [{ id }, visible] } }));
 }
+
+/** Which of `ids` the viewer may see as resources (getResource's rule for the "ANY" view). */
+export const visibleResourceIds = async (ctx: Context, ids: string[]) =>
+  idSet(await ctx.db.resource.findMany({ where: { AND: [{ id: { in: ids } }, await VIEWS.ANY(ctx)] }, select: { id: true } }));
 
 /**
  * Waldur's `details/`: the backend object behind the resource. Only marketplace resources can be scopes here, so

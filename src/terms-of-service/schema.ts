@@ -23,7 +23,7 @@ const UserConsentInfoRef = builder
   });
 
 export const TermsRef = builder.prismaNode("OfferingTermsOfService", {
-  ...visibleNode(terms.getTerms),
+  ...visibleNode(terms.getTerms, { type: "OfferingTermsOfService", visibleAmong: terms.visibleTermsIds }),
   fields: (t) => ({
     uuid: t.string({ resolve: (x) => toHex(x.id) }),
     offering: t.relation("offering"),

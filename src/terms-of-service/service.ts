@@ -8,7 +8,7 @@ import { visibleOfferings } from "../directory/visibility.ts";
 import { recordEvent } from "../events/record.ts";
 import type { FilterValues, OrderValue } from "../platform/collection-contract.ts";
 import { fieldError, invalid } from "../platform/errors.ts";
-import { toHex } from "../platform/ids.ts";
+import { idSet, toHex } from "../platform/ids.ts";
 import { type Connection, type Page, paginate } from "../platform/paginate.ts";
 import { maxLength, validUrl } from "../platform/text.ts";
 import { type Outbox, transact, type Tx } from "../platform/transaction.ts";
@@ -39,6 +39,10 @@ async function findVisible<T>(ctx: Context, uuid: string, find: (where: Prisma.O
 export async function getTerms(ctx: Context, uuid: string, query: TermsQuery = {}) {
   return findVisible(ctx, uuid, (where) => ctx.db.offeringTermsOfService.findFirst({ ...query, where }));
 }
+
+/** Which of `ids` the viewer may see as terms of service (getTerms's rule). */
+export const visibleTermsIds = async (ctx: Context, ids: string[]) =>
+  idSet(await ctx.db.offeringTermsOfService.findMany({ where: { AND: [{ id: { in: ids } }, await visibleTerms(ctx)] }, select: { id: true } }));
 
 export interface TermsInput {
   termsOfService?: string | null;

@@ -8,10 +8,10 @@ import { totalCustomersOf } from "../offering-totals.ts";
 import { countCustomerUsers } from "../organisations.ts";
 import { REGISTRATION_METHOD } from "../users-contract.ts";
 import { type DirectoryKind, ifVisible } from "../visibility.ts";
-import { getUser } from "../users.ts";
-import { getCustomer, getProject } from "../organisations.ts";
+import { getUser, visibleUserIds } from "../users.ts";
+import { getCustomer, getProject, visibleCustomerIds, visibleProjectIds } from "../organisations.ts";
 import { getOfferingComponent, getOfferingPlan } from "../node-lookups.ts";
-import { getOffering, getServiceProvider } from "../offerings.ts";
+import { getOffering, getServiceProvider, visibleOfferingIds, visibleServiceProviderIds } from "../offerings.ts";
 import { billingUnit, minimalPrice, planType } from "../plans.ts";
 import { visibleNode } from "../../graphql/nodes.ts";
 
@@ -33,7 +33,7 @@ const projectOnly = onlyIfVisible<Project>("project", "Null unless the viewer ma
 const dateOnly = (date: Date | null) => (date ? date.toISOString().slice(0, 10) : null);
 
 export const UserRef = builder.prismaNode("User", {
-  ...visibleNode(getUser),
+  ...visibleNode(getUser, { type: "User", visibleAmong: visibleUserIds }),
   fields: (t) => ({
     uuid: t.string({ resolve: (u) => toHex(u.id) }),
     url: t.string({ resolve: (u, _a, ctx) => apiUrl(ctx, "user", u.id) }),
@@ -60,7 +60,7 @@ export const UserRef = builder.prismaNode("User", {
 });
 
 export const CustomerRef = builder.prismaNode("Customer", {
-  ...visibleNode(getCustomer),
+  ...visibleNode(getCustomer, { type: "Customer", visibleAmong: visibleCustomerIds }),
   fields: (t) => ({
     uuid: t.string({ resolve: (c) => toHex(c.id) }),
     url: t.string({ resolve: (c, _a, ctx) => apiUrl(ctx, "customer", c.id) }),
@@ -110,7 +110,7 @@ export const CustomerRef = builder.prismaNode("Customer", {
 
 
 export const ProjectRef = builder.prismaNode("Project", {
-  ...visibleNode(getProject),
+  ...visibleNode(getProject, { type: "Project", visibleAmong: visibleProjectIds }),
   fields: (t) => ({
     uuid: t.string({ resolve: (p) => toHex(p.id) }),
     url: t.string({ resolve: (p, _a, ctx) => apiUrl(ctx, "project", p.id) }),
@@ -148,7 +148,7 @@ export const ProjectRef = builder.prismaNode("Project", {
 });
 
 export const ServiceProviderRef = builder.prismaNode("ServiceProvider", {
-  ...visibleNode(getServiceProvider),
+  ...visibleNode(getServiceProvider, { type: "ServiceProvider", visibleAmong: visibleServiceProviderIds }),
   fields: (t) => ({
     uuid: t.string({ resolve: (s) => toHex(s.id) }),
     url: t.string({ resolve: (s, _a, ctx) => apiUrl(ctx, "serviceProvider", s.id) }),
@@ -218,7 +218,7 @@ builder.prismaNode("OfferingPlan", {
 });
 
 export const OfferingRef = builder.prismaNode("Offering", {
-  ...visibleNode(getOffering),
+  ...visibleNode(getOffering, { type: "Offering", visibleAmong: visibleOfferingIds }),
   fields: (t) => ({
     uuid: t.string({ resolve: (o) => toHex(o.id) }),
     url: t.string({ resolve: (o, _a, ctx) => apiUrl(ctx, "offering", o.id) }),
