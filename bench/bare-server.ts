@@ -1,13 +1,15 @@
 import http from "node:http";
 import type pg from "pg";
 import { tokenDigest } from "../src/auth/secrets.ts";
-import { OFFERING_USERS_PATH, offeringUserJson, offeringUserUuidIn } from "./offering-user-json.ts";
+import { transition, transitionIn, type Viewer } from "./bare-transition.ts";
+import { OFFERING_USERS_PATH, offeringUserJson, type OfferingUserRow, offeringUserUuidIn } from "./offering-user-json.ts";
 
 /**
  * The floor: the gateway's offering-user list and retrieve, read with `pg` and serialised by hand, with the database
- * round trips the gateway cannot avoid (token lookup, then count and page in parallel) and no framework at all.
+ * round trips the gateway cannot avoid (token lookup, then count and page in parallel) and no framework at all; and
+ * its offering-user transitions (bench/bare-transition.ts).
  */
-const AUTH_SQL = `SELECT u.id, u.is_active FROM auth_tokens t JOIN users u ON u.id = t.user_id WHERE t.key_digest = $1`;
+const AUTH_SQL = `SELECT u.id, u.username, u.is_active, u.is_staff FROM auth_tokens t JOIN users u ON u.id = t.user_id WHERE t.key_digest = $1`;
 const COUNT_SQL = `SELECT count(*)::int AS total FROM offering_users`;
 const SELECT_FROM = `
   SELECT ou.id, ou.username, ou.state, ou.is_restricted, ou.service_provider_comment, ou.service_provider_comment_url,
@@ -28,8 +30,9 @@ const PAGE_SQL = `${SELECT_FROM} ORDER BY ou.username ASC NULLS FIRST, ou.create
 const ONE_SQL = `${SELECT_FROM} WHERE ou.id = $1`;
 
 function send(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text), ...headers });
+  const text = body === undefined ? "" : JSON.stringify(body);
+  const type = body === undefined ? {} : { "content-type": "application/json" };
+  res.writeHead(status, { ...type, "content-length": Buffer.byteLength(text), ...headers });
   res.end(text);
 }
 
@@ -37,18 +40,25 @@ export function createBareServer(pool: pg.Pool): http.Server {
   return http.createServer(async (req, res) => {
     try {
       const url = new URL(req.url ?? "/", `http://${req.headers.host ?? "localhost"}`);
-      const uuid = offeringUserUuidIn(url.pathname);
-      if (url.pathname !== OFFERING_USERS_PATH && !uuid) return send(res, 404, { detail: "Not found." });
+      const move = req.method === "POST" ? transitionIn(url.pathname) : undefined;
+      const uuid = req.method === "GET" ? offeringUserUuidIn(url.pathname) : undefined;
+      const list = req.method === "GET" && url.pathname === OFFERING_USERS_PATH;
+      if (!move && !uuid && !list) return send(res, 404, { detail: "Not found." });
       const key = /^Token\s+([0-9a-f]{40})$/i.exec(req.headers.authorization ?? "")?.[1];
-      const viewer = key ? (await pool.query(AUTH_SQL, [tokenDigest(key)])).rows[0] : undefined;
+      const viewer = key ? (await pool.query<Viewer & { is_active: boolean }>(AUTH_SQL, [tokenDigest(key)])).rows[0] : undefined;
       if (!viewer?.is_active) return send(res, 401, { detail: "Invalid token." });
+      if (move) {
+        req.resume();
+        const answer = await transition(pool, viewer, move.uuid, move.operation, req.socket.remoteAddress);
+        return send(res, answer.status, answer.body);
+      }
       if (uuid) {
-        const row = (await pool.query(ONE_SQL, [uuid])).rows[0];
+        const row = (await pool.query<OfferingUserRow>(ONE_SQL, [uuid])).rows[0];
         return row ? send(res, 200, offeringUserJson(row, url.origin)) : send(res, 404, { detail: "Not found." });
       }
       const pageSize = Math.min(Number(url.searchParams.get("page_size")) || 10, 300);
-      const [count, page] = await Promise.all([pool.query(COUNT_SQL), pool.query(PAGE_SQL, [pageSize, 0])]);
-      const total: number = count.rows[0].total;
+      const [count, page] = await Promise.all([pool.query<{ total: number }>(COUNT_SQL), pool.query<OfferingUserRow>(PAGE_SQL, [pageSize, 0])]);
+      const total = count.rows[0].total;
       send(res, 200, page.rows.map((row) => offeringUserJson(row, url.origin)), { "x-result-count": String(total) });
     } catch (error) {
       console.error(error);

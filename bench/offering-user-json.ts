@@ -1,3 +1,4 @@
+import type { OfferingUserState } from "../src/generated/prisma/client.ts";
 import { stateLabel } from "../src/offering-users/states.ts";
 
 /**
@@ -7,7 +8,7 @@ import { stateLabel } from "../src/offering-users/states.ts";
 export interface OfferingUserRow {
   id: string;
   username: string | null;
-  state: string;
+  state: OfferingUserState;
   is_restricted: boolean;
   service_provider_comment: string;
   service_provider_comment_url: string;
@@ -40,6 +41,10 @@ const formatDateTime = (date: Date) => {
   return iso.endsWith(".000Z") ? `${iso.slice(0, -5)}Z` : `${iso.slice(0, -1)}000Z`;
 };
 
+/** As src/offering-users/contract.ts runtimeStateOf reads it off the state: only the two pending states are not Active. */
+const runtimeStateLabel = (state: OfferingUserState) =>
+  state === "PENDING_ACCOUNT_LINKING" || state === "PENDING_ADDITIONAL_VALIDATION" ? stateLabel(state) : "Active";
+
 /** As src/terms-of-service/consent-status.ts decides it (restated: these layers use no project code). */
 function consent(row: OfferingUserRow): { has: boolean; reconsent: boolean } {
   if (row.terms_version === null) return { has: false, reconsent: false };
@@ -55,10 +60,12 @@ export function offeringUserJson(row: OfferingUserRow, origin: string) {
     url: `${origin}/api/marketplace-offering-users/${hex(row.id)}/`,
     uuid: hex(row.id),
     username: row.username,
-    state: stateLabel(row.state as never),
+    state: stateLabel(row.state),
+    runtime_state: runtimeStateLabel(row.state),
     offering: `${origin}/api/marketplace-provider-offerings/${hex(row.offering_id)}/`,
     offering_uuid: hex(row.offering_id),
     offering_name: row.offering_name,
+    offering_has_active_tos: row.terms_version !== null,
     user: `${origin}/api/users/${hex(row.user_id)}/`,
     user_uuid: hex(row.user_id),
     user_username: row.user_username,

@@ -1,7 +1,8 @@
 /**
  * `npm run bench:profile-summary -- <file.cpuprofile> [top]`: where a V8 CPU profile (node --cpu-prof, see
  * BENCH_CPU_PROFILE_DIR in bench/run.ts) spends its time — self time by function and by package/module,
- * and inclusive time of the heaviest functions.
+ * and inclusive time of the heaviest functions. V8 samples wall time: a thread waiting for a core is charged to what it
+ * runs next. For on-CPU time use BENCH_PERF_DIR and bench/perf-summary.ts.
  */
 import fs from "node:fs";
 
@@ -24,7 +25,7 @@ interface CpuProfile {
 }
 
 /** node_modules/<package> (scoped ones whole), else the project folder, else the V8 category. */
-function moduleOf(url: string): string {
+export function moduleOf(url: string): string {
   if (!url) return "(native/V8)";
   const nm = url.lastIndexOf("node_modules/");
   if (nm >= 0) {
@@ -36,7 +37,7 @@ function moduleOf(url: string): string {
   return project ? project[1].split("/").slice(0, 2).join("/") : url;
 }
 
-const short = (url: string) => url.replace(/^file:\/\//, "").replace(/^.*node_modules\//, "~/").replace(/^\/work\/[^/]+\//, "");
+export const short = (url: string) => url.replace(/^file:\/\//, "").replace(/^.*node_modules\//, "~/").replace(/^\/work\/[^/]+\//, "");
 
 export function summarise(profile: CpuProfile, top = 25): string {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));

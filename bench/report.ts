@@ -3,8 +3,9 @@ import path from "node:path";
 import { caseLabel, type FanoutRow } from "./fanout.ts";
 import type { LadderRow } from "./ladder.ts";
 import { LAYERS, type Layer, type Read, READS } from "./scenarios.ts";
-import type { TransitionRow } from "./transitions.ts";
+import { TRANSITION_LAYERS, type TransitionLayer, type TransitionRow } from "./transitions.ts";
 import type { AgentMessagesRow } from "./agent-messages.ts";
+import { SCALE_TARGET_RATIO, type ScaleResult } from "./scale.ts";
 
 export interface Report {
   startedAt: string;
@@ -18,6 +19,7 @@ export interface Report {
   transitions: TransitionRow[];
   fanout: FanoutRow[];
   agentMessages: AgentMessagesRow[];
+  scale: ScaleResult | null;
 }
 
 export interface Target {
@@ -41,6 +43,22 @@ const rpsRatio = (report: Report, upper: Layer, lower: Layer, read: Read) => {
   const [a, b] = [rowOf(report, upper, read), rowOf(report, lower, read)];
   return a && b ? a.result.rps / b.result.rps : Number.NaN;
 };
+const cpuRatio = (report: Report, upper: Layer, lower: Layer, read: Read) => {
+  const [a, b] = [rowOf(report, upper, read), rowOf(report, lower, read)];
+  return a && b ? a.result.serverCpuMsPerRequest! / b.result.serverCpuMsPerRequest! : Number.NaN;
+};
+/** The CPU-bound aim of the performance issue: the full stack at most this many times the bare handler's CPU per request. */
+const CPU_RATIO_AIM = 2.5;
+const COMMITTED_PER_SECOND_AIM = 1000;
+const AIM_CLIENTS = 10;
+
+const transitionRowOf = (report: Report, layer: TransitionLayer, clients: number, contended: boolean) =>
+  report.transitions.find((t) => t.layer === layer && t.clients === clients && t.contended === contended);
+/** Gateway / bare server CPU per committed transition, for one run of both. */
+const transitionCpuRatio = (report: Report, clients: number, contended: boolean) => {
+  const [gateway, bare] = TRANSITION_LAYERS.map((layer) => transitionRowOf(report, layer, clients, contended));
+  return gateway && bare ? gateway.cpuMsPerCommitted / bare.cpuMsPerCommitted : Number.NaN;
+};
 
 export function targets(report: Report): Target[] {
   const list: Target[] = [];
@@ -51,6 +69,22 @@ export function targets(report: Report): Target[] {
     }
     const fullStack = rpsRatio(report, "rest", "bare", "list");
     list.push({ name: "full stack (REST) / bare node:http + pg throughput, list", value: fullStack, aim: ">= 0.35", met: fullStack >= 0.35 });
+    for (const read of READS) {
+      const value = cpuRatio(report, "rest", "bare", read);
+      list.push({ name: `full stack (REST) / bare CPU per request, ${READ_LABELS[read]}`, value, aim: `<= ${CPU_RATIO_AIM}`, met: value <= CPU_RATIO_AIM });
+    }
+  }
+  const gatewayAtAim = transitionRowOf(report, "gateway", AIM_CLIENTS, false);
+  if (gatewayAtAim) {
+    const committed = gatewayAtAim.committedPerSecond;
+    list.push({ name: `committed transitions/s through REST, ${AIM_CLIENTS} clients`, value: committed, aim: `>= ${COMMITTED_PER_SECOND_AIM}`, met: committed >= COMMITTED_PER_SECOND_AIM });
+    const ratio = transitionCpuRatio(report, AIM_CLIENTS, false);
+    if (Number.isFinite(ratio)) list.push({ name: `gateway / bare CPU per committed transition, ${AIM_CLIENTS} clients`, value: ratio, aim: `<= ${CPU_RATIO_AIM}`, met: ratio <= CPU_RATIO_AIM });
+  }
+  if (report.scale) {
+    const rows = report.scale.rows;
+    const within = rows.filter((r) => r.pass).length;
+    list.push({ name: `scale: share of reads within ${SCALE_TARGET_RATIO}× at 100× the data (${within} of ${rows.length})`, value: within / rows.length, aim: "1", met: within === rows.length });
   }
   for (const tenThousand of report.fanout.filter((r) => r.subscribers === 10_000)) {
     const reached = tenThousand.connected === 10_000 && tenThousand.missed === 0;
@@ -70,21 +104,36 @@ function tables(report: Report): Table[] {
   };
   const costs: Table = {
     title: "What each layer costs relative to the one below",
-    header: ["read", "layer / layer below", "throughput ratio", "added CPU ms/req", "added 1-conn p50 ms"],
+    header: ["read", "layer / layer below", "throughput ratio", "CPU ratio", "added CPU ms/req", "added 1-conn p50 ms"],
     rows: report.ladder.length
       ? READS.flatMap((read) =>
-          LAYERS.slice(1).map((upper, i) => {
-            const lower = LAYERS[i];
+          [...LAYERS.slice(1).map((upper, i) => [upper, LAYERS[i]] as const), ["rest", "bare"] as const].map(([upper, lower]) => {
             const [a, b] = [rowOf(report, upper, read)!, rowOf(report, lower, read)!];
-            return [READ_LABELS[read], `${upper} / ${lower}`, fixed(a.result.rps / b.result.rps, 3), fixed(a.result.serverCpuMsPerRequest! - b.result.serverCpuMsPerRequest!, 2), fixed(a.serviceP50Ms - b.serviceP50Ms, 2)];
+            return [READ_LABELS[read], `${upper} / ${lower}`, fixed(a.result.rps / b.result.rps, 3), fixed(cpuRatio(report, upper, lower, read), 2), fixed(a.result.serverCpuMsPerRequest! - b.result.serverCpuMsPerRequest!, 2), fixed(a.serviceP50Ms - b.serviceP50Ms, 2)];
           }),
         )
       : [],
   };
   const transitions: Table = {
-    title: "Offering-user transitions through REST (PostgreSQL)",
-    header: ["clients", "records", "committed/s", "req/s", "p50 ms", "p99 ms", "CPU ms/req", "statuses"],
-    rows: report.transitions.map((t) => [String(t.clients), t.contended ? `${t.records} shared by all` : `own (${t.records} in all)`, fixed(t.committedPerSecond, 0), fixed(t.result.rps, 0), fixed(t.result.p50Ms, 2), fixed(t.result.p99Ms, 2), fixed(t.result.serverCpuMsPerRequest, 2), Object.entries(t.result.statuses).map(([s, n]) => `${s}: ${n}`).join(", ")]),
+    title: "Offering-user transitions (PostgreSQL): REST through the gateway, and the bare node:http + pg handler",
+    header: ["clients", "records", "layer", "committed/s", "req/s", "p50 ms", "p99 ms", "CPU ms/req", "CPU ms/commit", "xacts/commit", "rows ins+upd/commit", "statuses"],
+    rows: report.transitions.map((t) => [
+      String(t.clients), t.contended ? `${t.records} shared by all` : `own (${t.records} in all)`, t.layer, fixed(t.committedPerSecond, 0), fixed(t.result.rps, 0), fixed(t.result.p50Ms, 2), fixed(t.result.p99Ms, 2),
+      fixed(t.result.serverCpuMsPerRequest, 2), fixed(t.cpuMsPerCommitted, 2), fixed(t.databaseWork?.transactionsPerTransition, 2),
+      t.databaseWork ? `${fixed(t.databaseWork.rowsInsertedPerTransition, 2)}+${fixed(t.databaseWork.rowsUpdatedPerTransition, 2)}` : "-", Object.entries(t.result.statuses).map(([s, n]) => `${s}: ${n}`).join(", "),
+    ]),
+  };
+  const transitionCosts: Table = {
+    title: "What the gateway costs per transition relative to the bare handler",
+    header: ["clients", "records", "committed/s ratio", "p99 ratio", "CPU ratio (per commit)", "added CPU ms/commit"],
+    rows: report.transitions.filter((t) => t.layer === "gateway").flatMap((gateway) => {
+      const bare = transitionRowOf(report, "bare", gateway.clients, gateway.contended);
+      if (!bare) return [];
+      return [[
+        String(gateway.clients), gateway.contended ? `${gateway.records} shared by all` : "own", fixed(gateway.committedPerSecond / bare.committedPerSecond, 3), fixed(gateway.result.p99Ms / bare.result.p99Ms, 2),
+        fixed(transitionCpuRatio(report, gateway.clients, gateway.contended), 2), fixed(gateway.cpuMsPerCommitted - bare.cpuMsPerCommitted, 2),
+      ]];
+    }),
   };
   const fanout: Table = {
     title: "Subscription fan-out (offeringUserChanged over graphql-ws, one instance, PostgreSQL; times from sending the REST transition)",
@@ -99,12 +148,23 @@ function tables(report: Report): Table[] {
       fixed(a.writesPerSecond, 0), fixed(a.messagesPerSecond, 0), String(a.backlog), fixed(a.backlogPerSecond, 0), String(a.missed),
     ]),
   };
+  const scale = report.scale;
+  const scaleTable: Table = {
+    title: scale
+      ? `Scale (PostgreSQL, one connection): small ${scale.small.offeringUsers} offering users / ${scale.small.events} events (seeded in ${fixed(scale.small.seedSeconds)} s, deep page ${scale.small.deepPage}) → big ${scale.big.offeringUsers} / ${scale.big.events} (grown in ${fixed(scale.big.seedSeconds)} s, deep page ${scale.big.deepPage}); aim: big p50 <= ${SCALE_TARGET_RATIO}× small`
+      : "",
+    header: ["request (page_size=10)", "viewer", "small p50 ms", "big p50 ms", "ratio", "small CPU ms/req", "big CPU ms/req", "matches small/big", "met"],
+    rows: (scale?.rows ?? []).map((r) => [
+      r.request, r.viewer, fixed(r.small.p50Ms, 1), fixed(r.big.p50Ms, 1), fixed(r.ratio, 2), fixed(r.small.serverCpuMsPerRequest, 1), fixed(r.big.serverCpuMsPerRequest, 1),
+      `${r.small.resultCount}/${r.big.resultCount}`, r.pass ? "yes" : "NO",
+    ]),
+  };
   const aims: Table = {
     title: "Targets",
     header: ["target", "value", "aim", "met"],
     rows: targets(report).map((t) => [t.name, fixed(t.value, Math.abs(t.value) >= 100 ? 0 : 3), t.aim, t.met === undefined ? "-" : t.met ? "yes" : "NO"]),
   };
-  return [ladder, costs, transitions, fanout, agentMessages, aims].filter((t) => t.rows.length);
+  return [ladder, costs, transitions, transitionCosts, fanout, agentMessages, scaleTable, aims].filter((t) => t.rows.length);
 }
 
 function plain(table: Table): string {

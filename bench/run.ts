@@ -2,9 +2,13 @@
  * `npm run bench`, on PostgreSQL (scratch database mg_bench, dropped afterwards):
  *   ladder       one offering user and a page of ten at each layer: bare node:http + pg → Hono + Prisma →
  *                POST /graphql → REST adapter; req/s, latency, server CPU per request, and each layer's cost
- *   transitions  REST offering-user transitions at 1, 10 and 100 clients on their own records, and once contended
+ *   transitions  REST offering-user transitions at 1, 10 and 100 clients on their own records, and once contended,
+ *                each also against the bare node:http + pg transition handler; database work per transition
  *   fanout       1,000 and 10,000 graphql-ws subscribers, one shared document or one each: request → last subscriber, memory per subscriber
  *   agent-messages  a site agent's STOMP consumer on RabbitMQ: REST write → message received (p50/p99), and messages/s
+ *   scale        on a scratch database of its own (mg_bench_scale): the offering-user list with each filter and ordering,
+ *                the event list and deep pages, by staff and by a provider's manager, at 1,000 offering users / 10,000
+ *                events and again grown to 100,000 / 1,000,000: one-connection p50 and CPU per request at both sizes
  * This process is the load generator; every server runs in a child process (bench/server.ts), pinned to core 0
  * with taskset when it can be, the load and the subscriber clients to core 1. Knobs: bench/settings.ts.
  */
@@ -18,8 +22,9 @@ import { type ServerOptions, type ServerProcess, startServer } from "./server-pr
 import { knobsTable, settings } from "./settings.ts";
 import { runTransitions, type TransitionRow } from "./transitions.ts";
 import { type AgentMessagesRow, benchBroker, brokerEnv, runAgentMessages } from "./agent-messages.ts";
+import { runScale, type ScaleResult } from "./scale.ts";
 
-const SCRATCH_DATABASE = "mg_bench";
+const SCRATCH_DATABASE = settings.scratchDatabase;
 const RESULTS_DIR = new URL("./results/", import.meta.url).pathname;
 const log = (message: string) => console.error(`[bench] ${message}`);
 
@@ -29,6 +34,8 @@ let ladder: LadderRow[] = [];
 let transitions: TransitionRow[] = [];
 let fanout: FanoutRow[] = [];
 let agentMessages: AgentMessagesRow[] = [];
+let scale: ScaleResult | null = null;
+const POSTGRESQL_ROUND = ["ladder", "transitions", "fanout", "agent-messages"];
 
 async function postgresqlRound(taskset: string | undefined) {
   const scratch = await createScratchDatabase(settings.postgresUrl, SCRATCH_DATABASE);
@@ -55,7 +62,11 @@ async function postgresqlRound(taskset: string | undefined) {
       await stop(bare);
       await stop(honoPrisma);
     }
-    if (settings.scenarios.has("transitions")) transitions = await runTransitions(app, token, settings, log);
+    if (settings.scenarios.has("transitions")) {
+      const bare = await start({ kind: "bare" });
+      transitions = await runTransitions({ gateway: app, bare }, token, settings, log, scratch.url);
+      await stop(bare);
+    }
     await stop(app);
     if (settings.scenarios.has("fanout")) fanout = await runFanout(scratch.url, token, settings, taskset, log);
     if (settings.scenarios.has("agent-messages")) await agentMessagesRound(scratch.url, token, start, stop);
@@ -78,6 +89,18 @@ async function agentMessagesRound(databaseUrl: string, token: string, start: (o:
   }
 }
 
+/** The scale scenario grows a database of its own to millions of rows; the other scenarios never see it. */
+async function scaleRound(taskset: string | undefined) {
+  const scratch = await createScratchDatabase(settings.postgresUrl, `${SCRATCH_DATABASE}_scale`);
+  const pinTo = taskset ? { taskset, cpu: SERVER_CPU } : undefined;
+  try {
+    scale = await runScale(scratch.url, () => startServer({ kind: "app", databaseUrl: scratch.url, cpuProfileDir: settings.cpuProfileDir, pinTo }), (s) => s.stop(), settings, log);
+  } finally {
+    await scratch.drop();
+    log(`dropped ${SCRATCH_DATABASE}_scale`);
+  }
+}
+
 async function main() {
   const startedAt = new Date().toISOString();
   const loadAtStart = loadAverage();
@@ -86,8 +109,12 @@ async function main() {
   else warnings.push("processes are not pinned to cores (no taskset, one CPU, or BENCH_PIN=0): server and load share the CPUs");
 
   const pg = await probe(settings.postgresUrl);
-  if ("version" in pg) await postgresqlRound(taskset);
-  else skipped.push(`PostgreSQL at ${settings.postgresUrl} is not reachable (${pg.unreachable}); every scenario needs it`);
+  if (!("version" in pg)) {
+    skipped.push(`PostgreSQL at ${settings.postgresUrl} is not reachable (${pg.unreachable}); every scenario needs it`);
+  } else {
+    if (POSTGRESQL_ROUND.some((scenario) => settings.scenarios.has(scenario))) await postgresqlRound(taskset);
+    if (settings.scenarios.has("scale")) await scaleRound(taskset);
+  }
 
   const machine = machineDescription();
   const loadAtEnd = loadAverage();
@@ -110,6 +137,7 @@ async function main() {
     transitions,
     fanout,
     agentMessages,
+    scale,
   };
   console.log(formatText(report));
   const files = writeResults(report, knobsTable(), RESULTS_DIR);

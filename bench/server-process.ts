@@ -1,5 +1,7 @@
 import { type ChildProcess, fork } from "node:child_process";
+import { PERF_NODE_FLAGS, type PerfRecording, perfAvailability, recordOnCpu } from "./perf-record.ts";
 import type { ServerReady } from "./server.ts";
+import { settings } from "./settings.ts";
 
 export interface ServerProcess extends ServerReady {
   baseUrl: string;
@@ -21,6 +23,8 @@ export interface ServerOptions {
   distinctRoles?: boolean;
   /** Directory for a V8 CPU profile of the server (written when it stops). */
   cpuProfileDir?: string;
+  /** Directory for an on-CPU perf profile of the server (bench/perf-record.ts); BENCH_PERF_DIR when not given. */
+  perfDir?: string;
   /** More environment for the server (the broker of the agent-messages scenario). */
   env?: Record<string, string>;
   /** Run the server under `taskset -c <cpu>` (path of taskset and the CPU), so it has that core to itself. */
@@ -32,10 +36,31 @@ type Answers = { cpu?: NodeJS.CpuUsage; memory?: NodeJS.MemoryUsage };
 const SERVER_ENTRY = new URL("./server.ts", import.meta.url).pathname;
 const START_TIMEOUT_MS = 60_000;
 
+let told = false;
+/** perf when BENCH_PERF_DIR (or perfDir) asks for it and it runs here; else V8's wall-time profiler, said loudly once. */
+function profiling(options: ServerOptions) {
+  const perfDir = options.perfDir ?? settings.perfDir;
+  const perf = perfDir ? perfAvailability() : undefined;
+  if (perfDir && perf && "perf" in perf) {
+    if (!told) console.error(`[bench] on-CPU profiles of the servers (perf record -e task-clock) go to ${perfDir}; read them with bench/perf-summary.ts`);
+    told = true;
+    return { perf: { tool: perf.perf, dir: perfDir }, cpuProfileDir: options.cpuProfileDir };
+  }
+  if (perfDir && perf && "unavailable" in perf && !told) {
+    console.error(
+      `[bench] NO ON-CPU PROFILES: ${perf.unavailable}. Writing V8 --cpu-prof profiles to ${perfDir} instead: ` +
+        "they count wall time, so time a thread waits for a core is charged to whatever it runs next.",
+    );
+    told = true;
+  }
+  return { perf: undefined, cpuProfileDir: options.cpuProfileDir ?? perfDir };
+}
+
 /** Forks bench/server.ts and resolves once it listens. */
 export function startServer(options: ServerOptions): Promise<ServerProcess> {
-  const execArgv = ["--import", "tsx"];
-  if (options.cpuProfileDir) execArgv.push("--cpu-prof", `--cpu-prof-dir=${options.cpuProfileDir}`);
+  const { perf, cpuProfileDir } = profiling(options);
+  const execArgv = ["--import", "tsx", ...(perf ? PERF_NODE_FLAGS : [])];
+  if (cpuProfileDir) execArgv.push("--cpu-prof", `--cpu-prof-dir=${cpuProfileDir}`);
   // fork runs `execPath ...execArgv entry`: with taskset as execPath, taskset execs node in place (same pid, same IPC).
   const pinned = options.pinTo ? { execPath: options.pinTo.taskset, execArgv: ["-c", String(options.pinTo.cpu), process.execPath, ...execArgv] } : { execArgv };
   const child: ChildProcess = fork(SERVER_ENTRY, [], {
@@ -63,7 +88,7 @@ export function startServer(options: ServerOptions): Promise<ServerProcess> {
       reject(new Error(`bench server (${options.kind}) exited with code ${code} before it was ready`));
     };
     child.once("exit", exitedEarly);
-    child.once("message", (message: { ready: ServerReady }) => {
+    child.once("message", async (message: { ready: ServerReady }) => {
       const ask = <K extends "cpu" | "memory">(question: K) =>
         new Promise<NonNullable<Answers[K]>>((answer) => {
           const listener = (reply: Answers) => {
@@ -74,12 +99,21 @@ export function startServer(options: ServerOptions): Promise<ServerProcess> {
           child.on("message", listener);
           child.send(question);
         });
+      let recording: PerfRecording | undefined;
       const cpuMs = async () => {
         const cpu = await ask("cpu");
+        recording?.mark();
         return (cpu.user + cpu.system) / 1000;
       };
-      clearTimeout(timer);
-      child.off("exit", exitedEarly);
+      try {
+        if (perf) recording = await recordOnCpu(perf.tool, child.pid!, perf.dir, options.kind);
+      } catch (error) {
+        child.kill("SIGKILL");
+        return reject(error);
+      } finally {
+        clearTimeout(timer);
+        child.off("exit", exitedEarly);
+      }
       resolve({
         ...message.ready,
         baseUrl: `http://127.0.0.1:${message.ready.port}`,
@@ -87,10 +121,12 @@ export function startServer(options: ServerOptions): Promise<ServerProcess> {
         cpuMs,
         memory: () => ask("memory"),
         async stop() {
+          await recording?.stop();
           if (child.exitCode === null) child.send("stop");
           const timeout = setTimeout(() => child.kill("SIGKILL"), 10_000);
           await exited;
           clearTimeout(timeout);
+          recording?.keepSymbols();
         },
       });
     });

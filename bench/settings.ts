@@ -2,7 +2,7 @@ import { DEFAULT_SERVER_URL } from "./scratch-database.ts";
 
 /** Every knob of `npm run bench`: environment variable, default, and what it sets. Defaults finish in a few minutes. */
 const KNOBS = {
-  scenarios: { env: "BENCH_SCENARIOS", default: "ladder,transitions,fanout,agent-messages", doc: "Which scenarios run (comma-separated)" },
+  scenarios: { env: "BENCH_SCENARIOS", default: "ladder,transitions,fanout,agent-messages,scale", doc: "Which scenarios run (comma-separated)" },
   connections: { env: "BENCH_CONNECTIONS", default: "16", doc: "Keep-alive connections of the ladder's closed-loop load" },
   warmupSeconds: { env: "BENCH_WARMUP_S", default: "2", doc: "Warm-up before each scenario's first measured segment" },
   segmentSeconds: { env: "BENCH_SEGMENT_S", default: "2", doc: "Measured seconds of one ladder segment (one layer, one read, one round)" },
@@ -24,9 +24,21 @@ const KNOBS = {
     default: "200",
     doc: "Orders timed one at a time from REST write to the site agent's STOMP consumer (five times as many from 10 clients); needs BENCH_RABBITMQ_* or TEST_RABBITMQ_* (scripts/rabbitmq-node.sh)",
   },
+  scaleOfferingUsers: {
+    env: "BENCH_SCALE_OFFERING_USERS",
+    default: "100000",
+    doc: "Offering users of the scale scenario's full size (its small size: 1% of this and of BENCH_SCALE_EVENTS)",
+  },
+  scaleEvents: { env: "BENCH_SCALE_EVENTS", default: "1000000", doc: "Audit events of the scale scenario's full size" },
   pin: { env: "BENCH_PIN", default: "1", doc: "0: do not pin processes to cores with taskset" },
-  postgresUrl: { env: "BENCH_POSTGRES_URL", default: DEFAULT_SERVER_URL, doc: "PostgreSQL server (a scratch database mg_bench is created and dropped)" },
+  postgresUrl: { env: "BENCH_POSTGRES_URL", default: DEFAULT_SERVER_URL, doc: "PostgreSQL server (scratch databases BENCH_SCRATCH_DATABASE and its _scale are created and dropped)" },
+  scratchDatabase: { env: "BENCH_SCRATCH_DATABASE", default: "mg_bench", doc: "Name of the scratch database (the scale scenario adds _scale): two runs on one server need different names" },
   cpuProfileDir: { env: "BENCH_CPU_PROFILE_DIR", default: "", doc: "Write V8 CPU profiles of the servers there" },
+  perfDir: {
+    env: "BENCH_PERF_DIR",
+    default: "",
+    doc: "Record on-CPU profiles of the servers there with Linux perf (task-clock; V8 CPU profiles, which count wall time, when perf cannot run); read them with bench/perf-summary.ts",
+  },
 } as const;
 
 type Knob = keyof typeof KNOBS;
@@ -79,9 +91,13 @@ export const settings = {
   fanoutWorkers: Math.max(1, number("fanoutWorkers")),
   fanoutTimeoutSeconds: number("fanoutTimeoutSeconds"),
   agentMessages: Math.max(1, number("agentMessages")),
+  scaleOfferingUsers: Math.max(100, number("scaleOfferingUsers")),
+  scaleEvents: Math.max(100, number("scaleEvents")),
   pin: raw("pin") !== "0",
   postgresUrl: raw("postgresUrl"),
+  scratchDatabase: raw("scratchDatabase"),
   cpuProfileDir: raw("cpuProfileDir") || undefined,
+  perfDir: raw("perfDir") || undefined,
   /** Connection pool of every server under test (gateway, Hono + Prisma, bare). */
   serverPoolSize: 10,
 };

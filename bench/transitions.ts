@@ -1,6 +1,7 @@
 import { fetchJson, type LoadResult, type RequestSpec, runLoad } from "./load.ts";
 import type { ServerProcess } from "./server-process.ts";
 import type { Settings } from "./settings.ts";
+import { type DatabaseWork, databaseWorkPerTransition } from "./transition-work.ts";
 
 /**
  * A cycle every offering user can run forever, one committed transaction and one event per step:
@@ -49,7 +50,12 @@ export function transitionRequest(token: string, user: Tracked): RequestSpec {
   };
 }
 
+/** The gateway (REST adapter, full stack) or the bare node:http + pg handler (bench/bare-transition.ts). */
+export type TransitionLayer = "gateway" | "bare";
+export const TRANSITION_LAYERS: TransitionLayer[] = ["gateway", "bare"];
+
 export interface TransitionRow {
+  layer: TransitionLayer;
   clients: number;
   /** Offering users worked on: each client its own share, or all clients the same few. */
   records: number;
@@ -57,6 +63,10 @@ export interface TransitionRow {
   result: LoadResult;
   /** Committed transitions per second (200s); the rest lost a race (400/409) or failed. */
   committedPerSecond: number;
+  /** Server CPU per committed transition (ms). */
+  cpuMsPerCommitted: number;
+  /** What one committed transition of this layer costs the database, when it could be counted. */
+  databaseWork?: DatabaseWork;
 }
 
 /** Client `w` of `clients` walks `users[w], users[w + clients], …` round-robin; contended clients all walk the same few. */
@@ -69,39 +79,68 @@ function requestsFor(token: string, users: Tracked[], clients: number, contended
   };
 }
 
-async function measure(app: ServerProcess, token: string, settings: Settings, clients: number, contendedRecords?: number) {
-  const users = await cyclingOfferingUsers(app.baseUrl, token);
+/** Transitions against `server` at `clients`; the states to start from are read over the gateway's REST list. */
+async function measure(gateway: ServerProcess, server: ServerProcess, token: string, settings: Settings, clients: number, contendedRecords?: number) {
+  const users = await cyclingOfferingUsers(gateway.baseUrl, token);
   const contended = contendedRecords !== undefined;
   const working = contended ? users.slice(0, contendedRecords) : users;
   if (!contended && working.length < clients) throw new Error(`only ${working.length} offering users can transition; ${clients} clients need one each`);
   const next = requestsFor(token, working, clients, contended);
-  const run = (seconds: number) => runLoad({ baseUrl: app.baseUrl, connections: clients, warmupMs: 0, durationMs: seconds * 1000, next });
+  const run = (seconds: number) => runLoad({ baseUrl: server.baseUrl, connections: clients, warmupMs: 0, durationMs: seconds * 1000, next });
   if (settings.warmupSeconds > 0) await run(settings.warmupSeconds);
-  const cpuBefore = await app.cpuMs();
+  const cpuBefore = await server.cpuMs();
   const result = await run(settings.transitionSeconds);
-  result.serverCpuMsPerRequest = ((await app.cpuMs()) - cpuBefore) / result.requests;
+  const cpuMs = (await server.cpuMs()) - cpuBefore;
+  result.serverCpuMsPerRequest = cpuMs / result.requests;
   const committed = result.statuses["200"] ?? 0;
-  return { clients, records: working.length, contended, result, committedPerSecond: committed / result.seconds };
+  return { clients, records: working.length, contended, result, committedPerSecond: committed / result.seconds, cpuMsPerCommitted: cpuMs / committed };
 }
 
 const WARMUP_CLIENTS = 10;
+/** One client's transitions, one after another, while the database's counters are read around them. */
+const WORK_SECONDS = 1;
 
-/** Transitions per second at each client count (own records), then once with every client on the same records. */
-export async function runTransitions(app: ServerProcess, token: string, settings: Settings, log: (message: string) => void): Promise<TransitionRow[]> {
+/**
+ * Transitions per second at each client count (own records), then once with every client on the same records; each
+ * run against the gateway and then the bare handler, on the same records, so that both do the same transitions.
+ */
+export async function runTransitions(
+  servers: Record<"gateway", ServerProcess> & Partial<Record<"bare", ServerProcess>>,
+  token: string,
+  settings: Settings,
+  log: (message: string) => void,
+  databaseUrl?: string,
+): Promise<TransitionRow[]> {
+  const layers = TRANSITION_LAYERS.flatMap((layer) => (servers[layer] ? [{ layer, server: servers[layer] }] : []));
   const rows: TransitionRow[] = [];
   const report = (row: TransitionRow) => {
     const r = row.result;
     const statuses = Object.entries(r.statuses).map(([status, n]) => `${status}×${n}`).join(" ");
     log(
-      `  ${row.clients} client(s) on ${row.records} record(s)${row.contended ? " (shared)" : ""}: ${row.committedPerSecond.toFixed(0)} committed/s, ` +
-        `p50 ${r.p50Ms.toFixed(2)} ms, p99 ${r.p99Ms.toFixed(2)} ms, cpu ${r.serverCpuMsPerRequest!.toFixed(2)} ms/req, statuses ${statuses}`,
+      `  ${row.layer.padEnd(7)} ${row.clients} client(s) on ${row.records} record(s)${row.contended ? " (shared)" : ""}: ${row.committedPerSecond.toFixed(0)} committed/s, ` +
+        `p50 ${r.p50Ms.toFixed(2)} ms, p99 ${r.p99Ms.toFixed(2)} ms, cpu ${r.serverCpuMsPerRequest!.toFixed(2)} ms/req, ${row.cpuMsPerCommitted.toFixed(2)} ms/commit, statuses ${statuses}`,
     );
     rows.push(row);
   };
-  log(`transitions: ${settings.transitionClients.join(", ")} client(s), ${settings.transitionSeconds} s each`);
+  log(`transitions: ${layers.map((l) => l.layer).join(" and ")}, ${settings.transitionClients.join(", ")} client(s), ${settings.transitionSeconds} s each`);
   // The mutation path has not run yet: compile it under load first, or the first (one-client) run measures the JIT.
-  await measure(app, token, { ...settings, warmupSeconds: 0, transitionSeconds: settings.warmupSeconds * 2 }, WARMUP_CLIENTS);
-  for (const clients of settings.transitionClients) report(await measure(app, token, settings, clients));
-  if (settings.contention) report(await measure(app, token, settings, settings.contention.clients, settings.contention.records));
+  const warmup = { ...settings, warmupSeconds: 0, transitionSeconds: settings.warmupSeconds * 2 };
+  for (const { server } of layers) await measure(servers.gateway, server, token, warmup, WARMUP_CLIENTS);
+  const runs: Array<[number, number | undefined]> = settings.transitionClients.map((clients) => [clients, undefined]);
+  if (settings.contention) runs.push([settings.contention.clients, settings.contention.records]);
+  for (const [clients, records] of runs) {
+    for (const { layer, server } of layers) report({ layer, ...(await measure(servers.gateway, server, token, settings, clients, records)) });
+  }
+  if (databaseUrl) {
+    // Read the states before the counting starts; the tracked states move on with every committed transition.
+    const users = await cyclingOfferingUsers(servers.gateway.baseUrl, token);
+    const exercise = async (server: ServerProcess) => {
+      const one = await runLoad({ baseUrl: server.baseUrl, connections: 1, warmupMs: 0, durationMs: WORK_SECONDS * 1000, next: requestsFor(token, users, 1, false) });
+      return one.statuses["200"] ?? 0;
+    };
+    for (const work of await databaseWorkPerTransition(layers, databaseUrl, exercise, log)) {
+      for (const row of rows.filter((r) => r.layer === work.layer)) row.databaseWork = work;
+    }
+  }
   return rows;
 }
