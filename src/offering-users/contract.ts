@@ -129,5 +129,5 @@ export const OFFERING_USER_CONTRACT = defineContract<Prisma.OfferingUserWhereInp
     user_last_name: (direction) => ({ user: { lastName: direction } }),
   },
   defaultOrder: ["username"],
-  tiebreak: [{ created: "asc" }, { id: "asc" }],
+  tiebreak: (direction) => [{ created: direction }, { id: direction }],
 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
+import { OFFERING_USER_CONTRACT } from "./contract.ts";
 
 /**
  * The default orders of the large lists are backed by an index, so a page is read in index order and costs the same
@@ -14,6 +15,8 @@ afterAll(() => t.close());
 
 const DEFAULT_ORDERS: Record<string, string> = {
   "offering users (username, then created and id)": "SELECT id FROM offering_users ORDER BY username ASC NULLS LAST, created ASC, id ASC LIMIT 10",
+  "offering users o=-username (the same index read backwards)":
+    "SELECT id FROM offering_users ORDER BY username DESC NULLS FIRST, created DESC, id DESC LIMIT 10",
   "events (newest first)": "SELECT id FROM events ORDER BY created DESC LIMIT 10",
 };
 
@@ -26,4 +29,13 @@ it.each(Object.entries(DEFAULT_ORDERS))("%s: read in index order, not sorted", a
   const text = plan.map((row) => row["QUERY PLAN"]).join("\n");
   expect(text).toMatch(/Index (Only )?Scan/);
   expect(text).not.toMatch(/(^|\s)Sort /);
+});
+
+it("a descending order takes its tiebreak in the same direction, as the index read backwards gives it", () => {
+  expect(OFFERING_USER_CONTRACT.orderBy(["USERNAME_DESC"])).toEqual([
+    { username: { sort: "desc", nulls: "first" } },
+    { created: "desc" },
+    { id: "desc" },
+  ]);
+  expect(OFFERING_USER_CONTRACT.orderBy([])).toEqual([{ username: { sort: "asc", nulls: "last" } }, { created: "asc" }, { id: "asc" }]);
 });

@@ -84,7 +84,8 @@ export interface CollectionContract<W = unknown, O = unknown, R = never> {
   orderings: Readonly<Record<string, (direction: Direction) => O>>;
   /** The order without `o=` (Waldur keys, `-` for descending), then the tiebreak that makes pages stable. */
   defaultOrder: readonly string[];
-  tiebreak: readonly O[];
+  /** Fixed, or in the direction of the last order chosen (so that one index, read forwards or backwards, serves both). */
+  tiebreak: readonly O[] | ((direction: Direction) => readonly O[]);
 }
 
 type ValueOf<F> = F extends ChoiceFilter<infer E, unknown> ? E[] : F extends FilterBase<FilterKind, infer V, unknown, never> ? V : never;
@@ -199,10 +200,12 @@ export function contractOrderBy<O>(contract: CollectionContract<unknown, O>, cho
     key.startsWith("-") ? orderValue(key.slice(1), "desc") : orderValue(key, "asc"),
   );
   const values = chosen?.length ? chosen : defaults;
-  const orders = values.map((value) => {
+  const entries = values.map((value) => {
     const entry = table.get(value);
     if (!entry) throw fieldError("orderBy", `Unknown order ${value}.`);
-    return contract.orderings[entry.key](entry.direction);
+    return entry;
   });
-  return [...orders, ...contract.tiebreak];
+  const orders = entries.map((entry) => contract.orderings[entry.key](entry.direction));
+  const { tiebreak } = contract;
+  return [...orders, ...(typeof tiebreak === "function" ? tiebreak(entries.at(-1)?.direction ?? "asc") : tiebreak)];
 }
