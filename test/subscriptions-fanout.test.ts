@@ -34,13 +34,15 @@ async function openFeedsFor(tokens: string[], query = CHANGED): Promise<Array<Fe
 }
 
 let people = 0;
-/** A user with a token and, optionally, one role. */
-async function userWithToken(role?: [string, "CUSTOMER" | "PROJECT" | "OFFERING", string]) {
+type RoleRow = readonly [string, "CUSTOMER" | "PROJECT" | "OFFERING", string];
+
+/** A user with a token and the given roles. */
+async function userWithToken(...roles: RoleRow[]) {
   const { db } = t.app.deps;
   const user = await db.user.create({ data: { username: `viewer${++people}`, firstName: "V", lastName: "Iewer", email: `viewer${people}@example.org` } });
   const token = newTokenKey();
   await db.authToken.create({ data: { keyDigest: tokenDigest(token), userId: user.id } });
-  if (role) await db.roleGrant.create({ data: { userId: user.id, role: role[0], scopeType: role[1], scopeId: role[2] } });
+  for (const [role, scopeType, scopeId] of roles) await db.roleGrant.create({ data: { userId: user.id, role, scopeType, scopeId } });
   return { id: user.id, token };
 }
 
@@ -110,12 +112,51 @@ it("executes separately for other users and other variables, so each gets what i
 it("costs the same SQL for twenty viewers holding the same roles as for one: one role read, one decision", async () => {
   await clients.closeAll();
   const managerRole = ["CUSTOMER.MANAGER", "CUSTOMER", t.world.provider.id] as const;
-  const first = await userWithToken([...managerRole]);
+  const first = await userWithToken(managerRole);
   const single = await statementsToDeliver(await openFeeds(1, first.token));
   await clients.closeAll();
-  const viewers = await Promise.all(Array.from({ length: 20 }, () => userWithToken([...managerRole])));
+  const viewers = await Promise.all(Array.from({ length: 20 }, () => userWithToken(managerRole)));
   const feeds = await openFeedsFor(viewers.map((v) => v.token));
   expect(await statementsToDeliver(feeds)).toBe(single);
+});
+
+it("costs the same SQL for twenty viewers whose roles differ only where the rule does not look (a project of their own)", async () => {
+  await clients.closeAll();
+  const managerRole = ["CUSTOMER.MANAGER", "CUSTOMER", t.world.provider.id] as const;
+  const single = await statementsToDeliver(await openFeeds(1, (await userWithToken(managerRole)).token));
+  await clients.closeAll();
+  const { db } = t.app.deps;
+  const viewers = await Promise.all(
+    Array.from({ length: 20 }, async (_, i) => {
+      const project = await db.project.create({ data: { customerId: t.world.consumer.id, name: `Own project ${i}` } });
+      return userWithToken(managerRole, ["PROJECT.MEMBER", "PROJECT", project.id]);
+    }),
+  );
+  const feeds = await openFeedsFor(viewers.map((v) => v.token));
+  expect(await statementsToDeliver(feeds)).toBe(single);
+});
+
+it.each([
+  ["the one who sees it subscribed first", true],
+  ["the one who does not subscribed first", false],
+])("viewers whose roles answer the rule differently are decided apart (%s)", async (_label, seerFirst) => {
+  await clients.closeAll();
+  const seer = await userWithToken(["CUSTOMER.MANAGER", "CUSTOMER", t.world.provider.id]);
+  const outsider = await userWithToken(["CUSTOMER.MANAGER", "CUSTOMER", t.world.consumer.id]);
+  // The outsider's own record, which both see: it primes both feeds.
+  const own = await t.app.deps.db.offeringUser.create({ data: { offeringId: t.world.offering.id, userId: outsider.id, state: "OK" } });
+  const order = seerFirst ? [seer, outsider] : [outsider, seer];
+  const [first, second] = order.map((viewer) => clients.subscribe<Change>(clients.open(viewer.token), CHANGED));
+  for (const feed of [first!, second!]) await primeFeed(feed, () => touch(toHex(own.id)));
+  await sleep(200);
+  const [seerFeed, outsiderFeed] = seerFirst ? [first!, second!] : [second!, first!];
+  seerFeed.drain();
+  outsiderFeed.drain();
+  const ou = await t.world.offeringUser("CREATION_REQUESTED");
+  await t.http("POST", `/api/marketplace-offering-users/${ou.uuid}/begin_creating/`, { token: t.world.tokens.providerOwner, body: {} });
+  expect((await seerFeed.nextData()).offeringUserChanged).toEqual({ offeringUserUuid: ou.uuid, state: "CREATING" });
+  await sleep(300);
+  expect(outsiderFeed.drain()).toEqual([]);
 });
 
 it("a viewer who sees a record only as its owner does not lend that to another viewer with the same roles", async () => {

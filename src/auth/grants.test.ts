@@ -36,3 +36,23 @@ describe("GrantsBatch", () => {
     }
   });
 });
+
+describe("grantsOf", () => {
+  it("carries a customer's projects on an owner's grant only: a manager's roles stay small however many projects the customer has", async () => {
+    const { db } = t.app.deps;
+    const customer = await db.customer.create({ data: { name: "Many projects" } });
+    const projects = await Promise.all([1, 2, 3].map((n) => db.project.create({ data: { customerId: customer.id, name: `P${n}` } })));
+    const [owner, manager] = await Promise.all(
+      ["owner", "manager"].map((name) => db.user.create({ data: { username: `grants-${name}`, firstName: "G", lastName: name, email: `${name}@grants.test` } })),
+    );
+    await db.roleGrant.createMany({
+      data: [
+        { userId: owner.id, role: "CUSTOMER.OWNER", scopeType: "CUSTOMER", scopeId: customer.id },
+        { userId: manager.id, role: "CUSTOMER.MANAGER", scopeType: "CUSTOMER", scopeId: customer.id },
+      ],
+    });
+    const [ownerGrants, managerGrants] = await Promise.all([owner, manager].map((u) => grantsOf(db, u.id, new Date())));
+    expect(ownerGrants.map((g) => g.projectIds)).toEqual([projects.map((p) => p.id).sort()]);
+    expect(managerGrants.map((g) => g.projectIds)).toEqual([[]]);
+  });
+});

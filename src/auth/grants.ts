@@ -1,5 +1,5 @@
 import type { Db } from "../platform/database.ts";
-import type { Role } from "./permissions.ts";
+import { Role } from "./permissions.ts";
 
 /** What a role is held on. */
 export type ScopeType = "CUSTOMER" | "PROJECT" | "OFFERING";
@@ -8,19 +8,26 @@ export interface Grant {
   role: Role;
   scopeType: ScopeType;
   scopeId: string;
-  /** On a customer: the customer's projects (read with the grant, so a customer-wide decision needs no second query). */
+  /**
+   * On a customer, for a role that reaches its projects (CUSTOMER_PROJECT_ROLES): the customer's projects, read with the
+   * grant so a customer-wide decision needs no second query. Empty otherwise: a customer with thousands of projects
+   * would weigh on every read of its managers' roles.
+   */
   projectIds: string[];
   expirationTime: Date | null;
 }
 
 type GrantRow = Grant & { userId: string };
 
+/** The customer roles that reach the customer's projects (an owner sees the offering users of their members). */
+export const CUSTOMER_PROJECT_ROLES: readonly Role[] = [Role.CUSTOMER_OWNER];
+
 /** Active, unexpired role grants of some users, keyed by user. */
 async function activeGrants(db: Db, userIds: string[], now: Date): Promise<Map<string, Grant[]>> {
   const rows = await db.$queryRaw<GrantRow[]>`
     SELECT g.user_id::text AS "userId", g.role, g.scope_type::text AS "scopeType", g.scope_id::text AS "scopeId",
            g.expiration_time AS "expirationTime",
-           CASE WHEN g.scope_type = 'CUSTOMER'
+           CASE WHEN g.scope_type = 'CUSTOMER' AND g.role = ANY(${CUSTOMER_PROJECT_ROLES}::text[])
                 THEN ARRAY(SELECT p.id::text FROM projects p WHERE p.customer_id = g.scope_id ORDER BY p.id)
                 ELSE ARRAY[]::text[] END AS "projectIds"
     FROM role_grants g

@@ -1,4 +1,4 @@
-import { Access, type Viewer } from "../auth/access.ts";
+import { Access, type AskedOfRoles, type Viewer } from "../auth/access.ts";
 import { type Grant, GrantsBatch } from "../auth/grants.ts";
 import { type Context, memoTable } from "../context.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
@@ -52,12 +52,9 @@ function grantsBatchOf(ctx: Context): GrantsBatch {
 /** Nobody's id: a viewer with someone's flags and roles, but no records of their own. */
 const NOBODY = "00000000-0000-0000-0000-000000000000";
 
-const rolesKey = (viewer: Viewer, grants: Grant[]) =>
-  `${viewer.isStaff}:${viewer.isSupport}:${grants.map((g) => `${g.role}@${g.scopeType}:${g.scopeId}`).sort().join(",")}`;
-
 /** A context to decide in: `viewer` with `grants` (read fresh for the decision) and caches of its own. */
-function decisionContext(ctx: Context, viewer: Viewer, grants: Promise<Grant[]>): Context {
-  return { ...ctx, viewer, access: new Access(ctx.db, viewer, ctx.now, () => grants), requireViewer: () => viewer, memo: memoTable() };
+function decisionContext(ctx: Context, viewer: Viewer, grants: Promise<Grant[]>, asked?: AskedOfRoles[]): Context {
+  return { ...ctx, viewer, access: new Access(ctx.db, viewer, ctx.now, () => grants, asked), requireViewer: () => viewer, memo: memoTable() };
 }
 
 /** Decisions per published payload (the same object reaches every local subscriber of its topic) and key. */
@@ -71,13 +68,54 @@ function decidedOnce(payload: object, key: string, decide: () => Promise<boolean
   return decision;
 }
 
+/** A decision made by roles, with what it asked of them: it holds for any roles that answer those questions alike. */
+interface DecisionByRoles {
+  asked: AskedOfRoles[];
+  decision: Promise<boolean>;
+  state: "deciding" | "decided" | "failed";
+}
+
+const decisionsByRoles = new WeakMap<object, Map<string, DecisionByRoles[]>>();
+
+const answersAlike = (decision: DecisionByRoles, grants: readonly Grant[]) =>
+  decision.state === "decided" && decision.asked.every((asked) => JSON.stringify(asked.answer(grants)) === asked.answered);
+
+/**
+ * The decision for "nobody with these flags and `grants`", shared with every earlier decision for the payload whose
+ * questions these grants answer alike. Decisions still under way are waited for once (viewers arrive together); one
+ * that still does not fit is decided anew, without waiting for those started meanwhile.
+ */
+async function decidedByRoles(payload: object, flags: string, grants: readonly Grant[], decide: (asked: AskedOfRoles[]) => Promise<boolean>) {
+  let perPayload = decisionsByRoles.get(payload);
+  if (!perPayload) decisionsByRoles.set(payload, (perPayload = new Map()));
+  const made = perPayload.get(flags) ?? [];
+  perPayload.set(flags, made);
+  const deciding = made.filter((d) => d.state === "deciding");
+  let fitting = made.find((d) => answersAlike(d, grants));
+  if (!fitting && deciding.length) {
+    await Promise.allSettled(deciding.map((d) => d.decision));
+    fitting = made.find((d) => answersAlike(d, grants));
+  }
+  if (fitting) return fitting.decision;
+  const asked: AskedOfRoles[] = [];
+  const entry: DecisionByRoles = { asked, decision: decide(asked), state: "deciding" };
+  entry.decision.then(
+    () => (entry.state = "decided"),
+    () => (entry.state = "failed"),
+  );
+  made.push(entry);
+  return entry.decision;
+}
+
 /**
  * Whether a subscriber may see a published change, with roles read fresh for it (so revoked access stops a
  * long-lived subscription), decided once per change and viewer for all of the viewer's subscriptions on this
  * instance. Most viewers see a change through their roles, not as themselves, so the change is first decided for
- * "nobody with these flags and roles" — once per distinct set of roles, shared by every viewer holding it — and only
- * when that says no, for the viewer in person. This is sound because every visibility rule uses the viewer's own id
- * only to widen what they see (their own records, events about them), never to narrow it.
+ * "nobody with these flags and roles", and that decision is shared by every viewer whose roles answer the questions
+ * it asked alike (a project role of their own does not matter to a provider's record); only when it says no is the
+ * change decided for the viewer in person. This is sound because every visibility rule uses the viewer's own id
+ * only to widen what they see (their own records, events about them), never to narrow it, and reads roles only
+ * through Access.
  */
 export function subscriberMaySee<P extends object>(ctx: Context, kind: string, payload: P, decide: (fresh: Context, payload: P) => Promise<boolean>) {
   const viewer = ctx.viewer;
@@ -85,7 +123,8 @@ export function subscriberMaySee<P extends object>(ctx: Context, kind: string, p
   return decidedOnce(payload, `${kind}:viewer:${viewer.id}`, async () => {
     const grants = grantsBatchOf(ctx).load(viewer.id);
     const nobody: Viewer = { ...viewer, id: NOBODY, username: "" };
-    const byRoles = decidedOnce(payload, `${kind}:roles:${rolesKey(viewer, await grants)}`, () => decide(decisionContext(ctx, nobody, grants), payload));
+    const flags = `${kind}:${viewer.isStaff}:${viewer.isSupport}`;
+    const byRoles = decidedByRoles(payload, flags, await grants, (asked) => decide(decisionContext(ctx, nobody, grants, asked), payload));
     return (await byRoles) || decide(decisionContext(ctx, viewer, grants), payload);
   });
 }

@@ -15,7 +15,7 @@ export async function visibleOfferingUsers(ctx: Context): Promise<Prisma.Offerin
     ctx.access.scopeIds("CUSTOMER"),
     ctx.access.scopeIds("OFFERING"),
     ctx.access.scopeIds("PROJECT", [Role.PROJECT_ADMIN, Role.PROJECT_MANAGER]),
-    ctx.access.projectsOfCustomers([Role.CUSTOMER_OWNER]),
+    ctx.access.projectsOfCustomers(),
   ]);
   const memberOf = (projectFilter: Prisma.StringFilter | string[]) => ({
     user: {
