@@ -6,6 +6,7 @@ import { LAYERS, type Layer, type Read, READS } from "./scenarios.ts";
 import { TRANSITION_LAYERS, type TransitionLayer, type TransitionRow } from "./transitions.ts";
 import type { AgentMessagesRow } from "./agent-messages.ts";
 import { SCALE_TARGET_RATIO, type ScaleResult } from "./scale.ts";
+import { IDLE_RSS_TARGET_MB, type MemoryRow } from "./idle-memory.ts";
 
 export interface Report {
   startedAt: string;
@@ -20,6 +21,7 @@ export interface Report {
   fanout: FanoutRow[];
   agentMessages: AgentMessagesRow[];
   scale: ScaleResult | null;
+  memory: MemoryRow[];
 }
 
 export interface Target {
@@ -85,6 +87,9 @@ export function targets(report: Report): Target[] {
     const rows = report.scale.rows;
     const within = rows.filter((r) => r.pass).length;
     list.push({ name: `scale: share of reads within ${SCALE_TARGET_RATIO}× at 100× the data (${within} of ${rows.length})`, value: within / rows.length, aim: "1", met: within === rows.length });
+  }
+  for (const row of report.memory.filter((m) => m.database === "postgresql")) {
+    list.push({ name: "idle RSS (PostgreSQL), MB", value: row.idleRssMb, aim: `<= ${IDLE_RSS_TARGET_MB}`, met: row.idleRssMb <= IDLE_RSS_TARGET_MB });
   }
   for (const tenThousand of report.fanout.filter((r) => r.subscribers === 10_000)) {
     const reached = tenThousand.connected === 10_000 && tenThousand.missed === 0;
@@ -159,12 +164,19 @@ function tables(report: Report): Table[] {
       `${r.small.resultCount}/${r.big.resultCount}`, r.pass ? "yes" : "NO",
     ]),
   };
+  const memory: Table = {
+    title: "Memory of npm start's server (RSS from /proc, MB, medians of starts side by side): 3 s after the banner, idle (30 s), 30 s after the reads",
+    header: ["database", "command", "after start", "idle", "after reads", "idle each start", "CPU ms/read (first reads)"],
+    rows: report.memory.map((m) => [
+      m.database, `node ${m.command}`, fixed(m.startRssMb, 0), fixed(m.idleRssMb, 0), `${fixed(m.afterRequestsRssMb, 0)} (${m.requests})`, m.idleRunsMb.map((v) => fixed(v, 0)).join(", "), fixed(m.cpuMsPerRequest, 2),
+    ]),
+  };
   const aims: Table = {
     title: "Targets",
     header: ["target", "value", "aim", "met"],
     rows: targets(report).map((t) => [t.name, fixed(t.value, Math.abs(t.value) >= 100 ? 0 : 3), t.aim, t.met === undefined ? "-" : t.met ? "yes" : "NO"]),
   };
-  return [ladder, costs, transitions, transitionCosts, fanout, agentMessages, scaleTable, aims].filter((t) => t.rows.length);
+  return [ladder, costs, transitions, transitionCosts, fanout, agentMessages, scaleTable, memory, aims].filter((t) => t.rows.length);
 }
 
 function plain(table: Table): string {

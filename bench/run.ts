@@ -9,6 +9,8 @@
  *   scale        on a scratch database of its own (mg_bench_scale): the offering-user list with each filter and ordering,
  *                the event list and deep pages, by staff and by a provider's manager, at 1,000 offering users / 10,000
  *                events and again grown to 100,000 / 1,000,000: one-connection p50 and CPU per request at both sizes
+ *   memory       npm start's command (built dist/) on a scratch database of its own (mg_bench_memory) and on the embedded
+ *                database: RSS after start, idle, and after 200 reads (bench/idle-memory.ts)
  * This process is the load generator; every server runs in a child process (bench/server.ts), pinned to core 0
  * with taskset when it can be, the load and the subscriber clients to core 1. Knobs: bench/settings.ts.
  */
@@ -23,6 +25,7 @@ import { knobsTable, settings } from "./settings.ts";
 import { runTransitions, type TransitionRow } from "./transitions.ts";
 import { type AgentMessagesRow, benchBroker, brokerEnv, runAgentMessages } from "./agent-messages.ts";
 import { runScale, type ScaleResult } from "./scale.ts";
+import { type MemoryRow, runIdleMemory } from "./idle-memory.ts";
 
 const SCRATCH_DATABASE = settings.scratchDatabase;
 const RESULTS_DIR = new URL("./results/", import.meta.url).pathname;
@@ -35,6 +38,7 @@ let transitions: TransitionRow[] = [];
 let fanout: FanoutRow[] = [];
 let agentMessages: AgentMessagesRow[] = [];
 let scale: ScaleResult | null = null;
+let memory: MemoryRow[] = [];
 const POSTGRESQL_ROUND = ["ladder", "transitions", "fanout", "agent-messages"];
 
 async function postgresqlRound(taskset: string | undefined) {
@@ -101,6 +105,18 @@ async function scaleRound(taskset: string | undefined) {
   }
 }
 
+/** Idle memory of `npm start`'s server, on PostgreSQL when it is reachable and on the embedded database. */
+async function memoryRound(postgresReachable: boolean) {
+  const scratch = postgresReachable ? await createScratchDatabase(settings.postgresUrl, `${SCRATCH_DATABASE}_memory`) : undefined;
+  const args = settings.memoryArgs.length ? settings.memoryArgs : undefined;
+  try {
+    memory = await runIdleMemory({ databaseUrl: scratch?.url, args, runs: settings.memoryRuns }, log);
+  } finally {
+    await scratch?.drop();
+    if (scratch) log(`dropped ${SCRATCH_DATABASE}_memory`);
+  }
+}
+
 async function main() {
   const startedAt = new Date().toISOString();
   const loadAtStart = loadAverage();
@@ -110,11 +126,12 @@ async function main() {
 
   const pg = await probe(settings.postgresUrl);
   if (!("version" in pg)) {
-    skipped.push(`PostgreSQL at ${settings.postgresUrl} is not reachable (${pg.unreachable}); every scenario needs it`);
+    skipped.push(`PostgreSQL at ${settings.postgresUrl} is not reachable (${pg.unreachable}); every scenario needs it (memory ran on the embedded database only)`);
   } else {
     if (POSTGRESQL_ROUND.some((scenario) => settings.scenarios.has(scenario))) await postgresqlRound(taskset);
     if (settings.scenarios.has("scale")) await scaleRound(taskset);
   }
+  if (settings.scenarios.has("memory")) await memoryRound("version" in pg);
 
   const machine = machineDescription();
   const loadAtEnd = loadAverage();
@@ -138,6 +155,7 @@ async function main() {
     fanout,
     agentMessages,
     scale,
+    memory,
   };
   console.log(formatText(report));
   const files = writeResults(report, knobsTable(), RESULTS_DIR);

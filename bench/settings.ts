@@ -2,7 +2,7 @@ import { DEFAULT_SERVER_URL } from "./scratch-database.ts";
 
 /** Every knob of `npm run bench`: environment variable, default, and what it sets. Defaults finish in a few minutes. */
 const KNOBS = {
-  scenarios: { env: "BENCH_SCENARIOS", default: "ladder,transitions,fanout,agent-messages,scale", doc: "Which scenarios run (comma-separated)" },
+  scenarios: { env: "BENCH_SCENARIOS", default: "ladder,transitions,fanout,agent-messages,scale,memory", doc: "Which scenarios run (comma-separated)" },
   connections: { env: "BENCH_CONNECTIONS", default: "16", doc: "Keep-alive connections of the ladder's closed-loop load" },
   warmupSeconds: { env: "BENCH_WARMUP_S", default: "2", doc: "Warm-up before each scenario's first measured segment" },
   segmentSeconds: { env: "BENCH_SEGMENT_S", default: "2", doc: "Measured seconds of one ladder segment (one layer, one read, one round)" },
@@ -30,8 +30,14 @@ const KNOBS = {
     doc: "Offering users of the scale scenario's full size (its small size: 1% of this and of BENCH_SCALE_EVENTS)",
   },
   scaleEvents: { env: "BENCH_SCALE_EVENTS", default: "1000000", doc: "Audit events of the scale scenario's full size" },
+  memoryRuns: { env: "BENCH_MEMORY_RUNS", default: "3", doc: "Starts measured side by side per database by the memory scenario (the figures are their medians)" },
+  memoryArgs: {
+    env: "BENCH_MEMORY_ARGS",
+    default: "",
+    doc: "Node arguments of the memory scenario's server instead of package.json's start script (e.g. `--import tsx src/main.ts` for the unbuilt sources)",
+  },
   pin: { env: "BENCH_PIN", default: "1", doc: "0: do not pin processes to cores with taskset" },
-  postgresUrl: { env: "BENCH_POSTGRES_URL", default: DEFAULT_SERVER_URL, doc: "PostgreSQL server (scratch databases BENCH_SCRATCH_DATABASE and its _scale are created and dropped)" },
+  postgresUrl: { env: "BENCH_POSTGRES_URL", default: DEFAULT_SERVER_URL, doc: "PostgreSQL server (scratch databases BENCH_SCRATCH_DATABASE, its _scale and _memory are created and dropped)" },
   scratchDatabase: { env: "BENCH_SCRATCH_DATABASE", default: "mg_bench", doc: "Name of the scratch database (the scale scenario adds _scale): two runs on one server need different names" },
   cpuProfileDir: { env: "BENCH_CPU_PROFILE_DIR", default: "", doc: "Write V8 CPU profiles of the servers there" },
   perfDir: {
@@ -93,6 +99,8 @@ export const settings = {
   agentMessages: Math.max(1, number("agentMessages")),
   scaleOfferingUsers: Math.max(100, number("scaleOfferingUsers")),
   scaleEvents: Math.max(100, number("scaleEvents")),
+  memoryRuns: Math.max(1, number("memoryRuns")),
+  memoryArgs: raw("memoryArgs").split(/\s+/).filter(Boolean),
   pin: raw("pin") !== "0",
   postgresUrl: raw("postgresUrl"),
   scratchDatabase: raw("scratchDatabase"),

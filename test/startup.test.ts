@@ -12,7 +12,7 @@ afterAll(() => {
   rmSync(dataRoot, { recursive: true, force: true });
 });
 
-/** Runs `npm start`'s command, with its own defaults, on this file's embedded data directory and waits for the banner. */
+/** Runs the gateway's entry (what `npm start` runs once built), with its own defaults, on this file's embedded data directory and waits for the banner. */
 async function start(env: Record<string, string>) {
   const gateway = await startGateway({ GATEWAY_DATA_DIR: path.join(dataRoot, "data"), ...env }, { testDefaults: false });
   const output = gateway.output();

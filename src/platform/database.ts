@@ -1,9 +1,7 @@
 import fs from "node:fs";
-import { createPGlite } from "./pglite.ts";
 import path from "node:path";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
-import { PrismaPGlite } from "pglite-prisma-adapter";
 import { type Prisma, PrismaClient } from "../generated/prisma/client.ts";
 import { lockDataDir } from "./data-dir-lock.ts";
 import type { SqlExecutor } from "./migrations.ts";
@@ -96,6 +94,8 @@ async function armDeadline(tx: Prisma.TransactionClient, timeoutMs: number, canc
 async function openPglite(dataDir: string | undefined, dump: Blob | undefined): Promise<Database> {
   const directory = dataDir ? path.resolve(dataDir) : undefined;
   if (directory) fs.mkdirSync(path.dirname(directory), { recursive: true });
+  // Loaded only here: PGlite and its adapter cost ~200 MB a server on PostgreSQL never uses.
+  const [{ createPGlite }, { PrismaPGlite }] = await Promise.all([import("./pglite.ts"), import("pglite-prisma-adapter")]);
   const unlock = directory ? lockDataDir(directory) : () => {};
   const pglite = createPGlite(directory ? { dataDir: directory } : dump ? { loadDataDir: dump } : {});
   try {

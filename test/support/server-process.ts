@@ -9,7 +9,7 @@ export interface Exit {
   signal: NodeJS.Signals | null;
 }
 
-/** `npm start`'s command (src/main.ts) running as a child process. */
+/** The gateway (src/main.ts, the sources `npm start` runs once built into dist/) running as a child process. */
 export interface GatewayProcess {
   baseUrl: string;
   wsUrl: string;
@@ -28,13 +28,17 @@ const running = new Set<ChildProcess>();
 /** What `testDefaults` adds to the environment: no demo data, no rate limit, warnings only. */
 const TEST_DEFAULTS = { SEED_DEMO: "false", LOG_LEVEL: "warn", RATE_LIMIT_MUTATIONS: "0" };
 
+/** Node's arguments that run the sources as they are. */
+const SOURCES = ["--import", "tsx", "src/main.ts"];
+
 /**
  * Starts the gateway with `env` on top of a test default (random port on 127.0.0.1, no Redis and, unless
  * `testDefaults` is false, `TEST_DEFAULTS`: with it false the gateway keeps `npm start`'s own defaults);
  * resolves once it prints its banner. Give `GATEWAY_DATA_DIR` (embedded database) or `DATABASE_URL`.
+ * `nodeArgs`: what node runs (the sources through tsx unless told, e.g. the built dist/ with the start script's flags).
  */
-export async function startGateway(env: Record<string, string>, { testDefaults = true } = {}): Promise<GatewayProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+export async function startGateway(env: Record<string, string>, { testDefaults = true, nodeArgs = SOURCES } = {}): Promise<GatewayProcess> {
+  const child = spawn(process.execPath, nodeArgs, {
     cwd: ROOT,
     env: {
       ...process.env,

@@ -1,0 +1,39 @@
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { startArguments } from "../scripts/build.ts";
+import { killGateways, startGateway } from "./support/server-process.ts";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+const ADMIN_TOKEN = "89abcdef0123456789abcdef0123456789abcdef";
+const dataRoot = mkdtempSync(path.join(tmpdir(), "gateway-built-"));
+
+afterAll(() => {
+  killGateways();
+  rmSync(dataRoot, { recursive: true, force: true });
+});
+
+describe("npm start (build, then dist/main.js with the start script's flags)", () => {
+  it("builds and serves REST and GraphQL on an embedded data directory", async () => {
+    const build = spawnSync(process.execPath, ["--import", "tsx", "scripts/build.ts"], { cwd: ROOT, encoding: "utf8", timeout: 60_000 });
+    expect(build.status, build.stderr).toBe(0);
+
+    const nodeArgs = startArguments();
+    expect(nodeArgs.at(-1)).toBe("dist/main.js");
+    const gateway = await startGateway({ GATEWAY_DATA_DIR: path.join(dataRoot, "data"), ADMIN_TOKEN }, { nodeArgs });
+    const headers = { Authorization: `Token ${ADMIN_TOKEN}` };
+
+    const users = await fetch(`${gateway.baseUrl}/api/users/?username=admin`, { headers });
+    expect(users.status).toBe(200);
+    expect(users.headers.get("x-result-count")).toBe("1");
+    const graphql = await fetch(`${gateway.baseUrl}/graphql`, {
+      method: "POST",
+      headers: { ...headers, "content-type": "application/json" },
+      body: JSON.stringify({ query: "{ me { username isStaff } }" }),
+    });
+    expect((await graphql.json()).data.me).toEqual({ username: "admin", isStaff: true });
+    expect((await gateway.stop()).code).toBe(0);
+  }, 90_000);
+});
