@@ -112,7 +112,9 @@ async function subscribeMore(workers: ChildProcess[], app: ServerProcess, tokens
 async function fanoutRun(fanoutCase: FanoutCase, databaseUrl: string, token: string, settings: Settings, taskset: string | undefined, log: (m: string) => void): Promise<FanoutRow> {
   const { subscribers, documents, viewers, distinctRoles } = fanoutCase;
   const pinTo = taskset ? { taskset, cpu: SERVER_CPU } : undefined;
-  const app = await startServer({ kind: "app", databaseUrl, cpuProfileDir: settings.cpuProfileDir, pinTo, viewers: viewers > 1 ? viewers : 0, distinctRoles });
+  // One viewer may hold all the subscribers: the per-user cap on sockets (100 by default) is lifted for the run.
+  const env = { GRAPHQL_WS_MAX_CONNECTIONS_PER_USER: String(subscribers) };
+  const app = await startServer({ kind: "app", databaseUrl, cpuProfileDir: settings.cpuProfileDir, pinTo, viewers: viewers > 1 ? viewers : 0, distinctRoles, env });
   const workers = forkWorkers(Math.min(settings.fanoutWorkers, subscribers), taskset);
   const subscriberTokens = app.viewerTokens ?? [token];
   try {
