@@ -1,3 +1,4 @@
+import { tickBatch } from "../platform/batch.ts";
 import type { Db } from "../platform/database.ts";
 import { Role } from "./permissions.ts";
 
@@ -62,34 +63,17 @@ const BATCH_SIZE = 1000;
  * of them costs far less than one each.
  */
 export class GrantsBatch {
-  private waiting = new Map<string, Array<{ resolve: (grants: Grant[]) => void; reject: (error: unknown) => void }>>();
+  /** The grants of one user, read with those of every user asked for in the same turn. */
+  readonly load: (userId: string) => Promise<Grant[]>;
 
-  constructor(
-    private readonly db: Db,
-    private readonly now: () => Date,
-  ) {}
-
-  load(userId: string): Promise<Grant[]> {
-    return new Promise((resolve, reject) => {
-      if (this.waiting.size === 0) setImmediate(() => void this.flush());
-      const callbacks = this.waiting.get(userId) ?? [];
-      callbacks.push({ resolve, reject });
-      this.waiting.set(userId, callbacks);
-    });
-  }
-
-  private async flush() {
-    const batch = this.waiting;
-    this.waiting = new Map();
-    const ids = [...batch.keys()];
-    for (let start = 0; start < ids.length; start += BATCH_SIZE) {
-      const chunk = ids.slice(start, start + BATCH_SIZE);
-      try {
-        const grants = await activeGrants(this.db, chunk, this.now());
-        for (const id of chunk) for (const { resolve } of batch.get(id)!) resolve(grants.get(id)!);
-      } catch (error) {
-        for (const id of chunk) for (const { reject } of batch.get(id)!) reject(error);
+  constructor(db: Db, now: () => Date) {
+    this.load = tickBatch<string, Grant[]>(async (userIds) => {
+      const ids = [...new Set(userIds)];
+      const byUser = new Map<string, Grant[]>();
+      for (let start = 0; start < ids.length; start += BATCH_SIZE) {
+        for (const [id, grants] of await activeGrants(db, ids.slice(start, start + BATCH_SIZE), now())) byUser.set(id, grants);
       }
-    }
+      return (id) => byUser.get(id)!;
+    });
   }
 }
