@@ -113,6 +113,27 @@ async function seed(databaseUrl: string, size: ScaleSize, log: (message: string)
 }
 
 /**
+ * Seeding writes one tally row per offering user (the trigger's +1); the gateway folds them within its fold interval.
+ * Lists are measured at that steady state: wait until the tallies hold at most one row per offering and state.
+ */
+async function talliesFolded(databaseUrl: string, log: (message: string) => void) {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const started = performance.now();
+    const unfolded = async () =>
+      Number((await client.query<{ n: string }>(`SELECT count(*) - count(DISTINCT (offering_id, state)) AS n FROM offering_user_tallies`)).rows[0].n);
+    while ((await unfolded()) > 0) {
+      if (performance.now() - started > 60_000) throw new Error("the gateway did not fold the offering-user tallies within 60 s");
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    log(`scale: tallies folded by the gateway ${((performance.now() - started) / 1000).toFixed(1)} s after its start`);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
  * `start` gives a gateway on `databaseUrl` (its first start migrates the empty database); each size is measured on a
  * server started after seeding, so both rounds begin alike.
  */
@@ -136,6 +157,7 @@ export async function runScale(
     const deepPage = deepPageOf(size.offeringUsers);
     const server = await start();
     try {
+      await talliesFolded(databaseUrl, log);
       log(`scale: measuring at ${size.offeringUsers} offering users / ${size.events} events (deep page ${deepPage})`);
       const measured = await measureAll(server, data, deepPage, log);
       rounds.push({ round: { ...data.counts, seedSeconds, deepPage }, measured });

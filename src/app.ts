@@ -30,6 +30,10 @@ import { mountGraphiQLAssets } from "./server/graphiql.ts";
 import { mountLanding } from "./server/landing.ts";
 import { mountDashboard } from "./server/dashboard.ts";
 import { followForAgents } from "./event-subscriptions/fan-out.ts";
+import { foldTalliesEvery } from "./offering-users/tallies.ts";
+
+/** How often the offering-user tallies written since the last fold are folded (one row per offering and state). */
+const TALLY_FOLD_MS = 10_000;
 
 export const MIGRATIONS_DIR = new URL("../prisma/migrations", import.meta.url).pathname;
 
@@ -98,6 +102,7 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
   const tokenWatch = watchTokenSessions(deps, deps.sessions, config.websocketTokenCheckMs, (err) =>
     logger.warn({ err }, "checking the tokens of open connections failed"),
   );
+  const tallyFolding = foldTalliesEvery(database.prisma, TALLY_FOLD_MS, (err) => logger.warn({ err }, "folding offering-user tallies failed"));
   const yoga = createGraphqlServer(deps, [useOperationObservation(metrics, logger)]);
 
   const hono = new Hono();
@@ -150,6 +155,7 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
       await deps.buckets.close();
       stopGrantWatch();
       await tokenWatch.close();
+      await tallyFolding.close();
       await pubsub.close();
       if (!options.database) await database.close();
     },

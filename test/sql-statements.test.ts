@@ -25,7 +25,8 @@ interface Endpoint {
 }
 
 const ENDPOINTS: Record<string, Endpoint> = {
-  "offering users": { path: () => "/api/marketplace-offering-users/", viewer: "providerOwner", statements: 4 },
+  // The count: the provider's offerings (one lookup), their tallies, and the viewer's own records beyond them.
+  "offering users": { path: () => "/api/marketplace-offering-users/", viewer: "providerOwner", statements: 6 },
   orders: { path: () => "/api/marketplace-orders/", viewer: "providerOwner", statements: 2 },
   "provider resources": { path: () => "/api/marketplace-provider-resources/", viewer: "providerOwner", statements: 2 },
   events: { path: () => "/api/events/", viewer: "providerOwner", statements: 2 },

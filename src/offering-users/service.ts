@@ -21,7 +21,8 @@ import {
   type OfferingUserOperation,
   ruleFor,
 } from "./transitions.ts";
-import { visibleOfferingUsers } from "./visibility.ts";
+import { countVisible } from "./tallies.ts";
+import { offeringUserVisibility, visibleOfferingUsers } from "./visibility.ts";
 import { visibleEvents } from "../events/visibility.ts";
 
 /** The selection GraphQL asks for (plugin-prisma's queryFromInfo); services return rows shaped by it. */
@@ -35,7 +36,9 @@ export async function listOfferingUsers(
   query: OfferingUserQuery = {},
 ): Promise<Connection<OfferingUser>> {
   const orderBy = OFFERING_USER_CONTRACT.orderBy(args.orderBy);
-  return paginate(ctx.db.offeringUser, { where: await listWhere(ctx, args.filter), orderBy, page: args.page, query });
+  const [visibility, filter] = await Promise.all([offeringUserVisibility(ctx), OFFERING_USER_CONTRACT.where(args.filter, ctx)]);
+  const count = () => countVisible(ctx, filter, visibility);
+  return paginate(ctx.db.offeringUser, { where: { AND: [visibility.where, ...filter] }, orderBy, page: args.page, query, count });
 }
 
 export type OfferingUserFilter = FilterValues<typeof OFFERING_USER_CONTRACT>;

@@ -25,19 +25,23 @@ interface Paginatable<T> {
   findMany(args: any): Promise<T[]>;
 }
 
-/** One page of a model and the total count, under one filter; counted first only when the page depends on it. */
+/**
+ * One page of a model and the total count, under one filter; counted first only when the page depends on it. `count`
+ * replaces counting the rows of `where` when the list knows a cheaper way to the same number.
+ */
 export async function paginate<T>(
   model: Paginatable<T>,
-  args: { where: object; orderBy: object | object[]; page: Page; query?: object },
+  args: { where: object; orderBy: object | object[]; page: Page; query?: object; count?: () => Promise<number> },
 ): Promise<Connection<T>> {
   const load = ({ skip, take }: Slice) =>
     model.findMany({ ...args.query, where: args.where, orderBy: args.orderBy, skip, take });
+  const count = args.count ?? (() => model.count({ where: args.where }));
   if (typeof args.page === "function") {
-    const totalCount = await model.count({ where: args.where });
+    const totalCount = await count();
     const slice = args.page(totalCount);
     return { totalCount, nodes: slice.take > 0 ? await load(slice) : [], skip: slice.skip };
   }
   const slice = args.page;
-  const [totalCount, nodes] = await Promise.all([model.count({ where: args.where }), load(slice)]);
+  const [totalCount, nodes] = await Promise.all([count(), load(slice)]);
   return { totalCount, nodes, skip: slice.skip };
 }

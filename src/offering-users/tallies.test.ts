@@ -1,0 +1,145 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { startTestApp, type TestApp } from "../../test/support/app.ts";
+import { countSql } from "../../test/support/sql-counter.ts";
+import type { OfferingUserState } from "../generated/prisma/client.ts";
+import { parseUuid, toHex } from "../platform/ids.ts";
+import { foldTallies, foldTalliesEvery } from "./tallies.ts";
+
+/**
+ * A list's X-Result-Count comes from the per-(offering, state) tallies where it can. Whatever path it takes, it must
+ * be the number of records the list pages through, for every viewer and filter, after any change.
+ */
+const BASE = "/api/marketplace-offering-users/";
+const VIEWERS = ["staff", "providerManager", "offeringManager", "projectAdmin", "unrelated"] as const;
+const STATES: OfferingUserState[] = ["CREATION_REQUESTED", "OK", "OK", "PENDING_ACCOUNT_LINKING", "DELETION_REQUESTED", "ERROR_CREATING"];
+
+let t: TestApp;
+const ref = {} as { otherProvider: string; otherOffering: string; unmanagedOffering: string };
+
+beforeAll(async () => {
+  t = await startTestApp();
+  const db = t.app.deps.db;
+  const other = await db.customer.create({ data: { name: "Other Provider" } });
+  const offering = (data: { customerId: string; name: string; pluginOptions: object }) =>
+    db.offering.create({ data: { ...data, type: "Marketplace.Slurm", state: "ACTIVE" } });
+  const otherOffering = await offering({ customerId: other.id, name: "Other", pluginOptions: { service_provider_can_create_offering_user: true } });
+  const unmanaged = await offering({ customerId: t.world.provider.id, name: "Unmanaged", pluginOptions: {} });
+  Object.assign(ref, { otherProvider: toHex(other.id), otherOffering: toHex(otherOffering.id), unmanagedOffering: toHex(unmanaged.id) });
+  for (const [i, state] of STATES.entries()) {
+    await t.world.offeringUser(state, { username: i % 2 ? `user${i}` : null });
+    const user = await db.user.create({ data: { username: `elsewhere${i}` } });
+    for (const offeringId of [otherOffering.id, unmanaged.id]) await db.offeringUser.create({ data: { offeringId, userId: user.id, state } });
+  }
+  // The provider's manager holds an account on another provider's offering: visible as their own record only.
+  await db.offeringUser.create({ data: { offeringId: otherOffering.id, userId: t.world.users.providerManager.id, state: "OK" } });
+});
+afterAll(() => t.close());
+
+const FILTERS = () => [
+  "",
+  "state=OK",
+  "state=Requested&state=OK",
+  `provider_uuid=${t.world.provider.uuid}`,
+  `provider_uuid=${ref.otherProvider}`,
+  `offering_uuid=${ref.otherOffering}`,
+  `offering_uuid=${t.world.offering.uuid}&state=Pending account linking`,
+  "runtime_state=Active",
+  "offering_has_active_tos=false",
+  "is_restricted=false",
+  "username=user1",
+];
+
+async function countsAgree() {
+  for (const viewer of VIEWERS) {
+    for (const filter of FILTERS()) {
+      const res = await t.http("GET", `${BASE}?page_size=300&${filter}`, { token: t.world.tokens[viewer] });
+      expect(res.status).toBe(200);
+      expect(res.headers.get("x-result-count"), `${viewer} ?${filter}`).toBe(String(res.body.length));
+    }
+  }
+}
+
+/** Every (offering, state) the tallies add up to, beside the offering users counted. */
+async function talliesAndRows() {
+  const db = t.app.deps.db;
+  const [tallies, rows] = await Promise.all([
+    db.offeringUserTally.groupBy({ by: ["offeringId", "state"], _sum: { delta: true }, having: { delta: { _sum: { not: 0 } } } }),
+    db.offeringUser.groupBy({ by: ["offeringId", "state"], _count: { _all: true } }),
+  ]);
+  const key = (row: { offeringId: string; state: string }) => `${row.offeringId} ${row.state}`;
+  return {
+    tallies: Object.fromEntries(tallies.map((row) => [key(row), row._sum.delta])),
+    rows: Object.fromEntries(rows.map((row) => [key(row), row._count._all])),
+  };
+}
+
+describe("X-Result-Count from the tallies", () => {
+  it("is the number of records listed, for every viewer and filter", async () => {
+    await countsAgree();
+  });
+
+  it("follows transitions, deletions and a deleted offering", async () => {
+    const staff = t.world.tokens.staff;
+    const requested = (await t.http("GET", `${BASE}?state=Requested&page_size=300`, { token: staff })).body;
+    for (const record of requested) expect((await t.http("POST", `${BASE}${record.uuid}/begin_creating/`, { token: staff })).status).toBe(200);
+    const ok = (await t.http("GET", `${BASE}?state=OK&page_size=1`, { token: staff })).body;
+    await t.app.deps.db.offeringUser.delete({ where: { id: parseUuid(ok[0].uuid)! } });
+    await t.app.deps.db.offering.delete({ where: { id: parseUuid(ref.unmanagedOffering)! } });
+    await countsAgree();
+    const { tallies, rows } = await talliesAndRows();
+    expect(tallies).toEqual(rows);
+  });
+
+  it("folding leaves one row per offering and state and the same totals, while changes go on", async () => {
+    const db = t.app.deps.db;
+    const record = await t.world.offeringUser("CREATION_REQUESTED");
+    const staff = t.world.tokens.staff;
+    const steps = ["begin_creating", "set_pending_account_linking", "set_validation_complete", "request_deletion"];
+    await Promise.all([
+      (async () => {
+        for (const step of steps) expect((await t.http("POST", `${BASE}${record.uuid}/${step}/`, { token: staff })).status).toBe(200);
+      })(),
+      (async () => {
+        for (let i = 0; i < 4; i++) await foldTallies(db);
+      })(),
+    ]);
+    await foldTallies(db);
+    const { tallies, rows } = await talliesAndRows();
+    expect(tallies).toEqual(rows);
+    expect(await db.offeringUserTally.count()).toBe(Object.keys(rows).length);
+    await countsAgree();
+  });
+
+  it("a fold after a known row rewrites only the offerings and states changed since, and the gateway's timer folds", async () => {
+    const db = t.app.deps.db;
+    await foldTallies(db);
+    const before = await db.offeringUserTally.findMany({ orderBy: { id: "asc" } });
+    const newest = before.at(-1)!.id;
+    const record = await t.world.offeringUser("CREATION_REQUESTED");
+    expect((await t.http("POST", `${BASE}${record.uuid}/begin_creating/`, { token: t.world.tokens.staff })).status).toBe(200);
+    await foldTallies(db, newest);
+    const after = await db.offeringUserTally.findMany({ orderBy: { id: "asc" } });
+    const touched = (row: { offeringId: string; state: string }) =>
+      row.offeringId === t.world.offering.id && (row.state === "CREATION_REQUESTED" || row.state === "CREATING");
+    expect(after.filter((row) => !touched(row))).toEqual(before.filter((row) => !touched(row)));
+    expect(after.filter(touched).every((row) => row.id > newest)).toBe(true);
+    const { tallies, rows } = await talliesAndRows();
+    expect(tallies).toEqual(rows);
+
+    const folding = foldTalliesEvery(db, 20, (error) => expect.unreachable(String(error)));
+    try {
+      await t.world.offeringUser("OK");
+      expect(await db.offeringUserTally.count()).toBeGreaterThan(Object.keys(rows).length);
+      await vi.waitFor(async () => expect(await db.offeringUserTally.count()).toBe(Object.keys((await talliesAndRows()).rows).length));
+    } finally {
+      await folding.close();
+    }
+  });
+
+  it("staff's count reads the tallies, not the offering users", async () => {
+    const { texts } = await countSql(() => t.http("GET", `${BASE}?state=OK`, { token: t.world.tokens.staff }));
+    const counts = texts.filter((text) => /COUNT|SUM/i.test(text));
+    expect(counts.join("\n")).toMatch(/offering_user_tallies/);
+    expect(counts.join("\n")).not.toMatch(/COUNT\(\*\)[\s\S]*"offering_users"/);
+  });
+});
