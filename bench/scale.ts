@@ -113,8 +113,8 @@ async function seed(databaseUrl: string, size: ScaleSize, log: (message: string)
 }
 
 /**
- * Seeding writes one tally row per offering user (the trigger's +1); the gateway folds them within its fold interval.
- * Lists are measured at that steady state: wait until the tallies hold at most one row per offering and state.
+ * Seeding writes one tally row per offering user and per event (the triggers' +1); the gateway folds them within its
+ * fold interval. Lists are measured at that steady state: wait until the tallies hold at most one row per key.
  */
 async function talliesFolded(databaseUrl: string, log: (message: string) => void) {
   const client = new pg.Client({ connectionString: databaseUrl });
@@ -122,7 +122,14 @@ async function talliesFolded(databaseUrl: string, log: (message: string) => void
   try {
     const started = performance.now();
     const unfolded = async () =>
-      Number((await client.query<{ n: string }>(`SELECT count(*) - count(DISTINCT (offering_id, state)) AS n FROM offering_user_tallies`)).rows[0].n);
+      Number(
+        (
+          await client.query<{ n: string }>(
+            `SELECT (SELECT count(*) - count(DISTINCT (offering_id, state)) FROM offering_user_tallies)
+                  + (SELECT count(*) - count(DISTINCT event_type) FROM event_tallies) AS n`,
+          )
+        ).rows[0].n,
+      );
     while ((await unfolded()) > 0) {
       if (performance.now() - started > 60_000) throw new Error("the gateway did not fold the offering-user tallies within 60 s");
       await new Promise((resolve) => setTimeout(resolve, 250));

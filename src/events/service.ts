@@ -6,6 +6,7 @@ import { parseUuid } from "../platform/ids.ts";
 import type { Connection, Page } from "../platform/paginate.ts";
 import { paginate } from "../platform/paginate.ts";
 import { EVENT_CONTRACT } from "./contract.ts";
+import { countVisibleEvents } from "./tallies.ts";
 import { visibleEvents } from "./visibility.ts";
 
 export type EventFilter = FilterValues<typeof EVENT_CONTRACT>;
@@ -13,8 +14,10 @@ export type EventOrder = OrderValue<typeof EVENT_CONTRACT>;
 
 export type EventQuery = { select?: Prisma.EventSelect; include?: Prisma.EventInclude };
 
-async function whereFor(ctx: Context, filter: EventFilter | null | undefined): Promise<Prisma.EventWhereInput> {
-  return { AND: [await visibleEvents(ctx), ...(await EVENT_CONTRACT.where(filter))] };
+/** The viewer's visibility and the filter's conditions, and how many events they match. */
+async function selection(ctx: Context, filter: EventFilter | null | undefined) {
+  const [visible, conditions] = await Promise.all([visibleEvents(ctx), EVENT_CONTRACT.where(filter)]);
+  return { where: { AND: [visible, ...conditions] }, count: () => countVisibleEvents(ctx, conditions, visible) };
 }
 
 /** The chosen order; events of one transaction share their time and keep the order they were written in. */
@@ -28,12 +31,12 @@ export async function listEvents(
   args: { filter?: EventFilter | null; orderBy?: EventOrder | null; page: Page },
   query: EventQuery = {},
 ): Promise<Connection<Event>> {
-  const where = await whereFor(ctx, args.filter);
-  return paginate(ctx.db.event, { where, orderBy: eventOrder(args.orderBy), page: args.page, query });
+  const { where, count } = await selection(ctx, args.filter);
+  return paginate(ctx.db.event, { where, orderBy: eventOrder(args.orderBy), page: args.page, query, count });
 }
 
 export async function countEvents(ctx: Context, filter: EventFilter | null | undefined) {
-  return ctx.db.event.count({ where: await whereFor(ctx, filter) });
+  return (await selection(ctx, filter)).count();
 }
 
 /** Events are addressed by their integer id (as Waldur does) or by uuid. */

@@ -3,7 +3,10 @@ import { startTestApp, type TestApp } from "../../test/support/app.ts";
 import { countSql } from "../../test/support/sql-counter.ts";
 import type { OfferingUserState } from "../generated/prisma/client.ts";
 import { parseUuid, toHex } from "../platform/ids.ts";
-import { foldTallies, foldTalliesEvery } from "./tallies.ts";
+import { foldTallies as foldTalliesOf, foldTalliesEvery } from "../platform/tallies.ts";
+import { OFFERING_USER_TALLIES } from "./tallies.ts";
+
+const foldTallies = (db: TestApp["app"]["deps"]["db"], after?: bigint) => foldTalliesOf(db, OFFERING_USER_TALLIES, after);
 
 /**
  * A list's X-Result-Count comes from the per-(offering, state) tallies where it can. Whatever path it takes, it must
@@ -126,7 +129,7 @@ describe("X-Result-Count from the tallies", () => {
     const { tallies, rows } = await talliesAndRows();
     expect(tallies).toEqual(rows);
 
-    const folding = foldTalliesEvery(db, 20, (error) => expect.unreachable(String(error)));
+    const folding = foldTalliesEvery(db, [OFFERING_USER_TALLIES], 20, (error) => expect.unreachable(String(error)));
     try {
       await t.world.offeringUser("OK");
       expect(await db.offeringUserTally.count()).toBeGreaterThan(Object.keys(rows).length);

@@ -101,10 +101,11 @@ const rowText = (table: string) => {
 
 /**
  * Tables whose rows are one representation among several of what they hold, read as what they hold: the offering-user
- * tallies are folded in the background (rows rewritten, totals kept), so their totals are compared.
+ * and event tallies are folded in the background (rows rewritten, totals kept), so their totals are compared.
  */
 const CONTENT_OF: Record<string, string> = {
   offering_user_tallies: `(SELECT offering_id, state, sum(delta) AS total FROM offering_user_tallies GROUP BY 1, 2 HAVING sum(delta) <> 0)`,
+  event_tallies: `(SELECT event_type, sum(delta) AS total FROM event_tallies GROUP BY 1 HAVING sum(delta) <> 0)`,
 };
 
 /** Row count and an md5 of every row's text per table: equal fingerprints mean nothing was written. */

@@ -225,7 +225,11 @@ async function growEvents(client: pg.Client, ids: BaseIds, from: number, to: num
       ('PROJECT', CASE WHEN c IN (15, 16, 17) THEN project_id END),
       ('USER', CASE WHEN c IN (10, 11) THEN ${manager} WHEN c = 17 THEN NULL ELSE user_id END)
     ) AS v(t, scope) WHERE v.scope IS NOT NULL`);
-  if (replica) await client.query("SET session_replication_role = DEFAULT");
+  if (replica) {
+    await client.query("SET session_replication_role = DEFAULT");
+    // Replica mode skipped the tally trigger too: write the tallies it would have.
+    await client.query(`INSERT INTO event_tallies (event_type, delta) SELECT event_type, count(*) FROM events WHERE id > ${base} GROUP BY event_type`);
+  }
   await client.query("SELECT setval(pg_get_serial_sequence('events', 'id'), (SELECT max(id) FROM events))");
   await client.query("DROP TABLE scale_subjects");
 }

@@ -1,0 +1,94 @@
+import type { PrismaClient } from "../generated/prisma/client.ts";
+
+/**
+ * A tally table: insert-only rows of (keys…, delta) written by a trigger on the table it counts (+1 for a row that
+ * arrives under some keys, -1 for one that leaves them), folded in the background into one row per key. A count
+ * under a condition on the keys alone sums the deltas instead of reading every row counted.
+ */
+export interface TallyTable {
+  table: string;
+  /** The key columns, in the order of the table's index on them. */
+  keys: readonly string[];
+}
+
+interface PlainFilter<T> {
+  equals?: T;
+  in?: T[];
+  notIn?: T[];
+  not?: T;
+}
+
+/** A scalar condition on plain values (no field references, no nested filters), for another model; null otherwise. */
+export function plainCondition<T extends string>(
+  filter: T | { equals?: T | object; in?: T[] | object; notIn?: T[] | object; not?: T | object; mode?: unknown },
+): T | PlainFilter<T> | null {
+  if (typeof filter === "string") return filter;
+  const { equals, in: among, notIn, not, ...rest } = filter;
+  const plain =
+    Object.values(rest).every((value) => value === undefined) &&
+    (equals === undefined || typeof equals === "string") &&
+    (among === undefined || Array.isArray(among)) &&
+    (notIn === undefined || Array.isArray(notIn)) &&
+    (not === undefined || typeof not === "string");
+  if (!plain) return null;
+  return { equals, in: among, notIn, not };
+}
+
+const quoted = (identifier: string) => `"${identifier.replaceAll('"', '""')}"`;
+
+/**
+ * Folds into one row the tallies of each key that has more than one, one of them newer than `after`, in one
+ * statement: the rows it deletes are the rows it sums, so a count read before or after it, or a change written
+ * meanwhile, sees the same totals. A key already folded is never rewritten.
+ */
+export async function foldTallies(db: PrismaClient, { table, keys }: TallyTable, after = 0n): Promise<number> {
+  const name = quoted(table);
+  const columns = keys.map(quoted).join(", ");
+  const ofT = keys.map((key) => `t.${quoted(key)}`).join(", ");
+  const joined = keys.map((key) => `t.${quoted(key)} = touched.${quoted(key)}`).join(" AND ");
+  return db.$executeRawUnsafe(
+    `WITH recent AS (SELECT DISTINCT ${columns} FROM ${name} WHERE "id" > $1),
+     touched AS (SELECT ${ofT} FROM ${name} AS t JOIN recent USING (${columns}) GROUP BY ${ofT} HAVING count(*) > 1),
+     folded AS (DELETE FROM ${name} AS t USING touched WHERE ${joined} RETURNING ${ofT}, t."delta")
+     INSERT INTO ${name} (${columns}, "delta") SELECT ${columns}, sum("delta") FROM folded GROUP BY ${columns} HAVING sum("delta") <> 0`,
+    after,
+  );
+}
+
+async function newestId(db: PrismaClient, { table }: TallyTable): Promise<bigint> {
+  const [row] = await db.$queryRawUnsafe<Array<{ newest: bigint | null }>>(`SELECT max("id") AS newest FROM ${quoted(table)}`);
+  return row?.newest ?? 0n;
+}
+
+/**
+ * Folds each table's tallies written since its last fold every `intervalMs` (a quiet table is left alone); `close`
+ * waits for a fold under way. A row whose transaction commits during a fold may be left as it is until its key
+ * changes again: the totals are right either way.
+ */
+export function foldTalliesEvery(
+  db: PrismaClient,
+  tables: readonly TallyTable[],
+  intervalMs: number,
+  onError: (error: unknown) => void,
+): { close(): Promise<void> } {
+  const foldedUpTo = new Map<TallyTable, bigint>();
+  const fold = async (table: TallyTable) => {
+    const last = foldedUpTo.get(table);
+    if (last !== undefined && (await newestId(db, table)) === last) return;
+    await foldTallies(db, table, last ?? 0n);
+    foldedUpTo.set(table, await newestId(db, table));
+  };
+  let running: Promise<void> | undefined;
+  const timer = setInterval(() => {
+    running ??= (async () => {
+      for (const table of tables) await fold(table).catch(onError);
+    })().finally(() => (running = undefined));
+  }, intervalMs);
+  timer.unref();
+  return {
+    async close() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
