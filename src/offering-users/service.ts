@@ -36,17 +36,18 @@ export async function listOfferingUsers(
   query: OfferingUserQuery = {},
 ): Promise<Connection<OfferingUser>> {
   const orderBy = OFFERING_USER_CONTRACT.orderBy(args.orderBy);
-  const [visibility, filter] = await Promise.all([offeringUserVisibility(ctx), OFFERING_USER_CONTRACT.where(args.filter, ctx)]);
-  const count = () => countVisible(ctx, filter, visibility);
-  return paginate(ctx.db.offeringUser, { where: { AND: [visibility.where, ...filter] }, orderBy, page: args.page, query, count });
+  const { visibility, conditions, where } = await listSelection(ctx, args.filter);
+  const count = () => countVisible(ctx, conditions, visibility);
+  return paginate(ctx.db.offeringUser, { where, orderBy, page: args.page, query, count });
 }
 
 export type OfferingUserFilter = FilterValues<typeof OFFERING_USER_CONTRACT>;
 
-/** Which offering users a list shows: those the viewer may see, under the filter. */
-export const listWhere = async (ctx: Context, filter: OfferingUserFilter | null | undefined) => ({
-  AND: [await visibleOfferingUsers(ctx), ...(await OFFERING_USER_CONTRACT.where(filter, ctx))],
-});
+/** Which offering users a list shows: those the viewer may see (`visibility`), under the filter (`conditions`). */
+export async function listSelection(ctx: Context, filter: OfferingUserFilter | null | undefined) {
+  const [visibility, conditions] = await Promise.all([offeringUserVisibility(ctx), OFFERING_USER_CONTRACT.where(filter, ctx)]);
+  return { visibility, conditions, where: { AND: [visibility.where, ...conditions] } };
+}
 
 /** The offering user `uuid`, read by `find` among those the viewer may see (404 otherwise). */
 async function findVisible<T>(ctx: Context, uuid: string, find: (where: Prisma.OfferingUserWhereInput) => Promise<T | null>) {

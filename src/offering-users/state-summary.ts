@@ -3,7 +3,8 @@ import { Permission } from "../auth/permissions.ts";
 import type { Context } from "../context.ts";
 import type { OfferingUserState } from "../generated/prisma/client.ts";
 import { canTransition } from "../platform/state-machine.ts";
-import { listWhere, type OfferingUserFilter } from "./service.ts";
+import { listSelection, type OfferingUserFilter } from "./service.ts";
+import { countVisibleByOfferingAndState } from "./tallies.ts";
 import { OFFERING_USER_STATE_NAMES } from "./states.ts";
 import { OFFERING_USER_OPERATIONS, ruleFor, transitionMutationName } from "./transitions.ts";
 
@@ -18,24 +19,19 @@ export async function availableTransitions(ctx: Context, ou: { state: OfferingUs
   }));
 }
 
-
-
 /**
  * How many offering users the viewer may see are in each state under a list filter: in all (every state, zeros
- * too) and per offering (the offerings that have any), from one grouped query.
+ * too) and per offering (the offerings that have any), from the tallies where the list's count would use them.
  */
 export async function countOfferingUsersByState(ctx: Context, filter: OfferingUserFilter | null | undefined) {
-  const groups = await ctx.db.offeringUser.groupBy({ by: ["offeringId", "state"], where: await listWhere(ctx, filter), _count: { _all: true } });
-  const perOffering = new Map<string, Map<OfferingUserState, number>>();
-  for (const group of groups) {
-    const counts = perOffering.get(group.offeringId) ?? new Map<OfferingUserState, number>();
-    counts.set(group.state, group._count._all);
-    perOffering.set(group.offeringId, counts);
-  }
-  const total = (state: OfferingUserState) => groups.filter((group) => group.state === state).reduce((sum, group) => sum + group._count._all, 0);
+  const { visibility, conditions } = await listSelection(ctx, filter);
+  const perOffering = [...(await countVisibleByOfferingAndState(ctx, conditions, visibility))].filter(([, counts]) =>
+    [...counts.values()].some((count) => count !== 0),
+  );
+  const total = (state: OfferingUserState) => perOffering.reduce((sum, [, counts]) => sum + (counts.get(state) ?? 0), 0);
   return {
     states: OFFERING_USER_STATE_NAMES.map((state) => ({ state, count: total(state) })),
-    offerings: [...perOffering].map(([offeringId, counts]) => ({
+    offerings: perOffering.map(([offeringId, counts]) => ({
       offeringId,
       states: OFFERING_USER_STATE_NAMES.map((state) => ({ state, count: counts.get(state) ?? 0 })),
     })),

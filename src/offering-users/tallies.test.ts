@@ -3,14 +3,16 @@ import { startTestApp, type TestApp } from "../../test/support/app.ts";
 import { countSql } from "../../test/support/sql-counter.ts";
 import type { OfferingUserState } from "../generated/prisma/client.ts";
 import { parseUuid, toHex } from "../platform/ids.ts";
+import { OFFERING_USER_STATES } from "./states.ts";
 import { foldTallies as foldTalliesOf, foldTalliesEvery } from "../platform/tallies.ts";
 import { OFFERING_USER_TALLIES } from "./tallies.ts";
 
 const foldTallies = (db: TestApp["app"]["deps"]["db"], after?: bigint) => foldTalliesOf(db, OFFERING_USER_TALLIES, after);
 
 /**
- * A list's X-Result-Count comes from the per-(offering, state) tallies where it can. Whatever path it takes, it must
- * be the number of records the list pages through, for every viewer and filter, after any change.
+ * A list's X-Result-Count (and the dashboard's counts per offering and state) come from the per-(offering, state)
+ * tallies where they can. Whatever path they take, they must be those of the records the list pages through, for
+ * every viewer and filter, after any change.
  */
 const BASE = "/api/marketplace-offering-users/";
 const VIEWERS = ["staff", "providerManager", "offeringManager", "projectAdmin", "unrelated"] as const;
@@ -52,8 +54,25 @@ const FILTERS = () => [
   "username=user1",
 ];
 
+const COUNTS = `{ offeringUserCounts { offerings { offeringUuid states { state count } } } }`;
+
+/** The dashboard's counts per offering and state: those of the records the list shows. */
+async function dashboardAgrees(viewer: (typeof VIEWERS)[number]) {
+  const listed: Array<{ offering_uuid: string; state: string }> = (await t.http("GET", `${BASE}?page_size=300`, { token: t.world.tokens[viewer] })).body;
+  const expected: Record<string, number> = {};
+  for (const row of listed) expected[`${row.offering_uuid} ${row.state}`] = (expected[`${row.offering_uuid} ${row.state}`] ?? 0) + 1;
+  const res = await t.gql(COUNTS, {}, t.world.tokens[viewer]);
+  expect(res.errors).toBeUndefined();
+  const counted: Record<string, number> = {};
+  for (const offering of res.data.offeringUserCounts.offerings) {
+    for (const { state, count } of offering.states) if (count) counted[`${offering.offeringUuid} ${OFFERING_USER_STATES[state as OfferingUserState].label}`] = count;
+  }
+  expect(counted, viewer).toEqual(expected);
+}
+
 async function countsAgree() {
   for (const viewer of VIEWERS) {
+    await dashboardAgrees(viewer);
     for (const filter of FILTERS()) {
       const res = await t.http("GET", `${BASE}?page_size=300&${filter}`, { token: t.world.tokens[viewer] });
       expect(res.status).toBe(200);

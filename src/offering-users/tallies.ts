@@ -58,30 +58,69 @@ async function asTallyWhere(ctx: Context, where: OfferingUserWhere): Promise<Tal
   };
 }
 
-/** How many offering users the tallies under `where` add up to. */
-async function tallied(ctx: Context, where: TallyWhere): Promise<number> {
-  const { _sum } = await ctx.db.offeringUserTally.aggregate({ where, _sum: { delta: true } });
-  return _sum.delta ?? 0;
+/** One way to read an offering-user total: from the tallies, from the rows, and how two partial totals add up. */
+interface TotalReader<T> {
+  tallies(where: TallyWhere): Promise<T>;
+  rows(where: OfferingUserWhere): Promise<T>;
+  add(a: T, b: T): T;
 }
 
 /**
- * How many offering users match `filter` among those the viewer sees. The whole offerings the viewer sees are read
- * from the tallies when the filter asks only about offerings and states; the single records they see beyond those are
- * counted. Anything else is counted row by row.
+ * A total over the offering users that match `filter` among those the viewer sees. The whole offerings the viewer
+ * sees are read from the tallies when the filter asks only about offerings and states; the single records they see
+ * beyond those are read from the rows. Anything else is read from the rows.
  */
-export async function countVisible(ctx: Context, filter: OfferingUserWhere[], visibility: OfferingUserVisibility): Promise<number> {
-  const countRows = (where: OfferingUserWhere[]) => ctx.db.offeringUser.count({ where: { AND: where } });
+async function visibleTotal<T>(ctx: Context, filter: OfferingUserWhere[], visibility: OfferingUserVisibility, read: TotalReader<T>): Promise<T> {
   const [byFilter, byOffering] = await Promise.all([
     asTallyWhere(ctx, { AND: filter }),
     visibility.all || !visibility.offerings ? undefined : asTallyWhere(ctx, visibility.offerings),
   ]);
-  if (byFilter === null || byOffering === null) return countRows([visibility.where, ...filter]);
-  if (visibility.all) return tallied(ctx, byFilter);
-  const offerings = visibility.offerings;
-  if (!offerings || !byOffering) return countRows([visibility.records, ...filter]);
+  if (byFilter === null || byOffering === null) return read.rows({ AND: [visibility.where, ...filter] });
+  if (visibility.all) return read.tallies(byFilter);
+  if (!visibility.offerings || !byOffering) return read.rows({ AND: [visibility.records, ...filter] });
   const [onOfferings, beyond] = await Promise.all([
-    tallied(ctx, { AND: [byFilter, byOffering] }),
-    countRows([visibility.records, { NOT: offerings }, ...filter]),
+    read.tallies({ AND: [byFilter, byOffering] }),
+    read.rows({ AND: [visibility.records, { NOT: visibility.offerings }, ...filter] }),
   ]);
-  return onOfferings + beyond;
+  return read.add(onOfferings, beyond);
+}
+
+/** How many offering users match `filter` among those the viewer sees. */
+export function countVisible(ctx: Context, filter: OfferingUserWhere[], visibility: OfferingUserVisibility): Promise<number> {
+  return visibleTotal(ctx, filter, visibility, {
+    tallies: async (where) => (await ctx.db.offeringUserTally.aggregate({ where, _sum: { delta: true } }))._sum.delta ?? 0,
+    rows: (where) => ctx.db.offeringUser.count({ where }),
+    add: (a, b) => a + b,
+  });
+}
+
+/** How many offering users there are per offering and state. */
+export type CountsByOfferingAndState = Map<string, Map<OfferingUserState, number>>;
+
+const addCounts = (into: CountsByOfferingAndState, offeringId: string, state: OfferingUserState, count: number) => {
+  const counts = into.get(offeringId) ?? new Map<OfferingUserState, number>();
+  counts.set(state, (counts.get(state) ?? 0) + count);
+  return into.set(offeringId, counts);
+};
+
+/** How many offering users match `filter` among those the viewer sees, per offering and state (those with any). */
+export function countVisibleByOfferingAndState(
+  ctx: Context,
+  filter: OfferingUserWhere[],
+  visibility: OfferingUserVisibility,
+): Promise<CountsByOfferingAndState> {
+  return visibleTotal<CountsByOfferingAndState>(ctx, filter, visibility, {
+    tallies: async (where) => {
+      const groups = await ctx.db.offeringUserTally.groupBy({ by: ["offeringId", "state"], where, _sum: { delta: true } });
+      return groups.reduce((counts, group) => addCounts(counts, group.offeringId, group.state, group._sum.delta ?? 0), new Map());
+    },
+    rows: async (where) => {
+      const groups = await ctx.db.offeringUser.groupBy({ by: ["offeringId", "state"], where, _count: { _all: true } });
+      return groups.reduce((counts, group) => addCounts(counts, group.offeringId, group.state, group._count._all), new Map());
+    },
+    add: (a, b) => {
+      for (const [offeringId, counts] of b) for (const [state, count] of counts) addCounts(a, offeringId, state, count);
+      return a;
+    },
+  });
 }
