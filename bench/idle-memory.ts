@@ -4,11 +4,11 @@
  * after a burst of REST and GraphQL reads. A first start migrates and seeds; the figures are medians of the starts
  * that follow, run side by side (RSS is per process).
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { buildIfStale, startArguments } from "../scripts/build.ts";
+import { startGateway as startGatewayProcess } from "../test/support/server-process.ts";
 
 export const IDLE_RSS_TARGET_MB = 160;
 export type MemoryDatabase = "postgresql" | "embedded";
@@ -28,13 +28,13 @@ export interface MemoryRow {
   cpuMsPerRequest: number;
 }
 
-const ROOT = path.resolve(import.meta.dirname, "..");
 const START_SETTLE_MS = 3_000;
 /** V8's memory reducer shrinks the heap some 10-20 s after activity stops. */
 const IDLE_SETTLE_MS = 30_000;
 const REQUESTS = 200;
 const CONCURRENCY = 4;
-const START_TIMEOUT_MS = 90_000;
+/** The staff token line follows the banner the start waits for. */
+const TOKEN_TIMEOUT_MS = 10_000;
 
 function rssMb(pid: number): number {
   const kb = /^VmRSS:\s+(\d+) kB$/m.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
@@ -55,40 +55,22 @@ interface Gateway {
   pid: number;
   baseUrl: string;
   token: string;
-  stop(): Promise<void>;
+  stop(): Promise<unknown>;
 }
 
+/** `npm start`'s defaults (demo data, its printed staff token), not the tests'. */
 async function startGateway(args: string[], env: Record<string, string>): Promise<Gateway> {
-  const child: ChildProcess = spawn(process.execPath, args, {
-    cwd: ROOT,
-    env: { ...process.env, NODE_ENV: "", PORT: "0", HOST: "127.0.0.1", REDIS_URL: "", SEED_DEMO: "true", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const gateway = await startGatewayProcess({ NODE_ENV: "", SEED_DEMO: "true", ...env }, { testDefaults: false, nodeArgs: args });
   const started = Date.now();
-  let banner: RegExpExecArray | null = null;
-  while (!(banner = /REST:\s+(http:\/\/\S+?)\/api\/[\s\S]*Staff token:\s+([0-9a-f]{40})/.exec(output))) {
-    if (child.exitCode !== null || Date.now() - started > START_TIMEOUT_MS) {
-      child.kill("SIGKILL");
-      throw new Error(`the gateway (${args.join(" ")}) did not start:\n${output}`);
+  let token: string | undefined;
+  while (!(token = /Staff token:\s+([0-9a-f]{40})/.exec(gateway.output())?.[1])) {
+    if (Date.now() - started > TOKEN_TIMEOUT_MS) {
+      await gateway.stop();
+      throw new Error(`the gateway (${args.join(" ")}) printed no staff token:\n${gateway.output()}`);
     }
     await sleep(50);
   }
-  output = "";
-  return {
-    pid: child.pid!,
-    baseUrl: banner[1].replace("localhost", "127.0.0.1"),
-    token: banner[2],
-    async stop() {
-      child.kill("SIGTERM");
-      const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
-      await exited;
-      clearTimeout(timer);
-    },
-  };
+  return { pid: gateway.pid, baseUrl: gateway.baseUrl, token, stop: () => gateway.stop() };
 }
 
 const READS: Array<(base: string) => [string, RequestInit]> = [

@@ -1,5 +1,7 @@
 import { performance } from "node:perf_hooks";
 import pg from "pg";
+import { unfoldedRowsSql } from "../src/platform/tallies.ts";
+import { TALLY_TABLES } from "../src/tally-tables.ts";
 import { type ScaleData, type ScaleSize, seedScaleData } from "../test/support/scale-data.ts";
 import { percentile } from "./load.ts";
 import { scaleRequests } from "./scale-requests.ts";
@@ -121,15 +123,7 @@ async function talliesFolded(databaseUrl: string, log: (message: string) => void
   await client.connect();
   try {
     const started = performance.now();
-    const unfolded = async () =>
-      Number(
-        (
-          await client.query<{ n: string }>(
-            `SELECT (SELECT count(*) - count(DISTINCT (offering_id, state)) FROM offering_user_tallies)
-                  + (SELECT count(*) - count(DISTINCT event_type) FROM event_tallies) AS n`,
-          )
-        ).rows[0].n,
-      );
+    const unfolded = async () => Number((await client.query<{ n: string }>(`SELECT ${unfoldedRowsSql(TALLY_TABLES)} AS n`)).rows[0].n);
     while ((await unfolded()) > 0) {
       if (performance.now() - started > 60_000) throw new Error("the gateway did not fold the offering-user tallies within 60 s");
       await new Promise((resolve) => setTimeout(resolve, 250));

@@ -30,9 +30,8 @@ import { mountGraphiQLAssets } from "./server/graphiql.ts";
 import { mountLanding } from "./server/landing.ts";
 import { mountDashboard } from "./server/dashboard.ts";
 import { followForAgents } from "./event-subscriptions/fan-out.ts";
-import { OFFERING_USER_TALLIES } from "./offering-users/tallies.ts";
-import { EVENT_TALLIES } from "./events/tallies.ts";
 import { foldTalliesEvery } from "./platform/tallies.ts";
+import { TALLY_TABLES } from "./tally-tables.ts";
 
 /** How often the tallies written since the last fold are folded (one row per key: offering and state, event type). */
 const TALLY_FOLD_MS = 10_000;
@@ -104,7 +103,7 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
   const tokenWatch = watchTokenSessions(deps, deps.sessions, config.websocketTokenCheckMs, (err) =>
     logger.warn({ err }, "checking the tokens of open connections failed"),
   );
-  const tallyFolding = foldTalliesEvery(database.prisma, [OFFERING_USER_TALLIES, EVENT_TALLIES], TALLY_FOLD_MS, (err) =>
+  const tallyFolding = foldTalliesEvery(database.prisma, TALLY_TABLES, TALLY_FOLD_MS, (err) =>
     logger.warn({ err }, "folding tallies failed"),
   );
   const yoga = createGraphqlServer(deps, [useOperationObservation(metrics, logger)]);

@@ -1,6 +1,6 @@
 import type { Context } from "../context.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
-import { plainCondition, type TallyTable } from "../platform/tallies.ts";
+import { allOrNull, listOf, plainCondition, type TallyTable } from "../platform/tallies.ts";
 
 /** How many events there are of each type (the migration's trigger on events writes them). */
 export const EVENT_TALLIES: TallyTable = { table: "event_tallies", keys: ["event_type"] };
@@ -8,12 +8,7 @@ export const EVENT_TALLIES: TallyTable = { table: "event_tallies", keys: ["event
 type EventWhere = Prisma.EventWhereInput;
 type TallyWhere = Prisma.EventTallyWhereInput;
 
-const listOf = <T>(value: T | T[]): T[] => (Array.isArray(value) ? value : [value]);
-
-function allOf(parts: EventWhere[]): TallyWhere[] | null {
-  const converted = parts.map(asTallyWhere);
-  return converted.every((part): part is TallyWhere => part !== null) ? converted : null;
-}
+const allOf = (parts: EventWhere[]) => allOrNull(parts.map(asTallyWhere));
 
 /** `where` as a condition on the tallies, when it asks only about the event type; null otherwise. */
 function asTallyWhere(where: EventWhere): TallyWhere | null {

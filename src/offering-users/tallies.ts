@@ -1,6 +1,6 @@
 import type { Context } from "../context.ts";
 import type { OfferingUserState, Prisma } from "../generated/prisma/client.ts";
-import { plainCondition, type TallyTable } from "../platform/tallies.ts";
+import { allOrNull, listOf, plainCondition, type TallyTable } from "../platform/tallies.ts";
 import type { OfferingUserVisibility } from "./visibility.ts";
 
 type OfferingUserWhere = Prisma.OfferingUserWhereInput;
@@ -9,13 +9,7 @@ type TallyWhere = Prisma.OfferingUserTallyWhereInput;
 /** How many offering users each offering has in each state (the migration's trigger on offering_users writes them). */
 export const OFFERING_USER_TALLIES: TallyTable = { table: "offering_user_tallies", keys: ["offering_id", "state"] };
 
-const listOf = <T>(value: T | T[]): T[] => (Array.isArray(value) ? value : [value]);
-
-/** Every part of `where`, or null if one of them is null. */
-async function allOf(ctx: Context, parts: OfferingUserWhere[]): Promise<TallyWhere[] | null> {
-  const converted = await Promise.all(parts.map((part) => asTallyWhere(ctx, part)));
-  return converted.every((part): part is TallyWhere => part !== null) ? converted : null;
-}
+const allOf = async (ctx: Context, parts: OfferingUserWhere[]) => allOrNull(await Promise.all(parts.map((part) => asTallyWhere(ctx, part))));
 
 async function offeringIdsWhere(ctx: Context, where: Prisma.OfferingWhereInput): Promise<string[]> {
   return (await ctx.db.offering.findMany({ where, select: { id: true } })).map((offering) => offering.id);

@@ -11,6 +11,26 @@ export interface TallyTable {
   keys: readonly string[];
 }
 
+const quoted = (identifier: string) => `"${identifier.replaceAll('"', '""')}"`;
+
+export const listOf = <T>(value: T | T[]): T[] => (Array.isArray(value) ? value : [value]);
+
+/** Every part, or null if one is null: a condition can be said of the tallies only if each of its parts can. */
+export function allOrNull<T>(parts: Array<T | null>): T[] | null {
+  return parts.every((part): part is T => part !== null) ? parts : null;
+}
+
+/** The tallies' totals, one row per key with a total other than zero (what the rows mean, however folded). */
+export function totalsSql({ table, keys }: TallyTable): string {
+  const columns = keys.map(quoted).join(", ");
+  return `SELECT ${columns}, sum("delta") AS total FROM ${quoted(table)} GROUP BY ${columns} HAVING sum("delta") <> 0`;
+}
+
+/** How many rows the tables hold beyond one per key: zero once folded. */
+export function unfoldedRowsSql(tables: readonly TallyTable[]): string {
+  return tables.map(({ table, keys }) => `(SELECT count(*) - count(DISTINCT (${keys.map(quoted).join(", ")})) FROM ${quoted(table)})`).join(" + ");
+}
+
 interface PlainFilter<T> {
   equals?: T;
   in?: T[];
@@ -33,8 +53,6 @@ export function plainCondition<T extends string>(
   if (!plain) return null;
   return { equals, in: among, notIn, not };
 }
-
-const quoted = (identifier: string) => `"${identifier.replaceAll('"', '""')}"`;
 
 /**
  * Folds into one row the tallies of each key that has more than one, one of them newer than `after`, in one

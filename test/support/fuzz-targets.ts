@@ -1,4 +1,6 @@
 import type { Db } from "../../src/platform/database.ts";
+import { totalsSql } from "../../src/platform/tallies.ts";
+import { TALLY_TABLES } from "../../src/tally-tables.ts";
 import { makeOffering, makeResource, orderIn } from "./order-fixtures.ts";
 import { seedMaintenance } from "./maintenance-fixtures.ts";
 import type { TestApp } from "./app.ts";
@@ -99,14 +101,8 @@ const rowText = (table: string) => {
   return skipped ? `(to_jsonb(t) - ARRAY[${skipped.map((column) => `'${column}'`).join(", ")}])::text` : "t::text";
 };
 
-/**
- * Tables whose rows are one representation among several of what they hold, read as what they hold: the offering-user
- * and event tallies are folded in the background (rows rewritten, totals kept), so their totals are compared.
- */
-const CONTENT_OF: Record<string, string> = {
-  offering_user_tallies: `(SELECT offering_id, state, sum(delta) AS total FROM offering_user_tallies GROUP BY 1, 2 HAVING sum(delta) <> 0)`,
-  event_tallies: `(SELECT event_type, sum(delta) AS total FROM event_tallies GROUP BY 1 HAVING sum(delta) <> 0)`,
-};
+/** Tally tables are folded in the background (rows rewritten, totals kept): their totals are compared, not their rows. */
+const CONTENT_OF: Record<string, string> = Object.fromEntries(TALLY_TABLES.map((tally) => [tally.table, `(${totalsSql(tally)})`]));
 
 /** Row count and an md5 of every row's text per table: equal fingerprints mean nothing was written. */
 export async function databaseFingerprint(db: Db): Promise<Record<string, string>> {
