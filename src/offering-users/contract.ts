@@ -2,7 +2,6 @@ import type { Context } from "../context.ts";
 import type { OfferingUserState, Prisma } from "../generated/prisma/client.ts";
 import { choiceFilter, commaList, defineContract, postgresNulls, universalFlag, valuesByLabel } from "../platform/collection-contract.ts";
 import { icontains, iexact } from "../platform/text-match.ts";
-import { consentedToOffering } from "../terms-of-service/enforcement.ts";
 import { OFFERING_USER_STATES } from "./states.ts";
 
 const STATE_BY_LABEL = valuesByLabel(OFFERING_USER_STATES);
@@ -25,6 +24,15 @@ export const runtimeStateOf = (state: OfferingUserState): OfferingUserRuntimeSta
 
 const inRuntimeState = (runtimeState: OfferingUserRuntimeState): Prisma.OfferingUserWhereInput =>
   runtimeState === "ACTIVE" ? { state: { notIn: [...PENDING_STATES] } } : { state: runtimeState };
+
+/**
+ * The offering users of the users matching `where`, read first: a condition on the joined user cannot use the offering
+ * users' indexes, and the list's page and its count would each match the users again.
+ */
+async function ofUsers(ctx: Context, where: Prisma.UserWhereInput): Promise<Prisma.OfferingUserWhereInput> {
+  const users = await ctx.db.user.findMany({ where, select: { id: true } });
+  return { userId: { in: users.map((user) => user.id) } };
+}
 
 /** Nothing matches it: a condition on something no record here has. */
 const NOTHING: Prisma.OfferingUserWhereInput = { id: { in: [] } };
@@ -56,7 +64,7 @@ export const OFFERING_USER_CONTRACT = defineContract<Prisma.OfferingUserWhereInp
       kind: "text",
       rest: "user_username",
       description: "Exact, case-insensitive",
-      where: (username) => ({ user: { username: iexact(username) } }),
+      where: (username) => (ctx) => ofUsers(ctx, { username: iexact(username) }),
     },
     createdAfter: { kind: "after", rest: ["created", "created_after"], description: "Created at or after", where: (gte) => ({ created: { gte } }) },
     createdBefore: { kind: "before", rest: "created_before", where: (lt) => ({ created: { lt } }) },
@@ -88,7 +96,7 @@ export const OFFERING_USER_CONTRACT = defineContract<Prisma.OfferingUserWhereInp
       kind: "boolean",
       rest: "has_consent",
       description: "The user holds an unrevoked consent to the offering (any version)",
-      where: (consented) => (ctx) => consentedToOffering(ctx, consented),
+      where: (hasConsent) => ({ hasConsent }),
     },
     hasCompleteProfile: {
       kind: "boolean",
@@ -109,13 +117,16 @@ export const OFFERING_USER_CONTRACT = defineContract<Prisma.OfferingUserWhereInp
       kind: "text",
       rest: "query",
       description: "Searches username, offering name and user name",
-      where: (text) => {
+      where: (text) => async (ctx) => {
         const contains = icontains(text.trim());
+        const offerings = await ctx.db.offering.findMany({ where: { name: contains }, select: { id: true } });
         return {
           OR: [
             { username: contains },
-            { offering: { name: contains } },
-            { user: { OR: [{ firstName: contains }, { lastName: contains }, { username: contains }] } },
+            { userUsername: contains },
+            { userFirstName: contains },
+            { userLastName: contains },
+            ...(offerings.length ? [{ offeringId: { in: offerings.map((offering) => offering.id) } }] : []),
           ],
         };
       },
@@ -125,8 +136,8 @@ export const OFFERING_USER_CONTRACT = defineContract<Prisma.OfferingUserWhereInp
     created: (direction) => ({ created: direction }),
     modified: (direction) => ({ modified: direction }),
     username: (direction) => ({ username: postgresNulls(direction) }),
-    user_first_name: (direction) => ({ user: { firstName: direction } }),
-    user_last_name: (direction) => ({ user: { lastName: direction } }),
+    user_first_name: (direction) => ({ userFirstName: direction }),
+    user_last_name: (direction) => ({ userLastName: direction }),
   },
   defaultOrder: ["username"],
   tiebreak: (direction) => [{ created: direction }, { id: direction }],

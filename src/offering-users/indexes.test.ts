@@ -17,18 +17,34 @@ const DEFAULT_ORDERS: Record<string, string> = {
   "offering users (username, then created and id)": "SELECT id FROM offering_users ORDER BY username ASC NULLS LAST, created ASC, id ASC LIMIT 10",
   "offering users o=-username (the same index read backwards)":
     "SELECT id FROM offering_users ORDER BY username DESC NULLS FIRST, created DESC, id DESC LIMIT 10",
+  "offering users o=user_first_name (the user's names copied onto the record)":
+    "SELECT id FROM offering_users ORDER BY user_first_name ASC, created ASC, id ASC LIMIT 10",
+  "offering users o=-user_last_name": "SELECT id FROM offering_users ORDER BY user_last_name DESC, created DESC, id DESC LIMIT 10",
+  "offering users is_restricted=true": "SELECT id FROM offering_users WHERE is_restricted ORDER BY username ASC NULLS LAST, created ASC, id ASC LIMIT 10",
   "events (newest first)": "SELECT id FROM events ORDER BY created DESC LIMIT 10",
 };
 
-it.each(Object.entries(DEFAULT_ORDERS))("%s: read in index order, not sorted", async (_name, query) => {
+/** The plan of `query` with sequential scans and sorts priced out. */
+async function planOf(query: string): Promise<string> {
   const plan = await t.app.deps.db.$transaction(async (tx) => {
     await tx.$executeRawUnsafe("SET LOCAL enable_sort = off");
     await tx.$executeRawUnsafe("SET LOCAL enable_seqscan = off");
     return tx.$queryRawUnsafe<Array<{ "QUERY PLAN": string }>>(`EXPLAIN ${query}`);
   });
-  const text = plan.map((row) => row["QUERY PLAN"]).join("\n");
+  return plan.map((row) => row["QUERY PLAN"]).join("\n");
+}
+
+it.each(Object.entries(DEFAULT_ORDERS))("%s: read in index order, not sorted", async (_name, query) => {
+  const text = await planOf(query);
   expect(text).toMatch(/Index (Only )?Scan/);
   expect(text).not.toMatch(/(^|\s)Sort /);
+});
+
+it("query= finds its substrings through one trigram index over the usernames and the user's names", async () => {
+  const columns = ["username", "user_username", "user_first_name", "user_last_name"];
+  const text = await planOf(`SELECT id FROM offering_users WHERE ${columns.map((column) => `${column} ILIKE '%ada%'`).join(" OR ")}`);
+  expect(text.match(/Bitmap Index Scan on offering_users_search_trgm_idx/g)).toHaveLength(columns.length);
+  expect(text).not.toMatch(/Seq Scan/);
 });
 
 it("a descending order takes its tiebreak in the same direction, as the index read backwards gives it", () => {

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
+import { countSql } from "../../test/support/sql-counter.ts";
 import { toHex } from "../platform/ids.ts";
+import { DEEP_PAGE_OFFSET } from "../platform/paginate.ts";
 
 const BASE = "/api/marketplace-offering-users/";
 const BIG = 301;
@@ -165,5 +167,52 @@ describe("HEAD and field selection", () => {
     expect(res.body).toEqual(small.map((uuid) => ({ uuid, state: "OK" })));
     const one = await t.http("GET", `${BASE}${small[0]}/?field=username&field=offering_uuid`, { token: staff });
     expect(one.body).toEqual({ username: "u1", offering_uuid: t.world.offering.uuid });
+  });
+});
+
+describe(`deep pages (from ${DEEP_PAGE_OFFSET} rows skipped)`, () => {
+  const DEEP = DEEP_PAGE_OFFSET + 30;
+  let deepOffering: string;
+
+  beforeAll(async () => {
+    const db = t.app.deps.db;
+    const offering = await db.offering.create({
+      data: { customerId: t.world.provider.id, name: "Deep", type: "Marketplace.Slurm", state: "ACTIVE", pluginOptions: { service_provider_can_create_offering_user: true } },
+    });
+    deepOffering = toHex(offering.id);
+    const names = Array.from({ length: DEEP }, (_, i) => `deep${String(i).padStart(4, "0")}`);
+    await db.user.createMany({ data: names.map((username) => ({ username })) });
+    const users = await db.user.findMany({ where: { username: { in: names } }, select: { id: true } });
+    // Every third without a username, so that the order's NULLS LAST and the tiebreak both matter.
+    await db.offeringUser.createMany({
+      data: users.map((u, i) => ({ offeringId: offering.id, userId: u.id, username: i % 3 ? `login${i % 500}` : null })),
+    });
+  });
+
+  it("pages past the offset list the same records, in the same order, as one shallow read of them", async () => {
+    const query = `offering_uuid=${deepOffering}&o=-username`;
+    const shallow = await get(`${query}&page_size=300&page=4`); // rows 900–1029, read in one statement
+    expect(shallow.status).toBe(200);
+    const paged: string[] = [];
+    for (let page = 91; page <= 103; page++) {
+      const res = await get(`${query}&page_size=10&page=${page}`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get("x-result-count")).toBe(String(DEEP));
+      paged.push(...res.body.map((row: { uuid: string }) => row.uuid));
+    }
+    expect(paged).toEqual(shallow.body.map((row: { uuid: string }) => row.uuid));
+  });
+
+  it("reads the page's ids alone, then only those rows in full", async () => {
+    const { texts } = await countSql(() => get(`offering_uuid=${deepOffering}&page_size=10&page=102`));
+    const reads = texts.filter((text) => /FROM "public"\."offering_users"/.test(text) && !/COUNT|SUM/i.test(text));
+    expect(reads).toHaveLength(2);
+    expect(reads[0]).toMatch(/^SELECT "t0"\."id" FROM "public"\."offering_users"[\s\S]*OFFSET/);
+    expect(reads[1]).toMatch(/"t0"\."id" IN/);
+    expect(reads[1]).not.toMatch(/OFFSET \$\d+\s*$/);
+  });
+
+  it("a page past the end is still a 404", async () => {
+    expect((await get(`offering_uuid=${deepOffering}&page_size=10&page=104`)).status).toBe(404);
   });
 });

@@ -67,7 +67,17 @@ export const visibleOfferingUserIds = async (ctx: Context, ids: string[]) =>
   idSet(await ctx.db.offeringUser.findMany({ where: { AND: [{ id: { in: ids } }, await visibleOfferingUsers(ctx)] }, select: { id: true } }));
 
 /** The core a change needs and every field of the record's own, so that a transition can answer without a reload. */
-const WHOLE_RECORD = { ...OFFERING_USER_CORE, isRestricted: true, backendMetadata: true, created: true, modified: true } as const;
+const WHOLE_RECORD = {
+  ...OFFERING_USER_CORE,
+  isRestricted: true,
+  backendMetadata: true,
+  userUsername: true,
+  userFirstName: true,
+  userLastName: true,
+  hasConsent: true,
+  created: true,
+  modified: true,
+} as const;
 
 async function loadVisible(ctx: Context, uuid: string): Promise<OfferingUserCore> {
   return findVisible(ctx, uuid, (where) => ctx.db.offeringUser.findFirst({ select: OFFERING_USER_CORE, where }));

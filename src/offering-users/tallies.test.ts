@@ -19,7 +19,7 @@ const VIEWERS = ["staff", "providerManager", "offeringManager", "projectAdmin", 
 const STATES: OfferingUserState[] = ["CREATION_REQUESTED", "OK", "OK", "PENDING_ACCOUNT_LINKING", "DELETION_REQUESTED", "ERROR_CREATING"];
 
 let t: TestApp;
-const ref = {} as { otherProvider: string; otherOffering: string; unmanagedOffering: string };
+const ref = {} as { otherProvider: string; otherOffering: string; otherOfferingId: string; unmanagedOffering: string };
 
 beforeAll(async () => {
   t = await startTestApp();
@@ -29,9 +29,16 @@ beforeAll(async () => {
     db.offering.create({ data: { ...data, type: "Marketplace.Slurm", state: "ACTIVE" } });
   const otherOffering = await offering({ customerId: other.id, name: "Other", pluginOptions: { service_provider_can_create_offering_user: true } });
   const unmanaged = await offering({ customerId: t.world.provider.id, name: "Unmanaged", pluginOptions: {} });
-  Object.assign(ref, { otherProvider: toHex(other.id), otherOffering: toHex(otherOffering.id), unmanagedOffering: toHex(unmanaged.id) });
+  Object.assign(ref, {
+    otherProvider: toHex(other.id),
+    otherOffering: toHex(otherOffering.id),
+    otherOfferingId: otherOffering.id,
+    unmanagedOffering: toHex(unmanaged.id),
+  });
   for (const [i, state] of STATES.entries()) {
-    await t.world.offeringUser(state, { username: i % 2 ? `user${i}` : null });
+    const record = await t.world.offeringUser(state, { username: i % 2 ? `user${i}` : null });
+    // Half of the provider's records consented to the offering (before or after the record was written).
+    if (i % 2 === 0) await db.userOfferingConsent.create({ data: { userId: record.userId, offeringId: t.world.offering.id, version: "1" } });
     const user = await db.user.create({ data: { username: `elsewhere${i}` } });
     for (const offeringId of [otherOffering.id, unmanaged.id]) await db.offeringUser.create({ data: { offeringId, userId: user.id, state } });
   }
@@ -52,6 +59,9 @@ const FILTERS = () => [
   "offering_has_active_tos=false",
   "is_restricted=false",
   "username=user1",
+  "has_consent=true",
+  "has_consent=false",
+  "has_consent=true&state=OK",
 ];
 
 const COUNTS = `{ offeringUserCounts { offerings { offeringUuid states { state count } } } }`;
@@ -81,14 +91,14 @@ async function countsAgree() {
   }
 }
 
-/** Every (offering, state) the tallies add up to, beside the offering users counted. */
+/** Every (offering, state, consent) the tallies add up to, beside the offering users counted. */
 async function talliesAndRows() {
   const db = t.app.deps.db;
   const [tallies, rows] = await Promise.all([
-    db.offeringUserTally.groupBy({ by: ["offeringId", "state"], _sum: { delta: true }, having: { delta: { _sum: { not: 0 } } } }),
-    db.offeringUser.groupBy({ by: ["offeringId", "state"], _count: { _all: true } }),
+    db.offeringUserTally.groupBy({ by: ["offeringId", "state", "hasConsent"], _sum: { delta: true }, having: { delta: { _sum: { not: 0 } } } }),
+    db.offeringUser.groupBy({ by: ["offeringId", "state", "hasConsent"], _count: { _all: true } }),
   ]);
-  const key = (row: { offeringId: string; state: string }) => `${row.offeringId} ${row.state}`;
+  const key = (row: { offeringId: string; state: string; hasConsent: boolean }) => `${row.offeringId} ${row.state} ${row.hasConsent}`;
   return {
     tallies: Object.fromEntries(tallies.map((row) => [key(row), row._sum.delta])),
     rows: Object.fromEntries(rows.map((row) => [key(row), row._count._all])),
@@ -107,6 +117,20 @@ describe("X-Result-Count from the tallies", () => {
     const ok = (await t.http("GET", `${BASE}?state=OK&page_size=1`, { token: staff })).body;
     await t.app.deps.db.offeringUser.delete({ where: { id: parseUuid(ok[0].uuid)! } });
     await t.app.deps.db.offering.delete({ where: { id: parseUuid(ref.unmanagedOffering)! } });
+    await countsAgree();
+    const { tallies, rows } = await talliesAndRows();
+    expect(tallies).toEqual(rows);
+  });
+
+  it("follows consents given, revoked, moved and deleted", async () => {
+    const db = t.app.deps.db;
+    const records = await Promise.all(["OK", "OK", "CREATION_REQUESTED"].map((state) => t.world.offeringUser(state as OfferingUserState)));
+    const consent = (userId: string) => db.userOfferingConsent.create({ data: { userId, offeringId: t.world.offering.id, version: "1" } });
+    const [first, second, third] = await Promise.all(records.map((record) => consent(record.userId)));
+    await countsAgree();
+    await db.userOfferingConsent.update({ where: { id: first!.id }, data: { revocationDate: new Date() } });
+    await db.userOfferingConsent.update({ where: { id: second!.id }, data: { offeringId: ref.otherOfferingId } });
+    await db.userOfferingConsent.delete({ where: { id: third!.id } });
     await countsAgree();
     const { tallies, rows } = await talliesAndRows();
     expect(tallies).toEqual(rows);
@@ -141,8 +165,8 @@ describe("X-Result-Count from the tallies", () => {
     expect((await t.http("POST", `${BASE}${record.uuid}/begin_creating/`, { token: t.world.tokens.staff })).status).toBe(200);
     await foldTallies(db, newest);
     const after = await db.offeringUserTally.findMany({ orderBy: { id: "asc" } });
-    const touched = (row: { offeringId: string; state: string }) =>
-      row.offeringId === t.world.offering.id && (row.state === "CREATION_REQUESTED" || row.state === "CREATING");
+    const touched = (row: { offeringId: string; state: string; hasConsent: boolean }) =>
+      row.offeringId === t.world.offering.id && !row.hasConsent && (row.state === "CREATION_REQUESTED" || row.state === "CREATING");
     expect(after.filter((row) => !touched(row))).toEqual(before.filter((row) => !touched(row)));
     expect(after.filter(touched).every((row) => row.id > newest)).toBe(true);
     const { tallies, rows } = await talliesAndRows();

@@ -6,8 +6,8 @@ import type { OfferingUserVisibility } from "./visibility.ts";
 type OfferingUserWhere = Prisma.OfferingUserWhereInput;
 type TallyWhere = Prisma.OfferingUserTallyWhereInput;
 
-/** How many offering users each offering has in each state (the migration's trigger on offering_users writes them). */
-export const OFFERING_USER_TALLIES: TallyTable = { table: "offering_user_tallies", keys: ["offering_id", "state"] };
+/** How many offering users each offering has in each state, with and without consent (written by triggers). */
+export const OFFERING_USER_TALLIES: TallyTable = { table: "offering_user_tallies", keys: ["offering_id", "state", "has_consent"] };
 
 const allOf = async (ctx: Context, parts: OfferingUserWhere[]) => allOrNull(await Promise.all(parts.map((part) => asTallyWhere(ctx, part))));
 
@@ -28,11 +28,11 @@ async function offeringCondition(ctx: Context, filter: NonNullable<OfferingUserW
 }
 
 /**
- * `where` as a condition on the tallies, when it asks only about the offering and the state (conditions on the
- * offering itself are resolved to offering ids); null when it asks about anything else (the user, the username…).
+ * `where` as a condition on the tallies, when it asks only about the offering, the state and the consent (conditions
+ * on the offering itself are resolved to offering ids); null when it asks about anything else (the user, the username…).
  */
 async function asTallyWhere(ctx: Context, where: OfferingUserWhere): Promise<TallyWhere | null> {
-  const { AND, OR, NOT, state, offeringId, offering, ...rest } = where;
+  const { AND, OR, NOT, state, offeringId, offering, hasConsent, ...rest } = where;
   if (Object.values(rest).some((value) => value !== undefined)) return null;
   const [and, or, not, onOffering] = await Promise.all([
     AND === undefined ? [] : allOf(ctx, listOf(AND)),
@@ -40,15 +40,17 @@ async function asTallyWhere(ctx: Context, where: OfferingUserWhere): Promise<Tal
     NOT === undefined ? [] : allOf(ctx, listOf(NOT)),
     offering === undefined ? undefined : offeringCondition(ctx, offering),
   ]);
-  const onOfferingId = offeringId === undefined ? undefined : plainCondition(offeringId);
+  const onOfferingId = offeringId === undefined ? undefined : plainCondition<string>(offeringId);
   const onState = state === undefined ? undefined : plainCondition<OfferingUserState>(state);
-  if (and === null || or === null || not === null || onOfferingId === null || onState === null) return null;
+  const onConsent = hasConsent === undefined ? undefined : plainCondition<boolean>(hasConsent);
+  if (and === null || or === null || not === null || onOfferingId === null || onState === null || onConsent === null) return null;
   return {
     AND: [...and, ...(onOffering ? [onOffering] : [])],
     ...(or ? { OR: or } : {}),
     ...(not.length ? { NOT: not } : {}),
     ...(onState === undefined ? {} : { state: onState }),
     ...(onOfferingId === undefined ? {} : { offeringId: onOfferingId }),
+    ...(onConsent === undefined ? {} : { hasConsent: onConsent }),
   };
 }
 

@@ -19,10 +19,24 @@ export interface Connection<T> {
   skip: number;
 }
 
-/** Any Prisma model delegate whose rows are `T` (their generic signatures do not unify, hence `any`). */
+/** Any Prisma model delegate whose rows are `T` and have an `id` (their generic signatures do not unify, hence `any`). */
 interface Paginatable<T> {
   count(args: any): Promise<number>;
   findMany(args: any): Promise<T[]>;
+}
+
+/**
+ * From this many rows skipped, a page reads the ids of its rows first (the ids alone: an index answers with no row
+ * read), then those rows in full; read in one statement, every skipped row would be joined to its relations before
+ * the OFFSET drops it.
+ */
+export const DEEP_PAGE_OFFSET = 1_000;
+
+async function loadSlice<T>(model: Paginatable<T>, args: { where: object; orderBy: object | object[]; query?: object }, { skip, take }: Slice) {
+  if (skip < DEEP_PAGE_OFFSET) return model.findMany({ ...args.query, where: args.where, orderBy: args.orderBy, skip, take });
+  const ids = (await model.findMany({ where: args.where, orderBy: args.orderBy, skip, take, select: { id: true } })) as Array<{ id: unknown }>;
+  if (!ids.length) return [];
+  return model.findMany({ ...args.query, where: { id: { in: ids.map((row) => row.id) } }, orderBy: args.orderBy });
 }
 
 /**
@@ -33,8 +47,7 @@ export async function paginate<T>(
   model: Paginatable<T>,
   args: { where: object; orderBy: object | object[]; page: Page; query?: object; count?: () => Promise<number> },
 ): Promise<Connection<T>> {
-  const load = ({ skip, take }: Slice) =>
-    model.findMany({ ...args.query, where: args.where, orderBy: args.orderBy, skip, take });
+  const load = (slice: Slice) => loadSlice(model, args, slice);
   const count = args.count ?? (() => model.count({ where: args.where }));
   if (typeof args.page === "function") {
     const totalCount = await count();

@@ -38,18 +38,20 @@ interface PlainFilter<T> {
   not?: T;
 }
 
+const isValue = (value: unknown) => typeof value === "string" || typeof value === "boolean";
+
 /** A scalar condition on plain values (no field references, no nested filters), for another model; null otherwise. */
-export function plainCondition<T extends string>(
+export function plainCondition<T extends string | boolean>(
   filter: T | { equals?: T | object; in?: T[] | object; notIn?: T[] | object; not?: T | object; mode?: unknown },
 ): T | PlainFilter<T> | null {
-  if (typeof filter === "string") return filter;
+  if (typeof filter !== "object") return filter;
   const { equals, in: among, notIn, not, ...rest } = filter;
   const plain =
     Object.values(rest).every((value) => value === undefined) &&
-    (equals === undefined || typeof equals === "string") &&
+    (equals === undefined || isValue(equals)) &&
     (among === undefined || Array.isArray(among)) &&
     (notIn === undefined || Array.isArray(notIn)) &&
-    (not === undefined || typeof not === "string");
+    (not === undefined || isValue(not));
   if (!plain) return null;
   return { equals, in: among, notIn, not };
 }

@@ -51,25 +51,7 @@ export async function consentedOfferingUsers(ctx: Context): Promise<Prisma.Offer
     OR: [
       { userId: viewer.id },
       { offeringId: { notIn: withTerms } },
-      ...withTerms.map((offeringId) => ({
-        offeringId,
-        user: { consents: { some: { offeringId, revocationDate: null } } },
-      })),
+      { offeringId: { in: withTerms }, hasConsent: true },
     ],
   };
-}
-
-/**
- * The offering users' `has_consent` filter: the user holds an unrevoked consent to that very offering (any version).
- * A Prisma where cannot compare a consent's user and offering with the record's own, so the offerings with unrevoked
- * consents are read first and each is matched on its own.
- */
-export async function consentedToOffering(ctx: Context, has: boolean): Promise<Prisma.OfferingUserWhereInput> {
-  const offeringIds = (
-    await ctx.db.userOfferingConsent.findMany({ where: { revocationDate: null }, select: { offeringId: true }, distinct: ["offeringId"] })
-  ).map((consent) => consent.offeringId);
-  const consented: Prisma.OfferingUserWhereInput = {
-    OR: offeringIds.map((offeringId) => ({ offeringId, user: { consents: { some: { offeringId, revocationDate: null } } } })),
-  };
-  return has ? consented : { NOT: consented };
 }
