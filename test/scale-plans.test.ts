@@ -27,8 +27,10 @@ const COUNT = /^\s*SELECT COUNT\(\*\)/i;
  */
 const KNOWN_SCANS: Record<string, Partial<Record<"staff" | "provider" | "*", string[]>>> = {
   // A deep page's ids under the provider's visibility (conditions on the joined offering): the planner may sort every
-  // visible record rather than walk the index and look up each row's offering (its estimates decide, run to run).
+  // visible record rather than walk the index and look up each row's visibility (its estimates decide, run to run).
   "offering users page=<deep>": { provider: ["offering_users"] },
+  // The same for events under the provider's visibility (an EXISTS over event scopes).
+  "events page=<deep>": { provider: ["events"] },
 };
 
 let storage: GatewayStorage;

@@ -1,7 +1,7 @@
 import type { Context } from "../context.ts";
 import type { OfferingUserState, Prisma } from "../generated/prisma/client.ts";
 import { choiceFilter, commaList, defineContract, postgresNulls, universalFlag, valuesByLabel } from "../platform/collection-contract.ts";
-import { icontains, iexact } from "../platform/text-match.ts";
+import { icontains } from "../platform/text-match.ts";
 import { OFFERING_USER_STATES } from "./states.ts";
 
 const STATE_BY_LABEL = valuesByLabel(OFFERING_USER_STATES);
@@ -26,11 +26,11 @@ const inRuntimeState = (runtimeState: OfferingUserRuntimeState): Prisma.Offering
   runtimeState === "ACTIVE" ? { state: { notIn: [...PENDING_STATES] } } : { state: runtimeState };
 
 /**
- * The offering users of the users matching `where`, read first: a condition on the joined user cannot use the offering
- * users' indexes, and the list's page and its count would each match the users again.
+ * The offering users of the users named `username` in any case, as Django's iexact compares (UPPER(a) = UPPER(b), on
+ * users_username_upper_idx), read first: the list's page and its count would each match the users again.
  */
-async function ofUsers(ctx: Context, where: Prisma.UserWhereInput): Promise<Prisma.OfferingUserWhereInput> {
-  const users = await ctx.db.user.findMany({ where, select: { id: true } });
+async function ofUsername(ctx: Context, username: string): Promise<Prisma.OfferingUserWhereInput> {
+  const users = await ctx.db.$queryRaw<Array<{ id: string }>>`SELECT id::text AS id FROM users WHERE UPPER(username) = UPPER(${username})`;
   return { userId: { in: users.map((user) => user.id) } };
 }
 
@@ -64,7 +64,7 @@ export const OFFERING_USER_CONTRACT = defineContract<Prisma.OfferingUserWhereInp
       kind: "text",
       rest: "user_username",
       description: "Exact, case-insensitive",
-      where: (username) => (ctx) => ofUsers(ctx, { username: iexact(username) }),
+      where: (username) => (ctx) => ofUsername(ctx, username),
     },
     createdAfter: { kind: "after", rest: ["created", "created_after"], description: "Created at or after", where: (gte) => ({ created: { gte } }) },
     createdBefore: { kind: "before", rest: "created_before", where: (lt) => ({ created: { lt } }) },

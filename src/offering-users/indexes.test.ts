@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
+import { countSql } from "../../test/support/sql-counter.ts";
 import { OFFERING_USER_CONTRACT } from "./contract.ts";
 
 /**
@@ -45,6 +46,12 @@ it("query= finds its substrings through one trigram index over the usernames and
   const text = await planOf(`SELECT id FROM offering_users WHERE ${columns.map((column) => `${column} ILIKE '%ada%'`).join(" OR ")}`);
   expect(text.match(/Bitmap Index Scan on offering_users_search_trgm_idx/g)).toHaveLength(columns.length);
   expect(text).not.toMatch(/Seq Scan/);
+});
+
+it("user_username= finds the users by an equality on UPPER(username), which an index serves", async () => {
+  const { texts } = await countSql(() => t.http("GET", "/api/marketplace-offering-users/?user_username=SOMEONE", { token: t.world.tokens.staff }));
+  expect(texts.join("\n")).toMatch(/FROM users WHERE UPPER\(username\) = UPPER\(\$1\)/);
+  expect(await planOf("SELECT id FROM users WHERE UPPER(username) = UPPER('someone')")).toMatch(/Index Scan using users_username_upper_idx/);
 });
 
 it("a descending order takes its tiebreak in the same direction, as the index read backwards gives it", () => {
