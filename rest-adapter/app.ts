@@ -1,3 +1,4 @@
+import type { IncomingMessage } from "node:http";
 import type { Context as HonoContext, Hono } from "hono";
 import type { ContentfulStatusCode, StatusCode } from "hono/utils/http-status";
 import type { GraphQLError } from "graphql";
@@ -29,21 +30,25 @@ class RestFailure extends Error {
 const tooLarge = () => new RestFailure({ status: 413, body: BODY_TOO_LARGE });
 
 /** Reads at most `maxBytes`, so a chunked body without Content-Length cannot grow without bound. */
-async function readLimited(stream: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<Buffer> {
-  if (!stream) return Buffer.alloc(0);
+/** Leaving the loop early cancels the stream (a web stream) or destroys it (a Node stream). */
+async function readLimited(body: AsyncIterable<Uint8Array> | null, maxBytes: number): Promise<Buffer> {
+  if (!body) return Buffer.alloc(0);
   const chunks: Uint8Array[] = [];
   let size = 0;
-  const reader = stream.getReader();
-  for (let next = await reader.read(); !next.done; next = await reader.read()) {
-    size += next.value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel();
-      throw tooLarge();
-    }
-    chunks.push(next.value);
+  for await (const chunk of body) {
+    size += chunk.byteLength;
+    if (size > maxBytes) throw tooLarge();
+    chunks.push(chunk);
   }
   return Buffer.concat(chunks);
 }
+
+/**
+ * The request's body: read from Node's own stream when served by @hono/node-server (the web Request, with its stream
+ * adapters, is then never built), from the web Request otherwise (in-process `fetch`).
+ */
+const bodyOf = (c: HonoContext): AsyncIterable<Uint8Array> | null =>
+  (c.env as { incoming?: IncomingMessage } | undefined)?.incoming ?? c.req.raw.body;
 
 function parseJson(text: string): Record<string, unknown> {
   if (text.trim() === "") return {};
@@ -79,7 +84,7 @@ async function readBody(c: HonoContext, maxBytes: number): Promise<Record<string
   if (!METHODS_WITH_BODY.has(c.req.method)) return {};
   const declared = Number(c.req.header("content-length") ?? 0);
   if (declared > maxBytes) throw tooLarge();
-  const bytes = await readLimited(c.req.raw.body, maxBytes);
+  const bytes = await readLimited(bodyOf(c), maxBytes);
   const contentType = c.req.header("content-type") ?? "";
   const mediaType = contentType.split(";")[0].trim().toLowerCase();
   if (mediaType === "application/x-www-form-urlencoded") return formFields(new URLSearchParams(bytes.toString("utf8")));

@@ -147,6 +147,21 @@ describe("MAX_BODY_BYTES on /graphql and graphql-ws", () => {
     expect(within.body).toEqual({ data: { __typename: "Query" } });
   });
 
+  it("answers a chunked REST body over the limit with 413, and reads one within it", async () => {
+    const chunked = (texts: string[]) => {
+      const chunks = texts.map((text) => new TextEncoder().encode(text));
+      const stream = new ReadableStream<Uint8Array>({ pull: (controller) => (chunks.length ? controller.enqueue(chunks.shift()!) : controller.close()) });
+      const headers = { "content-type": "application/json", authorization: `Token ${t.world.tokens.staff}` };
+      return fetch(`${t.baseUrl}/api/projects/`, { method: "POST", headers, body: stream, duplex: "half" } as RequestInit);
+    };
+    const over = await chunked([body(MAX_BODY_BYTES / 2), " ".repeat(MAX_BODY_BYTES)]);
+    expect(over.status).toBe(413);
+    expect(await over.json()).toEqual({ detail: "Request body is too large." });
+    const within = await chunked(['{"name": "Chunked", ', `"customer": "${t.baseUrl}/api/customers/${t.world.consumer.uuid}/"}`]);
+    expect(within.status).toBe(201);
+    expect((await within.json()).name).toBe("Chunked");
+  });
+
   it("closes a WebSocket that sends a message over the limit with 1009", async () => {
     const socket = new WebSocket(`ws://127.0.0.1:${t.port}/graphql`, "graphql-transport-ws");
     await new Promise((resolve) => socket.once("open", resolve));
