@@ -24,16 +24,22 @@ beforeAll(async () => {
     });
     small.push(toHex(ou.id));
   }
-  const offering = await db.offering.create({
-    data: { customerId: t.world.provider.id, name: "Big", type: "Marketplace.Slurm", state: "ACTIVE", pluginOptions: { service_provider_can_create_offering_user: true } },
-  });
-  bigOffering = toHex(offering.id);
-  const names = Array.from({ length: BIG }, (_, i) => `bulk${String(i).padStart(3, "0")}`);
-  await db.user.createMany({ data: names.map((username) => ({ username })) });
-  const users = await db.user.findMany({ where: { username: { in: names } }, select: { id: true } });
-  await db.offeringUser.createMany({ data: users.map((u) => ({ offeringId: offering.id, userId: u.id })) });
+  bigOffering = await offeringWithUsers("Big", BIG, () => null);
 });
 afterAll(() => t.close());
+
+/** An offering with `count` offering users, each of a user of its own, named by `usernameOf` (their index): its uuid. */
+async function offeringWithUsers(name: string, count: number, usernameOf: (i: number) => string | null): Promise<string> {
+  const db = t.app.deps.db;
+  const offering = await db.offering.create({
+    data: { customerId: t.world.provider.id, name, type: "Marketplace.Slurm", state: "ACTIVE", pluginOptions: { service_provider_can_create_offering_user: true } },
+  });
+  const names = Array.from({ length: count }, (_, i) => `${name.toLowerCase()}${String(i).padStart(4, "0")}`);
+  await db.user.createMany({ data: names.map((username) => ({ username })) });
+  const users = await db.user.findMany({ where: { username: { in: names } }, select: { id: true } });
+  await db.offeringUser.createMany({ data: users.map((u, i) => ({ offeringId: offering.id, userId: u.id, username: usernameOf(i) })) });
+  return toHex(offering.id);
+}
 
 const get = (query: string) => t.http("GET", `${BASE}?${query}`, { token: staff });
 const full = (query: string) => `${t.baseUrl}${BASE}${query ? `?${query}` : ""}`;
@@ -175,18 +181,8 @@ describe(`deep pages (from ${DEEP_PAGE_OFFSET} rows skipped)`, () => {
   let deepOffering: string;
 
   beforeAll(async () => {
-    const db = t.app.deps.db;
-    const offering = await db.offering.create({
-      data: { customerId: t.world.provider.id, name: "Deep", type: "Marketplace.Slurm", state: "ACTIVE", pluginOptions: { service_provider_can_create_offering_user: true } },
-    });
-    deepOffering = toHex(offering.id);
-    const names = Array.from({ length: DEEP }, (_, i) => `deep${String(i).padStart(4, "0")}`);
-    await db.user.createMany({ data: names.map((username) => ({ username })) });
-    const users = await db.user.findMany({ where: { username: { in: names } }, select: { id: true } });
     // Every third without a username, so that the order's NULLS LAST and the tiebreak both matter.
-    await db.offeringUser.createMany({
-      data: users.map((u, i) => ({ offeringId: offering.id, userId: u.id, username: i % 3 ? `login${i % 500}` : null })),
-    });
+    deepOffering = await offeringWithUsers("Deep", DEEP, (i) => (i % 3 ? `login${i % 500}` : null));
   });
 
   it("pages past the offset list the same records, in the same order, as one shallow read of them", async () => {
