@@ -219,17 +219,14 @@ async function requestOfferingUsers(ctx: Context, tx: Tx, outbox: Outbox<Topics>
   const created = await tx.offeringUser.createManyAndReturn({
     data: pairs.map((pair) => ({ ...pair, state, created: ctx.now() })),
     skipDuplicates: true,
-    select: { id: true, offeringId: true, userId: true },
+    // The record's copy of its user's username, written by the insert's trigger.
+    select: { id: true, offeringId: true, userId: true, userUsername: true },
   });
-  const users = new Map(
-    (await tx.user.findMany({ where: { id: { in: created.map((c) => c.userId) } }, select: { id: true, username: true } })).map((u) => [u.id, u]),
-  );
   for (const row of created) {
     const offering = offerings.get(row.offeringId)!;
     const core: OfferingUserCore = {
       ...row, state, username: null, ...CLEARED_COMMENTS,
       offering: { name: offering.name, customerId: offering.customerId },
-      user: { username: users.get(row.userId)!.username },
     };
     await recordOfferingUserChange(ctx, tx, outbox, core, {
       eventType: "marketplace_offering_user_created",

@@ -17,7 +17,8 @@ export interface OfferingUserCore {
   serviceProviderComment: string;
   serviceProviderCommentUrl: string;
   offering: { name: string; customerId: string };
-  user: { username: string };
+  /** The user's username (the record's copy of it). */
+  userUsername: string;
 }
 
 export const OFFERING_USER_CORE = {
@@ -29,7 +30,7 @@ export const OFFERING_USER_CORE = {
   serviceProviderComment: true,
   serviceProviderCommentUrl: true,
   offering: { select: { name: true, customerId: true } },
-  user: { select: { username: true } },
+  userUsername: true,
 } as const;
 
 export interface OfferingUserChange {
@@ -64,7 +65,7 @@ export async function recordOfferingUserChange(
       offering_name: ou.offering.name,
       customer_uuid: toHex(ou.offering.customerId),
       affected_user_uuid: toHex(ou.userId),
-      affected_user_username: ou.user.username,
+      affected_user_username: ou.userUsername,
       state: stateLabel(change.state),
       ...stateChangeContext(change.previousState, change.state, stateLabel),
       ...change.context,
@@ -81,4 +82,4 @@ export async function recordOfferingUserChange(
   return event;
 }
 
-export const describe = (ou: OfferingUserCore) => `${ou.user.username} in offering ${ou.offering.name}`;
+export const describe = (ou: OfferingUserCore) => `${ou.userUsername} in offering ${ou.offering.name}`;

@@ -18,7 +18,7 @@ afterAll(() => t.close());
 const list = async (query: string) => {
   const res = await t.http("GET", `${BASE}?page_size=300&offering_uuid=${t.world.offering.uuid}&${query}`, { token: t.world.tokens.staff });
   expect(res.status).toBe(200);
-  return res.body as Array<{ uuid: string; user_uuid: string; user_first_name: string; user_last_name: string }>;
+  return res.body as Array<{ uuid: string; user_uuid: string; user_first_name: string; user_last_name: string; user_email: string }>;
 };
 
 /** The records of the world's offering whose user holds an unrevoked consent to it, read from the consents. */
@@ -41,13 +41,13 @@ async function consentFilterAgrees() {
   expect(without.length + expected.length).toBe((await list("")).length);
 }
 
-describe("the user's names", () => {
-  it("a record takes its user's names when written, and follows every rename", async () => {
+describe("the user's username, names and email", () => {
+  it("a record takes its user's when written, and follows every change of them", async () => {
     const db = t.app.deps.db;
     const records = await Promise.all([1, 2, 3].map(() => t.world.offeringUser("OK")));
     const [first, second] = records;
     await db.user.update({ where: { id: first!.userId }, data: { firstName: "Zelda", lastName: "0aardvark" } });
-    await db.user.update({ where: { id: second!.userId }, data: { username: "renamed-member", firstName: "Aaron" } });
+    await db.user.update({ where: { id: second!.userId }, data: { username: "renamed-member", firstName: "Aaron", email: "aaron@example.org" } });
 
     expect((await list("o=user_last_name"))[0]!.uuid).toBe(first!.uuid);
     expect((await list("o=-user_first_name"))[0]!.uuid).toBe(first!.uuid);
@@ -56,6 +56,8 @@ describe("the user's names", () => {
     expect((await list("query=RENAMED-mem")).map((row) => row.uuid)).toEqual([second!.uuid]);
     expect((await list("user_username=Renamed-Member")).map((row) => row.uuid)).toEqual([second!.uuid]);
     expect(await list("query=Zelda")).toHaveLength(1);
+    const shown = (await list("")).find((row) => row.uuid === second!.uuid)!;
+    expect(shown).toMatchObject({ user_username: "renamed-member", user_first_name: "Aaron", user_full_name: expect.stringMatching(/^Aaron \S/), user_email: "aaron@example.org" });
     expect(await list(`query=member${records.length + 100}`)).toEqual([]);
   });
 

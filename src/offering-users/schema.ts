@@ -59,14 +59,12 @@ export const OfferingUserRef = builder.prismaNode("OfferingUser", {
     user: t.relation("user"),
     userUuid: t.string({ resolve: (ou) => toHex(ou.userId) }),
     userUrl: t.string({ resolve: (ou, _args, ctx) => apiUrl(ctx, "user", ou.userId) }),
-    userUsername: t.string({ select: { user: { select: { username: true } } }, resolve: (ou) => ou.user.username }),
-    userFirstName: t.string({ select: { user: { select: { firstName: true } } }, resolve: (ou) => ou.user.firstName }),
-    userLastName: t.string({ select: { user: { select: { lastName: true } } }, resolve: (ou) => ou.user.lastName }),
-    userFullName: t.string({
-      select: { user: { select: { firstName: true, lastName: true } } },
-      resolve: (ou) => `${ou.user.firstName} ${ou.user.lastName}`.trim(),
-    }),
-    userEmail: t.string({ select: { user: { select: { email: true } } }, resolve: (ou) => ou.user.email }),
+    // The record's copies of its user's fields (kept by triggers): no join to the user.
+    userUsername: t.exposeString("userUsername"),
+    userFirstName: t.exposeString("userFirstName"),
+    userLastName: t.exposeString("userLastName"),
+    userFullName: t.string({ select: { userFirstName: true, userLastName: true }, resolve: (ou) => `${ou.userFirstName} ${ou.userLastName}`.trim() }),
+    userEmail: t.exposeString("userEmail"),
   }),
 });
 

@@ -71,9 +71,9 @@ const WHOLE_RECORD = {
   ...OFFERING_USER_CORE,
   isRestricted: true,
   backendMetadata: true,
-  userUsername: true,
   userFirstName: true,
   userLastName: true,
+  userEmail: true,
   hasConsent: true,
   created: true,
   modified: true,
@@ -291,7 +291,7 @@ export async function createOfferingUser(ctx: Context, input: CreateOfferingUser
     const core: OfferingUserCore = {
       id: created.id, state, username, offeringId: offering.id, userId: user.id,
       serviceProviderComment: "", serviceProviderCommentUrl: "",
-      offering: { name: offering.name, customerId: offering.customerId }, user: { username: user.username },
+      offering: { name: offering.name, customerId: offering.customerId }, userUsername: user.username,
     };
     await recordOfferingUserChange(ctx, tx, outbox, core, {
       eventType: "marketplace_offering_user_created",
