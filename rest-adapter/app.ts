@@ -29,8 +29,10 @@ class RestFailure extends Error {
 
 const tooLarge = () => new RestFailure({ status: 413, body: BODY_TOO_LARGE });
 
-/** Reads at most `maxBytes`, so a chunked body without Content-Length cannot grow without bound. */
-/** Leaving the loop early cancels the stream (a web stream) or destroys it (a Node stream). */
+/**
+ * Reads at most `maxBytes`, so a chunked body without Content-Length cannot grow without bound; leaving the loop early
+ * cancels the stream (a web stream) or destroys it (a Node stream).
+ */
 async function readLimited(body: AsyncIterable<Uint8Array> | null, maxBytes: number): Promise<Buffer> {
   if (!body) return Buffer.alloc(0);
   const chunks: Uint8Array[] = [];
