@@ -63,8 +63,8 @@ interface TotalReader<T> {
 
 /**
  * A total over the offering users that match `filter` among those the viewer sees. The whole offerings the viewer
- * sees are read from the tallies when the filter asks only about offerings and states; the single records they see
- * beyond those are read from the rows. Anything else is read from the rows.
+ * sees are read from the tallies when the filter asks only about offerings, states and consent; the single records
+ * they see beyond those are read from the rows. Anything else is read from the rows.
  */
 async function visibleTotal<T>(ctx: Context, filter: OfferingUserWhere[], visibility: OfferingUserVisibility, read: TotalReader<T>): Promise<T> {
   const [byFilter, byOffering] = await Promise.all([

@@ -12,17 +12,19 @@ ALTER TABLE "offering_user_tallies" ADD COLUMN     "has_consent" BOOLEAN NOT NUL
 
 -- AlterTable
 ALTER TABLE "offering_users" ADD COLUMN     "has_consent" BOOLEAN NOT NULL DEFAULT false,
+ADD COLUMN     "user_email" VARCHAR(320) NOT NULL DEFAULT '',
 ADD COLUMN     "user_first_name" VARCHAR(100) NOT NULL DEFAULT '',
 ADD COLUMN     "user_last_name" VARCHAR(100) NOT NULL DEFAULT '',
 ADD COLUMN     "user_username" VARCHAR(150) NOT NULL DEFAULT '';
 
--- An offering user written with a user and an offering takes the user's username and names and whether the user holds
+-- An offering user written with a user and an offering takes the user's username, names and email and whether the user holds
 -- an unrevoked consent to the offering. The user's row is share-locked first: a rename or a consent change of that
 -- user (which lock the row for update) waits for this write to commit and then updates it too, or this write waits
 -- for them and reads what they committed.
 CREATE FUNCTION "offering_users_derive"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  SELECT "username", "first_name", "last_name" INTO NEW."user_username", NEW."user_first_name", NEW."user_last_name"
+  SELECT "username", "first_name", "last_name", "email"
+  INTO NEW."user_username", NEW."user_first_name", NEW."user_last_name", NEW."user_email"
   FROM "users" WHERE "id" = NEW."user_id" FOR SHARE;
   NEW."has_consent" := EXISTS (
     SELECT FROM "user_offering_consents"
@@ -34,17 +36,18 @@ END $$;
 CREATE TRIGGER "offering_users_derive_on_write" BEFORE INSERT OR UPDATE OF "user_id", "offering_id" ON "offering_users"
   FOR EACH ROW EXECUTE FUNCTION "offering_users_derive"();
 
--- A user's offering users follow every change of the user's username and names...
+-- A user's offering users follow every change of the user's username, names and email...
 CREATE FUNCTION "offering_users_follow_user"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  UPDATE "offering_users" SET "user_username" = NEW."username", "user_first_name" = NEW."first_name", "user_last_name" = NEW."last_name"
+  UPDATE "offering_users"
+  SET "user_username" = NEW."username", "user_first_name" = NEW."first_name", "user_last_name" = NEW."last_name", "user_email" = NEW."email"
   WHERE "user_id" = NEW."id";
   RETURN NULL;
 END $$;
 
-CREATE TRIGGER "offering_users_follow_user_on_rename" AFTER UPDATE OF "username", "first_name", "last_name" ON "users"
+CREATE TRIGGER "offering_users_follow_user_on_rename" AFTER UPDATE OF "username", "first_name", "last_name", "email" ON "users"
   FOR EACH ROW WHEN (OLD."username" IS DISTINCT FROM NEW."username" OR OLD."first_name" IS DISTINCT FROM NEW."first_name"
-    OR OLD."last_name" IS DISTINCT FROM NEW."last_name")
+    OR OLD."last_name" IS DISTINCT FROM NEW."last_name" OR OLD."email" IS DISTINCT FROM NEW."email")
   EXECUTE FUNCTION "offering_users_follow_user"();
 
 -- ...and every consent given, revoked or deleted (the user's row is locked first: see offering_users_derive).
@@ -100,7 +103,7 @@ CREATE TRIGGER "offering_user_tallies_on_move" AFTER UPDATE OF "state", "offerin
 ALTER TABLE "offering_users" DISABLE TRIGGER "offering_user_tallies_on_move";
 
 UPDATE "offering_users" AS ou
-SET "user_username" = u."username", "user_first_name" = u."first_name", "user_last_name" = u."last_name",
+SET "user_username" = u."username", "user_first_name" = u."first_name", "user_last_name" = u."last_name", "user_email" = u."email",
   "has_consent" = EXISTS (
     SELECT FROM "user_offering_consents" AS c
     WHERE c."user_id" = ou."user_id" AND c."offering_id" = ou."offering_id" AND c."revocation_date" IS NULL
