@@ -29,7 +29,8 @@ const ENDPOINTS: Record<string, Endpoint> = {
   "offering users": { path: () => "/api/marketplace-offering-users/", viewer: "providerOwner", statements: 6 },
   orders: { path: () => "/api/marketplace-orders/", viewer: "providerOwner", statements: 2 },
   "provider resources": { path: () => "/api/marketplace-provider-resources/", viewer: "providerOwner", statements: 2 },
-  events: { path: () => "/api/events/", viewer: "providerOwner", statements: 2 },
+  // The count: the tallies of the audiences sharing the viewer's roles, and of their own events in other audiences.
+  events: { path: () => "/api/events/", viewer: "providerOwner", statements: 3 },
   "component usages": { path: () => "/api/marketplace-component-usages/", viewer: "providerOwner", statements: 2 },
   "maintenance announcements": { path: () => "/api/maintenance-announcements/", viewer: "providerOwner", statements: 2 },
   "terms of service": { path: () => "/api/marketplace-offering-terms-of-service/", viewer: "providerOwner", statements: 3 },

@@ -7,7 +7,7 @@ import type { Connection, Page } from "../platform/paginate.ts";
 import { paginate } from "../platform/paginate.ts";
 import { EVENT_CONTRACT } from "./contract.ts";
 import { countVisibleEvents } from "./tallies.ts";
-import { visibleEvents } from "./visibility.ts";
+import { eventsVisibleTo, viewerAudience, visibleEvents } from "./visibility.ts";
 
 export type EventFilter = FilterValues<typeof EVENT_CONTRACT>;
 export type EventOrder = OrderValue<typeof EVENT_CONTRACT>;
@@ -16,8 +16,9 @@ export type EventQuery = { select?: Prisma.EventSelect; include?: Prisma.EventIn
 
 /** The viewer's visibility and the filter's conditions, and how many events they match. */
 async function selection(ctx: Context, filter: EventFilter | null | undefined) {
-  const [visible, conditions] = await Promise.all([visibleEvents(ctx), EVENT_CONTRACT.where(filter)]);
-  return { where: { AND: [visible, ...conditions] }, count: () => countVisibleEvents(ctx, conditions, visible) };
+  const [audience, conditions] = await Promise.all([viewerAudience(ctx), EVENT_CONTRACT.where(filter)]);
+  const visible = eventsVisibleTo(audience);
+  return { where: { AND: [visible, ...conditions] }, count: () => countVisibleEvents(ctx, conditions, audience) };
 }
 
 /** The chosen order; events of one transaction share their time and keep the order they were written in. */

@@ -1,17 +1,29 @@
 import type { Context } from "../context.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
-import { allOrNull, listOf, plainCondition, type TallyTable } from "../platform/tallies.ts";
+import { allOrNull, listOf, type PlainFilter, plainCondition, type TallyTable } from "../platform/tallies.ts";
+import { audienceKeys, eventsVisibleTo, type ViewerAudience } from "./visibility.ts";
 
 /** How many events there are of each type (the migration's trigger on events writes them). */
 export const EVENT_TALLIES: TallyTable = { table: "event_tallies", keys: ["event_type"] };
+/** How many events each audience (the customers, projects and offerings among their scopes) has, per type. */
+export const EVENT_AUDIENCE_TALLIES: TallyTable = { table: "event_audience_tallies", keys: ["scopes", "event_type"] };
+/** How many events concern each user, per audience and type. */
+export const EVENT_USER_TALLIES: TallyTable = { table: "event_user_tallies", keys: ["user_id", "event_type", "scopes"] };
 
 type EventWhere = Prisma.EventWhereInput;
-type TallyWhere = Prisma.EventTallyWhereInput;
 
-const allOf = (parts: EventWhere[]) => allOrNull(parts.map(asTallyWhere));
+/** A condition on the event type alone: every event tally table can answer it. */
+interface TypeCondition {
+  AND?: TypeCondition[];
+  OR?: TypeCondition[];
+  NOT?: TypeCondition[];
+  eventType?: string | PlainFilter<string>;
+}
+
+const allOf = (parts: EventWhere[]) => allOrNull(parts.map(asTypeCondition));
 
 /** `where` as a condition on the tallies, when it asks only about the event type; null otherwise. */
-function asTallyWhere(where: EventWhere): TallyWhere | null {
+function asTypeCondition(where: EventWhere): TypeCondition | null {
   const { AND, OR, NOT, eventType, ...rest } = where;
   if (Object.values(rest).some((value) => value !== undefined)) return null;
   const and = AND === undefined ? [] : allOf(listOf(AND));
@@ -22,13 +34,24 @@ function asTallyWhere(where: EventWhere): TallyWhere | null {
   return { AND: and, ...(or ? { OR: or } : {}), ...(not.length ? { NOT: not } : {}), ...(onType === undefined ? {} : { eventType: onType }) };
 }
 
+const total = ({ _sum }: { _sum: { delta: number | null } }) => _sum.delta ?? 0;
+
 /**
- * How many events match `filter` among those the viewer sees (`visible`). Staff and support, who see every event,
- * sum the tallies when the filter asks only about event types; anything else is counted row by row.
+ * How many events match `filter` among those `audience` sees (null: all), from the tallies when the filter asks only
+ * about event types: staff and support sum the type tallies; anyone else the tallies of the audiences that share one
+ * of their roles, plus the events about themselves in any other audience. Any other filter counts row by row.
  */
-export async function countVisibleEvents(ctx: Context, filter: EventWhere[], visible: EventWhere): Promise<number> {
-  const byType = ctx.access.readsAll ? asTallyWhere({ AND: filter }) : null;
-  if (!byType) return ctx.db.event.count({ where: { AND: [visible, ...filter] } });
-  const { _sum } = await ctx.db.eventTally.aggregate({ where: byType, _sum: { delta: true } });
-  return _sum.delta ?? 0;
+export async function countVisibleEvents(ctx: Context, filter: EventWhere[], audience: ViewerAudience | null): Promise<number> {
+  const byType = asTypeCondition({ AND: filter });
+  if (!byType) return ctx.db.event.count({ where: { AND: [eventsVisibleTo(audience), ...filter] } });
+  if (!audience) return total(await ctx.db.eventTally.aggregate({ where: byType, _sum: { delta: true } }));
+  const roles = audienceKeys(audience);
+  const [ofRoles, ofUser] = await Promise.all([
+    roles.length ? ctx.db.eventAudienceTally.aggregate({ where: { AND: [byType, { scopes: { hasSome: roles } }] }, _sum: { delta: true } }) : null,
+    ctx.db.eventUserTally.aggregate({
+      where: { AND: [byType, { userId: audience.userId }, ...(roles.length ? [{ NOT: { scopes: { hasSome: roles } } }] : [])] },
+      _sum: { delta: true },
+    }),
+  ]);
+  return (ofRoles ? total(ofRoles) : 0) + total(ofUser);
 }

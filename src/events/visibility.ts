@@ -4,30 +4,38 @@ import { type Context, memoTable } from "../context.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import { toHex } from "../platform/ids.ts";
 
+/** The scope types whose role holders see an event (with the users it concerns); migration event_audience_tallies agrees. */
+const AUDIENCE_SCOPE_TYPES = ["CUSTOMER", "PROJECT", "OFFERING"] as const;
+
+export interface ViewerAudience {
+  userId: string;
+  /** The customers, projects and offerings on which the viewer holds a role. */
+  roles: Array<{ scopeType: (typeof AUDIENCE_SCOPE_TYPES)[number]; ids: string[] }>;
+}
+
+/** Who the viewer is to events: null for staff and support, who see them all. */
+export async function viewerAudience(ctx: Context): Promise<ViewerAudience | null> {
+  if (ctx.access.readsAll) return null;
+  const userId = ctx.requireViewer().id;
+  const roles = await Promise.all(AUDIENCE_SCOPE_TYPES.map(async (scopeType) => ({ scopeType, ids: await ctx.access.scopeIds(scopeType) })));
+  return { userId, roles };
+}
+
+/** The viewer's roles as the event audience tallies key them: `TYPE:uuid`. */
+export const audienceKeys = (audience: ViewerAudience) => audience.roles.flatMap(({ scopeType, ids }) => ids.map((id) => `${scopeType}:${id}`));
+
 /**
  * Events the viewer may see: staff and support all; others those that concern themselves, or a customer,
  * project or offering on which they hold a role.
  */
 export async function visibleEvents(ctx: Context): Promise<Prisma.EventWhereInput> {
-  if (ctx.access.readsAll) return {};
-  const viewer = ctx.requireViewer();
-  const [customers, projects, offerings] = await Promise.all([
-    ctx.access.scopeIds("CUSTOMER"),
-    ctx.access.scopeIds("PROJECT"),
-    ctx.access.scopeIds("OFFERING"),
-  ]);
-  return {
-    scopes: {
-      some: {
-        OR: [
-          { scopeType: "USER", scopeId: viewer.id },
-          ...(customers.length ? [{ scopeType: "CUSTOMER" as const, scopeId: { in: customers } }] : []),
-          ...(projects.length ? [{ scopeType: "PROJECT" as const, scopeId: { in: projects } }] : []),
-          ...(offerings.length ? [{ scopeType: "OFFERING" as const, scopeId: { in: offerings } }] : []),
-        ],
-      },
-    },
-  };
+  return eventsVisibleTo(await viewerAudience(ctx));
+}
+
+export function eventsVisibleTo(audience: ViewerAudience | null): Prisma.EventWhereInput {
+  if (!audience) return {};
+  const roles = audience.roles.filter(({ ids }) => ids.length).map(({ scopeType, ids }) => ({ scopeType, scopeId: { in: ids } }));
+  return { scopes: { some: { OR: [{ scopeType: "USER", scopeId: audience.userId }, ...roles] } } };
 }
 
 /**

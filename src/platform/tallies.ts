@@ -31,7 +31,7 @@ export function unfoldedRowsSql(tables: readonly TallyTable[]): string {
   return tables.map(({ table, keys }) => `(SELECT count(*) - count(DISTINCT (${keys.map(quoted).join(", ")})) FROM ${quoted(table)})`).join(" + ");
 }
 
-interface PlainFilter<T> {
+export interface PlainFilter<T> {
   equals?: T;
   in?: T[];
   notIn?: T[];

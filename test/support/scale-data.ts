@@ -227,8 +227,9 @@ async function growEvents(client: pg.Client, ids: BaseIds, from: number, to: num
     ) AS v(t, scope) WHERE v.scope IS NOT NULL`);
   if (replica) {
     await client.query("SET session_replication_role = DEFAULT");
-    // Replica mode skipped the tally trigger too: write the tallies it would have.
+    // Replica mode skipped the tally triggers too: write the tallies they would have.
     await client.query(`INSERT INTO event_tallies (event_type, delta) SELECT event_type, count(*) FROM events WHERE id > ${base} GROUP BY event_type`);
+    await client.query(`SELECT event_audience_tally_after(${base})`);
   }
   await client.query("SELECT setval(pg_get_serial_sequence('events', 'id'), (SELECT max(id) FROM events))");
   await client.query("DROP TABLE scale_subjects");

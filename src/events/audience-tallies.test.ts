@@ -1,0 +1,135 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { startTestApp, type TestApp } from "../../test/support/app.ts";
+import { countSql } from "../../test/support/sql-counter.ts";
+import type { EventScopeType } from "../generated/prisma/client.ts";
+import { foldTallies, totalsSql } from "../platform/tallies.ts";
+import { EVENT_AUDIENCE_TALLIES, EVENT_USER_TALLIES } from "./tallies.ts";
+
+/**
+ * A viewer's X-Result-Count of events comes from the audience tallies (the customers, projects and offerings among an
+ * event's scopes) and their own user tallies when the filter is about types alone; the triggers keep both right
+ * through every change of an event and its scope rows.
+ */
+const TYPES = ["role_granted", "token_created", "marketplace_offering_user_updated"];
+const VIEWERS = ["providerOwner", "offeringManager", "projectMember", "projectAdmin", "unrelated", "support"] as const;
+const FILTERS = ["", "event_type=role_granted", "event_type=role_granted&event_type=token_created", "feature=permissions", "event_type=nothing_like_it"];
+let t: TestApp;
+
+type Scope = { scopeType: EventScopeType; scopeId: string };
+
+/** A deterministic spread of scope sets: one, several or no roles' scopes, with and without users, and other scopes. */
+function scopesOf(i: number): Scope[] {
+  const w = t.world;
+  const pool: Scope[] = [
+    { scopeType: "CUSTOMER", scopeId: w.provider.id },
+    { scopeType: "OFFERING", scopeId: w.offering.id },
+    { scopeType: "CUSTOMER", scopeId: w.consumer.id },
+    { scopeType: "PROJECT", scopeId: w.project.id },
+    { scopeType: "USER", scopeId: w.users.projectMember.id },
+    { scopeType: "USER", scopeId: w.users.unrelated.id },
+    { scopeType: "USER", scopeId: w.users.providerOwner.id },
+    { scopeType: "OFFERING_USER", scopeId: randomUUID() },
+  ];
+  return pool.filter((_, bit) => ((i * 37 + 11) >> bit) & 1 && (i + bit) % 3 !== 0);
+}
+
+beforeAll(async () => {
+  t = await startTestApp();
+  for (let i = 0; i < 60; i++) {
+    await t.app.deps.db.event.create({ data: { eventType: TYPES[i % 3], message: `event ${i}`, scopes: { create: scopesOf(i) } } });
+  }
+});
+afterAll(() => t.close());
+
+async function countsAgree() {
+  for (const viewer of VIEWERS) {
+    for (const filter of FILTERS) {
+      const res = await t.http("GET", `/api/events/?page_size=300&${filter}`, { token: t.world.tokens[viewer] });
+      expect(res.status).toBe(200);
+      expect(res.headers.get("x-result-count"), `${viewer} ?${filter}`).toBe(String(res.body.length));
+    }
+  }
+}
+
+const AUDIENCE_TYPES = new Set(["CUSTOMER", "PROJECT", "OFFERING"]);
+
+/** The tallies' totals as the events say they should be, computed here from the events and their scope rows. */
+async function expectedTotals() {
+  const events = await t.app.deps.db.event.findMany({ select: { eventType: true, scopes: true } });
+  const audiences = new Map<string, number>();
+  const users = new Map<string, number>();
+  const add = (map: Map<string, number>, key: string) => map.set(key, (map.get(key) ?? 0) + 1);
+  for (const { eventType, scopes } of events) {
+    if (!scopes.length) continue;
+    const audience = scopes
+      .filter((s) => AUDIENCE_TYPES.has(s.scopeType))
+      .map((s) => `${s.scopeType}:${s.scopeId}`)
+      .sort()
+      .join(",");
+    if (audience) add(audiences, `${audience}|${eventType}`);
+    for (const s of scopes) if (s.scopeType === "USER") add(users, `${s.scopeId}|${eventType}|${audience}`);
+  }
+  return { audiences, users };
+}
+
+async function actualTotals() {
+  const db = t.app.deps.db;
+  type Row = { scopes: string[]; event_type: string; user_id?: string; total: bigint };
+  const read = async (sql: string, key: (r: Row) => string) =>
+    new Map((await db.$queryRawUnsafe<Row[]>(sql)).map((r) => [key(r), Number(r.total)]));
+  return {
+    audiences: await read(totalsSql(EVENT_AUDIENCE_TALLIES), (r) => `${r.scopes.join(",")}|${r.event_type}`),
+    users: await read(totalsSql(EVENT_USER_TALLIES), (r) => `${r.user_id}|${r.event_type}|${r.scopes.join(",")}`),
+  };
+}
+
+async function talliesAgree() {
+  expect(await actualTotals()).toEqual(await expectedTotals());
+  await countsAgree();
+}
+
+it("is the number of events listed for every viewer and type filter, before and after a fold", async () => {
+  await talliesAgree();
+  for (const table of [EVENT_AUDIENCE_TALLIES, EVENT_USER_TALLIES]) await foldTallies(t.app.deps.db, table);
+  await talliesAgree();
+});
+
+it("follows scope rows added, moved and removed, events retyped and deleted", async () => {
+  const db = t.app.deps.db;
+  const [first, second, third, fourth] = await db.event.findMany({ orderBy: { id: "asc" }, take: 4, include: { scopes: true } });
+  await db.eventScope.create({ data: { eventId: first.id, scopeType: "PROJECT", scopeId: t.world.project.id } });
+  await talliesAgree();
+  await db.eventScope.createMany({
+    data: [
+      { eventId: second.id, scopeType: "USER", scopeId: t.world.users.offeringManager.id },
+      { eventId: third.id, scopeType: "OFFERING", scopeId: t.world.offering.id },
+    ],
+    skipDuplicates: true,
+  });
+  await talliesAgree();
+  await db.eventScope.updateMany({ where: { eventId: second.id, scopeType: "USER", scopeId: t.world.users.offeringManager.id }, data: { scopeId: t.world.users.projectAdmin.id } });
+  await talliesAgree();
+  await db.eventScope.deleteMany({ where: { eventId: { in: [third.id, fourth.id] }, scopeType: { in: ["CUSTOMER", "OFFERING"] } } });
+  await talliesAgree();
+  await db.event.update({ where: { id: first.id }, data: { eventType: "token_created" } });
+  await talliesAgree();
+  await db.event.deleteMany({ where: { OR: [{ id: second.id }, { eventType: "role_granted" }] } });
+  await talliesAgree();
+});
+
+it("a viewer's count sums the tallies; a filter on more than the type counts the events", async () => {
+  const counted = async (filter: string) =>
+    (await countSql(() => t.http("GET", `/api/events/?${filter}`, { token: t.world.tokens.projectMember }))).texts.join("\n");
+  const byType = await counted("event_type=token_created");
+  expect(byType).toMatch(/"event_audience_tallies"/);
+  expect(byType).toMatch(/"event_user_tallies"/);
+  expect(byType).not.toMatch(/COUNT\(\*\)/);
+  expect(await counted("message=event")).toMatch(/COUNT\(\*\)[\s\S]*"events"/);
+});
+
+it("is emptied with the scope rows", async () => {
+  await t.app.deps.db.$executeRawUnsafe("TRUNCATE event_scopes");
+  expect(await actualTotals()).toEqual({ audiences: new Map(), users: new Map() });
+  await countsAgree();
+});
