@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import fs from "node:fs";
 import path from "node:path";
 import { PrismaPg } from "@prisma/adapter-pg";
@@ -54,6 +55,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const cancel = database.cancelBackend;
   transactionLimits.set(database.prisma, {
     timeoutMs,
+    open: cancel ? (start) => transactionBackends.run({}, start) : (start) => start(),
     // The embedded database has one connection: nothing another transaction holds can block this one.
     arm: cancel ? (tx) => armDeadline(tx, timeoutMs, cancel) : async () => () => {},
   });
@@ -62,25 +64,51 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 
 export const DEFAULT_TRANSACTION_TIMEOUT_MS = 15_000;
 
-/** How a database bounds its transactions: `arm` runs first in each and returns what disarms it before the commit. */
+/**
+ * How a database bounds its transactions: `open` wraps the call that opens one, and `arm` runs first in it and returns
+ * what disarms it before the commit.
+ */
 export interface TransactionLimit {
   timeoutMs: number;
+  open<T>(start: () => Promise<T>): Promise<T>;
   arm(tx: Prisma.TransactionClient): Promise<() => void>;
 }
 
 const transactionLimits = new WeakMap<PrismaClient, TransactionLimit>();
 
 export const transactionLimitOf = (db: PrismaClient): TransactionLimit =>
-  transactionLimits.get(db) ?? { timeoutMs: DEFAULT_TRANSACTION_TIMEOUT_MS, arm: async () => () => {} };
+  transactionLimits.get(db) ?? { timeoutMs: DEFAULT_TRANSACTION_TIMEOUT_MS, open: (start) => start(), arm: async () => () => {} };
+
+/**
+ * The backend (pid) of the connection a transaction opened by `TransactionLimit.open` took from the pool: the pool
+ * notes the first connection handed out in that async context, which is the transaction's own.
+ */
+const transactionBackends = new AsyncLocalStorage<{ pid?: number }>();
+
+/** The backend of the current transaction's connection, when the pool noted it (PostgreSQL, in `TransactionLimit.open`). */
+export const transactionBackend = (): number | undefined => transactionBackends.getStore()?.pid;
+
+/** Makes the pool note which backend each transaction got (see transactionBackends). */
+function noteTransactionBackends(pool: pg.Pool) {
+  const connect = pool.connect.bind(pool) as (callback?: unknown) => Promise<pg.PoolClient & { processID?: number }> | undefined;
+  pool.connect = ((callback?: unknown) => {
+    const noted = transactionBackends.getStore();
+    if (callback || !noted) return connect(callback);
+    return connect()!.then((client) => {
+      noted.pid ??= client.processID;
+      return client;
+    });
+  }) as typeof pool.connect;
+}
 
 /**
  * Prisma's transaction timeout refuses the next statement but cannot stop the one running, and a statement waiting
  * for a row lock waits as long as the lock is held (or the statement timeout, which may be off). So at the deadline
  * the transaction's backend is cancelled (SQLSTATE 57014): the statement fails, the transaction rolls back, and the
- * client gets its 503 on time. Costs one round trip per transaction (the backend's pid).
+ * client gets its 503 on time. The backend is the one the pool noted for the transaction, or asked for (a round trip).
  */
 async function armDeadline(tx: Prisma.TransactionClient, timeoutMs: number, cancel: (pid: number) => Promise<void>) {
-  const [{ pid }] = await tx.$queryRaw<Array<{ pid: number }>>`SELECT pg_backend_pid() AS pid`;
+  const pid = transactionBackend() ?? (await tx.$queryRaw<Array<{ pid: number }>>`SELECT pg_backend_pid() AS pid`)[0].pid;
   let done = false;
   const timer = setTimeout(() => {
     if (!done) void cancel(pid).catch(() => {});
@@ -138,6 +166,7 @@ async function openPostgres(
   // pg-pool takes a client's error listener off before handing it out; an error read in the same chunk as the answer that
   // released it would otherwise throw before its next user listens. Its query and the pool still see the error.
   pool.on("connect", (client) => client.on("error", () => {}));
+  noteTransactionBackends(pool);
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool), errorFormat: ERROR_FORMAT });
   return {
     prisma,

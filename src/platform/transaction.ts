@@ -37,16 +37,18 @@ export async function transact<T, Topics extends TopicMap>(
 ): Promise<T> {
   const outbox = new Outbox(deps.pubsub);
   const limit = transactionLimitOf(deps.db);
-  const result = await deps.db.$transaction(
-    async (tx) => {
-      const disarm = await limit.arm(tx);
-      try {
-        return await work(tx, outbox);
-      } finally {
-        disarm();
-      }
-    },
-    { timeout: limit.timeoutMs, maxWait: limit.timeoutMs },
+  const result = await limit.open(() =>
+    deps.db.$transaction(
+      async (tx) => {
+        const disarm = await limit.arm(tx);
+        try {
+          return await work(tx, outbox);
+        } finally {
+          disarm();
+        }
+      },
+      { timeout: limit.timeoutMs, maxWait: limit.timeoutMs },
+    ),
   );
   outbox.flush();
   return result;
