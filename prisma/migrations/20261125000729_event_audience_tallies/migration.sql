@@ -28,30 +28,27 @@ CREATE INDEX "event_audience_tallies_scopes_gin_idx" ON "event_audience_tallies"
 -- CreateIndex
 CREATE INDEX "event_user_tallies_user_id_event_type_scopes_delta_idx" ON "event_user_tallies"("user_id", "event_type", "scopes", "delta");
 
--- An event's audience: the customers, projects and offerings among its scopes, as sorted `TYPE:uuid` (the role holders
--- of any of them see it, src/events/visibility.ts); its users are the USER scopes (each sees it as themselves).
--- From an event's scope rows, given as parallel arrays with the event's type.
-CREATE FUNCTION "event_audiences_of"(p_event INT[], p_type TEXT[], p_scope_type TEXT[], p_scope UUID[])
-RETURNS TABLE ("event_type" TEXT, "scopes" TEXT[], "users" UUID[]) LANGUAGE sql IMMUTABLE AS $$
-  SELECT min(r.event_type),
-    coalesce(array_agg(r.scope_type || ':' || r.scope ORDER BY (r.scope_type || ':' || r.scope) COLLATE "C")
-      FILTER (WHERE r.scope_type IN ('CUSTOMER', 'PROJECT', 'OFFERING')), '{}'),
-    coalesce(array_agg(r.scope) FILTER (WHERE r.scope_type = 'USER'), '{}')
-  FROM unnest(p_event, p_type, p_scope_type, p_scope) AS r(event_id, event_type, scope_type, scope)
-  GROUP BY r.event_id
-$$;
-
--- Adds (p_sign 1) or takes away (-1) events, given by their scope rows, from the tallies of their audiences and users.
+-- Adds (p_sign 1) or takes away (-1) events, given by their scope rows (parallel arrays, with each row's event type),
+-- from the tallies of their audiences and users. An event's audience is the customers, projects and offerings among its
+-- scopes, as sorted `TYPE:uuid` (the role holders of any of them see it, src/events/visibility.ts); its users are its
+-- USER scopes (each sees it as themselves). PL/pgSQL, so that its plan is kept from call to call.
 CREATE FUNCTION "event_audience_tally"(p_event INT[], p_type TEXT[], p_scope_type TEXT[], p_scope UUID[], p_sign INT)
-RETURNS void LANGUAGE sql AS $$
-  WITH a AS (SELECT * FROM "event_audiences_of"(p_event, p_type, p_scope_type, p_scope)),
-  audiences AS (
+RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+  WITH a AS (
+    SELECT min(r.event_type) AS event_type,
+      coalesce(array_agg(r.scope_type || ':' || r.scope ORDER BY (r.scope_type || ':' || r.scope) COLLATE "C")
+        FILTER (WHERE r.scope_type IN ('CUSTOMER', 'PROJECT', 'OFFERING')), '{}') AS scopes,
+      coalesce(array_agg(r.scope) FILTER (WHERE r.scope_type = 'USER'), '{}') AS users
+    FROM unnest(p_event, p_type, p_scope_type, p_scope) AS r(event_id, event_type, scope_type, scope)
+    GROUP BY r.event_id
+  ), audiences AS (
     INSERT INTO "event_audience_tallies" ("scopes", "event_type", "delta")
-    SELECT a."scopes", a."event_type", p_sign * count(*) FROM a WHERE cardinality(a."scopes") > 0 GROUP BY 1, 2
+    SELECT a.scopes, a.event_type, p_sign * count(*) FROM a WHERE cardinality(a.scopes) > 0 GROUP BY 1, 2
   )
   INSERT INTO "event_user_tallies" ("user_id", "scopes", "event_type", "delta")
-  SELECT u, a."scopes", a."event_type", p_sign * count(*) FROM a, unnest(a."users") AS u GROUP BY 1, 2, 3
-$$;
+  SELECT u, a.scopes, a.event_type, p_sign * count(*) FROM a, unnest(a.users) AS u GROUP BY 1, 2, 3;
+END $$;
 
 -- The scope rows of some events as they are now, with the events' types (events deleted meanwhile have none).
 CREATE FUNCTION "event_scope_rows"(p_events INT[])
@@ -61,14 +58,23 @@ RETURNS TABLE ("event_id" INT, "event_type" TEXT, "scope_type" TEXT, "scope_id" 
 $$;
 
 -- The tallies follow the scope rows: each event whose rows change leaves its audience as it was (if it had rows) and
--- joins the one it has now. An event's rows are usually all written in one statement, so it had none before.
+-- joins the one it has now. A query of a transition table is planned anew on every call, so each is read once.
 CREATE FUNCTION "event_audience_follow_scopes"() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   changed INT[];
   e INT[]; t TEXT[]; st TEXT[]; s UUID[];
 BEGIN
   IF TG_OP = 'INSERT' THEN
-    SELECT array_agg(DISTINCT "event_id") INTO changed FROM added;
+    SELECT array_agg(a."event_id"), array_agg(ev."event_type"::text), array_agg(a."scope_type"::text), array_agg(a."scope_id") INTO e, t, st, s
+      FROM added a JOIN "events" ev ON ev."id" = a."event_id";
+    IF e IS NULL THEN RETURN NULL; END IF;
+    changed := ARRAY(SELECT DISTINCT unnest(e));
+    -- An event's rows are usually all written in one statement: then it had none before, and the rows added are all
+    -- it has.
+    IF (SELECT count(*) FROM "event_scopes" WHERE "event_id" = ANY (changed)) = cardinality(e) THEN
+      PERFORM "event_audience_tally"(e, t, st, s, 1);
+      RETURN NULL;
+    END IF;
     SELECT array_agg(r."event_id"), array_agg(r."event_type"), array_agg(r."scope_type"), array_agg(r."scope_id") INTO e, t, st, s
       FROM "event_scope_rows"(changed) r
       WHERE NOT EXISTS (SELECT 1 FROM added a WHERE (a."event_id", a."scope_type"::text, a."scope_id") = (r."event_id", r."scope_type", r."scope_id"));
