@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { PrivateRedis } from "./support/redis-server.ts";
+import { PrivateRedis, redisServerInstalled } from "./support/redis-server.ts";
 import { type GatewayProcess, killGateways, startGateway } from "./support/server-process.ts";
 import { embeddedStorage, type GatewayStorage, postgresStorage } from "./support/storage.ts";
 import { type Feed, primeFeed, sleep, SubscriptionClients } from "./support/ws.ts";
@@ -89,7 +89,7 @@ async function publishFailuresAbove(gateway: GatewayProcess, above: number) {
   return publishFailures(gateway);
 }
 
-describe("a Redis outage (a private redis-server, killed and restarted on its port)", () => {
+describe.skipIf(!redisServerInstalled)("a Redis outage (a private redis-server, killed and restarted on its port)", () => {
   it("keeps writes committing and the process up, tells subscribers their feed broke, and resumes once Redis is back", async () => {
     const { gateway, redis, touch, subscribe, overSse } = await gatewayWithoutRedis();
 

@@ -1,5 +1,5 @@
 import type { EventCreatedPayload } from "../events/event-created.ts";
-import type { PubSub } from "../platform/pubsub.ts";
+import { followTopic, type PubSub } from "../platform/pubsub.ts";
 import type { Grant, GrantsStore } from "./grants.ts";
 
 /** Empties `cache` once the change recorded as `event` commits, when it changes grants (the writing instance's own). */
@@ -52,32 +52,15 @@ export class GrantsCache implements GrantsStore {
   }
 }
 
-const RESUBSCRIBE_MS = 1000;
-
 /**
  * Empties `cache` on every recorded event that changes grants, wherever it was recorded (`eventCreated` reaches
  * every instance over Redis), and again whenever the feed breaks and comes back (a Redis outage may have lost
  * some). Returns the stop.
  */
 export function watchGrantChanges(pubsub: PubSub<{ eventCreated: EventCreatedPayload }>, cache: GrantsCache): () => void {
-  let closed = false;
-  let feed: AsyncIterableIterator<EventCreatedPayload> | undefined;
-  const listen = async () => {
-    while (!closed) {
-      feed = pubsub.subscribe("eventCreated");
-      cache.clear();
-      try {
-        for await (const event of feed) if (GRANT_CHANGING_EVENTS.has(event.eventType)) cache.clear();
-      } catch {
-        // An interrupted feed is logged by the pub/sub itself; resubscribing (and emptying the cache) is the remedy.
-      }
-      cache.clear();
-      if (!closed) await new Promise((resolve) => setTimeout(resolve, RESUBSCRIBE_MS).unref());
-    }
+  const clearOn = (event: EventCreatedPayload) => {
+    if (GRANT_CHANGING_EVENTS.has(event.eventType)) cache.clear();
   };
-  void listen();
-  return () => {
-    closed = true;
-    void feed?.return?.();
-  };
+  const following = followTopic(pubsub, "eventCreated", clearOn, { onSubscribe: () => cache.clear(), onEnd: () => cache.clear() });
+  return () => void following.close();
 }

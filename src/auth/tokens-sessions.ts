@@ -1,6 +1,5 @@
 import type { Db } from "../platform/database.ts";
-import type { PubSub } from "../platform/pubsub.ts";
-import { SubscriptionEnded } from "../platform/topic-hub.ts";
+import { followTopic, type PubSub } from "../platform/pubsub.ts";
 import { isExpired } from "./authenticate.ts";
 import type { TokenRevokedPayload } from "./token-revoked.ts";
 import { GrantsCache } from "./grants-cache.ts";
@@ -108,7 +107,6 @@ function endOf(token: TokenState | undefined, now: Date): SessionEnd | null {
 }
 
 const SWEEP_BATCH = 1000;
-const RESUBSCRIBE_MS = 1000;
 
 export interface TokenWatch {
   /** Checks the tokens of every open session once: gone or deactivated (revoked) or idle too long (expired). */
@@ -127,25 +125,6 @@ export function watchTokenSessions(
   intervalMs: number,
   onError: (error: unknown) => void = () => {},
 ): TokenWatch {
-  let closed = false;
-  let feed: AsyncIterableIterator<TokenRevokedPayload> | undefined;
-  const listen = async () => {
-    let missed = false;
-    while (!closed) {
-      feed = deps.pubsub.subscribe("tokenRevoked");
-      // Revocations published while the feed was down were lost: check every open session's token instead.
-      if (missed) void sweep().catch(onError);
-      try {
-        for await (const revoked of feed) sessions.end(revoked.tokenDigests, revoked.reason);
-      } catch (error) {
-        // An interrupted feed (a Redis outage) is logged by the pub/sub itself; resubscribing is the remedy.
-        if (!(error instanceof SubscriptionEnded)) onError(error);
-      }
-      missed = true;
-      if (!closed) await new Promise((resolve) => setTimeout(resolve, RESUBSCRIBE_MS).unref());
-    }
-  };
-
   const sweep = async () => {
     const digests = sessions.tokens();
     for (let start = 0; start < digests.length; start += SWEEP_BATCH) {
@@ -162,16 +141,21 @@ export function watchTokenSessions(
       }
     }
   };
-  void listen();
+  // Revocations published while the feed was down were lost: check every open session's token instead.
+  const following = followTopic(deps.pubsub, "tokenRevoked", (revoked) => sessions.end(revoked.tokenDigests, revoked.reason), {
+    onSubscribe: (again) => {
+      if (again) void sweep().catch(onError);
+    },
+    onError,
+  });
   const timer = setInterval(() => void sweep().catch(onError), intervalMs);
   timer.unref();
 
   return {
     sweep,
     async close() {
-      closed = true;
       clearInterval(timer);
-      await feed?.return?.();
+      await following.close();
     },
   };
 }

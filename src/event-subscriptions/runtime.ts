@@ -3,6 +3,7 @@ import { BrokerManagement } from "../broker/management.ts";
 import { AmqpPublisher } from "../broker/publisher.ts";
 import { BrokerRelay, type RelayReports } from "../broker/relay.ts";
 import type { BrokerConnection } from "../platform/broker-settings.ts";
+import { followTopic } from "../platform/pubsub.ts";
 import { removeSubscriptionsOfTokens, sweepBrokerLogins } from "./teardown.ts";
 
 export interface AgentBrokerReports extends RelayReports {
@@ -28,10 +29,13 @@ export function openAgentBroker(connection: BrokerConnection, deps: Pick<AppDeps
       .then(() => sweepBrokerLogins(teardown))
       .catch(reports.cleanupFailed);
   const sweeper = setInterval(() => void sweep(), SWEEP_MS).unref();
-  const revocations = deps.pubsub.subscribe("tokenRevoked");
-  const following = (async () => {
-    for await (const revoked of revocations) await removeSubscriptionsOfTokens(teardown, revoked.tokenDigests).catch(reports.cleanupFailed);
-  })();
+  // A revocation lost while the feed was down is caught by the sweep, as a token that has gone.
+  const revocations = followTopic(deps.pubsub, "tokenRevoked", (revoked) => removeSubscriptionsOfTokens(teardown, revoked.tokenDigests), {
+    onSubscribe: (again) => {
+      if (again) void sweep();
+    },
+    onError: reports.cleanupFailed,
+  });
   relay.start();
   void sweep();
   return {
@@ -39,8 +43,7 @@ export function openAgentBroker(connection: BrokerConnection, deps: Pick<AppDeps
     relay,
     async close() {
       clearInterval(sweeper);
-      await revocations.return?.();
-      await following;
+      await revocations.close();
       await relay.stop();
       await publisher.close();
     },

@@ -70,3 +70,59 @@ export function openPubSub<T extends TopicMap>(redisUrl: string | undefined, opt
     subscribeClient.disconnect();
   });
 }
+
+const RESUBSCRIBE_MS = 1000;
+
+export interface TopicFollowing {
+  close(): Promise<void>;
+}
+
+export interface FollowHooks {
+  /** Each subscription; `again` after an interruption, for what the gap may have lost. */
+  onSubscribe?(again: boolean): void;
+  /** Each feed's end (interrupted or closed). */
+  onEnd?(): void;
+  /** `handle` failed on a payload (the following goes on). */
+  onError?(error: unknown): void;
+}
+
+/**
+ * Hands every payload of `topic` to `handle`, one at a time, until closed. An interrupted feed (a Redis outage, which
+ * the pub/sub reports itself) is subscribed to again a second later.
+ */
+export function followTopic<T extends TopicMap, K extends keyof T & string>(
+  pubsub: PubSub<T>,
+  topic: K,
+  handle: (payload: T[K]) => unknown,
+  { onSubscribe = () => {}, onEnd = () => {}, onError = () => {} }: FollowHooks = {},
+): TopicFollowing {
+  let closed = false;
+  let feed: AsyncIterableIterator<T[K]> | undefined;
+  const listen = async () => {
+    for (let again = false; !closed; again = true) {
+      feed = pubsub.subscribe(topic);
+      onSubscribe(again);
+      try {
+        for await (const payload of feed) {
+          try {
+            await handle(payload);
+          } catch (error) {
+            onError(error);
+          }
+        }
+      } catch {
+        // The feed was interrupted: subscribe again.
+      }
+      onEnd();
+      if (!closed) await new Promise((resolve) => setTimeout(resolve, RESUBSCRIBE_MS).unref());
+    }
+  };
+  const listening = listen();
+  return {
+    async close() {
+      closed = true;
+      await feed?.return?.();
+      await listening;
+    },
+  };
+}

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { createConnection, createServer } from "node:net";
 
 /** A port nobody listens on right now (the kernel's choice, released at once). */
@@ -19,6 +19,9 @@ const accepts = (port: number) =>
     socket.once("connect", () => resolve(!!socket.end()));
     socket.once("error", () => resolve(false));
   });
+
+/** Whether `redis-server` can be started here (a fresh machine may have none: the tests that need one skip). */
+export const redisServerInstalled = spawnSync("redis-server", ["--version"]).status === 0;
 
 /**
  * A private `redis-server` of one test (never the shared one): no persistence, on a port of its own that
