@@ -29,7 +29,7 @@ import { createGraphqlServer } from "./server/yoga.ts";
 import { mountGraphiQLAssets } from "./server/graphiql.ts";
 import { mountLanding } from "./server/landing.ts";
 import { mountDashboard } from "./server/dashboard.ts";
-import { followForAgents } from "./event-subscriptions/fan-out.ts";
+import { agentsHearOf, followForAgents } from "./event-subscriptions/fan-out.ts";
 import { foldTalliesEvery } from "./platform/tallies.ts";
 import { TALLY_TABLES } from "./tally-tables.ts";
 
@@ -94,9 +94,12 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
     buckets: openTokenBuckets(config.redisUrl, config.pubsubPrefix),
     sessions: new TokenSessions(config.websocketMaxConnectionsPerUser, config.tokenCacheMs),
     broker: agentBroker?.broker,
-    followEvent: async (ctx, tx, outbox, event) => {
-      clearGrantsAfter(ctx.sessions.grants, outbox, event.type);
-      if (agentBroker) await followForAgents(ctx, tx, outbox, event);
+    followEvent: {
+      follow: async (ctx, tx, outbox, event) => {
+        clearGrantsAfter(ctx.sessions.grants, outbox, event.type);
+        if (agentBroker) await followForAgents(ctx, tx, outbox, event);
+      },
+      writesFor: (type) => Boolean(agentBroker) && agentsHearOf(type),
     },
   };
   const stopGrantWatch = watchGrantChanges(deps.pubsub, deps.sessions.grants);

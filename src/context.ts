@@ -21,7 +21,11 @@ export interface BrokerDeps {
 }
 
 /** Called inside the transaction of every recorded event: what must commit with it (the site agents' messages). */
-export type EventFollower = (ctx: Context, tx: Tx, outbox: Outbox<Topics>, event: EventSpec) => Promise<void>;
+export interface EventFollower {
+  follow(ctx: Context, tx: Tx, outbox: Outbox<Topics>, event: EventSpec): Promise<void>;
+  /** Whether following an event of this type writes (then its change cannot commit alone, in one statement). */
+  writesFor(type: EventSpec["type"]): boolean;
+}
 
 /** The absolute base of the URLs we answer with: PUBLIC_URL, else the origin the request was sent to. */
 export const baseUrlOf = (publicUrl: string | undefined, requestUrl: string) => publicUrl ?? new URL(requestUrl).origin;

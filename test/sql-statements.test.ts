@@ -141,14 +141,25 @@ describe("SQL statements per list request do not grow with the page size", () =>
 });
 
 describe("SQL statements per transition", () => {
-  it("an offering-user transition: 3 statements besides transaction control (the record, compare-and-swap, event; the viewer's roles are cached and REST's answer needs no reload)", async () => {
+  it("an offering-user transition: 2 statements and no transaction (the record; compare-and-swap with its event, which commits alone: nothing else writes and REST's answer needs no reload)", async () => {
     const offeringUser = await t.world.offeringUser("CREATION_REQUESTED");
     await t.http("GET", "/api/users/me/", { token: t.world.tokens.providerOwner }); // the token, cached as by any earlier request
-    const { result, work, texts } = await countSql(() =>
+    const { result, statements, texts } = await countSql(() =>
       t.http("POST", `/api/marketplace-offering-users/${offeringUser.uuid}/begin_creating/`, { token: t.world.tokens.providerOwner, body: {} }),
     );
     expect(result.status).toBe(200);
-    expect(work, texts.join("\n")).toBe(3);
+    expect(statements, texts.join("\n")).toBe(2);
+    expect(texts[1]).toMatch(/^\s*WITH changed AS \(UPDATE offering_users/);
+  });
+
+  it("a transition answered with a reload (a GraphQL selection) runs in a transaction: the same write, and the reload in it", async () => {
+    const offeringUser = await t.world.offeringUser("CREATION_REQUESTED");
+    const mutation = `mutation($uuid: ID!) { beginCreatingOfferingUser(input: { uuid: $uuid }) { __typename ... on OfferingUser { state offering { name } } } }`;
+    await t.gql("{ me { username } }", {}, t.world.tokens.providerOwner);
+    const { result, work, texts } = await countSql(() => t.gql(mutation, { uuid: offeringUser.uuid }, t.world.tokens.providerOwner));
+    expect(JSON.stringify(result), texts.join("\n")).toMatch(/"state":"CREATING"/);
+    expect(work, texts.join("\n")).toBeLessThanOrEqual(4);
+    expect(texts.some((text) => /WITH changed AS \(UPDATE offering_users/.test(text))).toBe(true);
     // On PostgreSQL the transaction's deadline knows its backend from the pool, without asking for it.
     expect(texts.filter((text) => /pg_backend_pid/.test(text))).toEqual([]);
   });

@@ -5,6 +5,7 @@ import type { Prisma } from "../generated/prisma/client.ts";
 import { toHex } from "../platform/ids.ts";
 import type { Outbox, Tx } from "../platform/transaction.ts";
 import type { Topics } from "../topics.ts";
+import type { EventType } from "../events/types.ts";
 import { AGENT_MESSAGES, type AgentMessage } from "./messages.ts";
 import { consumerQueueName, subscriptionQueueName, vhostOf } from "./naming.ts";
 
@@ -72,8 +73,11 @@ export async function sendToAgents(ctx: Context, tx: Tx, outbox: Outbox<Topics>,
   return queued;
 }
 
+/** Whether the agents hear of events of this type (then, with a broker, their messages commit with the event). */
+export const agentsHearOf = (type: EventType) => AGENT_MESSAGES[type] !== undefined;
+
 /** Follows every recorded event (when a broker is configured): those agents care about become broker messages. */
-export const followForAgents: EventFollower = async (ctx, tx, outbox, event) => {
+export const followForAgents: EventFollower["follow"] = async (ctx, tx, outbox, event) => {
   const messagesOf = AGENT_MESSAGES[event.type];
   if (!ctx.broker || !messagesOf) return;
   const messages = await messagesOf(event, tx, ctx.now());

@@ -1,7 +1,7 @@
 import type { EventType } from "../events/types.ts";
-import type { OfferingUserState } from "../generated/prisma/client.ts";
+import type { OfferingUserState, Prisma } from "../generated/prisma/client.ts";
 import type { Context } from "../context.ts";
-import { recordEvent, stateChangeContext } from "../events/record.ts";
+import { type EventSpec, recordChange, recordEvent, stateChangeContext } from "../events/record.ts";
 import { toHex } from "../platform/ids.ts";
 import type { Outbox, Tx } from "../platform/transaction.ts";
 import type { Topics } from "../topics.ts";
@@ -41,14 +41,8 @@ export interface OfferingUserChange {
   context?: Record<string, unknown>;
 }
 
-/** Writes the audit event of a change in the caller's transaction and queues its notification. */
-export async function recordOfferingUserChange(
-  ctx: Context,
-  tx: Tx,
-  outbox: Outbox<Topics>,
-  ou: OfferingUserCore,
-  change: OfferingUserChange,
-) {
+/** The audit event of a change, with the notification it is published as. */
+function changeEvent(ou: OfferingUserCore, change: OfferingUserChange) {
   const payload = {
     offeringUserId: ou.id,
     offeringId: ou.offeringId,
@@ -56,7 +50,7 @@ export async function recordOfferingUserChange(
     state: change.state,
     previousState: change.previousState,
   };
-  const event = await recordEvent(ctx, tx, outbox, {
+  const spec: EventSpec = {
     type: change.eventType,
     message: change.message,
     context: {
@@ -77,9 +71,40 @@ export async function recordOfferingUserChange(
       { type: "USER", id: ou.userId },
     ],
     change: { topic: "offeringUserChanged", payload },
-  });
-  outbox.publish("offeringUserChanged", { ...payload, eventId: event.id });
+  };
+  return { spec, publish: (outbox: Outbox<Topics>, eventId: number) => outbox.publish("offeringUserChanged", { ...payload, eventId }) };
+}
+
+/** Writes the audit event of a change in the caller's transaction and queues its notification. */
+export async function recordOfferingUserChange(
+  ctx: Context,
+  tx: Tx,
+  outbox: Outbox<Topics>,
+  ou: OfferingUserCore,
+  change: OfferingUserChange,
+) {
+  const { spec, publish } = changeEvent(ou, change);
+  const event = await recordEvent(ctx, tx, outbox, spec);
+  publish(outbox, event.id);
   return event;
+}
+
+/**
+ * Writes `update` (a statement on the record, RETURNING what it changed) and, if it changed the record, the change's
+ * audit event, in one statement (see recordChange); answers how many rows it changed.
+ */
+export async function recordOfferingUserUpdate(
+  ctx: Context,
+  db: Tx,
+  outbox: Outbox<Topics>,
+  ou: OfferingUserCore,
+  update: Prisma.Sql,
+  change: OfferingUserChange,
+) {
+  const { spec, publish } = changeEvent(ou, change);
+  const { changed, event } = await recordChange(ctx, db, outbox, update, spec);
+  if (event) publish(outbox, event.id);
+  return { count: changed };
 }
 
 export const describe = (ou: OfferingUserCore) => `${ou.userUsername} in offering ${ou.offering.name}`;

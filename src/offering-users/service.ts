@@ -10,7 +10,9 @@ import { sanitizeComment, validUrl, maxLength } from "../platform/text.ts";
 import type { Db } from "../platform/database.ts";
 import { transact, type Tx } from "../platform/transaction.ts";
 import { paginate } from "../platform/paginate.ts";
-import { describe, OFFERING_USER_CORE, type OfferingUserCore, recordOfferingUserChange } from "./changes.ts";
+import { describe, OFFERING_USER_CORE, type OfferingUserCore, recordOfferingUserChange, recordOfferingUserUpdate } from "./changes.ts";
+import { swapStatement } from "./swap-statement.ts";
+import { changeCommitsAlone } from "../events/record.ts";
 import { type FilterValues, type OrderValue } from "../platform/collection-contract.ts";
 import { OFFERING_USER_CONTRACT } from "./contract.ts";
 import { OFFERING_USER_STATES, stateLabel } from "./states.ts";
@@ -114,10 +116,12 @@ function swapState(
     rule,
     ou.state,
     (from) => tx.offeringUser.updateMany({ where: { id: ou.id, state: from, ...extraWhere }, data }),
-    async () => (await tx.offeringUser.findUnique({ where: { id: ou.id }, select: { state: true } }))?.state ?? null,
+    () => stateOf(tx, ou.id),
     { invalid: (current) => invalidTransition(rule, current), missing: notFound },
   );
 }
+
+const stateOf = async (db: Tx, id: string) => (await db.offeringUser.findUnique({ where: { id }, select: { state: true } }))?.state ?? null;
 
 export interface CommentInput {
   comment?: string | null;
@@ -145,18 +149,31 @@ export async function transitionOfferingUser(
   const rule = ruleFor(operation);
   if (!canTransition(rule, ou.state)) throw invalidTransition(rule, ou.state);
   const data = { state: rule.to, ...commentData(rule.effect, input), modified: ctx.now() };
-  return transact(ctx, async (tx, outbox) => {
-    const replaced = await swapState(tx, ou, rule, data);
-    await recordOfferingUserChange(ctx, tx, outbox, ou, {
-      eventType: rule.effect?.eventType ?? UPDATED,
-      message: `Offering user ${describe(ou)} has been moved from ${stateLabel(replaced)} to ${stateLabel(rule.to)}.`,
-      previousState: replaced,
-      state: rule.to,
-      context: { operation, ...changedComments(ou, data) },
-    });
-    // An answer of the record's own fields (REST's) is the row as read and changed: no reload.
-    return query.select || query.include ? reload(tx, ou.id, query) : { ...ou, ...data };
+  const eventType = rule.effect?.eventType ?? UPDATED;
+  const change = (from: OfferingUserState) => ({
+    eventType,
+    message: `Offering user ${describe(ou)} has been moved from ${stateLabel(from)} to ${stateLabel(rule.to)}.`,
+    previousState: from,
+    state: rule.to,
+    context: { operation, ...changedComments(ou, data) },
   });
+  // An answer of the record's own fields (REST's) is the row as read and changed: no reload, and then the swap with
+  // its event is the whole write, which commits alone unless something follows the event in its transaction.
+  const reloads = Boolean(query.select || query.include);
+  return transact(
+    ctx,
+    async (tx, outbox) => {
+      await swapFromObserved(
+        rule,
+        ou.state,
+        (from) => recordOfferingUserUpdate(ctx, tx, outbox, ou, swapStatement(ou.id, from, data), change(from)),
+        () => stateOf(tx, ou.id),
+        { invalid: (current) => invalidTransition(rule, current), missing: notFound },
+      );
+      return reloads ? reload(tx, ou.id, query) : { ...ou, ...data };
+    },
+    { oneStatement: !reloads && changeCommitsAlone(ctx, eventType) },
+  );
 }
 
 function changedComments(

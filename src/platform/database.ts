@@ -25,8 +25,11 @@ export interface Database {
   sql: SqlExecutor;
   kind: "pglite" | "postgresql";
   poolUsage(): PoolUsage;
-  /** PostgreSQL only: cancels what the backend with this pid is running, over a connection of its own (the pool may be full). */
-  cancelBackend?(pid: number): Promise<void>;
+  /**
+   * PostgreSQL only: cancels what the backend with this pid is running (if it has been running for `runningForMs`),
+   * over a connection of its own (the pool may be full).
+   */
+  cancelBackend?(pid: number, runningForMs?: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -55,9 +58,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const cancel = database.cancelBackend;
   transactionLimits.set(database.prisma, {
     timeoutMs,
-    open: cancel ? (start) => transactionBackends.run({}, start) : (start) => start(),
+    open: cancel ? (start) => transactionBackends.run({ latest: false }, start) : (start) => start(),
     // The embedded database has one connection: nothing another transaction holds can block this one.
     arm: cancel ? (tx) => armDeadline(tx, timeoutMs, cancel) : async () => () => {},
+    alone: cancel ? (statement) => statementWithDeadline(statement, timeoutMs, cancel) : (statement) => statement(),
   });
   return database;
 }
@@ -72,34 +76,71 @@ export interface TransactionLimit {
   timeoutMs: number;
   open<T>(start: () => Promise<T>): Promise<T>;
   arm(tx: Prisma.TransactionClient): Promise<() => void>;
+  /** Runs one statement that commits on its own (no transaction around it) within the same deadline. */
+  alone<T>(statement: () => Promise<T>): Promise<T>;
 }
 
 const transactionLimits = new WeakMap<PrismaClient, TransactionLimit>();
 
 export const transactionLimitOf = (db: PrismaClient): TransactionLimit =>
-  transactionLimits.get(db) ?? { timeoutMs: DEFAULT_TRANSACTION_TIMEOUT_MS, open: (start) => start(), arm: async () => () => {} };
+  transactionLimits.get(db) ?? {
+    timeoutMs: DEFAULT_TRANSACTION_TIMEOUT_MS,
+    open: (start) => start(),
+    arm: async () => () => {},
+    alone: (statement) => statement(),
+  };
 
 /**
  * The backend (pid) of the connection a transaction opened by `TransactionLimit.open` took from the pool: the pool
- * notes the first connection handed out in that async context, which is the transaction's own.
+ * notes the first connection handed out in that async context, which is the transaction's own; for statements run
+ * alone, the latest (the one running).
  */
-const transactionBackends = new AsyncLocalStorage<{ pid?: number }>();
+const transactionBackends = new AsyncLocalStorage<{ pid?: number; latest: boolean }>();
 
 /** The backend of the current transaction's connection, when the pool noted it (PostgreSQL, in `TransactionLimit.open`). */
 export const transactionBackend = (): number | undefined => transactionBackends.getStore()?.pid;
 
-/** Makes the pool note which backend each transaction got (see transactionBackends). */
+type PooledClient = pg.PoolClient & { processID?: number };
+type ConnectCallback = (error: Error | undefined, client: PooledClient | undefined, release: () => void) => void;
+
+/** Makes the pool note which backend each transaction (or statement run alone) got: see transactionBackends. */
 function noteTransactionBackends(pool: pg.Pool) {
-  const connect = pool.connect.bind(pool) as (callback?: unknown) => Promise<pg.PoolClient & { processID?: number }> | undefined;
-  pool.connect = ((callback?: unknown) => {
+  const connect = pool.connect.bind(pool) as (callback?: ConnectCallback) => Promise<PooledClient> | undefined;
+  pool.connect = ((callback?: ConnectCallback) => {
     const noted = transactionBackends.getStore();
-    if (callback || !noted) return connect(callback);
+    if (!noted) return connect(callback);
+    // pool.query, which Prisma uses outside transactions, asks with a callback.
+    if (callback) {
+      return connect((error, client, release) => {
+        if (client && (noted.latest || noted.pid === undefined)) noted.pid = client.processID;
+        callback(error, client, release);
+      });
+    }
     return connect()!.then((client) => {
-      noted.pid ??= client.processID;
+      if (noted.latest || noted.pid === undefined) noted.pid = client.processID;
       return client;
     });
   }) as typeof pool.connect;
 }
+
+/**
+ * Runs a statement outside any transaction, cancelled at the deadline as a transaction would be. The connection goes
+ * back to the pool as soon as the statement ends, so the backend is cancelled only if its statement has been running
+ * for half the deadline or more: one sent after ours finished cannot have.
+ */
+async function statementWithDeadline<T>(statement: () => Promise<T>, timeoutMs: number, cancel: Cancel): Promise<T> {
+  const noted: { pid?: number; latest: boolean } = { latest: true };
+  const timer = setTimeout(() => {
+    if (noted.pid !== undefined) void cancel(noted.pid, timeoutMs / 2).catch(() => {});
+  }, timeoutMs);
+  try {
+    return await transactionBackends.run(noted, statement);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+type Cancel = NonNullable<Database["cancelBackend"]>;
 
 /**
  * Prisma's transaction timeout refuses the next statement but cannot stop the one running, and a statement waiting
@@ -107,7 +148,7 @@ function noteTransactionBackends(pool: pg.Pool) {
  * the transaction's backend is cancelled (SQLSTATE 57014): the statement fails, the transaction rolls back, and the
  * client gets its 503 on time. The backend is the one the pool noted for the transaction, or asked for (a round trip).
  */
-async function armDeadline(tx: Prisma.TransactionClient, timeoutMs: number, cancel: (pid: number) => Promise<void>) {
+async function armDeadline(tx: Prisma.TransactionClient, timeoutMs: number, cancel: Cancel) {
   const pid = transactionBackend() ?? (await tx.$queryRaw<Array<{ pid: number }>>`SELECT pg_backend_pid() AS pid`)[0].pid;
   let done = false;
   const timer = setTimeout(() => {
@@ -172,12 +213,16 @@ async function openPostgres(
     prisma,
     kind: "postgresql",
     poolUsage: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
-    cancelBackend: async (pid) => {
+    cancelBackend: async (pid, runningForMs = 0) => {
       const client = new pg.Client({ connectionString, application_name: APPLICATION_NAME });
       client.on("error", () => {});
       try {
         await client.connect();
-        await client.query("SELECT pg_cancel_backend($1)", [pid]);
+        await client.query(
+          `SELECT pg_cancel_backend(pid) FROM pg_stat_activity
+           WHERE pid = $1 AND state = 'active' AND query_start <= clock_timestamp() - make_interval(secs => $2::float8 / 1000)`,
+          [pid, runningForMs],
+        );
       } finally {
         await client.end().catch(() => {});
       }

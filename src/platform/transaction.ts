@@ -24,6 +24,15 @@ export class Outbox<T extends TopicMap> {
   }
 }
 
+export interface TransactOptions {
+  /**
+   * `work` writes in one statement (a data-modifying CTE is atomic by itself) and reads nothing that must agree with
+   * it: it runs without a transaction around it (no BEGIN and COMMIT), within the same deadline. Its reads, if any
+   * (a compare-and-swap's re-read of the state), are statements of their own.
+   */
+  oneStatement?: boolean;
+}
+
 /**
  * Runs `work` in one database transaction. Use only `tx` inside it: the embedded database has a single
  * connection, so touching `db` there would wait for the transaction that is waiting for it. The transaction lasts
@@ -34,9 +43,15 @@ export class Outbox<T extends TopicMap> {
 export async function transact<T, Topics extends TopicMap>(
   deps: { db: Db; pubsub: PubSub<Topics> },
   work: (tx: Tx, outbox: Outbox<Topics>) => Promise<T>,
+  { oneStatement = false }: TransactOptions = {},
 ): Promise<T> {
   const outbox = new Outbox(deps.pubsub);
   const limit = transactionLimitOf(deps.db);
+  if (oneStatement) {
+    const result = await limit.alone(() => work(deps.db, outbox));
+    outbox.flush();
+    return result;
+  }
   const result = await limit.open(() =>
     deps.db.$transaction(
       async (tx) => {

@@ -1,7 +1,9 @@
 import net from "node:net";
 
-/** PostgreSQL's CommandComplete message for a COMMIT: tag 'C', length 11, "COMMIT\0". */
-const COMMIT_COMPLETE = Buffer.from([0x43, 0, 0, 0, 11, ...Buffer.from("COMMIT\0")]);
+/** PostgreSQL's ReadyForQuery message outside a transaction: tag 'Z', length 5, status 'I' (idle). */
+const READY_IDLE = Buffer.from([0x5a, 0, 0, 0, 5, 0x49]);
+/** A statement that writes, as the client sends it (Prisma's and ours are upper case). */
+const WRITES = /\b(INSERT|UPDATE|DELETE)\b/;
 
 /**
  * A TCP proxy of the test's own in front of a server (PostgreSQL), to take the server away from a client without
@@ -13,7 +15,7 @@ export interface TcpProxy {
   urlFor(url: string): string;
   /** Drops every open connection and stops accepting (new connections are refused). */
   cut(): Promise<void>;
-  /** Cuts as soon as the server has confirmed a COMMIT to the client (the confirmation itself reaches it). */
+  /** Cuts as soon as the server has committed a write (a transaction's or a statement's alone); the confirmation reaches the client. */
   cutAfterNextCommit(): Promise<void>;
   /** Accepts connections again (on the same port) after a cut. */
   resume(): Promise<void>;
@@ -32,14 +34,22 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     const upstream = net.connect(target.port, target.host);
     track(client);
     track(upstream);
-    client.pipe(upstream);
-    // The end of the previous chunk: a COMMIT's confirmation may arrive split across two.
+    // A write commits when the connection is next idle: after its transaction's COMMIT, or after the statement
+    // itself when it ran alone.
+    let wrote = false;
+    client.on("data", (chunk: Buffer) => {
+      if (WRITES.test(chunk.toString("latin1"))) wrote = true;
+      upstream.write(chunk);
+    });
+    // The end of the previous chunk: the server's confirmation may arrive split across two.
     let tail = Buffer.alloc(0);
     upstream.on("data", (chunk: Buffer) => {
       const watcher = afterCommit;
       const seen = Buffer.concat([tail, chunk]);
-      tail = seen.subarray(Math.max(0, seen.length - (COMMIT_COMPLETE.length - 1)));
-      if (watcher && seen.includes(COMMIT_COMPLETE)) {
+      tail = seen.subarray(Math.max(0, seen.length - (READY_IDLE.length - 1)));
+      const committed = wrote && seen.includes(READY_IDLE);
+      if (seen.includes(READY_IDLE)) wrote = false;
+      if (watcher && committed) {
         afterCommit = undefined;
         client.write(chunk, watcher);
       } else client.write(chunk);
