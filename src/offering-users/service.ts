@@ -12,6 +12,8 @@ import { transact, type Tx } from "../platform/transaction.ts";
 import { paginate } from "../platform/paginate.ts";
 import { describe, OFFERING_USER_CORE, type OfferingUserCore, recordOfferingUserChange, recordOfferingUserUpdate } from "./changes.ts";
 import { swapStatement } from "./swap-statement.ts";
+import { changedComments, commentData, type CommentInput } from "./comments.ts";
+export type { CommentInput } from "./comments.ts";
 import { changeCommitsAlone } from "../events/record.ts";
 import { type FilterValues, type OrderValue } from "../platform/collection-contract.ts";
 import { OFFERING_USER_CONTRACT } from "./contract.ts";
@@ -19,7 +21,6 @@ import { OFFERING_USER_STATES, stateLabel } from "./states.ts";
 import {
   COMMENTS_FROZEN_IN,
   INTERNAL_OFFERING_USER_TRANSITIONS,
-  type OfferingUserEffect,
   type OfferingUserOperation,
   ruleFor,
 } from "./transitions.ts";
@@ -123,20 +124,6 @@ function swapState(
 
 const stateOf = async (db: Tx, id: string) => (await db.offeringUser.findUnique({ where: { id }, select: { state: true } }))?.state ?? null;
 
-export interface CommentInput {
-  comment?: string | null;
-  commentUrl?: string | null;
-}
-
-function commentData(effect: OfferingUserEffect | undefined, input: CommentInput) {
-  if (effect?.clearsComments) return { serviceProviderComment: "", serviceProviderCommentUrl: "" };
-  if (!effect?.storesComment) return {};
-  return {
-    ...(input.comment != null ? { serviceProviderComment: sanitizeComment(input.comment) } : {}),
-    ...(input.commentUrl != null ? { serviceProviderCommentUrl: validUrl("commentUrl", input.commentUrl) } : {}),
-  };
-}
-
 export async function transitionOfferingUser(
   ctx: Context,
   uuid: string,
@@ -174,21 +161,6 @@ export async function transitionOfferingUser(
     },
     { oneStatement: !reloads && changeCommitsAlone(ctx, eventType) },
   );
-}
-
-function changedComments(
-  ou: OfferingUserCore,
-  data: { serviceProviderComment?: string; serviceProviderCommentUrl?: string },
-): Record<string, unknown> {
-  const changed = (["serviceProviderComment", "serviceProviderCommentUrl"] as const).filter(
-    (key) => data[key] !== undefined && data[key] !== ou[key],
-  );
-  if (!changed.length) return {};
-  return {
-    changed_fields: changed.map((k) => (k === "serviceProviderComment" ? "service_provider_comment" : "service_provider_comment_url")),
-    new_service_provider_comment: data.serviceProviderComment ?? ou.serviceProviderComment,
-    new_service_provider_comment_url: data.serviceProviderCommentUrl ?? ou.serviceProviderCommentUrl,
-  };
 }
 
 export async function updateOfferingUserComments(
