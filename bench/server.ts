@@ -14,6 +14,7 @@ import { serve } from "@hono/node-server";
 import pg from "pg";
 import { createApp } from "../src/app.ts";
 import { openDatabase } from "../src/platform/database.ts";
+import { loadDeploymentSettings } from "../src/platform/deployment-settings.ts";
 import { createBareServer } from "./bare-server.ts";
 import { createHonoPrismaApp } from "./hono-prisma-server.ts";
 import { seedBenchData, seedBenchViewers } from "./seed.ts";
@@ -36,7 +37,8 @@ v8.setFlagsFromString("--expose-gc");
 const collectGarbage = vm.runInNewContext("gc") as () => void;
 
 async function startApp(): Promise<{ ready: ServerReady; close: () => Promise<void> }> {
-  const database = await openDatabase({ databaseUrl, poolSize: POOL_SIZE });
+  // The deployed default statement timeout, as createApp opens its database.
+  const database = await openDatabase({ databaseUrl, poolSize: POOL_SIZE, statementTimeoutMs: loadDeploymentSettings({}).databaseStatementTimeoutMs });
   const app = await createApp({ database, config: { seedDemo: false, pubsubPrefix: "bench", redisUrl: undefined, ...(process.env.LOG_LEVEL ? {} : { logLevel: "warn" as const }) } });
   const token = process.env.BENCH_SEED === "1" ? await seedBenchData(app.deps.db) : undefined;
   const viewers = Number(process.env.BENCH_SEED_VIEWERS ?? 0);

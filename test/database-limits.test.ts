@@ -1,9 +1,7 @@
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { createApp } from "../src/app.ts";
-import { APPLICATION_NAME, openDatabase, transactionBackend } from "../src/platform/database.ts";
-import { openPubSub } from "../src/platform/pubsub.ts";
-import { transact } from "../src/platform/transaction.ts";
+import { APPLICATION_NAME, openDatabase } from "../src/platform/database.ts";
 import { killGateways, startGateway } from "./support/server-process.ts";
 import { type GatewayStorage, postgresStorage } from "./support/storage.ts";
 import { sleep } from "./support/ws.ts";
@@ -97,31 +95,6 @@ describe.skipIf(!postgresUrl)("DATABASE_POOL_SIZE and DATABASE_STATEMENT_TIMEOUT
     await locker.end();
     expect(await gateway.stop()).toEqual({ code: 0, signal: null });
   }, 120_000);
-
-  it("each transaction knows its own connection's backend without asking, with more transactions than connections", async () => {
-    const own = await postgresStorage(postgresUrl!);
-    const database = await openDatabase({ databaseUrl: own.url, poolSize: POOL_SIZE });
-    const pubsub = openPubSub(undefined);
-    try {
-      // Reads outside transactions run alongside, so the pool hands connections out in every order.
-      const reads = Array.from({ length: 8 }, () => database.prisma.$queryRaw`SELECT pg_sleep(0.01)::text`);
-      const seen = await Promise.all(
-        Array.from({ length: 12 }, () =>
-          transact({ db: database.prisma, pubsub: pubsub.pubsub }, async (tx) => {
-            const [{ pid }] = await tx.$queryRaw<Array<{ pid: number }>>`SELECT pg_backend_pid() AS pid`;
-            return { noted: transactionBackend(), pid };
-          }),
-        ),
-      );
-      await Promise.all(reads);
-      for (const { noted, pid } of seen) expect(noted).toBe(pid);
-      expect(new Set(seen.map((s) => s.pid)).size).toBeLessThanOrEqual(POOL_SIZE);
-    } finally {
-      await pubsub.close();
-      await database.close();
-      await own.dispose();
-    }
-  });
 
   it("with no statement timeout, a transition behind a row lock answers 503 at DATABASE_TRANSACTION_TIMEOUT_MS and writes nothing", async () => {
     const own = await postgresStorage(postgresUrl!);

@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from "node:async_hooks";
 import fs from "node:fs";
 import path from "node:path";
 import { PrismaPg } from "@prisma/adapter-pg";
@@ -25,11 +24,8 @@ export interface Database {
   sql: SqlExecutor;
   kind: "pglite" | "postgresql";
   poolUsage(): PoolUsage;
-  /**
-   * PostgreSQL only: cancels what the backend with this pid is running (if it has been running for `runningForMs`),
-   * over a connection of its own (the pool may be full).
-   */
-  cancelBackend?(pid: number, runningForMs?: number): Promise<void>;
+  /** PostgreSQL only: cancels what the backend with this pid is running, over a connection of its own (the pool may be full). */
+  cancelBackend?(pid: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -56,100 +52,42 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const database = options.databaseUrl ? await openPostgres(options.databaseUrl, options) : await openPglite(options.dataDir, options.pgliteDump);
   const timeoutMs = options.transactionTimeoutMs ?? DEFAULT_TRANSACTION_TIMEOUT_MS;
   const cancel = database.cancelBackend;
+  const statementTimeoutMs = options.statementTimeoutMs ?? 0;
   transactionLimits.set(database.prisma, {
     timeoutMs,
-    open: cancel ? (start) => transactionBackends.run({ latest: false }, start) : (start) => start(),
     // The embedded database has one connection: nothing another transaction holds can block this one.
     arm: cancel ? (tx) => armDeadline(tx, timeoutMs, cancel) : async () => () => {},
-    alone: cancel ? (statement) => statementWithDeadline(statement, timeoutMs, cancel) : (statement) => statement(),
+    statementsBounded: !cancel || (statementTimeoutMs > 0 && statementTimeoutMs <= timeoutMs),
   });
   return database;
 }
 
 export const DEFAULT_TRANSACTION_TIMEOUT_MS = 15_000;
 
-/**
- * How a database bounds its transactions: `open` wraps the call that opens one, and `arm` runs first in it and returns
- * what disarms it before the commit.
- */
+/** How a database bounds its transactions: `arm` runs first in each and returns what disarms it before the commit. */
 export interface TransactionLimit {
   timeoutMs: number;
-  open<T>(start: () => Promise<T>): Promise<T>;
   arm(tx: Prisma.TransactionClient): Promise<() => void>;
-  /** Runs one statement that commits on its own (no transaction around it) within the same deadline. */
-  alone<T>(statement: () => Promise<T>): Promise<T>;
+  /**
+   * Whether a statement run outside a transaction ends within the same deadline by itself: the statement timeout is
+   * on and no longer (or the embedded database, whose one connection nothing else holds).
+   */
+  statementsBounded: boolean;
 }
 
 const transactionLimits = new WeakMap<PrismaClient, TransactionLimit>();
 
 export const transactionLimitOf = (db: PrismaClient): TransactionLimit =>
-  transactionLimits.get(db) ?? {
-    timeoutMs: DEFAULT_TRANSACTION_TIMEOUT_MS,
-    open: (start) => start(),
-    arm: async () => () => {},
-    alone: (statement) => statement(),
-  };
-
-/**
- * The backend (pid) of the connection a transaction opened by `TransactionLimit.open` took from the pool: the pool
- * notes the first connection handed out in that async context, which is the transaction's own; for statements run
- * alone, the latest (the one running).
- */
-const transactionBackends = new AsyncLocalStorage<{ pid?: number; latest: boolean }>();
-
-/** The backend of the current transaction's connection, when the pool noted it (PostgreSQL, in `TransactionLimit.open`). */
-export const transactionBackend = (): number | undefined => transactionBackends.getStore()?.pid;
-
-type PooledClient = pg.PoolClient & { processID?: number };
-type ConnectCallback = (error: Error | undefined, client: PooledClient | undefined, release: () => void) => void;
-
-/** Makes the pool note which backend each transaction (or statement run alone) got: see transactionBackends. */
-function noteTransactionBackends(pool: pg.Pool) {
-  const connect = pool.connect.bind(pool) as (callback?: ConnectCallback) => Promise<PooledClient> | undefined;
-  pool.connect = ((callback?: ConnectCallback) => {
-    const noted = transactionBackends.getStore();
-    if (!noted) return connect(callback);
-    // pool.query, which Prisma uses outside transactions, asks with a callback.
-    if (callback) {
-      return connect((error, client, release) => {
-        if (client && (noted.latest || noted.pid === undefined)) noted.pid = client.processID;
-        callback(error, client, release);
-      });
-    }
-    return connect()!.then((client) => {
-      if (noted.latest || noted.pid === undefined) noted.pid = client.processID;
-      return client;
-    });
-  }) as typeof pool.connect;
-}
-
-/**
- * Runs a statement outside any transaction, cancelled at the deadline as a transaction would be. The connection goes
- * back to the pool as soon as the statement ends, so the backend is cancelled only if its statement has been running
- * for half the deadline or more: one sent after ours finished cannot have.
- */
-async function statementWithDeadline<T>(statement: () => Promise<T>, timeoutMs: number, cancel: Cancel): Promise<T> {
-  const noted: { pid?: number; latest: boolean } = { latest: true };
-  const timer = setTimeout(() => {
-    if (noted.pid !== undefined) void cancel(noted.pid, timeoutMs / 2).catch(() => {});
-  }, timeoutMs);
-  try {
-    return await transactionBackends.run(noted, statement);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-type Cancel = NonNullable<Database["cancelBackend"]>;
+  transactionLimits.get(db) ?? { timeoutMs: DEFAULT_TRANSACTION_TIMEOUT_MS, arm: async () => () => {}, statementsBounded: false };
 
 /**
  * Prisma's transaction timeout refuses the next statement but cannot stop the one running, and a statement waiting
  * for a row lock waits as long as the lock is held (or the statement timeout, which may be off). So at the deadline
  * the transaction's backend is cancelled (SQLSTATE 57014): the statement fails, the transaction rolls back, and the
- * client gets its 503 on time. The backend is the one the pool noted for the transaction, or asked for (a round trip).
+ * client gets its 503 on time. Costs one round trip per transaction (the backend's pid).
  */
-async function armDeadline(tx: Prisma.TransactionClient, timeoutMs: number, cancel: Cancel) {
-  const pid = transactionBackend() ?? (await tx.$queryRaw<Array<{ pid: number }>>`SELECT pg_backend_pid() AS pid`)[0].pid;
+async function armDeadline(tx: Prisma.TransactionClient, timeoutMs: number, cancel: (pid: number) => Promise<void>) {
+  const [{ pid }] = await tx.$queryRaw<Array<{ pid: number }>>`SELECT pg_backend_pid() AS pid`;
   let done = false;
   const timer = setTimeout(() => {
     if (!done) void cancel(pid).catch(() => {});
@@ -207,22 +145,17 @@ async function openPostgres(
   // pg-pool takes a client's error listener off before handing it out; an error read in the same chunk as the answer that
   // released it would otherwise throw before its next user listens. Its query and the pool still see the error.
   pool.on("connect", (client) => client.on("error", () => {}));
-  noteTransactionBackends(pool);
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool), errorFormat: ERROR_FORMAT });
   return {
     prisma,
     kind: "postgresql",
     poolUsage: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
-    cancelBackend: async (pid, runningForMs = 0) => {
+    cancelBackend: async (pid) => {
       const client = new pg.Client({ connectionString, application_name: APPLICATION_NAME });
       client.on("error", () => {});
       try {
         await client.connect();
-        await client.query(
-          `SELECT pg_cancel_backend(pid) FROM pg_stat_activity
-           WHERE pid = $1 AND state = 'active' AND query_start <= clock_timestamp() - make_interval(secs => $2::float8 / 1000)`,
-          [pid, runningForMs],
-        );
+        await client.query("SELECT pg_cancel_backend($1)", [pid]);
       } finally {
         await client.end().catch(() => {});
       }

@@ -27,8 +27,9 @@ export class Outbox<T extends TopicMap> {
 export interface TransactOptions {
   /**
    * `work` writes in one statement (a data-modifying CTE is atomic by itself) and reads nothing that must agree with
-   * it: it runs without a transaction around it (no BEGIN and COMMIT), within the same deadline. Its reads, if any
-   * (a compare-and-swap's re-read of the state), are statements of their own.
+   * it: it runs without a transaction around it (no BEGIN and COMMIT) where the statement timeout keeps it within the
+   * same deadline (`TransactionLimit.statementsBounded`), in one otherwise. Its reads, if any (a compare-and-swap's
+   * re-read of the state), are statements of their own.
    */
   oneStatement?: boolean;
 }
@@ -47,23 +48,21 @@ export async function transact<T, Topics extends TopicMap>(
 ): Promise<T> {
   const outbox = new Outbox(deps.pubsub);
   const limit = transactionLimitOf(deps.db);
-  if (oneStatement) {
-    const result = await limit.alone(() => work(deps.db, outbox));
+  if (oneStatement && limit.statementsBounded) {
+    const result = await work(deps.db, outbox);
     outbox.flush();
     return result;
   }
-  const result = await limit.open(() =>
-    deps.db.$transaction(
-      async (tx) => {
-        const disarm = await limit.arm(tx);
-        try {
-          return await work(tx, outbox);
-        } finally {
-          disarm();
-        }
-      },
-      { timeout: limit.timeoutMs, maxWait: limit.timeoutMs },
-    ),
+  const result = await deps.db.$transaction(
+    async (tx) => {
+      const disarm = await limit.arm(tx);
+      try {
+        return await work(tx, outbox);
+      } finally {
+        disarm();
+      }
+    },
+    { timeout: limit.timeoutMs, maxWait: limit.timeoutMs },
   );
   outbox.flush();
   return result;

@@ -3,11 +3,15 @@ import { readFileSync } from "node:fs";
 import pg from "pg";
 import { inject } from "vitest";
 import { type Database, openDatabase } from "../../src/platform/database.ts";
+import { loadDeploymentSettings } from "../../src/platform/deployment-settings.ts";
 
 /**
  * A fresh, empty database for one test file: in-memory PGlite by default; with TEST_DATABASE_URL a new
  * database on that PostgreSQL server, dropped again by `drop()`.
  */
+/** The deployed default statement timeout: tests open PostgreSQL as a gateway does. */
+export const DEFAULT_STATEMENT_TIMEOUT_MS = loadDeploymentSettings({}).databaseStatementTimeoutMs;
+
 export async function freshDatabase(): Promise<Database & { url?: string; drop(): Promise<void> }> {
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) {
@@ -21,7 +25,7 @@ export async function freshDatabase(): Promise<Database & { url?: string; drop()
   await admin.end();
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  const database = await openDatabase({ databaseUrl: url.toString(), poolSize: 5 });
+  const database = await openDatabase({ databaseUrl: url.toString(), poolSize: 5, statementTimeoutMs: DEFAULT_STATEMENT_TIMEOUT_MS });
   return {
     ...database,
     url: url.toString(),

@@ -5,6 +5,7 @@ import path from "node:path";
 import pg from "pg";
 import { MIGRATIONS_DIR } from "../../src/app.ts";
 import { type Database, openDatabase } from "../../src/platform/database.ts";
+import { DEFAULT_STATEMENT_TIMEOUT_MS } from "./database.ts";
 import { applyMigrations } from "../../src/platform/migrations.ts";
 
 /** Where gateway processes started by a test keep their data, and how the test itself reaches it. */
@@ -58,7 +59,7 @@ export async function postgresStorage(serverUrl: string): Promise<GatewayStorage
     kind: "postgresql",
     env: { DATABASE_URL: url.toString() },
     url: url.toString(),
-    open: async () => migrated(await openDatabase({ databaseUrl: url.toString(), poolSize: 3 })),
+    open: async () => migrated(await openDatabase({ databaseUrl: url.toString(), poolSize: 3, statementTimeoutMs: DEFAULT_STATEMENT_TIMEOUT_MS })),
     dispose: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
   };
 }
