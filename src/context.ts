@@ -20,7 +20,10 @@ export interface BrokerDeps {
   wake(): void;
 }
 
-/** Called inside the transaction of every recorded event: what must commit with it (the site agents' messages). */
+/**
+ * Called with every recorded event, inside its transaction: what must commit with it (the site agents' messages). A
+ * change whose event it writes nothing for may commit alone, in one statement; then `tx` is the database itself.
+ */
 export interface EventFollower {
   follow(ctx: Context, tx: Tx, outbox: Outbox<Topics>, event: EventSpec): Promise<void>;
   /** Whether following an event of this type writes (then its change cannot commit alone, in one statement). */

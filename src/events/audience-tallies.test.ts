@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
 import { countSql } from "../../test/support/sql-counter.ts";
 import type { EventScopeType } from "../generated/prisma/client.ts";
-import { foldTallies, totalsSql } from "../platform/tallies.ts";
+import { foldTallies, totalsSql, unfoldedRowsSql } from "../platform/tallies.ts";
 import { EVENT_AUDIENCE_TALLIES, EVENT_USER_TALLIES } from "./tallies.ts";
 
 /**
@@ -89,9 +89,18 @@ async function talliesAgree() {
   await countsAgree();
 }
 
-it("is the number of events listed for every viewer and type filter, before and after a fold", async () => {
+it("is the number of events listed for every viewer and type filter, before and after a fold in chunks of ids", async () => {
+  const db = t.app.deps.db;
   await talliesAgree();
-  for (const table of [EVENT_AUDIENCE_TALLIES, EVENT_USER_TALLIES]) await foldTallies(t.app.deps.db, table);
+  const unfolded = async () => Number((await db.$queryRawUnsafe<Array<{ n: bigint }>>(`SELECT ${unfoldedRowsSql([EVENT_AUDIENCE_TALLIES, EVENT_USER_TALLIES])} AS n`))[0].n);
+  expect(await unfolded()).toBeGreaterThan(0);
+  for (const table of [EVENT_AUDIENCE_TALLIES, EVENT_USER_TALLIES]) {
+    const [{ newest }] = await db.$queryRawUnsafe<Array<{ newest: bigint }>>(`SELECT max(id) AS newest FROM ${table.table}`);
+    // Folding the rows after the newest folds nothing; chunks of ten ids up to it fold everything.
+    expect(await foldTallies(db, table, newest, newest + 10n)).toBe(0);
+    for (let from = 0n; from < newest; from += 10n) await foldTallies(db, table, from, from + 10n);
+  }
+  expect(await unfolded()).toBe(0);
   await talliesAgree();
 });
 

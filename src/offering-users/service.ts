@@ -13,7 +13,6 @@ import { paginate } from "../platform/paginate.ts";
 import { describe, OFFERING_USER_CORE, type OfferingUserCore, recordOfferingUserChange, recordOfferingUserUpdate } from "./changes.ts";
 import { swapStatement } from "./swap-statement.ts";
 import { changedComments, commentData, type CommentInput } from "./comments.ts";
-export type { CommentInput } from "./comments.ts";
 import { changeCommitsAlone } from "../events/record.ts";
 import { type FilterValues, type OrderValue } from "../platform/collection-contract.ts";
 import { OFFERING_USER_CONTRACT } from "./contract.ts";
@@ -27,6 +26,8 @@ import {
 import { countVisible } from "./tallies.ts";
 import { offeringUserVisibility, visibleOfferingUsers } from "./visibility.ts";
 import { visibleEvents } from "../events/visibility.ts";
+
+export type { CommentInput } from "./comments.ts";
 
 /** The selection GraphQL asks for (plugin-prisma's queryFromInfo); services return rows shaped by it. */
 export type OfferingUserQuery = { select?: Prisma.OfferingUserSelect; include?: Prisma.OfferingUserInclude };
@@ -118,9 +119,11 @@ function swapState(
     ou.state,
     (from) => tx.offeringUser.updateMany({ where: { id: ou.id, state: from, ...extraWhere }, data }),
     () => stateOf(tx, ou.id),
-    { invalid: (current) => invalidTransition(rule, current), missing: notFound },
+    swapErrors(rule),
   );
 }
+
+const swapErrors = (rule: TransitionRule<OfferingUserState, unknown>) => ({ invalid: (current: OfferingUserState) => invalidTransition(rule, current), missing: notFound });
 
 const stateOf = async (db: Tx, id: string) => (await db.offeringUser.findUnique({ where: { id }, select: { state: true } }))?.state ?? null;
 
@@ -155,7 +158,7 @@ export async function transitionOfferingUser(
         ou.state,
         (from) => recordOfferingUserUpdate(ctx, tx, outbox, ou, swapStatement(ou.id, from, data), change(from)),
         () => stateOf(tx, ou.id),
-        { invalid: (current) => invalidTransition(rule, current), missing: notFound },
+        swapErrors(rule),
       );
       return reloads ? reload(tx, ou.id, query) : { ...ou, ...data };
     },

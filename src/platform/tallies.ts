@@ -57,21 +57,22 @@ export function plainCondition<T extends string | boolean>(
 }
 
 /**
- * Folds into one row the tallies of each key that has more than one, one of them newer than `after`, in one
- * statement: the rows it deletes are the rows it sums, so a count read before or after it, or a change written
- * meanwhile, sees the same totals. A key already folded is never rewritten.
+ * Folds into one row the tallies of each key that has more than one, one of them newer than `after` (and not newer
+ * than `upTo`), in one statement: the rows it deletes are the rows it sums, so a count read before or after it, or a
+ * change written meanwhile, sees the same totals. A key already folded is never rewritten.
  */
-export async function foldTallies(db: PrismaClient, { table, keys }: TallyTable, after = 0n): Promise<number> {
+export async function foldTallies(db: PrismaClient, { table, keys }: TallyTable, after = 0n, upTo?: bigint): Promise<number> {
   const name = quoted(table);
   const columns = keys.map(quoted).join(", ");
   const ofT = keys.map((key) => `t.${quoted(key)}`).join(", ");
   const joined = keys.map((key) => `t.${quoted(key)} = touched.${quoted(key)}`).join(" AND ");
   return db.$executeRawUnsafe(
-    `WITH recent AS (SELECT DISTINCT ${columns} FROM ${name} WHERE "id" > $1),
+    `WITH recent AS (SELECT DISTINCT ${columns} FROM ${name} WHERE "id" > $1 AND ($2::bigint IS NULL OR "id" <= $2)),
      touched AS (SELECT ${ofT} FROM ${name} AS t JOIN recent USING (${columns}) GROUP BY ${ofT} HAVING count(*) > 1),
      folded AS (DELETE FROM ${name} AS t USING touched WHERE ${joined} RETURNING ${ofT}, t."delta")
      INSERT INTO ${name} (${columns}, "delta") SELECT ${columns}, sum("delta") FROM folded GROUP BY ${columns} HAVING sum("delta") <> 0`,
     after,
+    upTo ?? null,
   );
 }
 
@@ -79,6 +80,12 @@ async function newestId(db: PrismaClient, { table }: TallyTable): Promise<bigint
   const [row] = await db.$queryRawUnsafe<Array<{ newest: bigint | null }>>(`SELECT max("id") AS newest FROM ${quoted(table)}`);
   return row?.newest ?? 0n;
 }
+
+/**
+ * Rows a fold statement starts from at most: the first fold after a start (or a bulk load) reads the whole table, in
+ * statements that each stay well within the statement timeout.
+ */
+const FOLD_CHUNK = 100_000n;
 
 /**
  * Folds each table's tallies written since its last fold every `intervalMs` (a quiet table is left alone); `close`
@@ -94,8 +101,9 @@ export function foldTalliesEvery(
   const foldedUpTo = new Map<TallyTable, bigint>();
   const fold = async (table: TallyTable) => {
     const last = foldedUpTo.get(table);
-    if (last !== undefined && (await newestId(db, table)) === last) return;
-    await foldTallies(db, table, last ?? 0n);
+    const newest = await newestId(db, table);
+    if (last !== undefined && newest === last) return;
+    for (let from = last ?? 0n; from < newest; from += FOLD_CHUNK) await foldTallies(db, table, from, from + FOLD_CHUNK);
     foldedUpTo.set(table, await newestId(db, table));
   };
   let running: Promise<void> | undefined;
