@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Persona } from "./support/world.ts";
 import { startTestApp, type TestApp } from "./support/app.ts";
+import { makeResource } from "./support/order-fixtures.ts";
 import { countSql, type SqlCount } from "./support/sql-counter.ts";
 import { ed25519Key } from "./support/ssh-test-keys.ts";
 import { toHex } from "../src/platform/ids.ts";
@@ -140,7 +141,7 @@ describe("SQL statements per list request do not grow with the page size", () =>
   });
 });
 
-describe("SQL statements per transition", () => {
+describe("SQL statements per write", () => {
   it("an offering-user transition: 2 statements and no transaction (the record; compare-and-swap with its event, which commits alone: nothing else writes and REST's answer needs no reload)", async () => {
     const offeringUser = await t.world.offeringUser("CREATION_REQUESTED");
     await t.http("GET", "/api/users/me/", { token: t.world.tokens.providerOwner }); // the token, cached as by any earlier request
@@ -150,6 +151,20 @@ describe("SQL statements per transition", () => {
     expect(result.status).toBe(200);
     expect(statements, texts.join("\n")).toBe(2);
     expect(texts[1]).toMatch(/^\s*WITH changed AS \(UPDATE offering_users/);
+  });
+
+  it("a usage report: the resource, its components, and one statement that upserts the usages and merges the resource's current usages, with no transaction", async () => {
+    const resource = await makeResource(t.app.deps.db, t.world, "OK");
+    const report = () =>
+      t.http("POST", "/api/marketplace-component-usages/set_usage/", {
+        token: t.world.tokens.providerOwner,
+        body: { resource: resource.uuid, usages: [{ type: "cpu", amount: 1 }, { type: "ram", amount: 2 }] },
+      });
+    expect((await report()).status).toBe(201);
+    const { result, statements, texts } = await countSql(report);
+    expect(result.status).toBe(201);
+    expect(statements, texts.join("\n")).toBe(3);
+    expect(texts[2]).toMatch(/^\s*WITH upserted AS \(\s*INSERT INTO component_usages/);
   });
 
   it("a transition answered with a reload (a GraphQL selection) runs in a transaction: the same write, and the reload in it", async () => {

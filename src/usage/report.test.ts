@@ -47,6 +47,15 @@ describe("set_usage", () => {
     expect(got.body.current_usages).toEqual({ cpu: 6.4, ram: 5 });
   });
 
+  it("a component reported twice in one call takes its last report", async () => {
+    const resource = await makeResource(t.app.deps.db, t.world, "OK");
+    const res = await setUsage({ resource: resource.uuid, usages: [{ type: "cpu", amount: 1, description: "first" }, { type: "ram", amount: 2 }, { type: "cpu", amount: 3, description: "last" }] });
+    expect(res.status).toBe(201);
+    expect(await usagesOf(resource.uuid)).toMatchObject([{ type: "ram", usage: 2 }, { type: "cpu", usage: 3, description: "last" }]);
+    const got = await t.http("GET", `/api/marketplace-provider-resources/${resource.uuid}/`, { token: t.world.tokens.providerOwner });
+    expect(got.body.current_usages).toEqual({ cpu: 3, ram: 2 });
+  });
+
   it("a date reports into that month", async () => {
     const resource = await makeResource(t.app.deps.db, t.world, "OK");
     const res = await setUsage({ resource: resource.uuid, usages: [{ type: "cpu", amount: 1 }], date: "2026-01-15T10:00:00+00:00" });

@@ -90,25 +90,31 @@ export async function setUsage(ctx: Context, input: SetUsageInput): Promise<stri
   await checkLimits(ctx, resource.id, period, paired);
   await ctx.access.require(Permission.SET_RESOURCE_USAGE, allocationProviderScopes(resource));
   const now = ctx.now();
-  const reported: Record<string, number> = {};
-  return transact(ctx, async (tx) => {
-    const ids: string[] = [];
-    for (const [report, component] of paired) {
-      const values = { usage: report.amount, description: report.description, recurring: report.recurring ?? false, date: now, modifiedById: viewer.id };
-      const usage = await tx.componentUsage.upsert({
-        where: { resourceId_componentId_billingPeriod: { resourceId: resource.id, componentId: component.id, billingPeriod: period } },
-        create: { ...values, resourceId: resource.id, componentId: component.id, billingPeriod: period, created: now },
-        update: values,
-        select: { id: true },
-      });
-      ids.push(usage.id);
-      reported[component.type] = report.amount.toNumber();
-    }
-    // Merged in one statement, not read and rewritten: concurrent reports for other components must not be lost.
-    await tx.$executeRaw`UPDATE resources SET current_usages = current_usages || ${JSON.stringify(reported)}::jsonb, modified = ${now}
-      WHERE id = ${resource.id}::uuid`;
-    return [...new Set(ids)];
-  });
+  // A component reported twice takes its last report, as a second report in the month replaces the first.
+  const latest = [...new Map(paired.map(([report, component]) => [component.id, { report, component }])).values()];
+  const reported = Object.fromEntries(latest.map(({ report, component }) => [component.type, report.amount.toNumber()]));
+  // One statement, so it commits alone: the usages upserted and the resource's current usages merged into, not read
+  // and rewritten (concurrent reports for other components must not be lost).
+  const written = await transact(
+    ctx,
+    (db) => db.$queryRaw<Array<{ id: string; componentId: string }>>`
+      WITH upserted AS (
+        INSERT INTO component_usages (id, resource_id, component_id, billing_period, usage, description, recurring, date, modified_by_id, created, modified)
+        SELECT gen_random_uuid(), ${resource.id}::uuid, r.component_id, ${period}::date, r.usage, r.description, r.recurring, ${now}, ${viewer.id}::uuid, ${now}, ${now}
+        FROM unnest(${latest.map((l) => l.component.id)}::uuid[], ${latest.map((l) => l.report.amount.toString())}::numeric[],
+                    ${latest.map((l) => l.report.description)}::text[], ${latest.map((l) => l.report.recurring ?? false)}::boolean[])
+          AS r(component_id, usage, description, recurring)
+        ON CONFLICT (resource_id, component_id, billing_period) DO UPDATE SET usage = EXCLUDED.usage, description = EXCLUDED.description,
+          recurring = EXCLUDED.recurring, date = EXCLUDED.date, modified_by_id = EXCLUDED.modified_by_id, modified = EXCLUDED.modified
+        RETURNING id, component_id
+      ), merged AS (
+        UPDATE resources SET current_usages = current_usages || ${JSON.stringify(reported)}::jsonb, modified = ${now} WHERE id = ${resource.id}::uuid
+      )
+      SELECT id::text, component_id::text AS "componentId" FROM upserted`,
+    { oneStatement: true },
+  );
+  const idOf = new Map(written.map((row) => [row.componentId, row.id]));
+  return [...new Set(paired.map(([, component]) => idOf.get(component.id)!))];
 }
 
 export interface UserUsageReport {
