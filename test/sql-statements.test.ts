@@ -153,6 +153,18 @@ describe("SQL statements per write", () => {
     expect(texts[1]).toMatch(/^\s*WITH changed AS \(UPDATE offering_users/);
   });
 
+  it("a username pushed back (finishing account creation): the swap and its event in one statement, then REST's reload", async () => {
+    const offeringUser = await t.world.offeringUser("CREATING");
+    const { result, texts } = await countSql(() =>
+      t.http("PATCH", `/api/marketplace-offering-users/${offeringUser.uuid}/`, { token: t.world.tokens.providerOwner, body: { username: "pushed-back" } }),
+    );
+    expect(result.status).toBe(200);
+    expect(result.body).toMatchObject({ username: "pushed-back", state: "OK" });
+    const writes = texts.filter((text) => /^\s*(WITH changed AS \(UPDATE|UPDATE|INSERT|WITH event AS)/i.test(text));
+    expect(writes, texts.join("\n")).toHaveLength(1);
+    expect(writes[0]).toMatch(/^\s*WITH changed AS \(UPDATE offering_users SET .*username = .* AND username IS NOT DISTINCT FROM/s);
+  });
+
   it("a usage report: the resource, its components, and one statement that upserts the usages and merges the resource's current usages, with no transaction", async () => {
     const resource = await makeResource(t.app.deps.db, t.world, "OK");
     const report = () =>

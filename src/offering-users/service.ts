@@ -10,7 +10,14 @@ import { sanitizeComment, validUrl, maxLength } from "../platform/text.ts";
 import type { Db } from "../platform/database.ts";
 import { transact, type Tx } from "../platform/transaction.ts";
 import { paginate } from "../platform/paginate.ts";
-import { describe, OFFERING_USER_CORE, type OfferingUserCore, recordOfferingUserChange, recordOfferingUserUpdate } from "./changes.ts";
+import {
+  describe,
+  OFFERING_USER_CORE,
+  type OfferingUserChange,
+  type OfferingUserCore,
+  recordOfferingUserChange,
+  recordOfferingUserUpdate,
+} from "./changes.ts";
 import { swapStatement } from "./swap-statement.ts";
 import { changedComments, commentData, type CommentInput } from "./comments.ts";
 import { changeCommitsAlone } from "../events/record.ts";
@@ -106,23 +113,6 @@ export function invalidTransition(rule: TransitionRule<OfferingUserState, unknow
   );
 }
 
-/** Swaps the state inside `tx` from the one last seen (see swapFromObserved); returns the state replaced. */
-function swapState(
-  tx: Prisma.TransactionClient,
-  ou: OfferingUserCore,
-  rule: TransitionRule<OfferingUserState, unknown>,
-  data: Prisma.OfferingUserUpdateManyMutationInput,
-  extraWhere: Prisma.OfferingUserWhereInput = {},
-) {
-  return swapFromObserved(
-    rule,
-    ou.state,
-    (from) => tx.offeringUser.updateMany({ where: { id: ou.id, state: from, ...extraWhere }, data }),
-    () => stateOf(tx, ou.id),
-    swapErrors(rule),
-  );
-}
-
 const swapErrors = (rule: TransitionRule<OfferingUserState, unknown>) => ({ invalid: (current: OfferingUserState) => invalidTransition(rule, current), missing: notFound });
 
 const stateOf = async (db: Tx, id: string) => (await db.offeringUser.findUnique({ where: { id }, select: { state: true } }))?.state ?? null;
@@ -208,25 +198,33 @@ export async function updateOfferingUser(
   input: { username?: string | null },
   query: OfferingUserQuery = {},
 ) {
-  const ou = await loadVisible(ctx, uuid);
+  const ou = await findVisible(ctx, uuid, (where) => ctx.db.offeringUser.findFirst({ select: WHOLE_RECORD, where }));
   await ctx.access.require(Permission.UPDATE_OFFERING_USER, allocationProviderScopes(ou));
   if (input.username === undefined || input.username === ou.username) return reload(ctx.db, ou.id, query);
   const username = input.username === null ? null : maxLength("username", input.username, 100);
   const assigned = INTERNAL_OFFERING_USER_TRANSITIONS.username_assigned;
   const finishes = !!username && canTransition(assigned, ou.state);
   const rule: TransitionRule<OfferingUserState, unknown> = finishes ? assigned : { from: [ou.state], to: ou.state };
-  const data = { username, ...(finishes ? { state: assigned.to, ...commentData(assigned.effect, {}) } : {}) };
-  return transact(ctx, async (tx, outbox) => {
-    const replaced = await swapState(tx, ou, rule, data, { username: ou.username });
-    await recordOfferingUserChange(ctx, tx, outbox, ou, {
-      eventType: UPDATED,
-      message: `Username of offering user ${describe(ou)} has been changed from "${ou.username ?? ""}" to "${username ?? ""}".`,
-      previousState: replaced,
-      state: rule.to,
-      context: { old_username: ou.username, new_username: username },
-    });
-    return reload(tx, ou.id, query);
+  const data = { username, ...(finishes ? { state: assigned.to, ...commentData(assigned.effect, {}) } : {}), modified: ctx.now() };
+  const change = (from: OfferingUserState): OfferingUserChange => ({
+    eventType: UPDATED,
+    message: `Username of offering user ${describe(ou)} has been changed from "${ou.username ?? ""}" to "${username ?? ""}".`,
+    previousState: from,
+    state: rule.to,
+    context: { old_username: ou.username, new_username: username },
   });
+  // As a transition: the swap with its event is the whole write, alone unless the answer needs a reload.
+  const reloads = Boolean(query.select || query.include);
+  return transact(
+    ctx,
+    async (tx, outbox) => {
+      const swap = (from: OfferingUserState) =>
+        recordOfferingUserUpdate(ctx, tx, outbox, ou, swapStatement(ou.id, from, data, { username: ou.username }), change(from));
+      await swapFromObserved(rule, ou.state, swap, () => stateOf(tx, ou.id), swapErrors(rule));
+      return reloads ? reload(tx, ou.id, query) : { ...ou, ...data, state: rule.to };
+    },
+    { oneStatement: !reloads && changeCommitsAlone(ctx, UPDATED) },
+  );
 }
 
 export async function deleteOfferingUser(ctx: Context, uuid: string): Promise<string> {

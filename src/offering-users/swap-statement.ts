@@ -2,8 +2,9 @@ import { Prisma, type OfferingUserState } from "../generated/prisma/client.ts";
 
 /** What a transition writes on the record. */
 export interface SwapData {
-  state: OfferingUserState;
+  state?: OfferingUserState;
   modified: Date;
+  username?: string | null;
   serviceProviderComment?: string;
   serviceProviderCommentUrl?: string;
 }
@@ -11,6 +12,7 @@ export interface SwapData {
 const COLUMNS: Record<keyof SwapData, Prisma.Sql> = {
   state: Prisma.raw("state"),
   modified: Prisma.raw("modified"),
+  username: Prisma.raw("username"),
   serviceProviderComment: Prisma.raw("service_provider_comment"),
   serviceProviderCommentUrl: Prisma.raw("service_provider_comment_url"),
 };
@@ -18,10 +20,14 @@ const COLUMNS: Record<keyof SwapData, Prisma.Sql> = {
 const valueOf = (key: keyof SwapData, value: SwapData[keyof SwapData]) =>
   key === "state" ? Prisma.sql`${value}::"OfferingUserState"` : Prisma.sql`${value}`;
 
-/** The compare-and-swap of a transition as SQL: `data` written on the record only while it is still in `from`. */
-export function swapStatement(id: string, from: OfferingUserState, data: SwapData): Prisma.Sql {
+/**
+ * The compare-and-swap of a change as SQL: `data` written on the record only while it is still in `from` (and, with
+ * `username`, still has that username).
+ */
+export function swapStatement(id: string, from: OfferingUserState, data: SwapData, seen: { username?: string | null } = {}): Prisma.Sql {
   const sets = (Object.keys(COLUMNS) as Array<keyof SwapData>)
     .filter((key) => data[key] !== undefined)
     .map((key) => Prisma.sql`${COLUMNS[key]} = ${valueOf(key, data[key])}`);
-  return Prisma.sql`UPDATE offering_users SET ${Prisma.join(sets)} WHERE id = ${id}::uuid AND state = ${from}::"OfferingUserState" RETURNING id`;
+  const sameUsername = seen.username === undefined ? Prisma.empty : Prisma.sql`AND username IS NOT DISTINCT FROM ${seen.username}::text`;
+  return Prisma.sql`UPDATE offering_users SET ${Prisma.join(sets)} WHERE id = ${id}::uuid AND state = ${from}::"OfferingUserState" ${sameUsername} RETURNING id`;
 }
