@@ -1,6 +1,6 @@
 import { Prisma, type OfferingUserState } from "../generated/prisma/client.ts";
 
-/** What a transition writes on the record. */
+/** What a swap (a transition, a username pushed back) writes on the record. */
 export interface SwapData {
   state?: OfferingUserState;
   modified: Date;
