@@ -25,7 +25,7 @@ import { limitBody } from "./server/body-limit.ts";
 import { corsMiddleware } from "./server/cors.ts";
 import { allowedHostsOnly } from "./server/hosts.ts";
 import { securityHeaders } from "./server/security-headers.ts";
-import { createGraphqlServer } from "./server/yoga.ts";
+import { createGraphqlServer, wholeJson } from "./server/yoga.ts";
 import { mountGraphiQLAssets } from "./server/graphiql.ts";
 import { mountLanding } from "./server/landing.ts";
 import { mountDashboard } from "./server/dashboard.ts";
@@ -128,7 +128,7 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
   mountLanding(hono, { graphiql: config.graphiql, publicUrl: config.publicUrl });
   mountDashboard(hono);
   hono.post("/graphql", limitBody(config.maxBodyBytes));
-  hono.on(["GET", "POST", "OPTIONS"], "/graphql", (c) => yoga.fetch(c.req.raw, { clientAddress: clientAddress(c, config) }));
+  hono.on(["GET", "POST", "OPTIONS"], "/graphql", async (c) => wholeJson(await yoga.fetch(c.req.raw, { clientAddress: clientAddress(c, config) })));
   for (const route of mountRest(hono, yoga, deps)) restPaths.add(route.path);
   hono.notFound((c) => c.json({ detail: "Not found." }, 404));
   // observeHttp logs the error (c.error) with the request's line.

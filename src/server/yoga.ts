@@ -63,3 +63,12 @@ export function createGraphqlServer(deps: AppDeps, instrumentation: Plugin[] = [
       buildContext(deps, requestInfo((initial as unknown as { request: Request }).request, initial.clientAddress)),
   }) as unknown as Yoga;
 }
+
+/**
+ * A JSON answer of yoga's as a Response with its body read: the Node adapter writes such a body at once, where it
+ * would read yoga's stream chunk by chunk (and wait a timer turn for its end). Streams (SSE, multipart) pass as they are.
+ */
+export async function wholeJson(response: Response): Promise<Response> {
+  if (!/json/.test(response.headers.get("content-type") ?? "")) return response;
+  return new Response(await response.text(), { status: response.status, statusText: response.statusText, headers: response.headers });
+}
