@@ -18,7 +18,7 @@ import {
   recordOfferingUserChange,
   recordOfferingUserUpdate,
 } from "./changes.ts";
-import { swapStatement } from "./swap-statement.ts";
+import { type SwapData, swapStatement } from "./swap-statement.ts";
 import { changedComments, commentData, type CommentInput } from "./comments.ts";
 import { changeCommitsAlone } from "../events/record.ts";
 import { type FilterValues, type OrderValue } from "../platform/collection-contract.ts";
@@ -113,9 +113,41 @@ export function invalidTransition(rule: TransitionRule<OfferingUserState, unknow
   );
 }
 
-const swapErrors = (rule: TransitionRule<OfferingUserState, unknown>) => ({ invalid: (current: OfferingUserState) => invalidTransition(rule, current), missing: notFound });
+type WholeRecord = NonNullable<Awaited<ReturnType<typeof findWhole>>>;
 
-const stateOf = async (db: Tx, id: string) => (await db.offeringUser.findUnique({ where: { id }, select: { state: true } }))?.state ?? null;
+const findWhole = (ctx: Context, uuid: string) => findVisible(ctx, uuid, (where) => ctx.db.offeringUser.findFirst({ select: WHOLE_RECORD, where }));
+
+/**
+ * Applies `rule` to the record as compare-and-swap (swapFromObserved), writing `data` and the event `change(from)`
+ * describes in one statement. An answer of the record's own fields (REST's) is the row as read and changed: no
+ * reload, and then that statement is the whole write, which commits alone unless something follows the event in
+ * its transaction. With `seen.username`, the swap also requires the username read.
+ */
+function swapWithEvent(
+  ctx: Context,
+  ou: WholeRecord,
+  rule: TransitionRule<OfferingUserState, unknown>,
+  data: SwapData,
+  change: (from: OfferingUserState) => OfferingUserChange,
+  query: OfferingUserQuery,
+  seen: { username?: string | null } = {},
+) {
+  const reloads = Boolean(query.select || query.include);
+  return transact(
+    ctx,
+    async (tx, outbox) => {
+      await swapFromObserved(
+        rule,
+        ou.state,
+        (from) => recordOfferingUserUpdate(ctx, tx, outbox, ou, swapStatement(ou.id, from, data, seen), change(from)),
+        async () => (await tx.offeringUser.findUnique({ where: { id: ou.id }, select: { state: true } }))?.state ?? null,
+        { invalid: (current) => invalidTransition(rule, current), missing: notFound },
+      );
+      return reloads ? reload(tx, ou.id, query) : { ...ou, ...data, state: rule.to };
+    },
+    { oneStatement: !reloads && changeCommitsAlone(ctx, change(ou.state).eventType) },
+  );
+}
 
 export async function transitionOfferingUser(
   ctx: Context,
@@ -124,36 +156,19 @@ export async function transitionOfferingUser(
   input: CommentInput = {},
   query: OfferingUserQuery = {},
 ) {
-  const ou = await findVisible(ctx, uuid, (where) => ctx.db.offeringUser.findFirst({ select: WHOLE_RECORD, where }));
+  const ou = await findWhole(ctx, uuid);
   await ctx.access.require(Permission.UPDATE_OFFERING_USER, allocationProviderScopes(ou));
   const rule = ruleFor(operation);
   if (!canTransition(rule, ou.state)) throw invalidTransition(rule, ou.state);
   const data = { state: rule.to, ...commentData(rule.effect, input), modified: ctx.now() };
-  const eventType = rule.effect?.eventType ?? UPDATED;
-  const change = (from: OfferingUserState) => ({
-    eventType,
+  const change = (from: OfferingUserState): OfferingUserChange => ({
+    eventType: rule.effect?.eventType ?? UPDATED,
     message: `Offering user ${describe(ou)} has been moved from ${stateLabel(from)} to ${stateLabel(rule.to)}.`,
     previousState: from,
     state: rule.to,
     context: { operation, ...changedComments(ou, data) },
   });
-  // An answer of the record's own fields (REST's) is the row as read and changed: no reload, and then the swap with
-  // its event is the whole write, which commits alone unless something follows the event in its transaction.
-  const reloads = Boolean(query.select || query.include);
-  return transact(
-    ctx,
-    async (tx, outbox) => {
-      await swapFromObserved(
-        rule,
-        ou.state,
-        (from) => recordOfferingUserUpdate(ctx, tx, outbox, ou, swapStatement(ou.id, from, data), change(from)),
-        () => stateOf(tx, ou.id),
-        swapErrors(rule),
-      );
-      return reloads ? reload(tx, ou.id, query) : { ...ou, ...data };
-    },
-    { oneStatement: !reloads && changeCommitsAlone(ctx, eventType) },
-  );
+  return swapWithEvent(ctx, ou, rule, data, change, query);
 }
 
 export async function updateOfferingUserComments(
@@ -198,7 +213,7 @@ export async function updateOfferingUser(
   input: { username?: string | null },
   query: OfferingUserQuery = {},
 ) {
-  const ou = await findVisible(ctx, uuid, (where) => ctx.db.offeringUser.findFirst({ select: WHOLE_RECORD, where }));
+  const ou = await findWhole(ctx, uuid);
   await ctx.access.require(Permission.UPDATE_OFFERING_USER, allocationProviderScopes(ou));
   if (input.username === undefined || input.username === ou.username) return reload(ctx.db, ou.id, query);
   const username = input.username === null ? null : maxLength("username", input.username, 100);
@@ -213,18 +228,7 @@ export async function updateOfferingUser(
     state: rule.to,
     context: { old_username: ou.username, new_username: username },
   });
-  // As a transition: the swap with its event is the whole write, alone unless the answer needs a reload.
-  const reloads = Boolean(query.select || query.include);
-  return transact(
-    ctx,
-    async (tx, outbox) => {
-      const swap = (from: OfferingUserState) =>
-        recordOfferingUserUpdate(ctx, tx, outbox, ou, swapStatement(ou.id, from, data, { username: ou.username }), change(from));
-      await swapFromObserved(rule, ou.state, swap, () => stateOf(tx, ou.id), swapErrors(rule));
-      return reloads ? reload(tx, ou.id, query) : { ...ou, ...data, state: rule.to };
-    },
-    { oneStatement: !reloads && changeCommitsAlone(ctx, UPDATED) },
-  );
+  return swapWithEvent(ctx, ou, rule, data, change, query, { username: ou.username });
 }
 
 export async function deleteOfferingUser(ctx: Context, uuid: string): Promise<string> {
