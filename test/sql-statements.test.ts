@@ -26,8 +26,9 @@ interface Endpoint {
 }
 
 const ENDPOINTS: Record<string, Endpoint> = {
-  // The count: the provider's offerings (one lookup), their tallies, and the viewer's own records beyond them.
-  "offering users": { path: () => "/api/marketplace-offering-users/", viewer: "providerOwner", statements: 6 },
+  // The count: the provider's offerings (one lookup), their tallies, and the viewer's own records beyond them. The
+  // offerings' active terms come with the page; the users' consents to them take one more.
+  "offering users": { path: () => "/api/marketplace-offering-users/", viewer: "providerOwner", statements: 5 },
   orders: { path: () => "/api/marketplace-orders/", viewer: "providerOwner", statements: 2 },
   "provider resources": { path: () => "/api/marketplace-provider-resources/", viewer: "providerOwner", statements: 2 },
   // The count: the tallies of the audiences sharing the viewer's roles, and of their own events in other audiences.
@@ -138,6 +139,26 @@ describe("SQL statements per list request do not grow with the page size", () =>
     expect(one.result.body).toHaveLength(1);
     expect(ten.result.body).toHaveLength(LARGE_PAGE);
     expect({ one: one.statements, ten: ten.statements }, ten.texts.join("\n")).toEqual({ one: endpoint.statements, ten: endpoint.statements });
+  });
+});
+
+describe("SQL statements per record read", () => {
+  it("an offering user: one statement, its offering's active terms read with it; their consent one more", async () => {
+    const read = async (uuid: string) => countSql(() => t.http("GET", `/api/marketplace-offering-users/${uuid}/`, { token: t.world.tokens.staff }));
+    const db = t.app.deps.db;
+    const bare = await db.offering.create({ data: { customerId: t.world.provider.id, name: "No terms", type: "Marketplace.Slurm", state: "ACTIVE" } });
+    const plain = await db.offeringUser.create({ data: { offeringId: bare.id, userId: t.world.users.unrelated.id, state: "OK" } });
+    const without = await read(toHex(plain.id));
+    expect(without.result.body).toMatchObject({ offering_has_active_tos: false, has_consent: false, requires_reconsent: false });
+    expect(without.statements, without.texts.join("\n")).toBe(1);
+
+    // The seed's members of even rows consented to the world's offering's active terms (version 2) or an older version.
+    const terms = await db.offeringTermsOfService.findFirstOrThrow({ where: { offeringId: t.world.offering.id, isActive: true } });
+    const consent = await db.userOfferingConsent.findFirstOrThrow({ where: { offeringId: t.world.offering.id, version: terms.version } });
+    const consented = await db.offeringUser.findFirstOrThrow({ where: { offeringId: consent.offeringId, userId: consent.userId }, select: { id: true } });
+    const withTerms = await read(toHex(consented.id));
+    expect(withTerms.result.body).toMatchObject({ offering_has_active_tos: true, has_consent: true, requires_reconsent: false });
+    expect(withTerms.statements, withTerms.texts.join("\n")).toBe(2);
   });
 });
 

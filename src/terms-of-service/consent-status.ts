@@ -43,7 +43,7 @@ export function consentStatus(terms: ActiveTerms | null | undefined, consent: Co
 export const hasConsent = (status: ConsentStatus) => status === "CONSENTED" || status === "GRACE";
 export const requiresReconsent = (status: ConsentStatus) => status === "GRACE" || status === "EXPIRED";
 
-const ACTIVE_TERMS_SELECT = {
+export const ACTIVE_TERMS_SELECT = {
   id: true, offeringId: true, version: true, requiresReconsent: true, gracePeriodDays: true, activatedAt: true, created: true,
 } as const;
 
@@ -73,7 +73,11 @@ export const consentOf = (ctx: Context) =>
 
 /** Consents are only looked up for offerings that have active terms. */
 export async function consentStatusOf(ctx: Context, userId: string, offeringId: string): Promise<ConsentStatus> {
-  const terms = await activeTermsOf(ctx)(offeringId);
+  return consentStatusUnder(ctx, await activeTermsOf(ctx)(offeringId), userId, offeringId);
+}
+
+/** The user's consent status under `terms`, the offering's active terms (null: none). */
+export async function consentStatusUnder(ctx: Context, terms: ActiveTerms | null | undefined, userId: string, offeringId: string): Promise<ConsentStatus> {
   if (!terms) return "NOT_REQUIRED";
   return consentStatus(terms, await consentOf(ctx)({ userId, offeringId }), ctx.now());
 }

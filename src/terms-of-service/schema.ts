@@ -3,7 +3,7 @@ import { collectionInputs } from "../graphql/collection-inputs.ts";
 import { connectionType, nodesQuery, pageArgs, toPage, relayConnection } from "../graphql/pagination.ts";
 import { apiUrl } from "../graphql/urls.ts";
 import { toHex } from "../platform/ids.ts";
-import { activeTermsOf, consentOf, consentStatusOf, hasConsent, requiresReconsent } from "./consent-status.ts";
+import { ACTIVE_TERMS_SELECT, type ActiveTerms, consentOf, consentStatusOf, consentStatusUnder, hasConsent, requiresReconsent } from "./consent-status.ts";
 import { TERMS_CONTRACT } from "./contract.ts";
 import * as terms from "./service.ts";
 import { getConsent } from "./consents.ts";
@@ -92,18 +92,32 @@ export const ConsentRef = builder.prismaNode("UserOfferingConsent", {
   }),
 });
 
+/** An offering user's offering's active terms, read with the record itself rather than by a query of their own. */
+const WITH_ACTIVE_TERMS = {
+  offering: { select: { termsOfService: { where: { isActive: true }, orderBy: { created: "desc" }, take: 1, select: ACTIVE_TERMS_SELECT } } },
+} as const;
+type WithActiveTerms = { userId: string; offeringId: string; offering: { termsOfService: ActiveTerms[] } };
+const activeTermsIn = (ou: WithActiveTerms) => ou.offering.termsOfService[0] ?? null;
+
+const offeringUserConsentField = (pick: (s: Parameters<typeof hasConsent>[0]) => boolean) => ({
+  select: WITH_ACTIVE_TERMS,
+  resolve: async (ou: WithActiveTerms, _a: unknown, ctx: Parameters<typeof consentStatusOf>[0]) =>
+    pick(await consentStatusUnder(ctx, activeTermsIn(ou), ou.userId, ou.offeringId)),
+});
+
 builder.prismaObjectFields("OfferingUser", (t) => ({
   hasConsent: t.boolean({
     description: "The user has a current consent to the offering's active terms (false when it has none)",
-    ...consentStatusField(hasConsent),
+    ...offeringUserConsentField(hasConsent),
   }),
   requiresReconsent: t.boolean({
     description: "The offering's active terms ask this user to consent again",
-    ...consentStatusField(requiresReconsent),
+    ...offeringUserConsentField(requiresReconsent),
   }),
   offeringHasActiveTos: t.boolean({
     description: "The offering has active terms of service",
-    resolve: async (ou, _a, ctx) => !!(await activeTermsOf(ctx)(ou.offeringId)),
+    select: WITH_ACTIVE_TERMS,
+    resolve: (ou) => activeTermsIn(ou) !== null,
   }),
 }));
 
