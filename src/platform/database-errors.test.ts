@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DriverAdapterError } from "@prisma/driver-adapter-utils";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
 import { databaseErrorForClient } from "./database-errors.ts";
+import { runStatement } from "./lone-statement.ts";
+import { Prisma } from "../generated/prisma/client.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -69,6 +71,19 @@ describe("every integrity-constraint violation is the client's 400, never a 500"
     expect(databaseErrorForClient(fk)).toMatchObject(validation("A related object does not exist or is still in use."));
     const notNull = await rejection(() => db.$executeRaw`INSERT INTO users (id, username) VALUES (gen_random_uuid(), NULL)`);
     expect(databaseErrorForClient(notNull)).toMatchObject(validation("A required value is missing."));
+  });
+
+  it("from a statement that commits alone (on PostgreSQL the driver's own error, not Prisma's)", async () => {
+    const db = t.app.deps.db;
+    const unique = await rejection(() => runStatement(db, Prisma.sql`INSERT INTO users (id, username) VALUES (gen_random_uuid(), 'staff')`));
+    expect(databaseErrorForClient(unique)).toMatchObject(validation("An object with these values already exists."));
+    const bad = await rejection(() => runStatement(db, Prisma.sql`SELECT ${"not a uuid"}::uuid`));
+    expect(databaseErrorForClient(bad)).toMatchObject(validation("Invalid value."));
+  });
+
+  it.skipIf(!process.env.TEST_DATABASE_URL)("PostgreSQL: a statement that commits alone, cancelled (57014), is UNAVAILABLE", async () => {
+    const cancelled = await rejection(() => runStatement(t.app.deps.db, Prisma.sql`SELECT pg_cancel_backend(pg_backend_pid()), pg_sleep(0.2)`));
+    expect(databaseErrorForClient(cancelled)).toMatchObject({ message: "The database took too long to answer.", extensions: { code: "UNAVAILABLE" } });
   });
 
   it("any other constraint class-23 state, by SQLSTATE or Prisma code", () => {

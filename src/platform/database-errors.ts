@@ -36,9 +36,16 @@ function adapterCause(error: unknown): DriverAdapterCause | undefined {
   return (error as { meta?: { driverAdapterError?: { cause?: DriverAdapterCause } } }).meta?.driverAdapterError?.cause;
 }
 
+/** The driver's error itself, from a statement run on the pool (lone-statement.ts): its SQLSTATE beside a severity. */
+function driverState(error: unknown): string | undefined {
+  const { severity, code } = (error ?? {}) as { severity?: unknown; code?: unknown };
+  return typeof severity === "string" && typeof code === "string" ? code : undefined;
+}
+
 function sqlState(error: unknown): string | undefined {
   const cause = adapterCause(error);
-  return typeof cause?.code === "string" ? cause.code : cause?.originalCode;
+  if (!cause) return driverState(error);
+  return typeof cause.code === "string" ? cause.code : cause.originalCode;
 }
 
 function connectionFailed(error: unknown): boolean {

@@ -4,6 +4,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { type Prisma, PrismaClient } from "../generated/prisma/client.ts";
 import { lockDataDir } from "./data-dir-lock.ts";
+import { runsLoneStatementsOn } from "./lone-statement.ts";
 import type { SqlExecutor } from "./migrations.ts";
 
 export type Db = PrismaClient;
@@ -146,6 +147,7 @@ async function openPostgres(
   // released it would otherwise throw before its next user listens. Its query and the pool still see the error.
   pool.on("connect", (client) => client.on("error", () => {}));
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool), errorFormat: ERROR_FORMAT });
+  runsLoneStatementsOn(prisma, pool);
   return {
     prisma,
     kind: "postgresql",
