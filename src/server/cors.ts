@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { MiddlewareHandler } from "hono";
 import { hostAllowed } from "./hosts.ts";
+import { setAnsweredHeader } from "./answered-headers.ts";
 import { CSRF_HEADERS } from "./csrf.ts";
 
 /**
@@ -51,10 +52,10 @@ export const corsMiddleware = (policy: CorsPolicy): MiddlewareHandler =>
       return c.body(null, 204, headers);
     }
     await next();
-    if (vary) c.header("Vary", "Origin", { append: true });
+    if (vary) setAnsweredHeader(c, "Vary", "Origin", { append: true });
     if (!allowOrigin) return;
-    c.header("Access-Control-Allow-Origin", allowOrigin);
-    c.header("Access-Control-Expose-Headers", EXPOSE_HEADERS);
+    setAnsweredHeader(c, "Access-Control-Allow-Origin", allowOrigin);
+    setAnsweredHeader(c, "Access-Control-Expose-Headers", EXPOSE_HEADERS);
   };
 
 /** An Origin naming the host the request was sent to (any scheme: TLS may end at a proxy), or PUBLIC_URL's origin. */

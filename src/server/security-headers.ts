@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from "hono";
+import { setAnsweredHeader } from "./answered-headers.ts";
 
 /** On every response: no MIME sniffing, no framing, no Referer sent from our pages. */
 const EVERY_RESPONSE: Record<string, string> = {
@@ -35,7 +36,7 @@ export function securityHeaders(publicUrl?: string): MiddlewareHandler {
   return async function securityHeaders(c, next) {
     await next();
     const headers = c.res.headers;
-    for (const [name, value] of Object.entries(EVERY_RESPONSE)) if (!headers.has(name)) c.header(name, value);
-    if (!headers.has("Content-Security-Policy")) c.header("Content-Security-Policy", policyFor(c.req.path, headers.get("content-type")));
+    for (const [name, value] of Object.entries(EVERY_RESPONSE)) if (!headers.has(name)) setAnsweredHeader(c, name, value);
+    if (!headers.has("Content-Security-Policy")) setAnsweredHeader(c, "Content-Security-Policy", policyFor(c.req.path, headers.get("content-type")));
   };
 }
