@@ -1,4 +1,6 @@
 import { type ChildProcess, fork } from "node:child_process";
+import path from "node:path";
+import { bundle, startFlags } from "../scripts/build.ts";
 import { PERF_NODE_FLAGS, type PerfRecording, perfAvailability, recordOnCpu } from "./perf-record.ts";
 import type { ServerReady } from "./server.ts";
 import { settings } from "./settings.ts";
@@ -34,6 +36,20 @@ export interface ServerOptions {
 type Answers = { cpu?: NodeJS.CpuUsage; memory?: NodeJS.MemoryUsage };
 
 const SERVER_ENTRY = new URL("./server.ts", import.meta.url).pathname;
+const SERVER_BUNDLE_DIR = new URL("../.bench/server-dist/", import.meta.url).pathname;
+
+let bundled: Promise<string> | undefined;
+/** bench/server.ts bundled as `npm start` bundles src/main.ts, once per bench run. */
+const serverBundle = () => (bundled ??= bundle(SERVER_ENTRY, SERVER_BUNDLE_DIR).then(() => path.join(SERVER_BUNDLE_DIR, "server.js")));
+
+/**
+ * What the server runs: the bundle with the start script's Node flags, as deployed; a profiled server runs the
+ * sources through tsx instead, so that its samples name source files.
+ */
+async function serverCommand(profiled: boolean): Promise<{ entry: string; execArgv: string[] }> {
+  if (profiled) return { entry: SERVER_ENTRY, execArgv: ["--import", "tsx"] };
+  return { entry: await serverBundle(), execArgv: startFlags() };
+}
 const START_TIMEOUT_MS = 60_000;
 
 let told = false;
@@ -57,13 +73,14 @@ function profiling(options: ServerOptions) {
 }
 
 /** Forks bench/server.ts and resolves once it listens. */
-export function startServer(options: ServerOptions): Promise<ServerProcess> {
+export async function startServer(options: ServerOptions): Promise<ServerProcess> {
   const { perf, cpuProfileDir } = profiling(options);
-  const execArgv = ["--import", "tsx", ...(perf ? PERF_NODE_FLAGS : [])];
+  const command = await serverCommand(Boolean(perf || cpuProfileDir));
+  const execArgv = [...command.execArgv, ...(perf ? PERF_NODE_FLAGS : [])];
   if (cpuProfileDir) execArgv.push("--cpu-prof", `--cpu-prof-dir=${cpuProfileDir}`);
   // fork runs `execPath ...execArgv entry`: with taskset as execPath, taskset execs node in place (same pid, same IPC).
   const pinned = options.pinTo ? { execPath: options.pinTo.taskset, execArgv: ["-c", String(options.pinTo.cpu), process.execPath, ...execArgv] } : { execArgv };
-  const child: ChildProcess = fork(SERVER_ENTRY, [], {
+  const child: ChildProcess = fork(command.entry, [], {
     ...pinned,
     env: {
       ...process.env,

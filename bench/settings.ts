@@ -4,7 +4,7 @@ import { DEFAULT_SERVER_URL } from "./scratch-database.ts";
 const KNOBS = {
   scenarios: { env: "BENCH_SCENARIOS", default: "ladder,transitions,fanout,agent-messages,scale,memory", doc: "Which scenarios run (comma-separated)" },
   connections: { env: "BENCH_CONNECTIONS", default: "16", doc: "Keep-alive connections of the ladder's closed-loop load" },
-  warmupSeconds: { env: "BENCH_WARMUP_S", default: "2", doc: "Warm-up before each scenario's first measured segment" },
+  warmupSeconds: { env: "BENCH_WARMUP_S", default: "5", doc: "Warm-up before each scenario's first measured segment" },
   segmentSeconds: { env: "BENCH_SEGMENT_S", default: "2", doc: "Measured seconds of one ladder segment (one layer, one read, one round)" },
   rounds: { env: "BENCH_ROUNDS", default: "2", doc: "Ladder rounds: every layer is measured once per round, in turn" },
   serviceTimeSeconds: { env: "BENCH_SERVICE_TIME_S", default: "2", doc: "One connection cycling through the layers: unloaded latency" },

@@ -12,18 +12,18 @@ const DIST = path.join(ROOT, "dist");
 export const BUILT_ENTRY = path.join(DIST, "main.js");
 const INPUTS = ["src", "rest-adapter", "prisma/schema.prisma", "package-lock.json", "scripts/build.ts"].map((input) => path.join(ROOT, input));
 
-/** Bundled files live in dist/: their `import.meta.url` (files next to them, package.json) must still name the source file. */
-const sourceImportMetaUrl: Plugin = {
+/** Bundled files live in `outdir`: their `import.meta.url` (files next to them, package.json) must still name the source file. */
+const sourceImportMetaUrl = (outdir: string): Plugin => ({
   name: "source-import-meta-url",
   setup(builder) {
     builder.onLoad({ filter: /\.ts$/ }, ({ path: file }) => {
       if (file.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
-      const relative = JSON.stringify(path.relative(DIST, file).split(path.sep).join("/"));
+      const relative = JSON.stringify(path.relative(outdir, file).split(path.sep).join("/"));
       const contents = fs.readFileSync(file, "utf8").replaceAll("import.meta.url", `new URL(${relative}, import.meta.url).href`);
       return { contents, loader: "ts" };
     });
   },
-};
+});
 
 function newestInput(entry: string): number {
   const stat = fs.statSync(entry, { throwIfNoEntry: false });
@@ -45,26 +45,37 @@ export function startArguments(): string[] {
   return args;
 }
 
+/** The start script's Node flags without its entry: what another bundled entry (the bench's servers) runs with. */
+export const startFlags = () => startArguments().filter((arg) => arg.startsWith("-"));
+
+/**
+ * Bundles `entry` into `outdir` as `npm start` runs: node_modules stay external, resolved at run time; lazy imports
+ * (the embedded database, the broker) become chunks of their own, loaded only when used. `runsFrom`: where the
+ * bundle will be run from, when it is moved there after the build.
+ */
+export async function bundle(entry: string, outdir: string, runsFrom = outdir) {
+  await build({
+    entryPoints: [entry],
+    outdir,
+    bundle: true,
+    splitting: true,
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    packages: "external",
+    // Stack traces name src/ lines (--enable-source-maps); without the sources' text the map costs ~5 MB of RSS instead of ~20.
+    sourcemap: true,
+    sourcesContent: false,
+    plugins: [sourceImportMetaUrl(runsFrom)],
+    logLevel: "warning",
+  });
+}
+
 /** Builds beside dist/ and swaps it in: dist/ is never half-written. */
 export async function buildDist() {
   const next = `${DIST}.next-${process.pid}`;
   try {
-    await build({
-      entryPoints: [path.join(ROOT, "src/main.ts")],
-      outdir: next,
-      bundle: true,
-      // Lazy imports (the embedded database, the broker) become chunks of their own, loaded only when used.
-      splitting: true,
-      format: "esm",
-      platform: "node",
-      target: "node20",
-      packages: "external",
-      // Stack traces name src/ lines (--enable-source-maps); without the sources' text the map costs ~5 MB of RSS instead of ~20.
-      sourcemap: true,
-      sourcesContent: false,
-      plugins: [sourceImportMetaUrl],
-      logLevel: "warning",
-    });
+    await bundle(path.join(ROOT, "src/main.ts"), next, DIST);
     fs.rmSync(DIST, { recursive: true, force: true });
     fs.renameSync(next, DIST);
   } finally {
