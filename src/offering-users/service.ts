@@ -70,7 +70,7 @@ async function findVisible<T>(ctx: Context, uuid: string, find: (where: Prisma.O
 }
 
 export async function getOfferingUser(ctx: Context, uuid: string, query: OfferingUserQuery = {}) {
-  return findVisible(ctx, uuid, (where) => ctx.db.offeringUser.findFirst({ ...query, where }));
+  return findVisible(ctx, uuid, (where) => ctx.db.offeringUser.findFirst({ where, ...query }));
 }
 
 /** Which of `ids` the viewer may see as offering users (getOfferingUser's rule). */
@@ -99,7 +99,7 @@ async function loadVisible(ctx: Context, uuid: string): Promise<OfferingUserCore
  * which a lost connection could fail after the change was made; a concurrent deletion makes it a 404, not a 500.
  */
 async function reload(db: Tx | Db, id: string, query: OfferingUserQuery) {
-  const row = await db.offeringUser.findUnique({ ...query, where: { id } });
+  const row = await db.offeringUser.findUnique({ where: { id }, ...query });
   if (!row) throw notFound();
   return row;
 }

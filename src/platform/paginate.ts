@@ -33,10 +33,10 @@ interface Paginatable<T> {
 export const DEEP_PAGE_OFFSET = 1_000;
 
 async function loadSlice<T>(model: Paginatable<T>, args: { where: object; orderBy: object | object[]; query?: object }, { skip, take }: Slice) {
-  if (skip < DEEP_PAGE_OFFSET) return model.findMany({ ...args.query, where: args.where, orderBy: args.orderBy, skip, take });
+  if (skip < DEEP_PAGE_OFFSET) return model.findMany({ where: args.where, orderBy: args.orderBy, skip, take, ...args.query });
   const ids = (await model.findMany({ where: args.where, orderBy: args.orderBy, skip, take, select: { id: true } })) as Array<{ id: unknown }>;
   if (!ids.length) return [];
-  return model.findMany({ ...args.query, where: { id: { in: ids.map((row) => row.id) } }, orderBy: args.orderBy });
+  return model.findMany({ where: { id: { in: ids.map((row) => row.id) } }, orderBy: args.orderBy, ...args.query });
 }
 
 /**

@@ -30,6 +30,7 @@ export function resolveClientAddress(
   forwardedFor: string | string[] | null | undefined,
 ): string | null {
   if (!peer) return null;
+  if (!trustedProxies.length) return unmapped(peer);
   const trusted = trustedMatcher(trustedProxies);
   const isTrusted = (address: string) => trusted.check(address, family(address));
   const hops = [forwardedFor ?? []].flat().join(",").split(",").map((hop) => unmapped(hop.trim()));

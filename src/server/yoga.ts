@@ -22,11 +22,16 @@ export interface InitialContext {
 
 export type Yoga = YogaServerInstance<InitialContext, Context>;
 
-/** What the context needs from an HTTP request. Like Waldur, a token may also come as `?x-auth-token=`. */
+/** A token sent as `?x-auth-token=`, as Waldur accepts it, as an Authorization header's value. */
+function queryToken(url: string) {
+  const token = new URL(url).searchParams.get("x-auth-token");
+  return token ? `Token ${token}` : null;
+}
+
+/** What the context needs from an HTTP request. */
 export function requestInfo(request: Request, clientAddress?: string) {
-  const queryToken = new URL(request.url).searchParams.get("x-auth-token");
   return {
-    authorization: request.headers.get("authorization") ?? (queryToken ? `Token ${queryToken}` : null),
+    authorization: request.headers.get("authorization") ?? queryToken(request.url),
     url: request.url,
     requestId: request.headers.get("x-request-id"),
     ipAddress: clientAddress ?? null,
