@@ -14,15 +14,17 @@ afterEach(() => {
 });
 afterAll(() => t.close());
 
-it("sends and reads dates as Prisma does (in UTC), whatever the process's time zone", async () => {
+it("sends and reads dates as Prisma does (in UTC), whatever the process's time zone; other values too", async () => {
   process.env.TZ = "America/New_York";
   // Past midnight in UTC, still the day before in New York.
   const moment = new Date("2026-07-01T02:34:56.789Z");
-  const statement = () => Prisma.sql`SELECT ${moment}::date AS day, ${moment}::timestamp AS at, ${moment}::timestamptz AS instant, ${moment}::date::text AS "dayText"`;
+  const statement = () => Prisma.sql`SELECT ${moment}::date AS day, ${moment}::timestamp AS at, ${moment}::timestamptz AS instant, ${moment}::date::text AS "dayText",
+    9007199254740993::bigint AS big, 12.50::numeric AS amount, 7 AS small, '{"a": [1]}'::jsonb AS doc, ARRAY['x', 'y'] AS list, true AS yes, NULL::text AS nothing`;
   const [alone] = await runStatement<Record<string, unknown>>(t.app.deps.db, statement());
   const [viaPrisma] = await t.app.deps.db.$queryRaw<Array<Record<string, unknown>>>(statement());
   expect(alone).toEqual(viaPrisma);
-  expect(alone).toEqual({ day: new Date("2026-07-01T00:00:00Z"), at: moment, instant: moment, dayText: "2026-07-01" });
+  expect(alone).toMatchObject({ day: new Date("2026-07-01T00:00:00Z"), at: moment, instant: moment, dayText: "2026-07-01", big: 9007199254740993n, small: 7 });
+  expect(String(alone.amount)).toBe("12.5");
 });
 
 it("runs on the client as one statement; inside a transaction, on the transaction's connection", async () => {
