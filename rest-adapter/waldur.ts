@@ -86,29 +86,29 @@ const NOT_LINKED = ["x-auth-token"];
  */
 export function linkHeader(url: URL, { page, pageSize }: PageRequest, total: number, budget = LINK_HEADER_BUDGET_BYTES): string {
   const last = Math.max(1, Math.ceil(total / pageSize));
+  // The query without the page, read once; each link adds its own page to it.
+  const kept = [...url.searchParams].filter(([name]) => name !== "page" && !NOT_LINKED.includes(name));
   const at = (n: number) => {
-    const u = new URL(url);
-    for (const name of NOT_LINKED) u.searchParams.delete(name);
-    if (n === 1) u.searchParams.delete("page");
-    else u.searchParams.set("page", String(n));
-    u.searchParams.sort();
-    return u.toString();
+    const query = new URLSearchParams(n === 1 ? kept : [...kept, ["page", String(n)]]);
+    query.sort();
+    const search = query.toString();
+    return `${url.origin}${url.pathname}${search ? `?${search}` : ""}`;
   };
   const pages: Partial<Record<(typeof LINK_ORDER)[number], number>> = { first: 1, last };
   if (page > 1) pages.prev = page - 1;
   if (page < last) pages.next = page + 1;
-  const kept = new Map<string, string>();
+  const links = new Map<string, string>();
   let size = 0;
   for (const rel of LINK_PRIORITY) {
     const n = pages[rel];
     if (n === undefined) continue;
     const link = `<${at(n)}>; rel="${rel}"`;
-    const grown = size + (kept.size ? LINK_SEPARATOR.length : 0) + Buffer.byteLength(link);
+    const grown = size + (links.size ? LINK_SEPARATOR.length : 0) + Buffer.byteLength(link);
     if (grown > budget) break;
-    kept.set(rel, link);
+    links.set(rel, link);
     size = grown;
   }
-  return LINK_ORDER.flatMap((rel) => kept.get(rel) ?? []).join(LINK_SEPARATOR);
+  return LINK_ORDER.flatMap((rel) => links.get(rel) ?? []).join(LINK_SEPARATOR);
 }
 
 /** `?field=a&field=b` keeps only those keys. */
