@@ -25,6 +25,9 @@ interface Paginatable<T> {
   findMany(args: any): Promise<T[]>;
 }
 
+/** What GraphQL asks of each row (plugin-prisma's queryFromInfo): a selection only, never a condition or an order. */
+export type SelectionQuery = { select?: object; include?: object };
+
 /**
  * From this many rows skipped, a page reads the ids of its rows first (the ids alone: an index answers with no row
  * read), then those rows in full; read in one statement, every skipped row would be joined to its relations before
@@ -32,7 +35,7 @@ interface Paginatable<T> {
  */
 export const DEEP_PAGE_OFFSET = 1_000;
 
-async function loadSlice<T>(model: Paginatable<T>, args: { where: object; orderBy: object | object[]; query?: object }, { skip, take }: Slice) {
+async function loadSlice<T>(model: Paginatable<T>, args: { where: object; orderBy: object | object[]; query?: SelectionQuery }, { skip, take }: Slice) {
   if (skip < DEEP_PAGE_OFFSET) return model.findMany({ where: args.where, orderBy: args.orderBy, skip, take, ...args.query });
   const ids = (await model.findMany({ where: args.where, orderBy: args.orderBy, skip, take, select: { id: true } })) as Array<{ id: unknown }>;
   if (!ids.length) return [];
@@ -45,7 +48,7 @@ async function loadSlice<T>(model: Paginatable<T>, args: { where: object; orderB
  */
 export async function paginate<T>(
   model: Paginatable<T>,
-  args: { where: object; orderBy: object | object[]; page: Page; query?: object; count?: () => Promise<number> },
+  args: { where: object; orderBy: object | object[]; page: Page; query?: SelectionQuery; count?: () => Promise<number> },
 ): Promise<Connection<T>> {
   const load = (slice: Slice) => loadSlice(model, args, slice);
   const count = args.count ?? (() => model.count({ where: args.where }));

@@ -92,9 +92,12 @@ export const ConsentRef = builder.prismaNode("UserOfferingConsent", {
   }),
 });
 
-/** An offering user's offering's active terms, read with the record itself rather than by a query of their own. */
+/**
+ * An offering user's offering's active terms, read with the record itself rather than by a query of their own (an
+ * offering has one at most: the service refuses a second).
+ */
 const WITH_ACTIVE_TERMS = {
-  offering: { select: { termsOfService: { where: { isActive: true }, orderBy: { created: "desc" }, take: 1, select: ACTIVE_TERMS_SELECT } } },
+  offering: { select: { termsOfService: { where: { isActive: true }, select: ACTIVE_TERMS_SELECT } } },
 } as const;
 type WithActiveTerms = { userId: string; offeringId: string; offering: { termsOfService: ActiveTerms[] } };
 const activeTermsIn = (ou: WithActiveTerms) => ou.offering.termsOfService[0] ?? null;
