@@ -1,14 +1,21 @@
 import type { Context } from "../context.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import { allOrNull, listOf, type PlainFilter, plainCondition, type TallyTable } from "../platform/tallies.ts";
+import { sumTallies } from "../platform/tally-sums.ts";
 import { audienceKeys, eventsVisibleTo, type ViewerAudience } from "./visibility.ts";
 
 /** How many events there are of each type (the migration's trigger on events writes them). */
-export const EVENT_TALLIES: TallyTable = { table: "event_tallies", keys: ["event_type"] };
+export const EVENT_TALLIES: TallyTable<{ eventType: string }> = { table: "event_tallies", columns: { eventType: "event_type" } };
 /** How many events each audience (the customers, projects and offerings among their scopes) has, per type. */
-export const EVENT_AUDIENCE_TALLIES: TallyTable = { table: "event_audience_tallies", keys: ["scopes", "event_type"] };
+export const EVENT_AUDIENCE_TALLIES: TallyTable<{ scopes: string[]; eventType: string }> = {
+  table: "event_audience_tallies",
+  columns: { scopes: "scopes", eventType: "event_type" },
+};
 /** How many events concern each user, per audience and type. */
-export const EVENT_USER_TALLIES: TallyTable = { table: "event_user_tallies", keys: ["user_id", "event_type", "scopes"] };
+export const EVENT_USER_TALLIES: TallyTable<{ userId: string; eventType: string; scopes: string[] }> = {
+  table: "event_user_tallies",
+  columns: { userId: "user_id", eventType: "event_type", scopes: "scopes" },
+};
 
 type EventWhere = Prisma.EventWhereInput;
 
@@ -34,8 +41,6 @@ function asTypeCondition(where: EventWhere): TypeCondition | null {
   return { AND: and, ...(or ? { OR: or } : {}), ...(not.length ? { NOT: not } : {}), ...(onType === undefined ? {} : { eventType: onType }) };
 }
 
-const total = ({ _sum }: { _sum: { delta: number | null } }) => _sum.delta ?? 0;
-
 /**
  * How many events match `filter` among those `audience` sees (null: all), from the tallies when the filter asks only
  * about event types: staff and support sum the type tallies; anyone else the tallies of the audiences that share one
@@ -44,14 +49,13 @@ const total = ({ _sum }: { _sum: { delta: number | null } }) => _sum.delta ?? 0;
 export async function countVisibleEvents(ctx: Context, filter: EventWhere[], audience: ViewerAudience | null): Promise<number> {
   const byType = asTypeCondition({ AND: filter });
   if (!byType) return ctx.db.event.count({ where: { AND: [eventsVisibleTo(audience), ...filter] } });
-  if (!audience) return total(await ctx.db.eventTally.aggregate({ where: byType, _sum: { delta: true } }));
+  if (!audience) return sumTallies(ctx.db, EVENT_TALLIES, byType);
   const roles = audienceKeys(audience);
   const [ofRoles, ofUser] = await Promise.all([
-    roles.length ? ctx.db.eventAudienceTally.aggregate({ where: { AND: [byType, { scopes: { hasSome: roles } }] }, _sum: { delta: true } }) : null,
-    ctx.db.eventUserTally.aggregate({
-      where: { AND: [byType, { userId: audience.userId }, ...(roles.length ? [{ NOT: { scopes: { hasSome: roles } } }] : [])] },
-      _sum: { delta: true },
+    roles.length ? sumTallies(ctx.db, EVENT_AUDIENCE_TALLIES, { AND: [byType, { scopes: { hasSome: roles } }] }) : 0,
+    sumTallies(ctx.db, EVENT_USER_TALLIES, {
+      AND: [byType, { userId: audience.userId }, ...(roles.length ? [{ NOT: { scopes: { hasSome: roles } } }] : [])],
     }),
   ]);
-  return (ofRoles ? total(ofRoles) : 0) + total(ofUser);
+  return ofRoles + ofUser;
 }

@@ -1,13 +1,18 @@
 import type { Context } from "../context.ts";
 import type { OfferingUserState, Prisma } from "../generated/prisma/client.ts";
 import { allOrNull, listOf, plainCondition, type TallyTable } from "../platform/tallies.ts";
+import { sumTallies, sumTalliesBy, type TallyCondition } from "../platform/tally-sums.ts";
 import type { OfferingUserVisibility } from "./visibility.ts";
 
 type OfferingUserWhere = Prisma.OfferingUserWhereInput;
-type TallyWhere = Prisma.OfferingUserTallyWhereInput;
+type TallyKeys = { offeringId: string; state: OfferingUserState; hasConsent: boolean };
+type TallyWhere = TallyCondition<TallyKeys>;
 
 /** How many offering users each offering has in each state, with and without consent (written by triggers). */
-export const OFFERING_USER_TALLIES: TallyTable = { table: "offering_user_tallies", keys: ["offering_id", "state", "has_consent"] };
+export const OFFERING_USER_TALLIES: TallyTable<TallyKeys> = {
+  table: "offering_user_tallies",
+  columns: { offeringId: "offering_id", state: "state", hasConsent: "has_consent" },
+};
 
 const allOf = async (ctx: Context, parts: OfferingUserWhere[]) => allOrNull(await Promise.all(parts.map((part) => asTallyWhere(ctx, part))));
 
@@ -84,7 +89,7 @@ async function visibleTotal<T>(ctx: Context, filter: OfferingUserWhere[], visibi
 /** How many offering users match `filter` among those the viewer sees. */
 export function countVisible(ctx: Context, filter: OfferingUserWhere[], visibility: OfferingUserVisibility): Promise<number> {
   return visibleTotal(ctx, filter, visibility, {
-    tallies: async (where) => (await ctx.db.offeringUserTally.aggregate({ where, _sum: { delta: true } }))._sum.delta ?? 0,
+    tallies: (where) => sumTallies(ctx.db, OFFERING_USER_TALLIES, where),
     rows: (where) => ctx.db.offeringUser.count({ where }),
     add: (a, b) => a + b,
   });
@@ -107,8 +112,8 @@ export function countVisibleByOfferingAndState(
 ): Promise<CountsByOfferingAndState> {
   return visibleTotal<CountsByOfferingAndState>(ctx, filter, visibility, {
     tallies: async (where) => {
-      const groups = await ctx.db.offeringUserTally.groupBy({ by: ["offeringId", "state"], where, _sum: { delta: true } });
-      return groups.reduce((counts, group) => addCounts(counts, group.offeringId, group.state, group._sum.delta ?? 0), new Map());
+      const groups = await sumTalliesBy(ctx.db, OFFERING_USER_TALLIES, where, ["offeringId", "state"]);
+      return groups.reduce((counts, group) => addCounts(counts, group.offeringId, group.state, group.total), new Map());
     },
     rows: async (where) => {
       const groups = await ctx.db.offeringUser.groupBy({ by: ["offeringId", "state"], where, _count: { _all: true } });

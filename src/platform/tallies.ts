@@ -5,13 +5,15 @@ import type { PrismaClient } from "../generated/prisma/client.ts";
  * arrives under some keys, -1 for one that leaves them), folded in the background into one row per key. A count
  * under a condition on the keys alone sums the deltas instead of reading every row counted.
  */
-export interface TallyTable {
+export interface TallyTable<Keys = Record<string, unknown>> {
   table: string;
-  /** The key columns, in the order of the table's index on them. */
-  keys: readonly string[];
+  /** Each key's column, by the name conditions give the key, in the order of the table's index on them. */
+  columns: { readonly [K in keyof Keys]: string };
 }
 
-const quoted = (identifier: string) => `"${identifier.replaceAll('"', '""')}"`;
+export const quoted = (identifier: string) => `"${identifier.replaceAll('"', '""')}"`;
+
+const keyColumns = (tally: TallyTable<unknown>): string[] => Object.values(tally.columns);
 
 export const listOf = <T>(value: T | T[]): T[] => (Array.isArray(value) ? value : [value]);
 
@@ -21,14 +23,14 @@ export function allOrNull<T>(parts: Array<T | null>): T[] | null {
 }
 
 /** The tallies' totals, one row per key with a total other than zero (what the rows mean, however folded). */
-export function totalsSql({ table, keys }: TallyTable): string {
-  const columns = keys.map(quoted).join(", ");
-  return `SELECT ${columns}, sum("delta") AS total FROM ${quoted(table)} GROUP BY ${columns} HAVING sum("delta") <> 0`;
+export function totalsSql(tally: TallyTable<unknown>): string {
+  const columns = keyColumns(tally).map(quoted).join(", ");
+  return `SELECT ${columns}, sum("delta") AS total FROM ${quoted(tally.table)} GROUP BY ${columns} HAVING sum("delta") <> 0`;
 }
 
 /** How many rows the tables hold beyond one per key: zero once folded. */
-export function unfoldedRowsSql(tables: readonly TallyTable[]): string {
-  return tables.map(({ table, keys }) => `(SELECT count(*) - count(DISTINCT (${keys.map(quoted).join(", ")})) FROM ${quoted(table)})`).join(" + ");
+export function unfoldedRowsSql(tables: ReadonlyArray<TallyTable<unknown>>): string {
+  return tables.map((tally) => `(SELECT count(*) - count(DISTINCT (${keyColumns(tally).map(quoted).join(", ")})) FROM ${quoted(tally.table)})`).join(" + ");
 }
 
 export interface PlainFilter<T> {
@@ -61,8 +63,9 @@ export function plainCondition<T extends string | boolean>(
  * than `upTo`), in one statement: the rows it deletes are the rows it sums, so a count read before or after it, or a
  * change written meanwhile, sees the same totals. A key already folded is never rewritten.
  */
-export async function foldTallies(db: PrismaClient, { table, keys }: TallyTable, after = 0n, upTo?: bigint): Promise<number> {
-  const name = quoted(table);
+export async function foldTallies(db: PrismaClient, tally: TallyTable<unknown>, after = 0n, upTo?: bigint): Promise<number> {
+  const name = quoted(tally.table);
+  const keys = keyColumns(tally);
   const columns = keys.map(quoted).join(", ");
   const ofT = keys.map((key) => `t.${quoted(key)}`).join(", ");
   const joined = keys.map((key) => `t.${quoted(key)} = touched.${quoted(key)}`).join(" AND ");
@@ -76,7 +79,7 @@ export async function foldTallies(db: PrismaClient, { table, keys }: TallyTable,
   );
 }
 
-async function newestId(db: PrismaClient, { table }: TallyTable): Promise<bigint> {
+async function newestId(db: PrismaClient, { table }: TallyTable<unknown>): Promise<bigint> {
   const [row] = await db.$queryRawUnsafe<Array<{ newest: bigint | null }>>(`SELECT max("id") AS newest FROM ${quoted(table)}`);
   return row?.newest ?? 0n;
 }
@@ -94,12 +97,12 @@ const FOLD_CHUNK = 100_000n;
  */
 export function foldTalliesEvery(
   db: PrismaClient,
-  tables: readonly TallyTable[],
+  tables: ReadonlyArray<TallyTable<unknown>>,
   intervalMs: number,
   onError: (error: unknown) => void,
 ): { close(): Promise<void> } {
-  const foldedUpTo = new Map<TallyTable, bigint>();
-  const fold = async (table: TallyTable) => {
+  const foldedUpTo = new Map<TallyTable<unknown>, bigint>();
+  const fold = async (table: TallyTable<unknown>) => {
     const last = foldedUpTo.get(table);
     const newest = await newestId(db, table);
     if (last !== undefined && newest === last) return;
