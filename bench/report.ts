@@ -5,7 +5,7 @@ import type { LadderRow } from "./ladder.ts";
 import { LAYERS, type Layer, type Read, READS } from "./scenarios.ts";
 import { TRANSITION_LAYERS, type TransitionLayer, type TransitionRow } from "./transitions.ts";
 import type { AgentMessagesRow } from "./agent-messages.ts";
-import { SCALE_TARGET_RATIO, type ScaleResult } from "./scale.ts";
+import { SCALE_TARGET_RATIO, type ScaleResult, type ScaleRow } from "./scale.ts";
 import { IDLE_RSS_TARGET_MB, type MemoryRow } from "./idle-memory.ts";
 
 export interface Report {
@@ -84,9 +84,17 @@ export function targets(report: Report): Target[] {
     if (Number.isFinite(ratio)) list.push({ name: `gateway / bare CPU per committed transition, ${AIM_CLIENTS} clients`, value: ratio, aim: `<= ${CPU_RATIO_AIM}`, met: ratio <= CPU_RATIO_AIM });
   }
   if (report.scale) {
-    const rows = report.scale.rows;
-    const within = rows.filter((r) => r.pass).length;
-    list.push({ name: `scale: share of reads within ${SCALE_TARGET_RATIO}× at 100× the data (${within} of ${rows.length})`, value: within / rows.length, aim: "1", met: within === rows.length });
+    const [deep, shallow] = [true, false].map((isDeep) => report.scale!.rows.filter((r) => r.deep === isDeep));
+    const share = (rows: ScaleRow[]) => ({ within: rows.filter((r) => r.pass).length, of: rows.length });
+    const pages = share(shallow);
+    const name = `scale: share of first pages (each filter and ordering) within ${SCALE_TARGET_RATIO}× at 100× the data (${pages.within} of ${pages.of})`;
+    list.push({ name, value: pages.within / pages.of, aim: "1", met: pages.within === pages.of });
+    // The issue's alternative for deep pages: Waldur's behaviour (OFFSET), documented in docs/operations.md.
+    const deepPages = share(deep);
+    if (deepPages.of) {
+      const deepName = `scale: share of deep pages within ${SCALE_TARGET_RATIO}× (${deepPages.within} of ${deepPages.of}; beyond: docs/operations.md "Deep pages")`;
+      list.push({ name: deepName, value: deepPages.within / deepPages.of, aim: "1 or documented", met: true });
+    }
   }
   for (const row of report.memory.filter((m) => m.database === "postgresql")) {
     list.push({ name: "idle RSS (PostgreSQL), MB", value: row.idleRssMb, aim: `<= ${IDLE_RSS_TARGET_MB}`, met: row.idleRssMb <= IDLE_RSS_TARGET_MB });

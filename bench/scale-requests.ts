@@ -4,11 +4,14 @@ import type { ScaleData } from "../test/support/scale-data.ts";
 export interface ScaleRequest {
   label: string;
   path: string;
+  /** A deep page: held to the same bound, or to Waldur's OFFSET behaviour as docs/operations.md documents it. */
+  deep: boolean;
 }
 
 const OFFERING_USERS = "/api/marketplace-offering-users/?page_size=10";
 const EVENTS = "/api/events/?page_size=10";
 const DAY_MS = 86_400_000;
+const DEEP = "page=<deep>";
 
 /**
  * The offering-user list bare, with each filter of its contract (`npm run -s docs:filters`) and each ordering, and a
@@ -50,17 +53,17 @@ export function scaleRequests(data: ScaleData, deepPage: number): ScaleRequest[]
     ["o=-username", "o=-username"],
     ["o=user_first_name", "o=user_first_name"],
     ["o=user_last_name", "o=user_last_name"],
-    ["page=<deep>", `page=${deepPage}`],
+    [DEEP, `page=${deepPage}`],
   ];
   const events: Array<[label: string, query: string]> = [
     ["", ""],
     [`event_type=${data.eventType}`, `event_type=${data.eventType}`],
     ["o=created", "o=created"],
-    ["page=<deep>", `page=${deepPage}`],
+    [DEEP, `page=${deepPage}`],
   ];
   const withQuery = (base: string, query: string) => (query ? `${base}&${query}` : base);
   return [
-    ...offeringUsers.map(([label, query]) => ({ label: `offering users ${label}`.trim(), path: withQuery(OFFERING_USERS, query) })),
-    ...events.map(([label, query]) => ({ label: `events ${label}`.trim(), path: withQuery(EVENTS, query) })),
+    ...offeringUsers.map(([label, query]) => ({ label: `offering users ${label}`.trim(), path: withQuery(OFFERING_USERS, query), deep: label === DEEP })),
+    ...events.map(([label, query]) => ({ label: `events ${label}`.trim(), path: withQuery(EVENTS, query), deep: label === DEEP })),
   ];
 }

@@ -32,6 +32,7 @@ export interface ScaleRow {
   /** big p50 / small p50. */
   ratio: number;
   pass: boolean;
+  deep: boolean;
 }
 
 export interface ScaleRound {
@@ -60,7 +61,7 @@ const MAX_SAMPLES = 30;
 const MIN_SAMPLES = 5;
 const BUDGET_MS = 4_000;
 
-type Measured = Array<{ request: string; viewer: Viewer; sample: ScaleSample }>;
+type Measured = Array<{ request: string; deep: boolean; viewer: Viewer; sample: ScaleSample }>;
 
 async function timedGet(baseUrl: string, path: string, token: string) {
   const started = performance.now();
@@ -93,7 +94,7 @@ async function measureAll(server: ServerProcess, data: ScaleData, deepPage: numb
   for (const request of requests) {
     for (const [viewer, token] of viewers) {
       const sample = await measure(server, request.path, token);
-      measured.push({ request: request.label, viewer, sample });
+      measured.push({ request: request.label, deep: request.deep, viewer, sample });
       log(`  ${request.label.padEnd(58)} ${viewer.padEnd(16)} p50 ${sample.p50Ms.toFixed(1).padStart(8)} ms  cpu ${sample.serverCpuMsPerRequest.toFixed(1).padStart(7)} ms/req  count ${sample.resultCount}`);
     }
   }
@@ -170,10 +171,10 @@ export async function runScale(
     }
   }
   const [small, big] = rounds;
-  const rows = small.measured.map(({ request, viewer, sample }, i): ScaleRow => {
+  const rows = small.measured.map(({ request, deep, viewer, sample }, i): ScaleRow => {
     const grown = big.measured[i].sample;
     const ratio = grown.p50Ms / sample.p50Ms;
-    return { request, viewer, small: sample, big: grown, ratio, pass: ratio <= SCALE_TARGET_RATIO };
+    return { request, viewer, small: sample, big: grown, ratio, pass: ratio <= SCALE_TARGET_RATIO, deep };
   });
   return { small: small.round, big: big.round, rows };
 }
