@@ -89,7 +89,7 @@ export async function listOfferings(
     const order = ORDER_VALUES.get(value);
     return order ? [`${order.direction === "desc" ? "-" : ""}${order.key}`] : [];
   });
-  if (!keys.some((key) => key.endsWith("total_customers"))) return paginate(ctx.db.offering, { where, orderBy, page: args.page, query });
+  if (!keys.some((key) => key.endsWith("total_customers"))) return paginate(ctx.db, "offering", { where, orderBy, page: args.page, query });
   return pageByTotalCustomers(ctx, { where, orderBy, keys, page: args.page }, (ids) =>
     ctx.db.offering.findMany({ ...query, where: { id: { in: ids } } }),
   );

@@ -33,7 +33,7 @@ export async function listCustomers(
 ) {
   const visible = await visibleCustomers(ctx);
   const where = { AND: [visible, ...(await CUSTOMER_CONTRACT.where(args.filter, ctx))] };
-  return paginate(ctx.db.customer, { where, orderBy: CUSTOMER_CONTRACT.orderBy(args.orderBy).flat(), page: args.page, query });
+  return paginate(ctx.db, "customer", { where, orderBy: CUSTOMER_CONTRACT.orderBy(args.orderBy).flat(), page: args.page, query });
 }
 
 /** How many people hold a role in force on a customer or one of its projects (Waldur's `users_count`); one batch per request tick. */
@@ -72,7 +72,7 @@ export async function listServiceProviders(
 ) {
   ctx.requireViewer();
   const where = { AND: await SERVICE_PROVIDER_CONTRACT.where(args.filter) };
-  return paginate(ctx.db.serviceProvider, { where, orderBy: SERVICE_PROVIDER_CONTRACT.orderBy(args.orderBy), page: args.page, query });
+  return paginate(ctx.db, "serviceProvider", { where, orderBy: SERVICE_PROVIDER_CONTRACT.orderBy(args.orderBy), page: args.page, query });
 }
 
 export async function getCustomer(ctx: Context, uuid: string, query: CustomerQuery = {}) {
@@ -117,7 +117,7 @@ export async function listProjects(
   query: ProjectQuery = {},
 ): Promise<Connection<Project>> {
   const where = { AND: [await visibleProjects(ctx), ...(await PROJECT_CONTRACT.where(args.filter, ctx))] };
-  return paginate(ctx.db.project, { where, orderBy: PROJECT_CONTRACT.orderBy(args.orderBy), page: args.page, query });
+  return paginate(ctx.db, "project", { where, orderBy: PROJECT_CONTRACT.orderBy(args.orderBy), page: args.page, query });
 }
 
 export async function getProject(ctx: Context, uuid: string, query: ProjectQuery = {}) {

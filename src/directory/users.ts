@@ -23,7 +23,7 @@ export async function listUsers(
 ) {
   const visible = await visibleUsers(ctx);
   const where: Prisma.UserWhereInput = { AND: [visible, ...(await USER_CONTRACT.where(args.filter, ctx))] };
-  return paginate(ctx.db.user, { where, orderBy: USER_CONTRACT.orderBy(args.orderBy).flat(), page: args.page, query });
+  return paginate(ctx.db, "user", { where, orderBy: USER_CONTRACT.orderBy(args.orderBy).flat(), page: args.page, query });
 }
 
 export async function getUser(ctx: Context, uuid: string, query: UserQuery = {}) {

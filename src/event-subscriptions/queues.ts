@@ -24,7 +24,7 @@ export async function listEventSubscriptionQueues(
   query: QueueQuery = {},
 ): Promise<Connection<EventSubscriptionQueue>> {
   const where = { AND: [visibleQueues(ctx), ...(await EVENT_SUBSCRIPTION_QUEUE_CONTRACT.where(args.filter))] };
-  return paginate(ctx.db.eventSubscriptionQueue, { where, orderBy: EVENT_SUBSCRIPTION_QUEUE_CONTRACT.orderBy(args.orderBy), page: args.page, query });
+  return paginate(ctx.db, "eventSubscriptionQueue", { where, orderBy: EVENT_SUBSCRIPTION_QUEUE_CONTRACT.orderBy(args.orderBy), page: args.page, query });
 }
 
 export function getEventSubscriptionQueue(ctx: Context, uuid: string, query: QueueQuery = {}) {

@@ -29,7 +29,7 @@ export async function listEventSubscriptions(
   query: SubscriptionQuery = {},
 ): Promise<Connection<EventSubscription>> {
   const where = { AND: [visibleSubscriptions(ctx), ...(await EVENT_SUBSCRIPTION_CONTRACT.where(args.filter))] };
-  return paginate(ctx.db.eventSubscription, { where, orderBy: EVENT_SUBSCRIPTION_CONTRACT.orderBy(args.orderBy), page: args.page, query });
+  return paginate(ctx.db, "eventSubscription", { where, orderBy: EVENT_SUBSCRIPTION_CONTRACT.orderBy(args.orderBy), page: args.page, query });
 }
 
 export function getEventSubscription(ctx: Context, uuid: string, query: SubscriptionQuery = {}) {

@@ -33,7 +33,7 @@ export async function listEvents(
   query: EventQuery = {},
 ): Promise<Connection<Event>> {
   const { where, count } = await selection(ctx, args.filter);
-  return paginate(ctx.db.event, { where, orderBy: eventOrder(args.orderBy), page: args.page, query, count });
+  return paginate(ctx.db, "event", { where, orderBy: eventOrder(args.orderBy), page: args.page, query, count });
 }
 
 export async function countEvents(ctx: Context, filter: EventFilter | null | undefined) {

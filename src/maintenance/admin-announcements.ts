@@ -68,7 +68,7 @@ export async function listAdminAnnouncements(
   ctx.requireViewer();
   const where = { AND: await ADMIN_ANNOUNCEMENT_CONTRACT.where(args.filter, ctx) };
   const orderBy = ADMIN_ANNOUNCEMENT_CONTRACT.orderBy(args.orderBy);
-  return paginate(ctx.db.adminAnnouncement, { where, orderBy, page: args.page, query });
+  return paginate(ctx.db, "adminAnnouncement", { where, orderBy, page: args.page, query });
 }
 
 export async function getAdminAnnouncement(ctx: Context, uuid: string, query: AdminAnnouncementQuery = {}) {

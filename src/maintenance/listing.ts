@@ -68,7 +68,7 @@ export async function listAnnouncements(
   const where = { AND: [scope, ...(await contract.where(args.filter, { ctx, within: scope }))] };
   const order = contract.orderBy(args.orderBy);
   const db = ctx.db.maintenanceAnnouncement;
-  if (!order.some(isComputed)) return paginate(db, { where, orderBy: order.map(prismaOrder), page: args.page, query });
+  if (!order.some(isComputed)) return paginate(ctx.db, "maintenanceAnnouncement", { where, orderBy: order.map(prismaOrder), page: args.page, query });
   const candidates = await db.findMany({ where, select: { id: true, ...SCHEDULE } });
   const timed = candidates.map((m) => {
     const { startDeltaMinutes, overrunMinutes } = timingOf(m);

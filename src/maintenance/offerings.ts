@@ -51,7 +51,7 @@ export async function listMaintenanceOfferings(
 ): Promise<Connection<MaintenanceAnnouncementOffering>> {
   const where = { AND: [await visibleLinks(ctx), ...(await MAINTENANCE_OFFERING_CONTRACT.where(args.filter))] };
   const orderBy = MAINTENANCE_OFFERING_CONTRACT.orderBy(args.orderBy);
-  return paginate(ctx.db.maintenanceAnnouncementOffering, { where, orderBy, page: args.page, query });
+  return paginate(ctx.db, "maintenanceAnnouncementOffering", { where, orderBy, page: args.page, query });
 }
 
 /** The link `uuid`, read by `find` among those the viewer may see (404 otherwise). */

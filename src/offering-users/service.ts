@@ -10,6 +10,7 @@ import { sanitizeComment, validUrl, maxLength } from "../platform/text.ts";
 import type { Db } from "../platform/database.ts";
 import { transact, type Tx } from "../platform/transaction.ts";
 import { paginate } from "../platform/paginate.ts";
+import { findFirst, findMany, findUnique } from "../platform/sql-reads/find.ts";
 import {
   describe,
   OFFERING_USER_CORE,
@@ -49,7 +50,7 @@ export async function listOfferingUsers(
   const orderBy = OFFERING_USER_CONTRACT.orderBy(args.orderBy);
   const { visibility, conditions, where } = await listSelection(ctx, args.filter);
   const count = () => countVisible(ctx, conditions, visibility);
-  return paginate(ctx.db.offeringUser, { where, orderBy, page: args.page, query, count });
+  return paginate(ctx.db, "offeringUser", { where, orderBy, page: args.page, query, count });
 }
 
 export type OfferingUserFilter = FilterValues<typeof OFFERING_USER_CONTRACT>;
@@ -70,12 +71,12 @@ async function findVisible<T>(ctx: Context, uuid: string, find: (where: Prisma.O
 }
 
 export async function getOfferingUser(ctx: Context, uuid: string, query: OfferingUserQuery = {}) {
-  return findVisible(ctx, uuid, (where) => ctx.db.offeringUser.findFirst({ where, ...query }));
+  return findVisible(ctx, uuid, (where) => findFirst(ctx.db, "offeringUser", { where, ...query }));
 }
 
 /** Which of `ids` the viewer may see as offering users (getOfferingUser's rule). */
 export const visibleOfferingUserIds = async (ctx: Context, ids: string[]) =>
-  idSet(await ctx.db.offeringUser.findMany({ where: { AND: [{ id: { in: ids } }, await visibleOfferingUsers(ctx)] }, select: { id: true } }));
+  idSet(await findMany(ctx.db, "offeringUser", { where: { AND: [{ id: { in: ids } }, await visibleOfferingUsers(ctx)] }, select: { id: true } }));
 
 /** The core a change needs and every field of the record's own, so that a transition can answer without a reload. */
 const WHOLE_RECORD = {
@@ -91,7 +92,7 @@ const WHOLE_RECORD = {
 } as const;
 
 async function loadVisible(ctx: Context, uuid: string): Promise<OfferingUserCore> {
-  return findVisible(ctx, uuid, (where) => ctx.db.offeringUser.findFirst({ select: OFFERING_USER_CORE, where }));
+  return findVisible(ctx, uuid, (where) => findFirst(ctx.db, "offeringUser", { select: OFFERING_USER_CORE, where }));
 }
 
 /**
@@ -99,7 +100,7 @@ async function loadVisible(ctx: Context, uuid: string): Promise<OfferingUserCore
  * which a lost connection could fail after the change was made; a concurrent deletion makes it a 404, not a 500.
  */
 async function reload(db: Tx | Db, id: string, query: OfferingUserQuery) {
-  const row = await db.offeringUser.findUnique({ where: { id }, ...query });
+  const row = await findUnique(db, "offeringUser", { where: { id }, ...query });
   if (!row) throw notFound();
   return row;
 }
@@ -115,7 +116,7 @@ export function invalidTransition(rule: TransitionRule<OfferingUserState, unknow
 
 type WholeRecord = NonNullable<Awaited<ReturnType<typeof findWhole>>>;
 
-const findWhole = (ctx: Context, uuid: string) => findVisible(ctx, uuid, (where) => ctx.db.offeringUser.findFirst({ select: WHOLE_RECORD, where }));
+const findWhole = (ctx: Context, uuid: string) => findVisible(ctx, uuid, (where) => findFirst(ctx.db, "offeringUser", { select: WHOLE_RECORD, where }));
 
 /**
  * Applies `rule` to the record as compare-and-swap (swapFromObserved), writing `data` and the event `change(from)`

@@ -29,7 +29,7 @@ export async function listOrders(
 ): Promise<Connection<Order>> {
   const filters = await ORDER_CONTRACT.where(args.filter, ctx);
   const where = { AND: [await visibleOrders(ctx), ...filters] };
-  return paginate(ctx.db.order, { where, orderBy: ORDER_CONTRACT.orderBy(args.orderBy), page: args.page, query });
+  return paginate(ctx.db, "order", { where, orderBy: ORDER_CONTRACT.orderBy(args.orderBy), page: args.page, query });
 }
 
 /** The order `uuid`, read by `find` among those the viewer may see (404 otherwise). */

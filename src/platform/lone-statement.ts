@@ -33,6 +33,17 @@ const valueOf = (value: unknown) => (value instanceof Date ? value.toISOString()
 export async function runStatement<Row>(db: PrismaClient | Prisma.TransactionClient, statement: Prisma.Sql): Promise<Row[]> {
   const pool = pools.get(db);
   if (!pool) return db.$queryRaw<Row[]>(statement);
-  const result = await pool.query<Row & pg.QueryResultRow>({ text: statement.text, values: statement.values.map(valueOf), types: parsers });
+  return runOnPool<Row>(pool, statement.text, statement.values);
+}
+
+/** runStatement for a statement written as text with its parameters ($1, $2, …). */
+export async function runText<Row>(db: PrismaClient | Prisma.TransactionClient, text: string, values: unknown[]): Promise<Row[]> {
+  const pool = pools.get(db);
+  if (!pool) return db.$queryRawUnsafe<Row[]>(text, ...values);
+  return runOnPool<Row>(pool, text, values);
+}
+
+async function runOnPool<Row>(pool: pg.Pool, text: string, values: unknown[]): Promise<Row[]> {
+  const result = await pool.query<Row & pg.QueryResultRow>({ text, values: values.map(valueOf), types: parsers });
   return result.rows;
 }

@@ -28,7 +28,7 @@ export async function listResources(
   const visible = await VIEWS[args.view](ctx);
   const filters = await RESOURCE_CONTRACT.where(args.filter, { db: ctx.db, now: ctx.now(), within: visible });
   const where = { AND: [visible, ...filters] };
-  return paginate(ctx.db.resource, { where, orderBy: RESOURCE_CONTRACT.orderBy(args.orderBy), page: args.page, query });
+  return paginate(ctx.db, "resource", { where, orderBy: RESOURCE_CONTRACT.orderBy(args.orderBy), page: args.page, query });
 }
 
 export async function getResource(ctx: Context, view: ResourceView, uuid: string, query: ResourceQuery = {}) {

@@ -38,7 +38,7 @@ export async function listAgentIdentities(
   query: IdentityQuery = {},
 ): Promise<Connection<AgentIdentity>> {
   const where = { AND: [await visibleAgentIdentities(ctx), ...(await AGENT_IDENTITY_CONTRACT.where(args.filter))] };
-  return paginate(ctx.db.agentIdentity, { where, orderBy: AGENT_IDENTITY_CONTRACT.orderBy(args.orderBy), page: args.page, query });
+  return paginate(ctx.db, "agentIdentity", { where, orderBy: AGENT_IDENTITY_CONTRACT.orderBy(args.orderBy), page: args.page, query });
 }
 
 export async function getAgentIdentity(ctx: Context, uuid: string, query: IdentityQuery = {}) {

@@ -49,5 +49,5 @@ export async function listServiceProviderKeys(
   const where = {
     AND: [{ user: { roles: { some: activeProjectMembership(projectIds, ctx.now()) } } }, ...(await SSH_KEY_CONTRACT.where(args.filter, ctx))],
   };
-  return paginate(ctx.db.sshKey, { where, orderBy: SSH_KEY_CONTRACT.orderBy(args.orderBy), page: args.page, query });
+  return paginate(ctx.db, "sshKey", { where, orderBy: SSH_KEY_CONTRACT.orderBy(args.orderBy), page: args.page, query });
 }

@@ -27,7 +27,7 @@ const MAX_NAME_LENGTH = 150;
 
 export async function listSshKeys(ctx: Context, args: SshKeyListArgs, query: SshKeyQuery = {}): Promise<Connection<SshKey>> {
   const where = { AND: [await visibleSshKeys(ctx), ...(await SSH_KEY_CONTRACT.where(args.filter, ctx))] };
-  return paginate(ctx.db.sshKey, { where, orderBy: SSH_KEY_CONTRACT.orderBy(args.orderBy), page: args.page, query });
+  return paginate(ctx.db, "sshKey", { where, orderBy: SSH_KEY_CONTRACT.orderBy(args.orderBy), page: args.page, query });
 }
 
 /** The key `uuid`, read by `find` among those the viewer may see (404 otherwise). */

@@ -29,7 +29,7 @@ export async function listConsents(
   query: ConsentQuery = {},
 ): Promise<Connection<UserOfferingConsent>> {
   const where = { AND: [visibleConsents(ctx), ...(await CONSENT_CONTRACT.where(args.filter))] };
-  return paginate(ctx.db.userOfferingConsent, { where, orderBy: CONSENT_CONTRACT.orderBy(args.orderBy), page: args.page, query });
+  return paginate(ctx.db, "userOfferingConsent", { where, orderBy: CONSENT_CONTRACT.orderBy(args.orderBy), page: args.page, query });
 }
 
 /** The consent `uuid`, read by `find` among those the viewer may see (404 otherwise). */

@@ -27,7 +27,7 @@ export async function listTerms(
   query: TermsQuery = {},
 ): Promise<Connection<OfferingTermsOfService>> {
   const where = { AND: [await visibleTerms(ctx), ...(await TERMS_CONTRACT.where(args.filter))] };
-  return paginate(ctx.db.offeringTermsOfService, { where, orderBy: TERMS_CONTRACT.orderBy(args.orderBy), page: args.page, query });
+  return paginate(ctx.db, "offeringTermsOfService", { where, orderBy: TERMS_CONTRACT.orderBy(args.orderBy), page: args.page, query });
 }
 
 /** The terms `uuid`, read by `find` among those the viewer may see (404 otherwise). */

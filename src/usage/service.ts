@@ -19,7 +19,7 @@ type ListArgs<C extends typeof COMPONENT_USAGE_CONTRACT | typeof COMPONENT_USER_
 
 export async function listComponentUsages(ctx: Context, args: ListArgs<typeof COMPONENT_USAGE_CONTRACT>, query: ComponentUsageQuery = {}): Promise<Connection<ComponentUsage>> {
   const where = { AND: [await visibleComponentUsages(ctx), ...(await COMPONENT_USAGE_CONTRACT.where(args.filter, ctx))] };
-  return paginate(ctx.db.componentUsage, { where, orderBy: COMPONENT_USAGE_CONTRACT.orderBy(args.orderBy), page: args.page, query });
+  return paginate(ctx.db, "componentUsage", { where, orderBy: COMPONENT_USAGE_CONTRACT.orderBy(args.orderBy), page: args.page, query });
 }
 
 /** The component usage `uuid`, read by `find` among those the viewer may see (404 otherwise). */
@@ -38,7 +38,7 @@ export async function listComponentUserUsages(
   query: ComponentUserUsageQuery = {},
 ): Promise<Connection<ComponentUserUsage>> {
   const where = { AND: [await visibleComponentUserUsages(ctx), ...(await COMPONENT_USER_USAGE_CONTRACT.where(args.filter, ctx))] };
-  return paginate(ctx.db.componentUserUsage, { where, orderBy: COMPONENT_USER_USAGE_CONTRACT.orderBy(args.orderBy), page: args.page, query });
+  return paginate(ctx.db, "componentUserUsage", { where, orderBy: COMPONENT_USER_USAGE_CONTRACT.orderBy(args.orderBy), page: args.page, query });
 }
 
 export async function getComponentUserUsage(ctx: Context, uuid: string, query: ComponentUserUsageQuery = {}) {

@@ -30,7 +30,7 @@ export async function listUserLimits(
   query: UserLimitQuery = {},
 ): Promise<Connection<ComponentUserUsageLimit>> {
   const where = { AND: [await visibleUserLimits(ctx), ...(await USER_LIMIT_CONTRACT.where(args.filter))] };
-  return paginate(ctx.db.componentUserUsageLimit, { where, orderBy: USER_LIMIT_CONTRACT.orderBy(args.orderBy), page: args.page, query });
+  return paginate(ctx.db, "componentUserUsageLimit", { where, orderBy: USER_LIMIT_CONTRACT.orderBy(args.orderBy), page: args.page, query });
 }
 
 /** The user limit `uuid`, read by `find` among those the viewer may see (404 otherwise). */

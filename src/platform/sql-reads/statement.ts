@@ -1,0 +1,86 @@
+import type { Field, ModelTable, RelationField, ScalarField } from "./model.ts";
+import { SQL_MODEL } from "../../generated/sql-model.ts";
+
+/** Something this compiler does not translate: the read goes to Prisma's client instead, which knows it all. */
+export class Untranslated extends Error {
+  constructor(what: string) {
+    super(what);
+  }
+}
+
+/** A statement under construction: its parameters ($1, $2, …) and table aliases (t0, t1, …). */
+export class StatementBuilder {
+  readonly values: unknown[] = [];
+  private aliases = 0;
+
+  param(value: unknown, type: string): string {
+    this.values.push(value);
+    return `$${this.values.length}::${type}`;
+  }
+
+  alias(): string {
+    return `t${this.aliases++}`;
+  }
+}
+
+export const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+export function modelNamed(name: string): ModelTable {
+  const model = SQL_MODEL[name];
+  if (!model) throw new Untranslated(`model ${name}`);
+  return model;
+}
+
+export function fieldOf(model: ModelTable, name: string): Field {
+  const field = Object.hasOwn(model.fields, name) ? model.fields[name] : undefined;
+  if (!field) throw new Untranslated(`field ${name}`);
+  return field;
+}
+
+export const isRelation = (field: Field): field is RelationField => field.kind === "object";
+
+const NATIVE_TYPES: Record<string, string> = {
+  Uuid: "uuid",
+  Timestamptz: "timestamptz",
+  Timestamp: "timestamp",
+  Date: "date",
+  Char: "bpchar",
+  VarChar: "text",
+  Text: "text",
+};
+
+const PRISMA_TYPES: Record<string, string> = {
+  String: "text",
+  Int: "int4",
+  BigInt: "int8",
+  Float: "float8",
+  Decimal: "numeric",
+  Boolean: "bool",
+  DateTime: "timestamp",
+  Json: "jsonb",
+};
+
+/** The SQL type a parameter compared with `field` is cast to (an enum's own type; text for character columns). */
+export function sqlTypeOf(field: ScalarField): string {
+  if (field.kind === "enum") return quote(field.type);
+  const type = (field.native && NATIVE_TYPES[field.native]) ?? PRISMA_TYPES[field.type];
+  if (!type) throw new Untranslated(`type ${field.type}`);
+  return type;
+}
+
+/**
+ * The SQL type of a list parameter compared with `field`'s values. An enum's list is sent as text[] and cast: PGlite
+ * sends an array by its type, and knows no type created after it started (a fresh database's enums).
+ */
+export const sqlListTypeOf = (field: ScalarField) => (field.kind === "enum" ? `text[]::${sqlTypeOf(field)}[]` : `${sqlTypeOf(field)}[]`);
+
+/** A column as a statement reads it: enums as text (node-postgres knows no enum's type). */
+export function columnRead(alias: string, field: ScalarField): string {
+  const column = `${alias}.${quote(field.column)}`;
+  if (field.kind !== "enum") return column;
+  return field.list ? `${column}::text[]` : `${column}::text`;
+}
+
+/** The join of a relation: the related table's alias matched to the owner's, column by column. */
+export const joinOn = (owner: string, relation: RelationField, related: string) =>
+  relation.from.map((column, i) => `${related}.${quote(relation.to[i])} = ${owner}.${quote(column)}`).join(" AND ");

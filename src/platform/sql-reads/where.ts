@@ -1,0 +1,170 @@
+import type { ModelTable, RelationField, ScalarField } from "./model.ts";
+import { fieldOf, isRelation, joinOn, modelNamed, quote, type StatementBuilder, sqlListTypeOf, sqlTypeOf, Untranslated } from "./statement.ts";
+
+/**
+ * Prisma's where-language as SQL, as Prisma's own query compiler writes it: AND/OR/NOT, a scalar's equals, in, notIn,
+ * not, lt/lte/gt/gte, contains/startsWith/endsWith (ILIKE with mode "insensitive", the text unescaped as Prisma
+ * sends it), a JSON path's equals, a list's has/hasSome/hasEvery, a relation's is/some/none, compound unique keys.
+ * Anything else is Untranslated: the read goes to Prisma's client.
+ */
+export function whereSql(b: StatementBuilder, model: ModelTable, alias: string, where: object | undefined, unique = false): string {
+  if (!where) return "TRUE";
+  const parts: string[] = [];
+  for (const [key, value] of Object.entries(where)) {
+    if (value === undefined) continue;
+    // A compound unique key (offeringId_userId) is only a findUnique's, at the top of its condition.
+    if (unique && !Object.hasOwn(model.fields, key) && !LOGICAL.has(key)) parts.push(compoundKeySql(b, model, alias, value));
+    else parts.push(conditionSql(b, model, alias, key, value));
+  }
+  return all(parts);
+}
+
+const LOGICAL = new Set(["AND", "OR", "NOT"]);
+
+function all(conditions: string[]) {
+  const parts = conditions.filter((part) => part !== "TRUE");
+  return parts.length === 0 ? "TRUE" : parts.length === 1 ? parts[0] : `(${parts.join(" AND ")})`;
+}
+const any = (parts: string[]) => (parts.length === 0 ? "FALSE" : parts.length === 1 ? parts[0] : `(${parts.join(" OR ")})`);
+const listOf = (value: unknown): object[] => {
+  const list: unknown[] = Array.isArray(value) ? value : [value];
+  if (!list.every(isPlainObject)) throw new Untranslated("condition");
+  return list as object[];
+};
+
+function conditionSql(b: StatementBuilder, model: ModelTable, alias: string, key: string, value: unknown): string {
+  switch (key) {
+    case "AND":
+      return all(listOf(value).map((w) => whereSql(b, model, alias, w)));
+    case "OR":
+      if (!Array.isArray(value)) throw new Untranslated("OR of an object");
+      return any(value.map((w: object) => whereSql(b, model, alias, w)));
+    case "NOT":
+      return all(listOf(value).map((w) => `NOT (${whereSql(b, model, alias, w)})`));
+  }
+  const field = fieldOf(model, key);
+  if (isRelation(field)) return relationSql(b, alias, field, value);
+  return scalarSql(b, `${alias}.${quote(field.column)}`, field, value);
+}
+
+/** `offeringId_userId: { offeringId, userId }`: a compound unique key, each of its fields equal. */
+function compoundKeySql(b: StatementBuilder, model: ModelTable, alias: string, value: unknown): string {
+  if (!isPlainObject(value)) throw new Untranslated("unknown where key");
+  const parts = Object.entries(value).map(([name, v]) => {
+    const field = fieldOf(model, name);
+    if (isRelation(field) || !isScalarValue(v)) throw new Untranslated("compound key part");
+    return scalarSql(b, `${alias}.${quote(field.column)}`, field, v);
+  });
+  return all(parts);
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && Object.getPrototypeOf(value) === Object.prototype;
+
+/** A value compared as it is (not a filter object): a Decimal or a Date is an object, but not a plain one. */
+const isScalarValue = (value: unknown) => value === null || !isPlainObject(value);
+
+function relationSql(b: StatementBuilder, alias: string, relation: RelationField, value: unknown): string {
+  if (!isPlainObject(value)) throw new Untranslated("relation filter");
+  const related = modelNamed(relation.model);
+  const exists = (where: object | undefined, negate = false) => {
+    const inner = b.alias();
+    const condition = whereSql(b, related, inner, where);
+    const body = `SELECT 1 FROM ${quote(related.table)} AS ${inner} WHERE ${joinOn(alias, relation, inner)}${condition === "TRUE" ? "" : ` AND ${condition}`}`;
+    return `${negate ? "NOT " : ""}EXISTS (${body})`;
+  };
+  if (relation.list) {
+    const parts = Object.entries(value).map(([op, where]) => {
+      if (where === undefined) return "TRUE";
+      if (op === "some") return exists(where as object);
+      if (op === "none") return exists(where as object, true);
+      throw new Untranslated(`list relation ${op}`);
+    });
+    return all(parts);
+  }
+  if (!relation.required) throw new Untranslated("optional relation filter");
+  if (Object.keys(value).length === 1 && "is" in value) {
+    if (value.is === null) throw new Untranslated("relation is null");
+    return exists(value.is as object);
+  }
+  if ("is" in value || "isNot" in value) throw new Untranslated("relation is/isNot");
+  return exists(value);
+}
+
+const COMPARISONS: Record<string, string> = { lt: "<", lte: "<=", gt: ">", gte: ">=" };
+
+function scalarSql(b: StatementBuilder, column: string, field: ScalarField, value: unknown): string {
+  if (isScalarValue(value)) return equalsSql(b, column, field, value);
+  if (field.list) return listFilterSql(b, column, field, value as Record<string, unknown>);
+  if (field.type === "Json") return jsonFilterSql(b, column, value as Record<string, unknown>);
+  const filter = value as Record<string, unknown>;
+  const insensitive = filter.mode === "insensitive";
+  if (filter.mode !== undefined && filter.mode !== "insensitive" && filter.mode !== "default") throw new Untranslated("mode");
+  const parts: string[] = [];
+  const type = sqlTypeOf(field);
+  for (const [op, operand] of Object.entries(filter)) {
+    if (operand === undefined || op === "mode") continue;
+    if (op === "equals") parts.push(insensitive ? likeSql(b, column, operand, "", "") : equalsSql(b, column, field, operand));
+    else if (op === "in" || op === "notIn") {
+      if (!Array.isArray(operand) || insensitive) throw new Untranslated(`${op} operand`);
+      const match = operand.length ? `${column} = ANY(${b.param(operand.map(sendable), sqlListTypeOf(field))})` : "FALSE";
+      parts.push(op === "in" ? match : operand.length ? `NOT (${match})` : "TRUE");
+    } else if (op === "not") {
+      if (isScalarValue(operand) && !insensitive) parts.push(operand === null ? `${column} IS NOT NULL` : `${column} <> ${b.param(sendable(operand), type)}`);
+      else if (isPlainObject(operand) && !insensitive) parts.push(`NOT (${scalarSql(b, column, field, operand)})`);
+      else throw new Untranslated("not operand");
+    } else if (COMPARISONS[op]) {
+      if (operand === null || insensitive) throw new Untranslated("comparison with null");
+      parts.push(`${column} ${COMPARISONS[op]} ${b.param(sendable(operand), type)}`);
+    } else if (op === "contains") parts.push(patternSql(b, column, operand, insensitive, "%", "%"));
+    else if (op === "startsWith") parts.push(patternSql(b, column, operand, insensitive, "", "%"));
+    else if (op === "endsWith") parts.push(patternSql(b, column, operand, insensitive, "%", ""));
+    else throw new Untranslated(`scalar filter ${op}`);
+  }
+  return all(parts);
+}
+
+function equalsSql(b: StatementBuilder, column: string, field: ScalarField, value: unknown): string {
+  if (value === null) return `${column} IS NULL`;
+  if (field.list || field.type === "Json") throw new Untranslated("equals on a list or JSON");
+  return `${column} = ${b.param(sendable(value), sqlTypeOf(field))}`;
+}
+
+function patternSql(b: StatementBuilder, column: string, text: unknown, insensitive: boolean, before: string, after: string): string {
+  return insensitive ? likeSql(b, column, text, before, after) : `${column}::text LIKE ${b.param(`${before}${String(text)}${after}`, "text")}`;
+}
+
+const likeSql = (b: StatementBuilder, column: string, text: unknown, before: string, after: string) => {
+  if (typeof text !== "string") throw new Untranslated("pattern operand");
+  return `${column}::text ILIKE ${b.param(`${before}${text}${after}`, "text")}`;
+};
+
+/** A list column's filter: Prisma takes exactly one of its operations. */
+function listFilterSql(b: StatementBuilder, column: string, field: ScalarField, filter: Record<string, unknown>): string {
+  const type = sqlListTypeOf(field);
+  const operations = Object.entries(filter).filter(([, operand]) => operand !== undefined);
+  if (operations.length !== 1) throw new Untranslated("list filter");
+  const [[op, operand]] = operations;
+  if (op === "has" && operand !== null) return `${column} @> ${b.param([sendable(operand)], type)}`;
+  if (op === "hasSome" && Array.isArray(operand)) return `${column} && ${b.param(operand.map(sendable), type)}`;
+  if (op === "hasEvery" && Array.isArray(operand)) return `${column} @> ${b.param(operand.map(sendable), type)}`;
+  throw new Untranslated(`list filter ${op}`);
+}
+
+function jsonFilterSql(b: StatementBuilder, column: string, filter: Record<string, unknown>): string {
+  const { path, equals, ...rest } = filter;
+  if (Object.values(rest).some((v) => v !== undefined) || equals === undefined || equals === null || typeof equals === "object") {
+    throw new Untranslated("JSON filter");
+  }
+  if (path === undefined) return `${column} = ${b.param(JSON.stringify(equals), "jsonb")}`;
+  if (!Array.isArray(path) || !path.every((p) => typeof p === "string")) throw new Untranslated("JSON path");
+  return `(${column} #> ${b.param(path, "text[]")}) = ${b.param(JSON.stringify(equals), "jsonb")}`;
+}
+
+/** A value as the driver sends it: dates in UTC as Prisma sends them, BigInt and Decimal as their text. */
+export function sendable(value: unknown): unknown {
+  if (value instanceof Date) return value.toISOString();
+  if (typeof value === "bigint") return value.toString();
+  if (typeof value === "object" && value !== null && !Array.isArray(value)) return String(value);
+  return value;
+}
