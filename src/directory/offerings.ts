@@ -14,6 +14,7 @@ import { referenced, visibleOne } from "./lookup.ts";
 import { OFFERING_CONTRACT, OFFERING_STATE_LABELS } from "./offerings-contract.ts";
 import { pageByTotalCustomers } from "./offering-totals.ts";
 import { visibleOfferings } from "./visibility.ts";
+import { findFirst, findMany, findUnique } from "../platform/sql-reads/find.ts";
 
 export type OfferingQuery = { select?: Prisma.OfferingSelect; include?: Prisma.OfferingInclude };
 export type ServiceProviderQuery = { select?: Prisma.ServiceProviderSelect; include?: Prisma.ServiceProviderInclude };
@@ -26,7 +27,7 @@ export const OFFERING_TRANSITIONS = {
 
 export async function getServiceProvider(ctx: Context, uuid: string, query: ServiceProviderQuery = {}) {
   ctx.requireViewer();
-  return visibleOne(uuid, (id) => ctx.db.serviceProvider.findUnique({ ...query, where: { id } }));
+  return visibleOne(uuid, (id) => findUnique(ctx.db, "serviceProvider", { ...query, where: { id } }));
 }
 
 /** Which of `ids` the viewer may see as service providers (getServiceProvider's rule: any signed-in viewer). */
@@ -91,14 +92,14 @@ export async function listOfferings(
   });
   if (!keys.some((key) => key.endsWith("total_customers"))) return paginate(ctx.db, "offering", { where, orderBy, page: args.page, query });
   return pageByTotalCustomers(ctx, { where, orderBy, keys, page: args.page }, (ids) =>
-    ctx.db.offering.findMany({ ...query, where: { id: { in: ids } } }),
+    findMany(ctx.db, "offering", { ...query, where: { id: { in: ids } } }),
   );
 }
 
 /** One visible offering; with `filter`, only if it passes the filters too (Waldur's filtered detail actions). */
 export async function getOffering(ctx: Context, uuid: string, query: OfferingQuery = {}, filter?: OfferingFilterValues | null) {
   const where = await offeringsWhere(ctx, filter);
-  return visibleOne(uuid, (id) => ctx.db.offering.findFirst({ ...query, where: { AND: [{ id }, where] } }));
+  return visibleOne(uuid, (id) => findFirst(ctx.db, "offering", { ...query, where: { AND: [{ id }, where] } }));
 }
 
 /** Which of `ids` the viewer may see as offerings (getOffering's rule, without a filter). */

@@ -16,6 +16,7 @@ import { referenced, requireStaff, visibleOne } from "./lookup.ts";
 import { PROJECT_CONTRACT } from "./projects-contract.ts";
 import { SERVICE_PROVIDER_CONTRACT } from "./service-providers-contract.ts";
 import { visibleCustomers, visibleProjects } from "./visibility.ts";
+import { findFirst } from "../platform/sql-reads/find.ts";
 
 export type CustomerQuery = { select?: Prisma.CustomerSelect; include?: Prisma.CustomerInclude };
 type ServiceProviderQuery = { select?: Prisma.ServiceProviderSelect; include?: Prisma.ServiceProviderInclude };
@@ -77,7 +78,7 @@ export async function listServiceProviders(
 
 export async function getCustomer(ctx: Context, uuid: string, query: CustomerQuery = {}) {
   const visible = await visibleCustomers(ctx);
-  return visibleOne(uuid, (id) => ctx.db.customer.findFirst({ ...query, where: { AND: [{ id }, visible] } }));
+  return visibleOne(uuid, (id) => findFirst(ctx.db, "customer", { ...query, where: { AND: [{ id }, visible] } }));
 }
 
 /** Which of `ids` the viewer may see as customers (getCustomer's rule, for many in one statement). */
@@ -122,7 +123,7 @@ export async function listProjects(
 
 export async function getProject(ctx: Context, uuid: string, query: ProjectQuery = {}) {
   const visible = await visibleProjects(ctx);
-  return visibleOne(uuid, (id) => ctx.db.project.findFirst({ ...query, where: { AND: [{ id }, visible] } }));
+  return visibleOne(uuid, (id) => findFirst(ctx.db, "project", { ...query, where: { AND: [{ id }, visible] } }));
 }
 
 /** Which of `ids` the viewer may see as projects (getProject's rule). */

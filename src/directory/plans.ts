@@ -3,13 +3,14 @@ import type { OfferingPlan, Prisma } from "../generated/prisma/client.ts";
 import { BILLING_UNITS } from "../orders/states.ts";
 import { visibleOne } from "./lookup.ts";
 import { visibleOfferings } from "./visibility.ts";
+import { findFirst } from "../platform/sql-reads/find.ts";
 
 export type OfferingPlanQuery = { select?: Prisma.OfferingPlanSelect; include?: Prisma.OfferingPlanInclude };
 
 /** A plan is seen with its offering (Waldur's marketplace-plans: the plans of the offerings the caller may see). */
 export async function getPlan(ctx: Context, uuid: string, query: OfferingPlanQuery = {}) {
   const offering = await visibleOfferings(ctx);
-  return visibleOne(uuid, (id) => ctx.db.offeringPlan.findFirst({ ...query, where: { id, offering } }));
+  return visibleOne(uuid, (id) => findFirst(ctx.db, "offeringPlan", { ...query, where: { id, offering } }));
 }
 
 /*

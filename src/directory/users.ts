@@ -13,6 +13,7 @@ import { transact } from "../platform/transaction.ts";
 import { requireStaff, visibleOne } from "./lookup.ts";
 import { USER_CONTRACT } from "./users-contract.ts";
 import { visibleUsers } from "./visibility.ts";
+import { findFirst } from "../platform/sql-reads/find.ts";
 
 export type UserQuery = { select?: Prisma.UserSelect; include?: Prisma.UserInclude };
 
@@ -28,7 +29,7 @@ export async function listUsers(
 
 export async function getUser(ctx: Context, uuid: string, query: UserQuery = {}) {
   const visible = await visibleUsers(ctx);
-  return visibleOne(uuid, (id) => ctx.db.user.findFirst({ ...query, where: { AND: [{ id }, visible] } }));
+  return visibleOne(uuid, (id) => findFirst(ctx.db, "user", { ...query, where: { AND: [{ id }, visible] } }));
 }
 
 /** Which of `ids` the viewer may see as users (getUser's rule). */

@@ -11,6 +11,7 @@ import { EVENT_SUBSCRIPTION_QUEUE_CONTRACT } from "./contract.ts";
 import { subscriptionQueueName, vhostOf } from "./naming.ts";
 import { isObservableObjectType } from "./object-types.ts";
 import { getEventSubscription, visibleSubscriptions } from "./subscriptions.ts";
+import { findFirst } from "../platform/sql-reads/find.ts";
 
 export type QueueQuery = { select?: Prisma.EventSubscriptionQueueSelect; include?: Prisma.EventSubscriptionQueueInclude };
 export type QueueFilter = FilterValues<typeof EVENT_SUBSCRIPTION_QUEUE_CONTRACT>;
@@ -29,7 +30,7 @@ export async function listEventSubscriptionQueues(
 
 export function getEventSubscriptionQueue(ctx: Context, uuid: string, query: QueueQuery = {}) {
   const visible = visibleQueues(ctx);
-  return visibleOne(uuid, (id) => ctx.db.eventSubscriptionQueue.findFirst({ ...query, where: { AND: [{ id }, visible] } }));
+  return visibleOne(uuid, (id) => findFirst(ctx.db, "eventSubscriptionQueue", { ...query, where: { AND: [{ id }, visible] } }));
 }
 
 /**

@@ -12,6 +12,7 @@ import { EVENT_SUBSCRIPTION_CONTRACT } from "./contract.ts";
 import { vhostOf } from "./naming.ts";
 import { isObservableObjectType } from "./object-types.ts";
 import { removeBrokerLogins } from "./teardown.ts";
+import { findFirst } from "../platform/sql-reads/find.ts";
 
 export type SubscriptionQuery = { select?: Prisma.EventSubscriptionSelect; include?: Prisma.EventSubscriptionInclude };
 export type SubscriptionFilter = FilterValues<typeof EVENT_SUBSCRIPTION_CONTRACT>;
@@ -34,7 +35,7 @@ export async function listEventSubscriptions(
 
 export function getEventSubscription(ctx: Context, uuid: string, query: SubscriptionQuery = {}) {
   const visible = visibleSubscriptions(ctx);
-  return visibleOne(uuid, (id) => ctx.db.eventSubscription.findFirst({ ...query, where: { AND: [{ id }, visible] } }));
+  return visibleOne(uuid, (id) => findFirst(ctx.db, "eventSubscription", { ...query, where: { AND: [{ id }, visible] } }));
 }
 
 export interface RegistrationInput {

@@ -8,6 +8,7 @@ import { paginate } from "../platform/paginate.ts";
 import { EVENT_CONTRACT } from "./contract.ts";
 import { countVisibleEvents } from "./tallies.ts";
 import { eventsVisibleTo, viewerAudience, visibleEvents } from "./visibility.ts";
+import { findFirst } from "../platform/sql-reads/find.ts";
 
 export type EventFilter = FilterValues<typeof EVENT_CONTRACT>;
 export type EventOrder = OrderValue<typeof EVENT_CONTRACT>;
@@ -44,7 +45,7 @@ export async function countEvents(ctx: Context, filter: EventFilter | null | und
 export async function getEvent(ctx: Context, key: string, query: EventQuery = {}) {
   const id = /^\d{1,9}$/.test(key) ? { id: Number(key) } : parseUuid(key) ? { uuid: parseUuid(key)! } : null;
   if (!id) throw notFound();
-  const event = await ctx.db.event.findFirst({ ...query, where: { AND: [id, await visibleEvents(ctx)] } });
+  const event = await findFirst(ctx.db, "event", { ...query, where: { AND: [id, await visibleEvents(ctx)] } });
   if (!event) throw notFound();
   return event;
 }

@@ -11,6 +11,7 @@ import { icontains } from "../platform/text-match.ts";
 import { type Outbox, type Tx, transact } from "../platform/transaction.ts";
 import type { Topics } from "../topics.ts";
 import { ANNOUNCEMENT_TYPE_LABELS } from "./enums.ts";
+import { findUnique } from "../platform/sql-reads/find.ts";
 
 export type AdminAnnouncementQuery = { select?: Prisma.AdminAnnouncementSelect; include?: Prisma.AdminAnnouncementInclude };
 
@@ -74,7 +75,7 @@ export async function listAdminAnnouncements(
 export async function getAdminAnnouncement(ctx: Context, uuid: string, query: AdminAnnouncementQuery = {}) {
   ctx.requireViewer();
   const id = parseUuid(uuid);
-  const row = id ? await ctx.db.adminAnnouncement.findUnique({ ...query, where: { id } }) : null;
+  const row = id ? await findUnique(ctx.db, "adminAnnouncement", { ...query, where: { id } }) : null;
   if (!row) throw notFound();
   return row;
 }

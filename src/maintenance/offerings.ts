@@ -11,6 +11,7 @@ import { MAINTENANCE_CORE, type MaintenanceCore, recordMaintenanceChange } from 
 import { MAINTENANCE_OFFERING_CONTRACT } from "./contract.ts";
 import { type ImpactLevel, impactLevelDisplay, impactLevels } from "./enums.ts";
 import { canManageProvider, requireManager, visibleMaintenance } from "./visibility.ts";
+import { findFirst } from "../platform/sql-reads/find.ts";
 
 export type MaintenanceOfferingQuery = {
   select?: Prisma.MaintenanceAnnouncementOfferingSelect;
@@ -64,7 +65,7 @@ async function findVisible<T>(ctx: Context, uuid: string, find: (where: Prisma.M
 }
 
 export async function getMaintenanceOffering(ctx: Context, uuid: string, query: MaintenanceOfferingQuery = {}) {
-  return findVisible(ctx, uuid, (where) => ctx.db.maintenanceAnnouncementOffering.findFirst({ ...query, where }));
+  return findVisible(ctx, uuid, (where) => findFirst(ctx.db, "maintenanceAnnouncementOffering", { ...query, where }));
 }
 
 /** The announcement named in a body: one the caller may not manage does not exist for them (400). */

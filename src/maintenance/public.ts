@@ -8,6 +8,7 @@ import { isPublicState, PUBLIC_STATES } from "./enums.ts";
 import { listAnnouncements, type MaintenanceListArgs } from "./listing.ts";
 import type { MaintenanceQuery } from "./listing.ts";
 import { rejectBadToken } from "./visibility.ts";
+import { findFirst } from "../platform/sql-reads/find.ts";
 
 /** Waldur §4.4: every organisation's announcements once scheduled, anonymous callers included. */
 const PUBLISHED = { state: { in: [...PUBLIC_STATES] } };
@@ -20,7 +21,7 @@ export async function listPublicMaintenance(ctx: Context, args: MaintenanceListA
 export async function getPublicMaintenance(ctx: Context, uuid: string, query: MaintenanceQuery = {}) {
   rejectBadToken(ctx);
   const id = parseUuid(uuid);
-  const row = id ? await ctx.db.maintenanceAnnouncement.findFirst({ ...query, where: { AND: [{ id }, PUBLISHED] } }) : null;
+  const row = id ? await findFirst(ctx.db, "maintenanceAnnouncement", { ...query, where: { AND: [{ id }, PUBLISHED] } }) : null;
   if (!row) throw notFound();
   return row;
 }

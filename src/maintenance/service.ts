@@ -14,6 +14,7 @@ import { type MaintenanceInput, scheduleError, validMaintenanceInput } from "./i
 import { listAnnouncements, type MaintenanceListArgs } from "./listing.ts";
 import { type MaintenanceAction, maintenanceRule } from "./transitions.ts";
 import { canManageProvider, requireManager, visibleMaintenance } from "./visibility.ts";
+import { findFirst } from "../platform/sql-reads/find.ts";
 
 /** Fields whose change an update records. */
 const TRACKED_FIELDS = [
@@ -50,7 +51,7 @@ async function findVisible<T>(ctx: Context, uuid: string, find: (where: Prisma.M
 }
 
 export async function getMaintenance(ctx: Context, uuid: string, query: MaintenanceQuery = {}) {
-  return findVisible(ctx, uuid, (where) => ctx.db.maintenanceAnnouncement.findFirst({ ...query, where }));
+  return findVisible(ctx, uuid, (where) => findFirst(ctx.db, "maintenanceAnnouncement", { ...query, where }));
 }
 
 /** Which of `ids` the viewer may see as maintenance announcements (getMaintenance's rule). */

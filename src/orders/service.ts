@@ -18,6 +18,7 @@ import { ORDER_CONTRACT } from "./contract.ts";
 import { orderStateLabel, TERMINAL_ORDER_STATES } from "./states.ts";
 import { DELETABLE_ORDER_STATES, type OrderAction, orderRule } from "./transitions.ts";
 import { consumerScopes, providerScopes, scopesFor, visibleOrders } from "./visibility.ts";
+import { findFirst } from "../platform/sql-reads/find.ts";
 
 /** The selection GraphQL asks for (plugin-prisma's queryFromInfo); services return rows shaped by it. */
 export type OrderQuery = { select?: Prisma.OrderSelect; include?: Prisma.OrderInclude };
@@ -39,7 +40,7 @@ async function findVisible<T>(ctx: Context, uuid: string, find: (where: Prisma.O
 }
 
 export async function getOrder(ctx: Context, uuid: string, query: OrderQuery = {}) {
-  return findVisible(ctx, uuid, (where) => ctx.db.order.findFirst({ ...query, where }));
+  return findVisible(ctx, uuid, (where) => findFirst(ctx.db, "order", { ...query, where }));
 }
 
 /** Which of `ids` the viewer may see as orders (getOrder's rule). */

@@ -7,6 +7,7 @@ import { visibleOne } from "../directory/lookup.ts";
 import { paginate } from "../platform/paginate.ts";
 import { RESOURCE_CONTRACT } from "./contract.ts";
 import { providerResources, visibleResources } from "./visibility.ts";
+import { findFirst } from "../platform/sql-reads/find.ts";
 
 /** The selection GraphQL asks for (plugin-prisma's queryFromInfo); services return rows shaped by it. */
 export type ResourceQuery = { select?: Prisma.ResourceSelect; include?: Prisma.ResourceInclude };
@@ -33,7 +34,7 @@ export async function listResources(
 
 export async function getResource(ctx: Context, view: ResourceView, uuid: string, query: ResourceQuery = {}) {
   const visible = await VIEWS[view](ctx);
-  return visibleOne(uuid, (id) => ctx.db.resource.findFirst({ ...query, where: { AND: [{ id }, visible] } }));
+  return visibleOne(uuid, (id) => findFirst(ctx.db, "resource", { ...query, where: { AND: [{ id }, visible] } }));
 }
 
 /** Which of `ids` the viewer may see as resources (getResource's rule for the "ANY" view). */

@@ -12,6 +12,7 @@ import { maxLength } from "../platform/text.ts";
 import { transact } from "../platform/transaction.ts";
 import { AGENT_IDENTITY_CONTRACT } from "./contract.ts";
 import { visibleAgentIdentities } from "./visibility.ts";
+import { findFirst } from "../platform/sql-reads/find.ts";
 
 export type IdentityQuery = { select?: Prisma.AgentIdentitySelect; include?: Prisma.AgentIdentityInclude };
 
@@ -43,7 +44,7 @@ export async function listAgentIdentities(
 
 export async function getAgentIdentity(ctx: Context, uuid: string, query: IdentityQuery = {}) {
   const visible = await visibleAgentIdentities(ctx);
-  return visibleOne(uuid, (id) => ctx.db.agentIdentity.findFirst({ ...query, where: { AND: [{ id }, visible] } }));
+  return visibleOne(uuid, (id) => findFirst(ctx.db, "agentIdentity", { ...query, where: { AND: [{ id }, visible] } }));
 }
 
 export async function findAgentIdentity<S extends Prisma.AgentIdentitySelect>(ctx: Context, uuid: string, select: S) {

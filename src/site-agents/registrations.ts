@@ -7,6 +7,7 @@ import { fieldError } from "../platform/errors.ts";
 import { maxLength } from "../platform/text.ts";
 import { findManagedAgentIdentity } from "./identities.ts";
 import { visibleAgentIdentities } from "./visibility.ts";
+import { findFirst } from "../platform/sql-reads/find.ts";
 
 export type ServiceQuery = { select?: Prisma.AgentServiceSelect; include?: Prisma.AgentServiceInclude };
 export type ProcessorQuery = { select?: Prisma.AgentProcessorSelect; include?: Prisma.AgentProcessorInclude };
@@ -49,12 +50,12 @@ export async function registerAgentService(ctx: Context, identityUuid: string, i
 
 export async function getAgentService(ctx: Context, uuid: string, query: ServiceQuery = {}) {
   const visible = await visibleAgentIdentities(ctx);
-  return visibleOne(uuid, (id) => ctx.db.agentService.findFirst({ ...query, where: { id, identity: visible } }));
+  return visibleOne(uuid, (id) => findFirst(ctx.db, "agentService", { ...query, where: { id, identity: visible } }));
 }
 
 export async function getAgentProcessor(ctx: Context, uuid: string, query: ProcessorQuery = {}) {
   const visible = await visibleAgentIdentities(ctx);
-  return visibleOne(uuid, (id) => ctx.db.agentProcessor.findFirst({ ...query, where: { id, service: { identity: visible } } }));
+  return visibleOne(uuid, (id) => findFirst(ctx.db, "agentProcessor", { ...query, where: { id, service: { identity: visible } } }));
 }
 
 async function findAgentService<S extends Prisma.AgentServiceSelect>(ctx: Context, uuid: string, select: S) {

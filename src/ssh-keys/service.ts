@@ -13,6 +13,7 @@ import type { Topics } from "../topics.ts";
 import { SSH_KEY_CONTRACT } from "./contract.ts";
 import { parsePublicKey } from "./openssh.ts";
 import { visibleSshKeys } from "./visibility.ts";
+import { findFirst } from "../platform/sql-reads/find.ts";
 
 export type SshKeyQuery = { select?: Prisma.SshKeySelect; include?: Prisma.SshKeyInclude };
 
@@ -37,7 +38,7 @@ async function findVisible<T>(ctx: Context, uuid: string, find: (where: Prisma.S
 }
 
 export async function getSshKey(ctx: Context, uuid: string, query: SshKeyQuery = {}) {
-  return findVisible(ctx, uuid, (where) => ctx.db.sshKey.findFirst({ ...query, where }));
+  return findVisible(ctx, uuid, (where) => findFirst(ctx.db, "sshKey", { ...query, where }));
 }
 
 export interface CreateSshKeyInput {

@@ -76,8 +76,11 @@ export async function consentStatusOf(ctx: Context, userId: string, offeringId: 
   return consentStatusUnder(ctx, await activeTermsOf(ctx)(offeringId), userId, offeringId);
 }
 
-/** The user's consent status under `terms`, the offering's active terms (null: none). */
-export async function consentStatusUnder(ctx: Context, terms: ActiveTerms | null | undefined, userId: string, offeringId: string): Promise<ConsentStatus> {
+/**
+ * The user's consent status under `terms`, the offering's active terms (null: none). Without terms the answer is
+ * known at once: no promise, so a page of records whose offerings have none resolves these fields synchronously.
+ */
+export function consentStatusUnder(ctx: Context, terms: ActiveTerms | null | undefined, userId: string, offeringId: string): ConsentStatus | Promise<ConsentStatus> {
   if (!terms) return "NOT_REQUIRED";
-  return consentStatus(terms, await consentOf(ctx)({ userId, offeringId }), ctx.now());
+  return consentOf(ctx)({ userId, offeringId }).then((consent) => consentStatus(terms, consent, ctx.now()));
 }

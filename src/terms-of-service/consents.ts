@@ -11,6 +11,7 @@ import { advisoryLock } from "../platform/locks.ts";
 import { type Outbox, transact, type Tx } from "../platform/transaction.ts";
 import type { Topics } from "../topics.ts";
 import { CONSENT_CONTRACT } from "./contract.ts";
+import { findFirst } from "../platform/sql-reads/find.ts";
 
 export type ConsentQuery = { select?: Prisma.UserOfferingConsentSelect; include?: Prisma.UserOfferingConsentInclude };
 
@@ -39,7 +40,7 @@ async function findVisible<T>(ctx: Context, uuid: string, find: (where: Prisma.U
 }
 
 export async function getConsent(ctx: Context, uuid: string, query: ConsentQuery = {}) {
-  return findVisible(ctx, uuid, (where) => ctx.db.userOfferingConsent.findFirst({ ...query, where }));
+  return findVisible(ctx, uuid, (where) => findFirst(ctx.db, "userOfferingConsent", { ...query, where }));
 }
 
 async function recordConsentEvent(

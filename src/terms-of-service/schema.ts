@@ -104,8 +104,10 @@ const activeTermsIn = (ou: WithActiveTerms) => ou.offering.termsOfService[0] ?? 
 
 const offeringUserConsentField = (pick: (s: Parameters<typeof hasConsent>[0]) => boolean) => ({
   select: WITH_ACTIVE_TERMS,
-  resolve: async (ou: WithActiveTerms, _a: unknown, ctx: Parameters<typeof consentStatusOf>[0]) =>
-    pick(await consentStatusUnder(ctx, activeTermsIn(ou), ou.userId, ou.offeringId)),
+  resolve: (ou: WithActiveTerms, _a: unknown, ctx: Parameters<typeof consentStatusOf>[0]) => {
+    const status = consentStatusUnder(ctx, activeTermsIn(ou), ou.userId, ou.offeringId);
+    return typeof status === "string" ? pick(status) : status.then(pick);
+  },
 });
 
 builder.prismaObjectFields("OfferingUser", (t) => ({

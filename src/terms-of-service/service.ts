@@ -15,6 +15,7 @@ import { type Outbox, transact, type Tx } from "../platform/transaction.ts";
 import type { Topics } from "../topics.ts";
 import { TERMS_CONTRACT } from "./contract.ts";
 import { visibleTerms } from "./visibility.ts";
+import { findFirst } from "../platform/sql-reads/find.ts";
 
 export type TermsQuery = { select?: Prisma.OfferingTermsOfServiceSelect; include?: Prisma.OfferingTermsOfServiceInclude };
 
@@ -37,7 +38,7 @@ async function findVisible<T>(ctx: Context, uuid: string, find: (where: Prisma.O
 }
 
 export async function getTerms(ctx: Context, uuid: string, query: TermsQuery = {}) {
-  return findVisible(ctx, uuid, (where) => ctx.db.offeringTermsOfService.findFirst({ ...query, where }));
+  return findVisible(ctx, uuid, (where) => findFirst(ctx.db, "offeringTermsOfService", { ...query, where }));
 }
 
 /** Which of `ids` the viewer may see as terms of service (getTerms's rule). */

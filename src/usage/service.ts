@@ -6,6 +6,7 @@ import { visibleOne } from "../directory/lookup.ts";
 import { paginate } from "../platform/paginate.ts";
 import { COMPONENT_USAGE_CONTRACT, COMPONENT_USER_USAGE_CONTRACT } from "./contract.ts";
 import { visibleComponentUsages, visibleComponentUserUsages } from "./visibility.ts";
+import { findFirst } from "../platform/sql-reads/find.ts";
 
 /** The selections GraphQL asks for (plugin-prisma's queryFromInfo); services return rows shaped by them. */
 export type ComponentUsageQuery = { select?: Prisma.ComponentUsageSelect; include?: Prisma.ComponentUsageInclude };
@@ -29,7 +30,7 @@ export async function findVisibleComponentUsage<T>(ctx: Context, uuid: string, f
 }
 
 export async function getComponentUsage(ctx: Context, uuid: string, query: ComponentUsageQuery = {}) {
-  return findVisibleComponentUsage(ctx, uuid, (where) => ctx.db.componentUsage.findFirst({ ...query, where }));
+  return findVisibleComponentUsage(ctx, uuid, (where) => findFirst(ctx.db, "componentUsage", { ...query, where }));
 }
 
 export async function listComponentUserUsages(
@@ -43,5 +44,5 @@ export async function listComponentUserUsages(
 
 export async function getComponentUserUsage(ctx: Context, uuid: string, query: ComponentUserUsageQuery = {}) {
   const visible = await visibleComponentUserUsages(ctx);
-  return visibleOne(uuid, (id) => ctx.db.componentUserUsage.findFirst({ ...query, where: { AND: [{ id }, visible] } }));
+  return visibleOne(uuid, (id) => findFirst(ctx.db, "componentUserUsage", { ...query, where: { AND: [{ id }, visible] } }));
 }

@@ -15,6 +15,7 @@ import type { Topics } from "../topics.ts";
 import { visibleResources } from "../resources/visibility.ts";
 import { amountError, toDecimal } from "./amounts.ts";
 import { USER_LIMIT_CONTRACT } from "./user-limits-contract.ts";
+import { findFirst } from "../platform/sql-reads/find.ts";
 
 export type UserLimitQuery = { select?: Prisma.ComponentUserUsageLimitSelect; include?: Prisma.ComponentUserUsageLimitInclude };
 
@@ -40,7 +41,7 @@ async function findVisible<T>(ctx: Context, uuid: string, find: (where: Prisma.C
 }
 
 export async function getUserLimit(ctx: Context, uuid: string, query: UserLimitQuery = {}) {
-  return findVisible(ctx, uuid, (where) => ctx.db.componentUserUsageLimit.findFirst({ ...query, where }));
+  return findVisible(ctx, uuid, (where) => findFirst(ctx.db, "componentUserUsageLimit", { ...query, where }));
 }
 
 export interface CreateUserLimitInput {

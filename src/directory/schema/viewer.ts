@@ -4,6 +4,7 @@ import { builder, nodeOrNull } from "../../graphql/builder.ts";
 import { toHex } from "../../platform/ids.ts";
 import { permissionsOn, providerCustomersWhere, type RoleHeld, rolesHeld } from "../viewer.ts";
 import { RoleEnum, RoleScopeEnum } from "./roles.ts";
+import { findMany } from "../../platform/sql-reads/find.ts";
 
 const PermissionEnum = builder.enumType(Permission, {
   name: "Permission",
@@ -44,7 +45,7 @@ builder.prismaObjectFields("User", (t) => ({
       `service provider, or manager of one of a customer's offerings. Staff hold no role by being staff. ${READABLE_BY}`,
     resolve: async (query, user, _a, ctx) => {
       const where = await providerCustomersWhere(ctx, user);
-      return where ? ctx.db.customer.findMany({ ...query, where, orderBy: [{ name: "asc" }, { id: "asc" }] }) : [];
+      return where ? findMany(ctx.db, "customer", { ...query, where, orderBy: [{ name: "asc" }, { id: "asc" }] }) : [];
     },
   }),
   permissionsOn: t.field({
