@@ -59,6 +59,26 @@ export const percentile = (sorted: Float64Array, p: number) =>
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const base = new URL(options.baseUrl);
   const agent = new http.Agent({ keepAlive: true, maxSockets: options.connections });
+  try {
+    return await runClosedLoops({
+      ...options,
+      call: async (index) => {
+        const spec = options.next(index);
+        const status = await send(agent, base, spec).catch(() => 0);
+        spec.settled?.(status);
+        return status;
+      },
+    });
+  } finally {
+    agent.destroy();
+  }
+}
+
+/**
+ * `connections` closed loops of `call` (each answers an HTTP-like status: 2xx counts as success), for warm-up plus
+ * duration; only calls started in the measured window count.
+ */
+export async function runClosedLoops(options: Omit<LoadOptions, "baseUrl" | "next"> & { call: (worker: number) => Promise<number> }): Promise<LoadResult> {
   const latencies: number[] = [];
   const statuses: Record<string, number> = {};
   let errors = 0;
@@ -70,14 +90,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     for (;;) {
       const started = performance.now();
       if (started >= measureEnd) return;
-      const spec = options.next(index);
-      let status = 0;
-      try {
-        status = await send(agent, base, spec);
-      } catch {
-        status = 0;
-      }
-      spec.settled?.(status);
+      const status = await options.call(index);
       const done = performance.now();
       if (started < measureStart) continue;
       latencies.push(done - started);
@@ -87,8 +100,6 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     }
   };
   await Promise.all(Array.from({ length: options.connections }, (_, i) => worker(i)));
-  agent.destroy();
-
   return summarise(latencies, errors, (lastDone - measureStart) / 1000, statuses);
 }
 

@@ -1,4 +1,6 @@
 import { fetchJson, type LoadResult, type RequestSpec, runLoad } from "./load.ts";
+import type { OfferingUserOperation } from "../src/offering-users/transitions.ts";
+import { databaseAlone } from "./transition-ceiling.ts";
 import type { ServerProcess } from "./server-process.ts";
 import type { Settings } from "./settings.ts";
 import { type DatabaseWork, databaseWorkPerTransition } from "./transition-work.ts";
@@ -36,6 +38,9 @@ export async function cyclingOfferingUsers(baseUrl: string, token: string): Prom
 /** The state `user`'s next step leads to (its label, as REST and subscriptions' stateLabel show it). */
 export const nextStateOf = (user: Tracked) => NEXT[user.state].to;
 
+/** `user`'s next step: the operation, and the state (label) a 200 moves it to. */
+export const nextOperationOf = (user: Tracked) => NEXT[user.state] as { operation: OfferingUserOperation; to: string };
+
 /** The next step of `user` as a REST request; a 200 moves the tracked state on. */
 export function transitionRequest(token: string, user: Tracked): RequestSpec {
   const step = NEXT[user.state];
@@ -55,7 +60,8 @@ export type TransitionLayer = "gateway" | "bare";
 export const TRANSITION_LAYERS: TransitionLayer[] = ["gateway", "bare"];
 
 export interface TransitionRow {
-  layer: TransitionLayer;
+  /** "database": the bare handler's statements without HTTP or a server (transition-ceiling.ts). */
+  layer: TransitionLayer | "database";
   clients: number;
   /** Offering users worked on: each client its own share, or all clients the same few. */
   records: number;
@@ -97,6 +103,8 @@ async function measure(gateway: ServerProcess, server: ServerProcess, token: str
 }
 
 const WARMUP_CLIENTS = 10;
+/** The database-alone run: as many connections as the committed/s target's clients. */
+const CEILING_CLIENTS = 10;
 /** One client's transitions, one after another, while the database's counters are read around them. */
 const WORK_SECONDS = 1;
 
@@ -132,6 +140,9 @@ export async function runTransitions(
     for (const { layer, server } of layers) report({ layer, ...(await measure(servers.gateway, server, token, settings, clients, records)) });
   }
   if (databaseUrl) {
+    const ceiling = await databaseAlone(databaseUrl, await cyclingOfferingUsers(servers.gateway.baseUrl, token), CEILING_CLIENTS, settings.transitionSeconds, settings.warmupSeconds);
+    log(`  database alone, ${CEILING_CLIENTS} connections: ${ceiling.committedPerSecond.toFixed(0)} committed/s, p50 ${ceiling.result.p50Ms.toFixed(2)} ms, p99 ${ceiling.result.p99Ms.toFixed(2)} ms`);
+    rows.push({ layer: "database", contended: false, cpuMsPerCommitted: Number.NaN, ...ceiling });
     // Read the states before the counting starts; the tracked states move on with every committed transition.
     const users = await cyclingOfferingUsers(servers.gateway.baseUrl, token);
     const exercise = async (server: ServerProcess) => {

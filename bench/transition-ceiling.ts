@@ -1,0 +1,34 @@
+import pg from "pg";
+import { runClosedLoops } from "./load.ts";
+import { transition, type Viewer } from "./bare-transition.ts";
+import { nextOperationOf, type Tracked } from "./transitions.ts";
+
+/**
+ * What the database alone sustains of the transition on this machine: the bare handler's statements
+ * (bench/bare-transition.ts: the read with the viewer's permission, then the compare-and-swap and the audit event in
+ * one transaction) from `clients` connections of the bench's own process, with no HTTP and no server. No layer above
+ * the database can commit more per second than this, so it is the ceiling the committed/s target is read against.
+ */
+export async function databaseAlone(databaseUrl: string, users: Tracked[], clients: number, seconds: number, warmupSeconds: number) {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: clients });
+  try {
+    const viewer = (await pool.query<Viewer>("SELECT id, username, is_staff FROM users WHERE is_staff ORDER BY created LIMIT 1")).rows[0];
+    const owned = Array.from({ length: clients }, (_, w) => users.filter((_, i) => i % clients === w));
+    const cursor = owned.map(() => 0);
+    const result = await runClosedLoops({
+      connections: clients,
+      warmupMs: warmupSeconds * 1000,
+      durationMs: seconds * 1000,
+      call: async (worker) => {
+        const user = owned[worker][cursor[worker]++ % owned[worker].length];
+        const step = nextOperationOf(user);
+        const answer = await transition(pool, viewer, user.uuid, step.operation, "127.0.0.1").catch(() => ({ status: 0 }));
+        if (answer.status === 200) user.state = step.to;
+        return answer.status;
+      },
+    });
+    return { clients, records: users.length, result, committedPerSecond: (result.statuses["200"] ?? 0) / result.seconds };
+  } finally {
+    await pool.end();
+  }
+}
