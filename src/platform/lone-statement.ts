@@ -21,8 +21,8 @@ const parsers: pg.CustomTypesConfig = {
   getTypeParser: ((oid: number, format?: "text" | "binary") => AS_PRISMA_READS[oid] ?? pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig["getTypeParser"],
 };
 
-/** As Prisma sends a date: in UTC, whatever the process's time zone (node-postgres would send local time). */
-const valueOf = (value: unknown) => (value instanceof Date ? value.toISOString() : value);
+/** As Prisma sends a date: in UTC, whatever the process's time zone (node-postgres would send local time); a BigInt as its text. */
+const valueOf = (value: unknown) => (value instanceof Date ? value.toISOString() : typeof value === "bigint" ? value.toString() : value);
 
 /**
  * Runs `statement` and answers its rows. On PostgreSQL, when `db` is the client itself (no transaction: the statement
@@ -46,4 +46,27 @@ export async function runText<Row>(db: PrismaClient | Prisma.TransactionClient, 
 async function runOnPool<Row>(pool: pg.Pool, text: string, values: unknown[]): Promise<Row[]> {
   const result = await pool.query<Row & pg.QueryResultRow>({ text, values: values.map(valueOf), types: parsers });
   return result.rows;
+}
+
+/**
+ * Runs a maintenance statement (a tally fold) with `timeoutMs` to finish, whatever requests' statement timeout: on
+ * PostgreSQL in a transaction of its own with the timeout set for it alone; on the embedded database (no timeout) as it
+ * is. Answers how many rows it changed.
+ */
+export async function runMaintenance(db: PrismaClient, text: string, values: unknown[], timeoutMs: number): Promise<number> {
+  const pool = pools.get(db);
+  if (!pool) return db.$executeRawUnsafe(text, ...values);
+  const client = await pool.connect();
+  try {
+    await client.query("BEGIN");
+    await client.query(`SET LOCAL statement_timeout = ${Math.max(0, Math.floor(timeoutMs))}`);
+    const result = await client.query({ text, values: values.map(valueOf) });
+    await client.query("COMMIT");
+    return result.rowCount ?? 0;
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
 }

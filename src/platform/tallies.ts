@@ -1,4 +1,5 @@
 import type { PrismaClient } from "../generated/prisma/client.ts";
+import { runMaintenance } from "./lone-statement.ts";
 
 /**
  * A tally table: insert-only rows of (keys…, delta) written by a trigger on the table it counts (+1 for a row that
@@ -69,15 +70,23 @@ export async function foldTallies(db: PrismaClient, tally: TallyTable<unknown>, 
   const columns = keys.map(quoted).join(", ");
   const ofT = keys.map((key) => `t.${quoted(key)}`).join(", ");
   const joined = keys.map((key) => `t.${quoted(key)} = touched.${quoted(key)}`).join(" AND ");
-  return db.$executeRawUnsafe(
+  return runMaintenance(
+    db,
     `WITH recent AS (SELECT DISTINCT ${columns} FROM ${name} WHERE "id" > $1 AND ($2::bigint IS NULL OR "id" <= $2)),
      touched AS (SELECT ${ofT} FROM ${name} AS t JOIN recent USING (${columns}) GROUP BY ${ofT} HAVING count(*) > 1),
      folded AS (DELETE FROM ${name} AS t USING touched WHERE ${joined} RETURNING ${ofT}, t."delta")
      INSERT INTO ${name} (${columns}, "delta") SELECT ${columns}, sum("delta") FROM folded GROUP BY ${columns} HAVING sum("delta") <> 0`,
-    after,
-    upTo ?? null,
+    [after, upTo ?? null],
+    FOLD_TIMEOUT_MS,
   );
 }
+
+/**
+ * How long one fold statement may run. Folding is background work that blocks no request (writers only add rows,
+ * readers sum what they see), so it is not held to requests' statement timeout: on a slow disk, or after a bulk load
+ * of millions of rows, a chunk may need longer, and a fold cancelled every time would never catch up.
+ */
+const FOLD_TIMEOUT_MS = 120_000;
 
 async function newestId(db: PrismaClient, { table }: TallyTable<unknown>): Promise<bigint> {
   const [row] = await db.$queryRawUnsafe<Array<{ newest: bigint | null }>>(`SELECT max("id") AS newest FROM ${quoted(table)}`);
@@ -106,7 +115,11 @@ export function foldTalliesEvery(
     const last = foldedUpTo.get(table);
     const newest = await newestId(db, table);
     if (last !== undefined && newest === last) return;
-    for (let from = last ?? 0n; from < newest; from += FOLD_CHUNK) await foldTallies(db, table, from, from + FOLD_CHUNK);
+    // Each chunk's progress is kept: a fold that fails part way resumes after the last chunk it folded.
+    for (let from = last ?? 0n; from < newest; from += FOLD_CHUNK) {
+      await foldTallies(db, table, from, from + FOLD_CHUNK);
+      if (from + FOLD_CHUNK < newest) foldedUpTo.set(table, from + FOLD_CHUNK);
+    }
     foldedUpTo.set(table, await newestId(db, table));
   };
   let running: Promise<void> | undefined;

@@ -105,6 +105,7 @@ const WHERE_CASES: Case[] = [
   ["startsWith and endsWith", "user", () => ({ where: { OR: [{ username: { startsWith: "b", mode: "insensitive" } }, { username: { endsWith: "x" } }] } })],
   ["equals, insensitive", "user", () => ({ where: { username: { equals: "BOB", mode: "insensitive" } } })],
   ["OR of nothing", "offeringUser", () => ({ where: { OR: [] } })],
+  ["conditions without a prototype, as graphql-js makes input objects", "offeringUser", () => ({ where: Object.assign(Object.create(null), { state: Object.assign(Object.create(null), { in: ["OK"] }) }) })],
   ["a to-one relation's condition", "offeringUser", () => ({ where: { offering: { customerId: { in: [ids.provider.id] }, name: "Managed" } } })],
   ["a to-one relation's is", "offeringUser", () => ({ where: { offering: { is: { name: "Other" } } } })],
   ["a JSON path", "offeringUser", () => ({ where: { offering: { pluginOptions: { path: ["service_provider_can_create_offering_user"], equals: true } } } })],

@@ -58,8 +58,12 @@ function compoundKeySql(b: StatementBuilder, model: ModelTable, alias: string, v
   return all(parts);
 }
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && Object.getPrototypeOf(value) === Object.prototype;
+/** A condition or filter object: a literal's, or graphql-js's input objects (they have no prototype). */
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== "object" || value === null) return false;
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
 
 /** A value compared as it is (not a filter object): a Decimal or a Date is an object, but not a plain one. */
 const isScalarValue = (value: unknown) => value === null || !isPlainObject(value);
@@ -130,14 +134,13 @@ function equalsSql(b: StatementBuilder, column: string, field: ScalarField, valu
   return `${column} = ${b.param(sendable(value), sqlTypeOf(field))}`;
 }
 
-function patternSql(b: StatementBuilder, column: string, text: unknown, insensitive: boolean, before: string, after: string): string {
-  return insensitive ? likeSql(b, column, text, before, after) : `${column}::text LIKE ${b.param(`${before}${String(text)}${after}`, "text")}`;
-}
+const patternSql = (b: StatementBuilder, column: string, text: unknown, insensitive: boolean, before: string, after: string) =>
+  likeSql(b, column, text, before, after, insensitive ? "ILIKE" : "LIKE");
 
-const likeSql = (b: StatementBuilder, column: string, text: unknown, before: string, after: string) => {
+function likeSql(b: StatementBuilder, column: string, text: unknown, before: string, after: string, operator = "ILIKE") {
   if (typeof text !== "string") throw new Untranslated("pattern operand");
-  return `${column}::text ILIKE ${b.param(`${before}${text}${after}`, "text")}`;
-};
+  return `${column}::text ${operator} ${b.param(`${before}${text}${after}`, "text")}`;
+}
 
 /** A list column's filter: Prisma takes exactly one of its operations. */
 function listFilterSql(b: StatementBuilder, column: string, field: ScalarField, filter: Record<string, unknown>): string {
