@@ -1,7 +1,8 @@
 import type { Prisma, PrismaClient } from "../../generated/prisma/client.ts";
 import { runText } from "../lone-statement.ts";
-import { modelNamed, quote, StatementBuilder, Untranslated } from "./statement.ts";
-import { orderSql, type RowShape, type Selection, selectList, shapeRows, sliceSql } from "./select.ts";
+import type { ModelTable } from "./model.ts";
+import { FromClause, modelNamed, quote, StatementBuilder, Untranslated } from "./statement.ts";
+import { orderSql, type RowShape, type Selection, type SelectList, selectList, shapeRows, sliceSql } from "./select.ts";
 import { whereSql } from "./where.ts";
 
 type Db = PrismaClient | Prisma.TransactionClient;
@@ -20,36 +21,43 @@ interface CompiledRead {
 
 const FIND_ARGS = new Set(["select", "include", "where", "orderBy", "take", "skip"]);
 
-/** A findMany/findFirst as one statement, or undefined when something in it is not translated. */
-export function compileFind(key: ModelKey, args: FindArgs, limit?: number, unique = false): CompiledRead | undefined {
+/** What `build` compiles, or undefined when something in it is not translated. */
+function translated(build: () => CompiledRead): CompiledRead | undefined {
   try {
-    for (const name of Object.keys(args)) if (!FIND_ARGS.has(name) && (args as Record<string, unknown>)[name] !== undefined) throw new Untranslated(name);
-    const model = modelNamed(modelNameOf(key));
-    const b = new StatementBuilder();
-    const alias = b.alias();
-    const { columns, shape } = selectList(b, model, alias, args);
-    const where = whereSql(b, model, alias, args.where, unique);
-    const take = limit === undefined ? args.take : Math.min(limit, args.take ?? limit);
-    const text = `SELECT ${columns} FROM ${quote(model.table)} AS ${alias}${where === "TRUE" ? "" : ` WHERE ${where}`}${orderSql(model, alias, args.orderBy)}${sliceSql(take, args.skip)}`;
-    return { text, values: b.values, shape };
+    return build();
   } catch (error) {
     if (error instanceof Untranslated) return undefined;
     throw error;
   }
 }
 
-/** A count(*) of a model under a condition as one statement, or undefined when the condition is not translated. */
+/** SELECT `head` FROM the model's table under `where` (the caller adds order and slice); `head` is compiled first, so its parameters come first. */
+function statement(key: ModelKey, where: object | undefined, head: (b: StatementBuilder, model: ModelTable, alias: string) => SelectList, unique = false) {
+  const model = modelNamed(modelNameOf(key));
+  const b = new StatementBuilder();
+  const alias = b.alias();
+  const { columns, shape } = head(b, model, alias);
+  const from = new FromClause(b);
+  const condition = whereSql(from, model, alias, where, unique);
+  return { b, model, alias, shape, text: `SELECT ${columns} FROM ${quote(model.table)} AS ${alias}${from}${condition === "TRUE" ? "" : ` WHERE ${condition}`}` };
+}
+
+/** A findMany/findFirst/findUnique as one statement, or undefined when something in it is not translated. */
+export function compileFind(key: ModelKey, args: FindArgs, limit?: number, unique = false): CompiledRead | undefined {
+  return translated(() => {
+    for (const name of Object.keys(args)) if (!FIND_ARGS.has(name) && (args as Record<string, unknown>)[name] !== undefined) throw new Untranslated(name);
+    const { b, model, alias, shape, text } = statement(key, args.where, (b, model, alias) => selectList(b, model, alias, args), unique);
+    const take = limit === undefined ? args.take : Math.min(limit, args.take ?? limit);
+    return { text: `${text}${orderSql(model, alias, args.orderBy)}${sliceSql(take, args.skip)}`, values: b.values, shape };
+  });
+}
+
+/** A count of a model's rows under a condition as one statement, or undefined when the condition is not translated. */
 export function compileCount(key: ModelKey, where: object | undefined): CompiledRead | undefined {
-  try {
-    const model = modelNamed(modelNameOf(key));
-    const b = new StatementBuilder();
-    const alias = b.alias();
-    const condition = whereSql(b, model, alias, where);
-    return { text: `SELECT COUNT(*)::int AS count FROM ${quote(model.table)} AS ${alias}${condition === "TRUE" ? "" : ` WHERE ${condition}`}`, values: b.values, shape: [] };
-  } catch (error) {
-    if (error instanceof Untranslated) return undefined;
-    throw error;
-  }
+  return translated(() => {
+    const { b, text } = statement(key, where, () => ({ columns: "COUNT(*) AS count", shape: [] }));
+    return { text, values: b.values, shape: [] };
+  });
 }
 
 /** Calls the delegate's own method: the reads this module does not translate go to Prisma's client unchanged. */
@@ -73,24 +81,24 @@ export async function findMany<K extends ModelKey, A extends Prisma.Args<Delegat
   return (await run(db, read)) as Prisma.Result<Delegate<K>, A, "findMany">;
 }
 
-export async function findFirst<K extends ModelKey, A extends Prisma.Args<Delegate<K>, "findFirst">>(db: Db, key: K, args: A): Promise<Prisma.Result<Delegate<K>, A, "findFirst">> {
-  const read = compileFind(key, args as FindArgs, 1);
-  if (!read) return prismaRead(db, key, "findFirst", args) as Promise<Prisma.Result<Delegate<K>, A, "findFirst">>;
-  const [row] = await run<Prisma.Result<Delegate<K>, A, "findFirst">>(db, read);
-  return row ?? (null as Prisma.Result<Delegate<K>, A, "findFirst">);
-}
+export const findFirst = <K extends ModelKey, A extends Prisma.Args<Delegate<K>, "findFirst">>(db: Db, key: K, args: A) =>
+  findOne(db, key, "findFirst", args) as Promise<Prisma.Result<Delegate<K>, A, "findFirst">>;
 
-export async function findUnique<K extends ModelKey, A extends Prisma.Args<Delegate<K>, "findUnique">>(db: Db, key: K, args: A): Promise<Prisma.Result<Delegate<K>, A, "findUnique">> {
-  const read = compileFind(key, args as FindArgs, 1, true);
-  if (!read) return prismaRead(db, key, "findUnique", args) as Promise<Prisma.Result<Delegate<K>, A, "findUnique">>;
-  const [row] = await run<Prisma.Result<Delegate<K>, A, "findUnique">>(db, read);
-  return row ?? (null as Prisma.Result<Delegate<K>, A, "findUnique">);
+export const findUnique = <K extends ModelKey, A extends Prisma.Args<Delegate<K>, "findUnique">>(db: Db, key: K, args: A) =>
+  findOne(db, key, "findUnique", args) as Promise<Prisma.Result<Delegate<K>, A, "findUnique">>;
+
+/** One row or null; a findUnique's condition may name a compound unique key. */
+async function findOne(db: Db, key: ModelKey, method: "findFirst" | "findUnique", args: unknown): Promise<unknown> {
+  const read = compileFind(key, args as FindArgs, 1, method === "findUnique");
+  if (!read) return prismaRead(db, key, method, args);
+  const [row] = await run(db, read);
+  return row ?? null;
 }
 
 /** Prisma's count({ where }), as one statement when the condition translates. */
 export async function count<K extends ModelKey>(db: Db, key: K, where: Prisma.Args<Delegate<K>, "count">["where"]): Promise<number> {
   const read = compileCount(key, where);
   if (!read) return prismaRead(db, key, "count", { where }) as Promise<number>;
-  const [row] = await runText<{ count: number }>(db, read.text, read.values);
-  return row.count;
+  const [row] = await runText<{ count: bigint }>(db, read.text, read.values);
+  return Number(row.count);
 }

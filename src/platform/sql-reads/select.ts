@@ -1,6 +1,6 @@
 import { Prisma } from "../../generated/prisma/client.ts";
 import type { ModelTable, RelationField, ScalarField } from "./model.ts";
-import { columnRead, fieldOf, isRelation, joinOn, modelNamed, quote, type StatementBuilder, Untranslated } from "./statement.ts";
+import { columnRead, fieldOf, FromClause, isRelation, joinOn, modelNamed, quote, type StatementBuilder, Untranslated } from "./statement.ts";
 import { whereSql } from "./where.ts";
 
 /** What a read asks of each row, in Prisma's terms: `select` (these fields), `include` (every scalar and these), neither (every scalar). */
@@ -123,8 +123,9 @@ function relationSql(b: StatementBuilder, owner: string, relation: RelationField
       convert: object.shape.length ? (row: unknown) => (row === null ? null : convertOne(row as Record<string, unknown>)) : undefined,
     };
   }
-  const where = whereSql(b, related, alias, args.where as object | undefined);
-  const rows = `SELECT ${object.sql} AS d ${from}${where === "TRUE" ? "" : ` AND ${where}`}${orderSql(related, alias, args.orderBy)}${sliceSql(args.take, args.skip)}`;
+  const joins = new FromClause(b);
+  const where = whereSql(joins, related, alias, args.where as object | undefined);
+  const rows = `SELECT ${object.sql} AS d FROM ${quote(related.table)} AS ${alias}${joins} WHERE ${joinOn(owner, relation, alias)}${where === "TRUE" ? "" : ` AND ${where}`}${orderSql(related, alias, args.orderBy)}${sliceSql(args.take, args.skip)}`;
   const convertMany = convertRow(object.shape);
   return {
     sql: `(SELECT COALESCE(JSONB_AGG(${alias}_rows.d), '[]'::jsonb) FROM (${rows}) AS ${alias}_rows)`,

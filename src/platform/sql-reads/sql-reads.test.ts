@@ -10,7 +10,7 @@ import { Prisma } from "../../generated/prisma/client.ts";
 import type { Db } from "../database.ts";
 import { applyMigrations } from "../migrations.ts";
 import { openDatabase } from "../database.ts";
-import { compileFind, findFirst, findMany, findUnique, type ModelKey } from "./find.ts";
+import { compileFind, count, findFirst, findMany, findUnique, type ModelKey } from "./find.ts";
 
 const MIGRATIONS_DIR = new URL("../../../prisma/migrations", import.meta.url).pathname;
 
@@ -108,6 +108,12 @@ const WHERE_CASES: Case[] = [
   ["conditions without a prototype, as graphql-js makes input objects", "offeringUser", () => ({ where: Object.assign(Object.create(null), { state: Object.assign(Object.create(null), { in: ["OK"] }) }) })],
   ["a to-one relation's condition", "offeringUser", () => ({ where: { offering: { customerId: { in: [ids.provider.id] }, name: "Managed" } } })],
   ["a to-one relation's is", "offeringUser", () => ({ where: { offering: { is: { name: "Other" } } } })],
+  ["an optional to-one's condition, and NOT of it", "resource", () => ({ where: { OR: [{ plan: { name: "Gold" } }, { NOT: { plan: { name: "Gold" } } }] } })],
+  ["NOT of an optional to-one's condition", "resource", () => ({ where: { NOT: { plan: { name: "Gold" } } } })],
+  ["a to-one inside a to-one", "offeringUser", () => ({ where: { offering: { customer: { name: "Provider" } } } })],
+  ["one relation in several conditions (one join)", "offeringUser", () => ({ where: { AND: [{ offering: { name: "Managed" } }, { OR: [{ offering: { state: "ACTIVE" } }, { offering: { type: "x" } }] }] } })],
+  ["a to-one inside a list relation's some", "offering", () => ({ where: { offeringUsers: { some: { user: { username: { startsWith: "a" } } } } } })],
+  ["a to-one whose key is on the other side", "customer", () => ({ where: { serviceProvider: { description: "sp" } } })],
   ["a JSON path", "offeringUser", () => ({ where: { offering: { pluginOptions: { path: ["service_provider_can_create_offering_user"], equals: true } } } })],
   ["a JSON path to a number", "offering", () => ({ where: { pluginOptions: { path: ["limit"], equals: 3 } } })],
   ["a list relation's some and none", "offeringUser", () => ({ where: { user: { roles: { some: { isActive: true, scopeType: "PROJECT", scopeId: { in: [ids.project.id] } } } } } })],
@@ -161,7 +167,6 @@ const UNTRANSLATED: Case[] = [
   ["a relation count", "offering", () => ({ select: { id: true, _count: { select: { plans: true } } } })],
   ["distinct", "offeringUser", () => ({ distinct: ["state"], select: { state: true }, orderBy: { state: "asc" } })],
   ["order by a relation", "offeringUser", () => ({ orderBy: { offering: { name: "asc" } } })],
-  ["an optional to-one's condition", "resource", () => ({ where: { plan: { name: "Gold" } } })],
   ["a negative take", "offeringUser", () => ({ take: -1, orderBy: { id: "asc" } })],
   ["every", "user", () => ({ where: { roles: { every: { isActive: true } } } })],
   ["two operations of a list filter (Prisma refuses them)", "agentConsumerQueue", () => ({ where: { objectTypes: { has: "order", hasSome: ["x"] } } })],
@@ -175,6 +180,8 @@ describe("reads compiled to SQL answer as Prisma's client does", () => {
     expect(compileFind(key, args())).toBeDefined();
     expect(compiled.result).toEqual(expected);
     expect(compiled.statements).toBe(1);
+    const where = (args() as { where?: object }).where;
+    expect(await count(db, key, where as never)).toBe(await (db[key] as unknown as { count(args: object): Promise<number> }).count({ where }));
   });
 
   it.each(SELECT_CASES)("select: %s", async (_name, key, args) => {

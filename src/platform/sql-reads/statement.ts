@@ -25,6 +25,38 @@ export class StatementBuilder {
 
 export const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
+/**
+ * The FROM clause of a statement or of one of its subqueries, past its first table: the to-one relations its
+ * conditions join (LEFT JOIN, at most one row each, so no row is repeated), each once per owner and relation.
+ */
+export class FromClause {
+  private readonly joins: string[] = [];
+  private readonly joined = new Map<string, string>();
+
+  constructor(readonly b: StatementBuilder) {}
+
+  /** The alias `relation` (named `name` on the model at `owner`) is joined as. */
+  join(owner: string, name: string, relation: RelationField, related: ModelTable): string {
+    const key = `${owner}.${name}`;
+    let alias = this.joined.get(key);
+    if (!alias) {
+      alias = this.b.alias();
+      this.joined.set(key, alias);
+      this.joins.push(` LEFT JOIN ${quote(related.table)} AS ${alias} ON ${joinOn(owner, relation, alias)}`);
+    }
+    return alias;
+  }
+
+  /** The FROM clause of a subquery (an EXISTS): joins of its own, the statement's parameters and aliases. */
+  subquery(): FromClause {
+    return new FromClause(this.b);
+  }
+
+  toString(): string {
+    return this.joins.join("");
+  }
+}
+
 export function modelNamed(name: string): ModelTable {
   const model = SQL_MODEL[name];
   if (!model) throw new Untranslated(`model ${name}`);
@@ -73,6 +105,10 @@ export function sqlTypeOf(field: ScalarField): string {
  * sends an array by its type, and knows no type created after it started (a fresh database's enums).
  */
 export const sqlListTypeOf = (field: ScalarField) => (field.kind === "enum" ? `text[]::${sqlTypeOf(field)}[]` : `${sqlTypeOf(field)}[]`);
+
+/** A parameter compared with `field`: cast to its type; an enum's sent as text and cast, as Prisma sends it. */
+export const typedParam = (b: StatementBuilder, field: ScalarField, value: unknown) =>
+  field.kind === "enum" ? `CAST(${b.param(value, "text")} AS ${sqlTypeOf(field)})` : b.param(value, sqlTypeOf(field));
 
 /** A column as a statement reads it: enums as text (node-postgres knows no enum's type). */
 export function columnRead(alias: string, field: ScalarField): string {

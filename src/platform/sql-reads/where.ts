@@ -1,20 +1,21 @@
 import type { ModelTable, RelationField, ScalarField } from "./model.ts";
-import { fieldOf, isRelation, joinOn, modelNamed, quote, type StatementBuilder, sqlListTypeOf, sqlTypeOf, Untranslated } from "./statement.ts";
+import { fieldOf, type FromClause, isRelation, joinOn, modelNamed, quote, type StatementBuilder, sqlListTypeOf, typedParam, Untranslated } from "./statement.ts";
 
 /**
  * Prisma's where-language as SQL, as Prisma's own query compiler writes it: AND/OR/NOT, a scalar's equals, in, notIn,
  * not, lt/lte/gt/gte, contains/startsWith/endsWith (ILIKE with mode "insensitive", the text unescaped as Prisma
- * sends it), a JSON path's equals, a list's has/hasSome/hasEvery, a relation's is/some/none, compound unique keys.
- * Anything else is Untranslated: the read goes to Prisma's client.
+ * sends it), a JSON path's equals, a list's has/hasSome/hasEvery, a to-one relation's condition or is (joined to
+ * `from`, as Prisma joins it), a list relation's some/none (EXISTS), compound unique keys. Anything else is
+ * Untranslated: the read goes to Prisma's client.
  */
-export function whereSql(b: StatementBuilder, model: ModelTable, alias: string, where: object | undefined, unique = false): string {
+export function whereSql(from: FromClause, model: ModelTable, alias: string, where: object | undefined, unique = false): string {
   if (!where) return "TRUE";
   const parts: string[] = [];
   for (const [key, value] of Object.entries(where)) {
     if (value === undefined) continue;
     // A compound unique key (offeringId_userId) is only a findUnique's, at the top of its condition.
-    if (unique && !Object.hasOwn(model.fields, key) && !LOGICAL.has(key)) parts.push(compoundKeySql(b, model, alias, value));
-    else parts.push(conditionSql(b, model, alias, key, value));
+    if (unique && !Object.hasOwn(model.fields, key) && !LOGICAL.has(key)) parts.push(compoundKeySql(from, model, alias, value));
+    else parts.push(conditionSql(from, model, alias, key, value));
   }
   return all(parts);
 }
@@ -32,28 +33,28 @@ const listOf = (value: unknown): object[] => {
   return list as object[];
 };
 
-function conditionSql(b: StatementBuilder, model: ModelTable, alias: string, key: string, value: unknown): string {
+function conditionSql(from: FromClause, model: ModelTable, alias: string, key: string, value: unknown): string {
   switch (key) {
     case "AND":
-      return all(listOf(value).map((w) => whereSql(b, model, alias, w)));
+      return all(listOf(value).map((w) => whereSql(from, model, alias, w)));
     case "OR":
       if (!Array.isArray(value)) throw new Untranslated("OR of an object");
-      return any(value.map((w: object) => whereSql(b, model, alias, w)));
+      return any(value.map((w: object) => whereSql(from, model, alias, w)));
     case "NOT":
-      return all(listOf(value).map((w) => `NOT (${whereSql(b, model, alias, w)})`));
+      return all(listOf(value).map((w) => `NOT (${whereSql(from, model, alias, w)})`));
   }
   const field = fieldOf(model, key);
-  if (isRelation(field)) return relationSql(b, alias, field, value);
-  return scalarSql(b, `${alias}.${quote(field.column)}`, field, value);
+  if (isRelation(field)) return relationSql(from, alias, key, field, value);
+  return scalarSql(from, `${alias}.${quote(field.column)}`, field, value);
 }
 
 /** `offeringId_userId: { offeringId, userId }`: a compound unique key, each of its fields equal. */
-function compoundKeySql(b: StatementBuilder, model: ModelTable, alias: string, value: unknown): string {
+function compoundKeySql(from: FromClause, model: ModelTable, alias: string, value: unknown): string {
   if (!isPlainObject(value)) throw new Untranslated("unknown where key");
   const parts = Object.entries(value).map(([name, v]) => {
     const field = fieldOf(model, name);
     if (isRelation(field) || !isScalarValue(v)) throw new Untranslated("compound key part");
-    return scalarSql(b, `${alias}.${quote(field.column)}`, field, v);
+    return scalarSql(from, `${alias}.${quote(field.column)}`, field, v);
   });
   return all(parts);
 }
@@ -68,58 +69,62 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 /** A value compared as it is (not a filter object): a Decimal or a Date is an object, but not a plain one. */
 const isScalarValue = (value: unknown) => value === null || !isPlainObject(value);
 
-function relationSql(b: StatementBuilder, alias: string, relation: RelationField, value: unknown): string {
+/**
+ * A relation's condition. A to-one relation is LEFT JOINed to the statement (or subquery) the condition is part of, once
+ * per relation, and its condition said of the joined row, which must exist; a list relation's some/none is an EXISTS
+ * over its rows — both as Prisma's compiler writes them, so the planner sees the statement Prisma's would be.
+ */
+function relationSql(from: FromClause, alias: string, name: string, relation: RelationField, value: unknown): string {
   if (!isPlainObject(value)) throw new Untranslated("relation filter");
   const related = modelNamed(relation.model);
-  const exists = (where: object | undefined, negate = false) => {
-    const inner = b.alias();
-    const condition = whereSql(b, related, inner, where);
-    const body = `SELECT 1 FROM ${quote(related.table)} AS ${inner} WHERE ${joinOn(alias, relation, inner)}${condition === "TRUE" ? "" : ` AND ${condition}`}`;
-    return `${negate ? "NOT " : ""}EXISTS (${body})`;
-  };
   if (relation.list) {
     const parts = Object.entries(value).map(([op, where]) => {
       if (where === undefined) return "TRUE";
-      if (op === "some") return exists(where as object);
-      if (op === "none") return exists(where as object, true);
-      throw new Untranslated(`list relation ${op}`);
+      if (op !== "some" && op !== "none") throw new Untranslated(`list relation ${op}`);
+      if (!isPlainObject(where)) throw new Untranslated("list relation condition");
+      const inner = from.subquery();
+      const innerAlias = inner.b.alias();
+      const condition = whereSql(inner, related, innerAlias, where);
+      const body = `SELECT 1 FROM ${quote(related.table)} AS ${innerAlias}${inner} WHERE ${joinOn(alias, relation, innerAlias)}${condition === "TRUE" ? "" : ` AND ${condition}`}`;
+      return `${op === "none" ? "NOT " : ""}EXISTS (${body})`;
     });
     return all(parts);
   }
-  if (!relation.required) throw new Untranslated("optional relation filter");
-  if (Object.keys(value).length === 1 && "is" in value) {
-    if (value.is === null) throw new Untranslated("relation is null");
-    return exists(value.is as object);
-  }
-  if ("is" in value || "isNot" in value) throw new Untranslated("relation is/isNot");
-  return exists(value);
+  const keys = Object.keys(value).filter((key) => value[key] !== undefined);
+  if (keys.includes("isNot") || (keys.includes("is") && keys.length > 1)) throw new Untranslated("relation is/isNot");
+  const where = keys.includes("is") ? value.is : value;
+  if (!isPlainObject(where)) throw new Untranslated("relation is null");
+  const joined = from.join(alias, name, relation, related);
+  const exists = `${joined}.${quote(relation.to[0])} IS NOT NULL`;
+  const condition = whereSql(from, related, joined, where);
+  return condition === "TRUE" ? exists : `(${condition} AND ${exists})`;
 }
 
 const COMPARISONS: Record<string, string> = { lt: "<", lte: "<=", gt: ">", gte: ">=" };
 
-function scalarSql(b: StatementBuilder, column: string, field: ScalarField, value: unknown): string {
-  if (isScalarValue(value)) return equalsSql(b, column, field, value);
+function scalarSql(from: FromClause, column: string, field: ScalarField, value: unknown): string {
+  const b = from.b;
+  if (isScalarValue(value)) return equalsSql(from, column, field, value);
   if (field.list) return listFilterSql(b, column, field, value as Record<string, unknown>);
   if (field.type === "Json") return jsonFilterSql(b, column, value as Record<string, unknown>);
   const filter = value as Record<string, unknown>;
   const insensitive = filter.mode === "insensitive";
   if (filter.mode !== undefined && filter.mode !== "insensitive" && filter.mode !== "default") throw new Untranslated("mode");
   const parts: string[] = [];
-  const type = sqlTypeOf(field);
   for (const [op, operand] of Object.entries(filter)) {
     if (operand === undefined || op === "mode") continue;
-    if (op === "equals") parts.push(insensitive ? likeSql(b, column, operand, "", "") : equalsSql(b, column, field, operand));
+    if (op === "equals") parts.push(insensitive ? likeSql(b, column, operand, "", "") : equalsSql(from, column, field, operand));
     else if (op === "in" || op === "notIn") {
       if (!Array.isArray(operand) || insensitive) throw new Untranslated(`${op} operand`);
-      const match = operand.length ? `${column} = ANY(${b.param(operand.map(sendable), sqlListTypeOf(field))})` : "FALSE";
+      const match = operand.length ? inSql(from, column, field, operand) : "FALSE";
       parts.push(op === "in" ? match : operand.length ? `NOT (${match})` : "TRUE");
     } else if (op === "not") {
-      if (isScalarValue(operand) && !insensitive) parts.push(operand === null ? `${column} IS NOT NULL` : `${column} <> ${b.param(sendable(operand), type)}`);
-      else if (isPlainObject(operand) && !insensitive) parts.push(`NOT (${scalarSql(b, column, field, operand)})`);
+      if (isScalarValue(operand) && !insensitive) parts.push(operand === null ? `${column} IS NOT NULL` : `${column} <> ${typedParam(b, field, sendable(operand))}`);
+      else if (isPlainObject(operand) && !insensitive) parts.push(`NOT (${scalarSql(from, column, field, operand)})`);
       else throw new Untranslated("not operand");
     } else if (COMPARISONS[op]) {
       if (operand === null || insensitive) throw new Untranslated("comparison with null");
-      parts.push(`${column} ${COMPARISONS[op]} ${b.param(sendable(operand), type)}`);
+      parts.push(`${column} ${COMPARISONS[op]} ${typedParam(b, field, sendable(operand))}`);
     } else if (op === "contains") parts.push(patternSql(b, column, operand, insensitive, "%", "%"));
     else if (op === "startsWith") parts.push(patternSql(b, column, operand, insensitive, "", "%"));
     else if (op === "endsWith") parts.push(patternSql(b, column, operand, insensitive, "%", ""));
@@ -128,10 +133,20 @@ function scalarSql(b: StatementBuilder, column: string, field: ScalarField, valu
   return all(parts);
 }
 
-function equalsSql(b: StatementBuilder, column: string, field: ScalarField, value: unknown): string {
+function equalsSql(from: FromClause, column: string, field: ScalarField, value: unknown): string {
   if (value === null) return `${column} IS NULL`;
   if (field.list || field.type === "Json") throw new Untranslated("equals on a list or JSON");
-  return `${column} = ${b.param(sendable(value), sqlTypeOf(field))}`;
+  return `${column} = ${typedParam(from.b, field, sendable(value))}`;
+}
+
+/**
+ * `in` as one array parameter; an enum's values each as a text parameter cast to the enum, as Prisma sends them (the
+ * planner then knows them when it plans, for the column's statistics; and PGlite knows no enum array type created after
+ * it started).
+ */
+function inSql(from: FromClause, column: string, field: ScalarField, values: unknown[]): string {
+  if (field.kind === "enum") return `${column} IN (${values.map((value) => typedParam(from.b, field, sendable(value))).join(", ")})`;
+  return `${column} = ANY(${from.b.param(values.map(sendable), sqlListTypeOf(field))})`;
 }
 
 const patternSql = (b: StatementBuilder, column: string, text: unknown, insensitive: boolean, before: string, after: string) =>
