@@ -1,20 +1,9 @@
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
 import { useSubscriptionApp } from "../../test/support/subscription-app.ts";
+import { sample } from "../../test/support/metrics-scrape.ts";
 import { sleep } from "../../test/support/ws.ts";
 import { GatewayMetrics, metricsEndpoint } from "./metrics.ts";
-
-/** The sum of the samples of `name` whose labels include `labels`; 0 when there are none. */
-function sample(exposition: string, name: string, labels: Record<string, string> = {}): number {
-  let sum = 0;
-  for (const line of exposition.split("\n")) {
-    const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!match || match[1] !== name) continue;
-    const found = Object.fromEntries([...(match[2] ?? "").matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1], m[2]]));
-    if (Object.entries(labels).every(([key, value]) => found[key] === value)) sum += Number(match[3]);
-  }
-  return sum;
-}
 
 const { t, clients } = useSubscriptionApp();
 
