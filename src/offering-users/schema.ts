@@ -63,7 +63,7 @@ export const OfferingUserRef = builder.prismaNode("OfferingUser", {
     userUsername: t.exposeString("userUsername"),
     userFirstName: t.exposeString("userFirstName"),
     userLastName: t.exposeString("userLastName"),
-    userFullName: t.string({ select: { userFirstName: true, userLastName: true }, resolve: (ou) => `${ou.userFirstName} ${ou.userLastName}`.trim() }),
+    userFullName: t.string({ resolve: (ou) => `${ou.userFirstName} ${ou.userLastName}`.trim() }),
     userEmail: t.exposeString("userEmail"),
   }),
 });

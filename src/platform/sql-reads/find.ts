@@ -2,7 +2,8 @@ import type { Prisma, PrismaClient } from "../../generated/prisma/client.ts";
 import { runText } from "../lone-statement.ts";
 import type { ModelTable } from "./model.ts";
 import { FromClause, modelNamed, quote, StatementBuilder, Untranslated } from "./statement.ts";
-import { orderSql, type RowShape, type Selection, type SelectList, selectList, shapeRows, sliceSql } from "./select.ts";
+import { orderSql, type RowShape, type Selection, shapeRows, sliceSql } from "./select.ts";
+import { startWithSelectList, type StatementStart } from "./select-cache.ts";
 import { whereSql } from "./where.ts";
 
 type Db = PrismaClient | Prisma.TransactionClient;
@@ -31,31 +32,34 @@ function translated(build: () => CompiledRead): CompiledRead | undefined {
   }
 }
 
-/** SELECT `head` FROM the model's table under `where` (the caller adds order and slice); `head` is compiled first, so its parameters come first. */
-function statement(key: ModelKey, where: object | undefined, head: (b: StatementBuilder, model: ModelTable, alias: string) => SelectList, unique = false) {
+/** SELECT the started select list FROM the model's table under `where` (the caller adds order and slice). */
+function statement(key: ModelKey, where: object | undefined, start: (model: ModelTable) => StatementStart, unique = false) {
   const model = modelNamed(modelNameOf(key));
-  const b = new StatementBuilder();
-  const alias = b.alias();
-  const { columns, shape } = head(b, model, alias);
+  const { b, alias, list } = start(model);
   const from = new FromClause(b);
   const condition = whereSql(from, model, alias, where, unique);
-  return { b, model, alias, shape, text: `SELECT ${columns} FROM ${quote(model.table)} AS ${alias}${from}${condition === "TRUE" ? "" : ` WHERE ${condition}`}` };
+  return { b, model, alias, shape: list.shape, text: `SELECT ${list.columns} FROM ${quote(model.table)} AS ${alias}${from}${condition === "TRUE" ? "" : ` WHERE ${condition}`}` };
 }
 
 /** A findMany/findFirst/findUnique as one statement, or undefined when something in it is not translated. */
 export function compileFind(key: ModelKey, args: FindArgs, limit?: number, unique = false): CompiledRead | undefined {
   return translated(() => {
     for (const name of Object.keys(args)) if (!FIND_ARGS.has(name) && (args as Record<string, unknown>)[name] !== undefined) throw new Untranslated(name);
-    const { b, model, alias, shape, text } = statement(key, args.where, (b, model, alias) => selectList(b, model, alias, args), unique);
+    const { b, model, alias, shape, text } = statement(key, args.where, (model) => startWithSelectList(model, args), unique);
     const take = limit === undefined ? args.take : Math.min(limit, args.take ?? limit);
     return { text: `${text}${orderSql(model, alias, args.orderBy)}${sliceSql(take, args.skip)}`, values: b.values, shape };
   });
 }
 
+const COUNT_LIST = { columns: "COUNT(*) AS count", shape: [] };
+
 /** A count of a model's rows under a condition as one statement, or undefined when the condition is not translated. */
 export function compileCount(key: ModelKey, where: object | undefined): CompiledRead | undefined {
   return translated(() => {
-    const { b, text } = statement(key, where, () => ({ columns: "COUNT(*) AS count", shape: [] }));
+    const { b, text } = statement(key, where, () => {
+      const b = new StatementBuilder();
+      return { b, alias: b.alias(), list: COUNT_LIST };
+    });
     return { text, values: b.values, shape: [] };
   });
 }

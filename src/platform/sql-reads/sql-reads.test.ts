@@ -196,6 +196,20 @@ describe("reads compiled to SQL answer as Prisma's client does", () => {
     expect(await findMany(db, key, args() as never).catch((error: Error) => error.name)).toEqual(expected);
   });
 
+  it("compiles a selection once, and a selection with other values in its conditions apart", async () => {
+    const withTerms = (version: string) => ({ where: { id: ids.managed.id }, select: { name: true, termsOfService: { where: { version }, select: { version: true } } } });
+    for (const version of ["1", "0", "1", "2"]) {
+      const expected = await db.offering.findMany(withTerms(version));
+      expect(await findMany(db, "offering", withTerms(version))).toEqual(expected);
+      expect(expected[0].termsOfService.map((terms) => terms.version)).toEqual(version === "2" ? [] : [version]);
+    }
+    const first = compileFind("offering", withTerms("1"))!;
+    const again = compileFind("offering", withTerms("1"))!;
+    expect(again.text).toBe(first.text);
+    expect(again.values).toEqual(first.values);
+    expect(again.values).not.toBe(first.values);
+  });
+
   it("findUnique takes a compound unique key or id", async () => {
     const byKey = { offeringId_userId: { offeringId: ids.managed.id, userId: ids.users[1].id } };
     expect(compileFind("offeringUser", { where: byKey }, 1, true)).toBeDefined();

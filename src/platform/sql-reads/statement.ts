@@ -10,8 +10,16 @@ export class Untranslated extends Error {
 
 /** A statement under construction: its parameters ($1, $2, …) and table aliases (t0, t1, …). */
 export class StatementBuilder {
-  readonly values: unknown[] = [];
-  private aliases = 0;
+  /** A statement's start: no parameters, no aliases; or, past a select list compiled earlier, its parameters and aliases. */
+  constructor(
+    readonly values: unknown[] = [],
+    private aliases = 0,
+  ) {}
+
+  /** How many aliases are taken. */
+  get aliasCount(): number {
+    return this.aliases;
+  }
 
   param(value: unknown, type: string): string {
     this.values.push(value);
