@@ -9,7 +9,7 @@ import { type DatabaseWork, databaseWorkPerTransition } from "./transition-work.
  * A cycle every offering user can run forever, one committed transaction and one event per step:
  * Requested → Creating → OK → Requested deletion → Deleting → Error deleting → OK → …
  */
-const NEXT: Record<string, { operation: string; to: string }> = {
+const NEXT: Record<string, { operation: OfferingUserOperation; to: string }> = {
   Requested: { operation: "begin_creating", to: "Creating" },
   "Error creating": { operation: "begin_creating", to: "Creating" },
   Creating: { operation: "set_ok", to: "OK" },
@@ -39,7 +39,7 @@ export async function cyclingOfferingUsers(baseUrl: string, token: string): Prom
 export const nextStateOf = (user: Tracked) => NEXT[user.state].to;
 
 /** `user`'s next step: the operation, and the state (label) a 200 moves it to. */
-export const nextOperationOf = (user: Tracked) => NEXT[user.state] as { operation: OfferingUserOperation; to: string };
+export const nextOperationOf = (user: Tracked) => NEXT[user.state];
 
 /** The next step of `user` as a REST request; a 200 moves the tracked state on. */
 export function transitionRequest(token: string, user: Tracked): RequestSpec {

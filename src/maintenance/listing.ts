@@ -3,6 +3,7 @@ import { type MaintenanceAnnouncement, Prisma } from "../generated/prisma/client
 import type { FilterValues, OrderValue } from "../platform/collection-contract.ts";
 import type { Connection, Page } from "../platform/paginate.ts";
 import { paginate, sliceOf } from "../platform/paginate.ts";
+import { findMany } from "../platform/sql-reads/find.ts";
 import { MAINTENANCE_CONTRACT, type MaintenanceOrderField, type MaintenanceOrderTerm } from "./contract.ts";
 import { SCHEDULE, timingOf } from "./timing.ts";
 
@@ -67,9 +68,8 @@ export async function listAnnouncements(
 ): Promise<Connection<MaintenanceAnnouncement>> {
   const where = { AND: [scope, ...(await contract.where(args.filter, { ctx, within: scope }))] };
   const order = contract.orderBy(args.orderBy);
-  const db = ctx.db.maintenanceAnnouncement;
   if (!order.some(isComputed)) return paginate(ctx.db, "maintenanceAnnouncement", { where, orderBy: order.map(prismaOrder), page: args.page, query });
-  const candidates = await db.findMany({ where, select: { id: true, ...SCHEDULE } });
+  const candidates = await findMany(ctx.db, "maintenanceAnnouncement", { where, select: { id: true, ...SCHEDULE } });
   const timed = candidates.map((m) => {
     const { startDeltaMinutes, overrunMinutes } = timingOf(m);
     return { id: m.id, start_delta_minutes: startDeltaMinutes, overrun_minutes: overrunMinutes };
@@ -78,7 +78,7 @@ export async function listAnnouncements(
   const { skip, take } = sliceOf(args.page, ids.length);
   const pageIds = ids.slice(skip, skip + take);
   const select = query.select ? { select: { ...query.select, id: true } } : {};
-  const rows = await db.findMany({ ...query, ...select, where: { id: { in: pageIds } } });
+  const rows = await findMany(ctx.db, "maintenanceAnnouncement", { ...query, ...select, where: { id: { in: pageIds } } });
   const position = new Map(pageIds.map((id, i) => [id, i]));
   const nodes = rows.sort((a, b) => (position.get(a.id) ?? 0) - (position.get(b.id) ?? 0));
   return { totalCount: ids.length, nodes, skip };
