@@ -2,6 +2,7 @@ import type { EventSpec } from "../events/spec.ts";
 import type { EventType } from "../events/types.ts";
 import { grantsInForce } from "../directory/grants-in-force.ts";
 import { orderStateLabel } from "../orders/states.ts";
+import { ALLOCATIONS } from "../offering-users/allocations.ts";
 import { parseUuid, toHex } from "../platform/ids.ts";
 import type { Tx } from "../platform/transaction.ts";
 import type { PublishedObjectType } from "./object-types.ts";
@@ -28,7 +29,7 @@ const orderMessages: MessagesOf = async (event) => {
   return [{ objectType: "order", offering, payload: { order_uuid: toHex(orderId), order_state: orderStateLabel(state) } }];
 };
 
-/** A project role granted or revoked: one message per offering with a resource (not terminated) in the project. */
+/** A project role granted or revoked: one message per offering with a live allocation (ALLOCATIONS) in the project. */
 const roleMessages =
   (granted: boolean): MessagesOf =>
   async (event, tx) => {
@@ -36,7 +37,7 @@ const roleMessages =
     const projectId = idIn(context, "scope_uuid");
     if (context.scope_type !== "PROJECT" || !projectId) return [];
     const resources = await tx.resource.findMany({
-      where: { projectId, state: { not: "TERMINATED" } },
+      where: { AND: [{ projectId }, ALLOCATIONS] },
       select: { offeringId: true, offering: { select: { customerId: true } }, project: { select: { name: true } } },
       distinct: ["offeringId"],
     });

@@ -3,6 +3,7 @@ import { Permission } from "../auth/permissions.ts";
 import type { Context } from "../context.ts";
 import { requireStaff, visibleOne } from "../directory/lookup.ts";
 import { getOffering } from "../directory/offerings.ts";
+import { ALLOCATIONS } from "../offering-users/allocations.ts";
 import { conflict } from "../platform/errors.ts";
 import { toHex } from "../platform/ids.ts";
 import { transact } from "../platform/transaction.ts";
@@ -31,7 +32,7 @@ export async function requestProjectUserRolesSync(ctx: Context, projectUuid: str
   requireStaff(ctx);
   const project = await visibleOne(projectUuid, (id) => ctx.db.project.findUnique({ where: { id }, select: { id: true, name: true } }));
   const resources = await ctx.db.resource.findMany({
-    where: { projectId: project.id, state: { not: "TERMINATED" } },
+    where: { AND: [{ projectId: project.id }, ALLOCATIONS] },
     select: { offeringId: true, offering: { select: { customerId: true } } },
     distinct: ["offeringId"],
   });

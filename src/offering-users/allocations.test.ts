@@ -88,7 +88,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)("concurrent transactions on Postgr
     });
     await reconciled;
     await transact(ctx, async (tx, outbox) => {
-      const resource = await tx.resource.create({ data: { offeringId: o.id, projectId: p.id, state: "CREATING" } });
+      const resource = await tx.resource.create({ data: { offeringId: o.id, projectId: p.id, state: "OK" } });
       await reconcileResourceAccess(ctx, tx, outbox, resource);
     });
     await granting;
@@ -165,7 +165,7 @@ describe("access lost: deletion is requested when the offering opts in", () => {
     expect(await stateOf(o, member)).toBe("DELETION_REQUESTED");
   });
 
-  it("a Create order rejected by the consumer terminates its resource and with it the access", async () => {
+  it("a Create order rejected by the provider terminates its resource and with it the access", async () => {
     const [o, p] = [await offering(true), await project()];
     const member = await userWithRoles(db(), [["PROJECT.MEMBER", "PROJECT", p.id]]);
     const res = await t.http("POST", "/api/marketplace-orders/", {
@@ -173,8 +173,10 @@ describe("access lost: deletion is requested when the offering opts in", () => {
       body: { offering: `${t.baseUrl}/api/marketplace-provider-offerings/${o.uuid}/`, project: `${t.baseUrl}/api/projects/${p.uuid}/` },
     });
     expect(res.body.state).toBe("pending-consumer");
+    expect(await stateOf(o, ref(member.id))).toBeNull();
+    expect((await t.http("POST", `/api/marketplace-orders/${res.body.uuid}/approve_by_consumer/`, { token: t.world.tokens.staff, body: {} })).status).toBe(200);
     expect(await stateOf(o, ref(member.id))).toBe("CREATION_REQUESTED");
-    expect((await t.http("POST", `/api/marketplace-orders/${res.body.uuid}/reject_by_consumer/`, { token: t.world.tokens.staff, body: {} })).status).toBe(200);
+    expect((await t.http("POST", `/api/marketplace-orders/${res.body.uuid}/reject_by_provider/`, { token: t.world.tokens.staff, body: {} })).status).toBe(200);
     expect(await stateOf(o, ref(member.id))).toBe("DELETED");
   });
 });

@@ -1,7 +1,7 @@
 import type { ScopeType } from "../auth/access.ts";
 import { Role } from "../auth/permissions.ts";
 import type { Context } from "../context.ts";
-import type { OfferingUserState, Prisma, ResourceState } from "../generated/prisma/client.ts";
+import type { OfferingUserState, OrderState, OrderType, Prisma, ResourceState } from "../generated/prisma/client.ts";
 import { advisoryLock } from "../platform/locks.ts";
 import { swapFromObserved } from "../platform/state-machine.ts";
 import type { Outbox, Tx } from "../platform/transaction.ts";
@@ -12,7 +12,7 @@ import { stateLabel } from "./states.ts";
 import { INTERNAL_OFFERING_USER_TRANSITIONS } from "./transitions.ts";
 
 /**
- * Offering users follow allocations (spec 3.2, Waldur §2.6): a user connected to a non-terminated resource of an
+ * Offering users follow allocations (spec 3.2, Waldur §2.6): a user connected to an allocation (ALLOCATIONS) of an
  * offering that allows offering users gets one requested; losing the last connection requests its deletion when
  * the offering opts in with `offering_user_auto_deletion`; regaining access restores it. Everything runs in the
  * caller's transaction, so the change that moved access and the offering-user changes commit together.
@@ -55,6 +55,31 @@ const REACHED_BY: Partial<
   CUSTOMER: async (_tx, scopeId, role) =>
     role === Role.CUSTOMER_OWNER ? { customerId: scopeId, resources: { project: { customerId: scopeId } } } : null,
 };
+
+/** The states of a Create order the consumer side has approved, or the provider has taken up. */
+const TAKEN_UP: readonly OrderState[] = ["PENDING_PROVIDER", "PENDING_START_DATE", "EXECUTING", "DONE", "ERRED"];
+
+/** A Create order that got past the consumer's approval, whatever became of it since. */
+const APPROVED_CREATE_ORDER: Prisma.OrderWhereInput = {
+  type: "CREATE",
+  OR: [
+    { state: { in: [...TAKEN_UP] } },
+    { state: "REJECTED", providerReviewedAt: { not: null } },
+    { state: "CANCELED", consumerReviewedAt: { not: null } },
+  ],
+};
+
+/**
+ * Resources whose project's members the provider may learn: those whose Create order got past the consumer's
+ * approval, and those that came without one (imported). An order nobody on the consumer side approved, or one
+ * rejected, cancelled or withdrawn before that, leaves no trace of the members with the provider.
+ */
+export const APPROVED_RESOURCES: Prisma.ResourceWhereInput = {
+  OR: [{ orders: { some: APPROVED_CREATE_ORDER } }, { state: { not: "CREATING" }, orders: { none: { type: "CREATE" } } }],
+};
+
+/** Resources that bring their project's members to the provider (Waldur's eligible resources): its live allocations. */
+export const ALLOCATIONS: Prisma.ResourceWhereInput = { AND: [{ state: { not: "TERMINATED" } }, APPROVED_RESOURCES] };
 
 const UPDATED = "marketplace_offering_user_updated";
 
@@ -141,6 +166,19 @@ export async function reconcileResourceAccess(ctx: Context, tx: Tx, outbox: Outb
   await reconcileAccess(ctx, tx, outbox, grants.map(({ userId }) => ({ userId, offeringId: resource.offeringId })));
 }
 
+/** A Create order reaching the consumer's approval (or taken up by the provider) makes its resource an allocation. */
+export async function reconcileOrderReview(
+  ctx: Context,
+  tx: Tx,
+  outbox: Outbox<Topics>,
+  order: { type: OrderType; resourceId: string | null; projectId: string; offeringId: string },
+  from: OrderState,
+  to: OrderState,
+) {
+  if (order.type !== "CREATE" || !order.resourceId || TAKEN_UP.includes(from) || !TAKEN_UP.includes(to)) return;
+  await reconcileResourceAccess(ctx, tx, outbox, order);
+}
+
 /** A resource moving into or out of Terminated connects or disconnects the users of its project. */
 export async function reconcileResourceStateChange(
   ctx: Context,
@@ -165,7 +203,7 @@ const fromStates = (name: AccessTransition): readonly OfferingUserState[] => INT
 const customerLock = (customerId: string) => `offering-users:customer:${customerId}`;
 const pairLock = (pair: AccessPair) => `offering-users:pair:${pairKey(pair)}`;
 
-/** The pairs whose user is connected to a non-terminated resource of the offering, in two queries per batch. */
+/** The pairs whose user is connected to an allocation of the offering, in two queries per batch. */
 async function pairsWithAccess(ctx: Context, tx: Tx, pairs: AccessPair[]): Promise<Set<string>> {
   const grants = await tx.roleGrant.findMany({
     where: { AND: [unexpired(ctx.now()), { userId: { in: [...new Set(pairs.map((p) => p.userId))] } }, { OR: CONNECTING_GRANTS }] },
@@ -175,9 +213,11 @@ async function pairsWithAccess(ctx: Context, tx: Tx, pairs: AccessPair[]): Promi
   const scopeIds = (type: ScopeType) => [...new Set(grants.filter((g) => g.scopeType === type).map((g) => g.scopeId))];
   const resources = await tx.resource.findMany({
     where: {
-      offeringId: { in: [...new Set(pairs.map((p) => p.offeringId))] },
-      state: { not: "TERMINATED" },
-      OR: [{ projectId: { in: scopeIds("PROJECT") } }, { project: { customerId: { in: scopeIds("CUSTOMER") } } }],
+      AND: [
+        ALLOCATIONS,
+        { offeringId: { in: [...new Set(pairs.map((p) => p.offeringId))] } },
+        { OR: [{ projectId: { in: scopeIds("PROJECT") } }, { project: { customerId: { in: scopeIds("CUSTOMER") } } }] },
+      ],
     },
     distinct: ["offeringId", "projectId"],
     select: { offeringId: true, projectId: true, project: { select: { customerId: true } } },

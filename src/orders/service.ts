@@ -11,6 +11,7 @@ import { paginate } from "../platform/paginate.ts";
 import { canTransition, swapFromObserved, type TransitionRule } from "../platform/state-machine.ts";
 import { maxLength } from "../platform/text.ts";
 import { transact, type Tx } from "../platform/transaction.ts";
+import { reconcileOrderReview } from "../offering-users/allocations.ts";
 import { APPROVAL_DETAILS, nextState, waitsOf } from "./approval.ts";
 import { describeOrder, followResource, ORDER_CORE, type OrderCore, recordOrderChange } from "./changes.ts";
 import type { FilterValues, OrderValue } from "../platform/collection-contract.ts";
@@ -115,6 +116,7 @@ export async function transitionOrder(ctx: Context, uuid: string, action: OrderA
       context: { action, ...(effect.storesError ? { error_message: data.errorMessage } : {}) },
     });
     await followResource(ctx, tx, outbox, order, to);
+    await reconcileOrderReview(ctx, tx, outbox, order, replaced, to);
     return orderAfter(tx, order.id, query);
   });
   return { orderId: order.id, state: to, detail: APPROVAL_DETAILS[to] ?? "", order: changed };

@@ -2,6 +2,7 @@ import type { Context } from "../context.ts";
 import type { OfferingUserState } from "../generated/prisma/client.ts";
 import { type ConsentStatus, consentStatusOf } from "../terms-of-service/consent-status.ts";
 import { getResource } from "./service.ts";
+import { APPROVED_RESOURCES } from "../offering-users/allocations.ts";
 
 export interface TeamMember {
   userId: string;
@@ -16,14 +17,16 @@ export interface TeamMember {
 
 /**
  * Waldur's `team/`: who holds a current role in the resource's project, with the username their offering user
- * has on the resource's offering (null before the provider sets one). Not paginated, as in Waldur: the agent
+ * has on the resource's offering (null before the provider sets one); nobody while its Create order has not got past
+ * the consumer's approval (the provider learns a project's members only then, see offering-users/allocations.ts). Not paginated, as in Waldur: the agent
  * reads the whole team in one call. With ENFORCE_USER_CONSENT_FOR_OFFERINGS, members without a current consent to
  * the offering's active terms are left out (staff and support still see the whole team), so the agent does not give
  * them an account. `hasConsent` keeps only the members who may use the offering as far as its terms go (no active
  * terms, or a current consent), or, false, only the others.
  */
 export async function resourceTeam(ctx: Context, uuid: string, hasConsent?: boolean | null): Promise<TeamMember[]> {
-  const resource = await getResource(ctx, "PROVIDER", uuid, { select: { projectId: true, offeringId: true } });
+  const resource = await getResource(ctx, "PROVIDER", uuid, { select: { id: true, projectId: true, offeringId: true } });
+  if (!ctx.access.readsAll && !(await ctx.db.resource.count({ where: { AND: [{ id: resource.id }, APPROVED_RESOURCES] } }))) return [];
   const now = ctx.now();
   const where = {
     scopeType: "PROJECT" as const,

@@ -5,6 +5,7 @@ import type { Connection } from "../platform/paginate.ts";
 import { forbidden } from "../platform/errors.ts";
 import { paginate } from "../platform/paginate.ts";
 import { SSH_KEY_CONTRACT } from "./contract.ts";
+import { ALLOCATIONS } from "../offering-users/allocations.ts";
 import type { SshKeyListArgs, SshKeyQuery } from "./service.ts";
 
 /** Staff and support, anyone with a role on the provider's customer, and the managers of its offerings. */
@@ -15,10 +16,10 @@ async function requireProviderRole(ctx: Context, customerId: string) {
   if (!managesAnOffering) throw forbidden();
 }
 
-/** Projects where the provider has a live allocation: a resource of one of its offerings that is not terminated. */
+/** Projects where the provider has a live allocation (see ALLOCATIONS). */
 async function servedProjectIds(ctx: Context, customerId: string) {
   const resources = await ctx.db.resource.findMany({
-    where: { offering: { customerId }, state: { not: "TERMINATED" } },
+    where: { AND: [{ offering: { customerId } }, ALLOCATIONS] },
     select: { projectId: true },
     distinct: ["projectId"],
   });
@@ -34,7 +35,7 @@ const activeProjectMembership = (projectIds: string[], now: Date): Prisma.RoleGr
 
 /**
  * GET marketplace-service-providers/{uuid}/keys/ (what the site agent provisions): the SSH keys of the members
- * of every project that holds a non-terminated resource of the provider's offerings.
+ * of every project that holds a live allocation of the provider's offerings.
  */
 export async function listServiceProviderKeys(
   ctx: Context,
