@@ -134,7 +134,6 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
   // observeHttp logs the error (c.error) with the request's line.
   hono.onError((_error, c) => c.json({ detail: "Internal server error." }, 500));
 
-  let server: Server | undefined;
   let socket: { close(): Promise<void> } | undefined;
   let requests: ReturnType<typeof trackRequests> | undefined;
   return {
@@ -146,11 +145,16 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
     pubsub,
     fetch: (request) => hono.fetch(request),
     listen: (port = config.port, host = config.host) =>
-      new Promise((resolve) => {
-        server = serve({ fetch: hono.fetch, port, hostname: host }, (info) => resolve(info.port)) as Server;
-        requests = trackRequests(server);
-        socket = attachWebSocket(server, yoga, deps);
-        countWebSocketConnections(server, metrics);
+      new Promise((resolve, reject) => {
+        const listening = serve({ fetch: hono.fetch, port, hostname: host }, (info) => {
+          listening.off("error", reject);
+          // Only once bound: graphql-ws would otherwise hear a failed listen as a WebSocket server error.
+          socket = attachWebSocket(listening, yoga, deps);
+          resolve(info.port);
+        }) as Server;
+        listening.once("error", reject);
+        requests = trackRequests(listening);
+        countWebSocketConnections(listening, metrics);
       }),
     /** Graceful: new connections are refused, requests in flight get up to SHUTDOWN_GRACE_MS, subscriptions end (1001). */
     async close() {

@@ -1,5 +1,6 @@
 import { createApp } from "./app.ts";
 import { StartupRefusal } from "./platform/startup-refusal.ts";
+import { listenFailure } from "./server/listen-failure.ts";
 import { ensureAdmin, isEmpty, issueToken, productionRefusal, seedDemo, DEMO_PASSWORD } from "./seed/demo.ts";
 
 const app = await createApp().catch((error: unknown) => {
@@ -19,7 +20,11 @@ if (refusal) {
   process.exit(1);
 }
 if (config.adminToken) await ensureAdmin(db, config.adminToken);
-const port = await app.listen();
+const port = await app.listen().catch(async (error: unknown) => {
+  console.error(listenFailure(error, config));
+  await app.close();
+  process.exit(1);
+});
 const base = config.publicUrl ?? `http://localhost:${port}`;
 const token = config.seedDemo ? await issueToken(db, "staff") : null;
 console.log(

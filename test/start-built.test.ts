@@ -1,10 +1,11 @@
 import { spawnSync } from "node:child_process";
+import net from "node:net";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { startArguments } from "../scripts/build.ts";
-import { killGateways, startGateway } from "./support/server-process.ts";
+import { killGateways, spawnGateway, startGateway } from "./support/server-process.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const ADMIN_TOKEN = "89abcdef0123456789abcdef0123456789abcdef";
@@ -36,4 +37,17 @@ describe("npm start (build, then dist/main.js with the start script's flags)", (
     expect((await graphql.json()).data.me).toEqual({ username: "admin", isStaff: true });
     expect((await gateway.stop()).code).toBe(0);
   }, 90_000);
+
+  it("on a port that is taken: one line that says so, exit 1, within seconds", async () => {
+    const taken = net.createServer();
+    const port = await new Promise<number>((resolve) => taken.listen(0, "127.0.0.1", () => resolve((taken.address() as net.AddressInfo).port)));
+    try {
+      const gateway = spawnGateway({ GATEWAY_DATA_DIR: path.join(dataRoot, "taken-port"), PORT: String(port) }, { nodeArgs: startArguments() });
+      const exit = await Promise.race([gateway.exited, new Promise((resolve) => setTimeout(() => resolve("still running after 30 s"), 30_000))]);
+      expect(exit).toEqual({ code: 1, signal: null });
+      expect(gateway.output().trim().split("\n")).toEqual([`port ${port} is in use (set PORT=…)`]);
+    } finally {
+      taken.close();
+    }
+  }, 60_000);
 });

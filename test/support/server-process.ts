@@ -38,6 +38,38 @@ const SOURCES = ["--import", "tsx", "src/main.ts"];
  * `nodeArgs`: what node runs (the sources through tsx unless told, e.g. the built dist/ with the start script's flags).
  */
 export async function startGateway(env: Record<string, string>, { testDefaults = true, nodeArgs = SOURCES } = {}): Promise<GatewayProcess> {
+  const { child, exited, output } = spawnGateway(env, { testDefaults, nodeArgs });
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the gateway printed no banner within ${START_TIMEOUT_MS} ms:\n${output()}`)), START_TIMEOUT_MS);
+    const check = () => {
+      const listening = /REST:\s+http:\/\/[^:]+:(\d+)\/api\//.exec(output());
+      if (!listening) return;
+      clearTimeout(timer);
+      resolve(Number(listening[1]));
+    };
+    child.stdout!.on("data", check);
+    void exited.then((exit) => {
+      clearTimeout(timer);
+      reject(new Error(`the gateway exited (${exit.code ?? exit.signal}) before listening:\n${output()}`));
+    });
+  });
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    wsUrl: `ws://127.0.0.1:${port}/graphql`,
+    port,
+    pid: child.pid!,
+    output,
+    exited,
+    signal: (signal) => void child.kill(signal),
+    async stop() {
+      child.kill("SIGTERM");
+      return exited;
+    },
+  };
+}
+
+/** The gateway's process with `startGateway`'s environment, whatever it does: `output()` is what it printed so far. */
+export function spawnGateway(env: Record<string, string>, { testDefaults = true, nodeArgs = SOURCES } = {}) {
   const child = spawn(process.execPath, nodeArgs, {
     cwd: ROOT,
     env: {
@@ -61,33 +93,7 @@ export async function startGateway(env: Record<string, string>, { testDefaults =
       resolve({ code, signal });
     }),
   );
-  const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the gateway printed no banner within ${START_TIMEOUT_MS} ms:\n${output}`)), START_TIMEOUT_MS);
-    const check = () => {
-      const listening = /REST:\s+http:\/\/[^:]+:(\d+)\/api\//.exec(output);
-      if (!listening) return;
-      clearTimeout(timer);
-      resolve(Number(listening[1]));
-    };
-    child.stdout!.on("data", check);
-    void exited.then((exit) => {
-      clearTimeout(timer);
-      reject(new Error(`the gateway exited (${exit.code ?? exit.signal}) before listening:\n${output}`));
-    });
-  });
-  return {
-    baseUrl: `http://127.0.0.1:${port}`,
-    wsUrl: `ws://127.0.0.1:${port}/graphql`,
-    port,
-    pid: child.pid!,
-    output: () => output,
-    exited,
-    signal: (signal) => void child.kill(signal),
-    async stop() {
-      child.kill("SIGTERM");
-      return exited;
-    },
-  };
+  return { child, exited, output: () => output };
 }
 
 /** For afterAll: kills what a failed test left running. */
