@@ -208,7 +208,8 @@ const CASES: Record<string, Record<string, Case>> = {
 
 /** Lists under one object: which object the path names. */
 const PARENTS: Record<string, (d: SplitData) => string> = {
-  "/api/marketplace-service-providers/:uuid/keys/": (d) => d.world.serviceProvider.uuid,
+  // The second provider's Object Storage is the allocation in the world's project (the world's own awaits its consumer).
+  "/api/marketplace-service-providers/:uuid/keys/": (d) => d.serviceProvider2.uuid,
 };
 
 /**

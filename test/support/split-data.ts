@@ -236,7 +236,7 @@ async function buildNotices(db: Db, world: World, people: People, { serviceProvi
   return { scheduledMaintenance: ref(scheduled), aliceOrders: ref(aliceOrders) };
 }
 
-/** Two keys of members of the world's project (which holds a live resource of the world's provider), one vintage. */
+/** Two keys of members of the world's project (an allocation of the second provider's Object Storage), one vintage. */
 async function buildKeys(db: Db, world: World) {
   const key = async (userId: string, name: string, created: Date) => {
     const parsed = parsePublicKey(ed25519Key(name));
