@@ -289,11 +289,11 @@ describe("response conventions", () => {
     const viaHost = await rawRequest({
       method: "GET",
       path: `/api/projects/${t.world.project.uuid}/`,
-      headers: { host: "api.example.com:8443", authorization: `Token ${staff}` },
+      headers: { host: "api.localhost:8443", authorization: `Token ${staff}` },
     });
     expect(viaHost.status).toBe(200);
-    expect(viaHost.body.url).toBe(`http://api.example.com:8443/api/projects/${t.world.project.uuid}/`);
-    expect(viaHost.body.customer).toBe(`http://api.example.com:8443/api/customers/${t.world.consumer.uuid}/`);
+    expect(viaHost.body.url).toBe(`http://api.localhost:8443/api/projects/${t.world.project.uuid}/`);
+    expect(viaHost.body.customer).toBe(`http://api.localhost:8443/api/customers/${t.world.consumer.uuid}/`);
   });
 
   it("Link headers use the request host too", async () => {

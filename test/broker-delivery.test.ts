@@ -66,7 +66,7 @@ describe.skipIf(!broker)("site agent message delivery", () => {
       apps.push(app);
     }
     const world = await buildWorld(database.prisma);
-    const calls = apps.map((app) => restCaller((request) => app.fetch(request), "http://gateway.test"));
+    const calls = apps.map((app) => restCaller((request) => app.fetch(request), "http://localhost"));
     const identity = await agentIdentity(calls[0], world.offering.uuid, world.tokens.providerOwner);
     const agent = await subscribeAsAgent(calls[0], broker!, { identityUuid: identity, offeringUuid: world.offering.uuid, objectType: "order", token: world.tokens.providerOwner });
     cleanup.push(() => agent.consumer.close(), () => management().deleteVhost(agent.subscription.user_uuid));

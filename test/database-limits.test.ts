@@ -105,7 +105,7 @@ describe.skipIf(!postgresUrl)("DATABASE_POOL_SIZE and DATABASE_STATEMENT_TIMEOUT
     const app = await createApp({ database, config: { seedDemo: false, logLevel: "silent", rateLimitMutations: 0, pubsubPrefix: "tx-limit" } });
     const transition = () =>
       app.fetch(
-        new Request(`http://gateway.test/api/marketplace-offering-users/${offeringUser.uuid}/begin_creating/`, {
+        new Request(`http://localhost/api/marketplace-offering-users/${offeringUser.uuid}/begin_creating/`, {
           method: "POST",
           headers: { authorization: `Token ${world.tokens.staff}` },
         }),

@@ -61,7 +61,7 @@ describe.skipIf(!postgresUrl)("query plans at 100,000 offering users and 1,000,0
     for (const request of scaleRequests(data, DEEP_PAGE)) {
       for (const viewer of ["staff", "provider"] as const) {
         const token = viewer === "staff" ? data.staffToken : data.providerToken;
-        const call = async () => app.fetch(new Request(`http://gateway.test${request.path}`, { headers: { authorization: `Token ${token}` } }));
+        const call = async () => app.fetch(new Request(`http://localhost${request.path}`, { headers: { authorization: `Token ${token}` } }));
         await call(); // the token and the viewer's roles are cached, so only the read's own statements remain
         const { result, statements } = await captureStatements(call);
         expect(result.status, `${viewer} ${request.path}`).toBe(200);

@@ -219,7 +219,7 @@ describe.skipIf(!broker)("with a RabbitMQ broker", () => {
     await orders.consumer.close();
     await management().request("DELETE", `/api/queues/${subscription.user_uuid}/${orders.queue.queue_name}`);
     const unrouted = async () => {
-      const text = await (await t.app.fetch(new Request("http://gateway.test/metrics"))).text();
+      const text = await (await t.app.fetch(new Request("http://localhost/metrics"))).text();
       return Number(/gateway_broker_messages_total\{outcome="unrouted"\} (\d+)/.exec(text)?.[1] ?? 0);
     };
     const before = await unrouted();

@@ -54,15 +54,17 @@ function corsOrigins(raw: string | undefined): string[] {
 }
 
 /**
- * ALLOWED_HOSTS when given; otherwise any host in development, and in production the host of PUBLIC_URL (or, without
- * it, the machine itself): a production server never writes URLs or serves pages for a Host nobody configured.
+ * ALLOWED_HOSTS when given; otherwise, as Django with an empty ALLOWED_HOSTS, the machine itself, and the host of
+ * PUBLIC_URL when set (in production that host alone): a server never writes URLs or serves pages for a Host nobody
+ * configured.
  */
 function allowedHosts(env: NodeJS.ProcessEnv, production: boolean): string[] {
   const configured = list(env.ALLOWED_HOSTS?.toLowerCase());
   if (configured.length) return configured;
-  if (!production) return ["*"];
   const publicUrl = env.PUBLIC_URL?.trim();
-  return publicUrl ? [new URL(publicUrl).hostname] : LOOPBACK_HOSTS;
+  const publicHost = publicUrl ? [new URL(publicUrl).hostname] : [];
+  if (production && publicHost.length) return publicHost;
+  return [...new Set([...LOOPBACK_HOSTS, ...publicHost])];
 }
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));

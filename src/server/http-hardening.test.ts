@@ -42,8 +42,10 @@ describe("ALLOWED_HOSTS", () => {
     expect(hostAllowed(["*"], "anything.invalid")).toBe(true);
   });
 
-  it("defaults to any host in development, and in production to PUBLIC_URL's host or else the machine itself", () => {
-    expect(loadSecuritySettings({}).allowedHosts).toEqual(["*"]);
+  it("defaults to the machine itself (and PUBLIC_URL's host), in production to PUBLIC_URL's host alone", () => {
+    expect(loadSecuritySettings({}).allowedHosts).toEqual(LOOPBACK_HOSTS);
+    expect(loadSecuritySettings({ PUBLIC_URL: "https://gw.example.org/" }).allowedHosts).toEqual([...LOOPBACK_HOSTS, "gw.example.org"]);
+    expect(loadSecuritySettings({ ALLOWED_HOSTS: "*" }).allowedHosts).toEqual(["*"]);
     expect(loadSecuritySettings({ NODE_ENV: "production" }).allowedHosts).toEqual(LOOPBACK_HOSTS);
     expect(loadSecuritySettings({ NODE_ENV: "production", PUBLIC_URL: "https://gw.example.org/" }).allowedHosts).toEqual(["gw.example.org"]);
     expect(loadSecuritySettings({ NODE_ENV: "production", ALLOWED_HOSTS: " GW.example.org, .example.net " }).allowedHosts).toEqual(["gw.example.org", ".example.net"]);
@@ -60,9 +62,21 @@ describe("ALLOWED_HOSTS", () => {
     expect((await get(production, "http://evil.example/health")).status).toBe(200);
   });
 
-  it("serves any host in development", async () => {
-    const res = await get(t.app, "http://evil.example/api/users/?page_size=1", staff());
-    expect(res.status).toBe(200);
+  it("in development too, a forged Host gets 400 from REST and GraphQL, and no URL is written for it", async () => {
+    const forged = await get(t.app, "http://evil.example/api/marketplace-offering-users/?page_size=1", staff());
+    expect(forged.status).toBe(400);
+    expect(await forged.json()).toEqual({ detail: "Invalid host header." });
+    const query = JSON.stringify({ query: "{ offeringUsers(first: 1) { nodes { offeringUrl } } }" });
+    const graphql = await t.app.fetch(
+      new Request("http://evil.example:8000/graphql", { method: "POST", headers: { ...staff(), "content-type": "application/json" }, body: query }),
+    );
+    expect(graphql.status).toBe(400);
+    expect(await graphql.text()).not.toContain("evil.example");
+    for (const host of ["http://localhost:8000", "http://127.0.0.1", "http://[::1]:8000", "http://api.localhost"]) {
+      const res = await get(t.app, `${host}/api/users/?page_size=1`, staff());
+      expect([host, res.status]).toEqual([host, 200]);
+      expect(JSON.stringify(await res.json())).toContain(`"url":"${host}/api/users/`);
+    }
   });
 
   it("the middleware serves listed hosts only, and WebSocket upgrades obey the same list", async () => {

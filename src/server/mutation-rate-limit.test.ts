@@ -213,7 +213,7 @@ describe("with the default settings", () => {
       const token = app.world.tokens.providerOwner;
       const write = (path: string, method: string, body: unknown) =>
         app.app.fetch(
-          new Request(`http://gateway.test${path}`, {
+          new Request(`http://localhost${path}`, {
             method,
             headers: { authorization: `Token ${token}`, "content-type": "application/json" },
             body: JSON.stringify(body),

@@ -22,7 +22,7 @@ export class ProxiedGateway {
     const headers: Record<string, string> = { authorization: `Token ${this.world.tokens.staff}` };
     if (body !== undefined) headers["content-type"] = "application/json";
     return Promise.resolve(
-      this.app.fetch(new Request(`http://gateway.test${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })),
+      this.app.fetch(new Request(`http://localhost${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })),
     );
   }
 }
