@@ -43,11 +43,12 @@ describe("npm start (build, then dist/main.js with the start script's flags)", (
     const port = await new Promise<number>((resolve) => taken.listen(0, "127.0.0.1", () => resolve((taken.address() as net.AddressInfo).port)));
     try {
       const gateway = spawnGateway({ GATEWAY_DATA_DIR: path.join(dataRoot, "taken-port"), PORT: String(port) }, { nodeArgs: startArguments() });
-      const exit = await Promise.race([gateway.exited, new Promise((resolve) => setTimeout(() => resolve("still running after 30 s"), 30_000))]);
+      // Start-up (migrations on a new data directory) takes most of it; a hang is what the limit catches.
+      const exit = await Promise.race([gateway.exited, new Promise((resolve) => setTimeout(() => resolve("still running after 80 s"), 80_000))]);
       expect(exit).toEqual({ code: 1, signal: null });
       expect(gateway.output().trim().split("\n")).toEqual([`port ${port} is in use (set PORT=…)`]);
     } finally {
       taken.close();
     }
-  }, 60_000);
+  }, 120_000);
 });

@@ -43,11 +43,13 @@ describe("GraphiQL served by the gateway", () => {
     expect(page.csp).not.toMatch(/blob:|https?:|'unsafe-eval'/);
   });
 
-  it("prefills a query on `me`, a commented subscription and the Headers tab's token guidance", () => {
+  it("prefills a query that runs without a token, where the token goes, a commented subscription, and no headers", () => {
     const { options, workers } = page.config;
-    expect(options.defaultQuery).toMatch(/^\{\n {2}me \{/m);
+    expect(options.defaultQuery).toMatch(/^\{\n {2}version\n {2}publicMaintenanceAnnouncements/m);
+    expect(options.defaultQuery).toMatch(/^# {3}\{ me \{ username isStaff \} \}$/m);
     expect(options.defaultQuery).toMatch(/^# subscription \{/m);
-    expect(JSON.parse(options.headers)).toEqual({ Authorization: "Token <your token>" });
+    expect(options.defaultQuery).toContain(`{"Authorization": "Token <your token>"}`);
+    expect(JSON.parse(options.headers)).toEqual({});
     expect(options.shouldPersistHeaders).toBe(false);
     expect(Object.keys(workers).sort()).toEqual(["editorWorkerService", "graphql", "json"]);
     for (const url of Object.values<string>(workers)) expect(url).toMatch(/^\/graphiql\/.+\.worker\.[0-9a-f]{16}\.js$/);

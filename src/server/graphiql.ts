@@ -13,19 +13,31 @@ import type { Hono } from "hono";
  */
 export const GRAPHIQL_ASSETS = "/graphiql/";
 
-/** Prefilled on a first visit: the query editor, and the Headers tab with where the token goes. */
+/**
+ * Prefilled on a first visit: a query that runs as it is, with no token, and where the token goes. The Headers tab
+ * starts empty: a placeholder token would make the first run fail.
+ */
 export const GRAPHIQL_OPTIONS: GraphiQLOptions & { showPersistHeadersSettings: boolean } = {
   title: "Marketplace Gateway",
   defaultQuery: `# Marketplace Gateway's GraphQL API.
-# Your API token goes in the Headers tab below:
+# Run with Ctrl-Enter or the run button: this query
+# needs no token. To act as yourself, put your API token
+# in the Headers tab below:
 #   {"Authorization": "Token <your token>"}
 # POST /api-auth/password/ (or the obtainToken
 # mutation) trades a username and password for one.
-# Run with Ctrl-Enter or the run button.
+# Then ask, for example:
+#   { me { username isStaff } }
 {
-  me {
-    username
-    isStaff
+  version
+  publicMaintenanceAnnouncements(first: 5) {
+    totalCount
+    nodes {
+      name
+      state
+      scheduledStart
+      serviceProviderName
+    }
   }
 }
 
@@ -39,7 +51,7 @@ export const GRAPHIQL_OPTIONS: GraphiQLOptions & { showPersistHeadersSettings: b
 #   }
 # }
 `,
-  headers: JSON.stringify({ Authorization: "Token <your token>" }, null, 2),
+  headers: "{}",
   // Tokens stay out of localStorage unless the user turns this on in GraphiQL's settings (a GraphiQL prop that yoga's
   // page passes on but does not declare).
   shouldPersistHeaders: false,
