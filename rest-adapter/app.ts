@@ -17,7 +17,7 @@ import { mountOpenApi } from "./openapi/mount.ts";
 import { mountApiRoot } from "./api-root.ts";
 import { withRestFieldNames } from "./field-names.ts";
 import { failureOf, withoutOutcome } from "./typed-failures.ts";
-import { linkHeader, invalidPage, pageRequest, selectFields, toWaldurError, type WaldurError } from "./waldur.ts";
+import { lastPage, linkHeader, invalidPage, type PageRequest, pageRequest, selectFields, toWaldurError, type WaldurError } from "./waldur.ts";
 
 const METHODS_WITH_BODY = new Set(["POST", "PUT", "PATCH"]);
 
@@ -119,12 +119,17 @@ async function handle(c: HonoContext, route: CompiledRoute, yoga: Yoga, deps: Ap
     const request: RestRequest = { params: c.req.param() as Record<string, string>, query: url.searchParams, body: await readBody(c, deps.config.maxBodyBytes) };
     rejectNullCharacters(request);
     if (!route.public) ctx.requireViewer();
-    const page = route.kind === "list" ? pageRequest(url.searchParams) : undefined;
-    const variables = {
-      ...route.variables?.(request),
-      ...(page ? { first: page.pageSize, offset: (page.page - 1) * page.pageSize } : {}),
-    };
-    const result = await runOperation(yoga, ctx, c.req.raw, route, variables);
+    let page = route.kind === "list" ? pageRequest(url.searchParams) : undefined;
+    const run = (at: PageRequest | undefined) =>
+      runOperation(yoga, ctx, c.req.raw, route, {
+        ...route.variables?.(request),
+        ...(at ? { first: at.pageSize, offset: (at.page - 1) * at.pageSize } : {}),
+      });
+    let result = await run(page);
+    if (page?.last) {
+      page = lastPage(page, (Object.values(result.data ?? {})[0] as { totalCount?: number } | null)?.totalCount ?? 0);
+      if (page.page > 1) result = await run(page);
+    }
     const root = Object.values(result.data ?? {})[0] as Record<string, unknown> | null | undefined;
     const failure = result.errors?.[0] ?? failureOf(root);
     if (failure) throw withRestFieldNames(failure, route.body);

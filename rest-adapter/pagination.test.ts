@@ -23,6 +23,39 @@ describe("pages beyond what GraphQL's Int can reach", () => {
   });
 });
 
+describe("page numbers as Django reads them (Python's int(), DRF's `last`)", () => {
+  it("refuses what int() refuses with 404 Invalid page.: 0x2, 2.0, 1e0, 0b1, 0, -1, 1__0, a word", async () => {
+    for (const page of ["0x2", "2.0", "1e0", "0b1", "0", "-1", "1__0", "two", "Infinity", " "]) {
+      const res = await t.http("GET", `/api/users/?page_size=1&page=${encodeURIComponent(page)}`, { token: t.world.tokens.staff });
+      expect([page, res.status, res.body]).toEqual([page, 404, { detail: "Invalid page." }]);
+    }
+  });
+
+  it("reads what int() reads: a sign, leading zeros, underscores between digits, surrounding spaces", () => {
+    for (const [page, expected] of [["+2", 2], ["002", 2], ["1_0", 10], [" 3 ", 3], ["", 1]] as const) {
+      expect([page, pageRequest(new URLSearchParams({ page })).page]).toEqual([page, expected]);
+    }
+  });
+
+  it("page_size falls back to the default for what is not a positive integer, as DRF's _positive_int", () => {
+    for (const [size, expected] of [["0x10", 10], ["2.0", 10], ["0", 10], ["-5", 10], ["+7", 7], ["1_5", 15], ["100000", 300]] as const) {
+      expect([size, pageRequest(new URLSearchParams({ page_size: size })).pageSize]).toEqual([size, expected]);
+    }
+  });
+
+  it("?page=last serves the last page, with the Link header of that page", async () => {
+    const total = await t.app.deps.db.user.count();
+    const res = await t.http("GET", "/api/users/?page_size=2&page=last&o=username", { token: t.world.tokens.staff });
+    const last = Math.ceil(total / 2);
+    expect(res.status).toBe(200);
+    expect(res.body).toHaveLength(total - (last - 1) * 2);
+    const numbered = await t.http("GET", `/api/users/?page_size=2&page=${last}&o=username`, { token: t.world.tokens.staff });
+    expect(res.body).toEqual(numbered.body);
+    expect(res.headers.get("link")).toBe(numbered.headers.get("link"));
+    expect(res.headers.get("link")).toContain('rel="prev"');
+  });
+});
+
 describe("Link headers", () => {
   it("never repeat a token given as ?x-auth-token=", async () => {
     const token = t.world.tokens.staff;

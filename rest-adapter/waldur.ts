@@ -50,20 +50,38 @@ export const invalidPage = () => new DomainError(ErrorCode.NOT_FOUND, "Invalid p
 export interface PageRequest {
   page: number;
   pageSize: number;
+  /** `?page=last` (DRF's last_page_strings): `page` is 1 until the count is known, see lastPage. */
+  last?: boolean;
 }
 
 /** The largest offset GraphQL's `Int` carries; a page starting beyond it is beyond any list ("Invalid page.", 404). */
 const MAX_OFFSET = 2 ** 31 - 1;
 
+/**
+ * Python's int() of a query value, as Django's paginator reads `page` and DRF `page_size`: an optional sign, digits
+ * with single underscores between them, surrounding whitespace. `2.0`, `1e0`, `0x2` and `0b1` are not integers.
+ */
+const PYTHON_INT = /^\s*[+-]?\d+(?:_\d+)*\s*$/;
+export const pythonInt = (text: string): number | null => (PYTHON_INT.test(text) ? Number(text.replaceAll("_", "")) : null);
+
+/** DRF's page_size: a positive integer, at most MAX_PAGE_SIZE; anything else is the default page size. */
+function pageSizeOf(raw: string | null): number {
+  const size = raw === null ? null : pythonInt(raw);
+  return size !== null && size > 0 ? Math.min(size, MAX_PAGE_SIZE) : DEFAULT_PAGE_SIZE;
+}
+
 export function pageRequest(query: URLSearchParams): PageRequest {
-  const rawPage = query.get("page");
-  const page = rawPage === null || rawPage === "" ? 1 : Number(rawPage);
-  if (!Number.isInteger(page) || page < 1) throw invalidPage();
-  const rawSize = Number(query.get("page_size"));
-  const pageSize = Number.isInteger(rawSize) && rawSize > 0 ? Math.min(rawSize, MAX_PAGE_SIZE) : DEFAULT_PAGE_SIZE;
-  if ((page - 1) * pageSize > MAX_OFFSET) throw invalidPage();
+  const pageSize = pageSizeOf(query.get("page_size"));
+  // DRF reads `query_params.get("page") or 1`, and "last" as the last page.
+  const rawPage = query.get("page") || "1";
+  if (rawPage === "last") return { page: 1, pageSize, last: true };
+  const page = pythonInt(rawPage);
+  if (page === null || page < 1 || (page - 1) * pageSize > MAX_OFFSET) throw invalidPage();
   return { page, pageSize };
 }
+
+/** The page `?page=last` names once the list's count is known (1 for an empty list). */
+export const lastPage = ({ pageSize }: PageRequest, total: number): PageRequest => ({ page: Math.max(1, Math.ceil(total / pageSize)), pageSize });
 
 /**
  * The most a Link header may take: four links repeating a long query string would outgrow the 16 KiB of response

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { print } from "graphql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compileRoutes } from "../../rest-adapter/execute.ts";
@@ -15,6 +16,14 @@ beforeAll(async () => {
 afterAll(() => Promise.all([t.close(), production.close()]));
 
 const JSON_HEADERS = { "content-type": "application/json" };
+/** The limits docs/graphql.md tabulates: environment variable and setting. */
+const LIMITS = [
+  ["GRAPHQL_MAX_DEPTH", "graphqlMaxDepth"],
+  ["GRAPHQL_MAX_ALIASES", "graphqlMaxAliases"],
+  ["GRAPHQL_MAX_TOKENS", "graphqlMaxTokens"],
+  ["GRAPHQL_MAX_COST", "graphqlMaxCost"],
+  ["GRAPHQL_MAX_DIRECTIVES", "graphqlMaxDirectives"],
+] as const;
 const GRAPHQL_RESPONSE = { accept: "application/graphql-response+json" };
 const repeat = (count: number, text: (index: number) => string) => Array.from({ length: count }, (_, i) => text(i)).join(" ");
 
@@ -78,6 +87,31 @@ describe("operation limits", () => {
     for (const route of compileRoutes(ROUTES, schema)) {
       const document = enveloped.parse(print(route.parsed));
       expect(enveloped.validate(enveloped.schema, document), `${route.method} ${route.path}`).toEqual([]);
+    }
+  });
+
+  it("docs/graphql.md gives each limit's default, and what the largest REST documents need, as they are", () => {
+    const docs = readFileSync(new URL("../../docs/graphql.md", import.meta.url), "utf8");
+    const defaults = loadGraphqlSettings({});
+    for (const [variable, setting] of LIMITS) {
+      expect([variable, new RegExp(`^\\| \`${variable}\` \\| \`(\\d+)\``, "m").exec(docs)?.[1]]).toEqual([variable, String(defaults[setting])]);
+    }
+    const needs = /the largest need depth (\d+), (\d+) aliases .*?, (\d+) tokens and a cost of (\d+)\./s.exec(docs);
+    expect(needs).not.toBeNull();
+    const [depth, aliases, tokens, cost] = needs!.slice(1).map(Number);
+    const documents = compileRoutes(ROUTES, schema).map((route) => print(route.parsed));
+    const fitsAll = (setting: (typeof LIMITS)[number][1], limit: number) => {
+      const enveloped = createGraphqlServer({ ...t.app.deps, config: { ...t.app.deps.config, [setting]: limit } }).getEnveloped({});
+      return documents.every((document) => {
+        try {
+          return enveloped.validate(enveloped.schema, enveloped.parse(document)).length === 0;
+        } catch {
+          return false;
+        }
+      });
+    };
+    for (const [setting, need] of [["graphqlMaxDepth", depth], ["graphqlMaxAliases", aliases], ["graphqlMaxTokens", tokens], ["graphqlMaxCost", cost]] as const) {
+      expect([setting, fitsAll(setting, need), fitsAll(setting, need - 1)]).toEqual([setting, true, false]);
     }
   });
 
