@@ -185,9 +185,10 @@ class Contract:
         imports = imported_models(tree)
         kwargs_fn = function(tree, "_get_kwargs")
         method, url = self.request_line(module_path)
+        parse_fn = function(tree, "_parse_response")
         return {"method": method, "path": url, "query": self.query(kwargs_fn, imports),
                 "body": self.body(kwargs_fn, imports),
-                "response": self.response(function(tree, "_parse_response"), imports)}
+                "response": self.response(parse_fn, imports), "statuses": documented_statuses(parse_fn)}
 
     def query(self, kwargs_fn, imports):
         arguments = {a.arg: a.annotation for a in kwargs_fn.args.kwonlyargs if a.arg != "body"}
@@ -270,6 +271,19 @@ def success_models(parse_fn):
                 if isinstance(inner.func.value, ast.Name):
                     found.add(inner.func.value.id)
     return found
+
+
+def documented_statuses(parse_fn):
+    """The statuses the schema documents: those `_parse_response` answers. Branches that only raise (the 404 the
+    client refuses for every operation) are not answers."""
+    found = set()
+    for node in ast.walk(parse_fn):
+        if not (isinstance(node, ast.If) and isinstance(node.test, ast.Compare)):
+            continue
+        if all(isinstance(statement, ast.Raise) for statement in node.body):
+            continue
+        found.update(c.value for c in node.test.comparators if isinstance(c, ast.Constant) and isinstance(c.value, int))
+    return sorted(found)
 
 
 def read_served(path):

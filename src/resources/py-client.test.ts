@@ -83,6 +83,15 @@ describe("py-client parses", () => {
     });
   });
 
+  // Waldur's view answers 404 for a resource with no backend object, and documents 204 for a backend object whose type
+  // has no serializer; every backend object here is a marketplace resource, which has one.
+  it("details/ without a backend object: an empty 404, an answer Waldur documents", async () => {
+    const bare = await t.app.deps.db.resource.create({ data: { name: "no scope", offeringId: t.world.offering.id, projectId: t.world.project.id } });
+    const details = await get(`${BASE}/${toHex(bare.id)}/details/`);
+    expect([details.status, details.text]).toEqual([404, ""]);
+    expect(waldurOperation("GET", `${BASE}/:uuid/details/`)?.statuses).toEqual([200, 204, 404]);
+  });
+
   it("the write-backs (Status) and the state actions (no body)", async () => {
     const post = (action: string, body?: unknown) => t.http("POST", `${BASE}/${resource}/${action}/`, { token: t.world.tokens.providerOwner, body });
     for (const [action, body] of [["set_backend_id", { backend_id: "x" }], ["set_backend_metadata", { backend_metadata: {} }], ["set_limits", { limits: {} }]] as const) {

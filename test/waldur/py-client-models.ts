@@ -21,6 +21,8 @@ export interface OperationSpec {
   query: Record<string, { type: string; enum?: string[] }>;
   body: { model: string } | null;
   response: { model: string | null; list: boolean } | null;
+  /** The statuses Waldur's schema documents as answers (py-client refuses a 404 of any operation even so). */
+  statuses: number[];
 }
 interface WaldurContract {
   operations: OperationSpec[];
