@@ -38,9 +38,9 @@ export function announcementBody(announcement: AnnouncementBody): AnnouncementBo
 /** The announcement type by its label; `null` is left to the domain, which refuses it with the body's other field errors. */
 const announcementType = choice(valuesByLabel(ANNOUNCEMENT_TYPE_LABELS));
 
-/** An announcement's fields; create and PUT need the `required` ones, PATCH takes any subset. */
+/** An announcement's fields; create and PUT need the window (`required`), PATCH takes any subset. */
 const announcementFields = (required: boolean) => ({
-  description: text({ required }),
+  description: text(),
   type: announcementType,
   active_from: dateTime({ required }),
   active_to: dateTime({ required }),

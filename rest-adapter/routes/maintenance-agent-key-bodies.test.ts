@@ -27,7 +27,7 @@ describe("bodies are declared", () => {
   it.each([
     ["/api/maintenance-announcements/", ["name", "scheduled_start", "scheduled_end", "service_provider"]],
     ["/api/maintenance-announcement-offerings/", ["maintenance", "offering"]],
-    ["/api/admin-announcements/", ["description", "active_from", "active_to"]],
+    ["/api/admin-announcements/", ["active_from", "active_to"]],
   ])("%s: create and PUT require %j, PATCH nothing", (collection, required) => {
     expect(route("POST", collection).body?.schema.required).toEqual(required);
     expect(route("PUT", `${collection}:uuid/`).body?.schema.required).toEqual(required);

@@ -158,7 +158,12 @@ describe("/api/admin-announcements/", () => {
   it("validates input", async () => {
     const staff = t.world.tokens.staff;
     const missing = await t.http("POST", "/api/admin-announcements/", { token: staff, body: {} });
-    expect(missing.body).toEqual({ description: ["This field is required."], active_from: ["This field is required."], active_to: ["This field is required."] });
+    expect(missing.body).toEqual({ active_from: ["This field is required."], active_to: ["This field is required."] });
+    const activeWindow = { active_from: "2030-01-01T00:00:00Z", active_to: "2030-01-02T00:00:00Z" };
+    const blank = await t.http("POST", "/api/admin-announcements/", { token: staff, body: { ...activeWindow, description: "  " } });
+    expect([blank.status, blank.body.description]).toEqual([201, ""]);
+    const nulled = await t.http("PATCH", `/api/admin-announcements/${blank.body.uuid}/`, { token: staff, body: { description: null } });
+    expect(nulled.body).toEqual({ description: ["This field may not be null."] });
     const bad = await t.http("POST", "/api/admin-announcements/", {
       token: staff,
       body: { description: "x", active_from: "2030-01-02T00:00:00Z", active_to: "2030-01-01T00:00:00Z", type: "urgent" },

@@ -80,20 +80,22 @@ export async function getAdminAnnouncement(ctx: Context, uuid: string, query: Ad
   return row;
 }
 
+/**
+ * Waldur's AdminAnnouncementSerializer: the description may be left out or blank (the model's `blank=True`; a new
+ * announcement's is then empty) and is trimmed as DRF's CharField trims; the window is required.
+ */
 function validAnnouncement(input: AdminAnnouncementInput, current: { activeFrom: Date; activeTo: Date } | null) {
   const errors: FieldErrors = {};
-  const required = current ? [] : (["description", "activeFrom", "activeTo"] as const);
+  const required = current ? [] : (["activeFrom", "activeTo"] as const);
   for (const key of required) if (input[key] === undefined) errors[key] = ["This field is required."];
   for (const [key, value] of Object.entries(input)) if (value === null) errors[key] = ["This field may not be null."];
-  if (typeof input.description === "string") {
-    if (input.description.trim() === "") errors.description = ["This field may not be blank."];
-    else if (input.description.length > 4096) errors.description = ["Ensure this field has no more than 4096 characters."];
-  }
+  const description = typeof input.description === "string" ? input.description.trim() : current ? undefined : "";
+  if (description !== undefined && description.length > 4096) errors.description = ["Ensure this field has no more than 4096 characters."];
   const from = input.activeFrom ?? current?.activeFrom;
   const to = input.activeTo ?? current?.activeTo;
   if (!Object.keys(errors).length && from && to && to < from) errors.activeTo = ["Active to must not be before active from."];
   if (Object.keys(errors).length) throw invalid(errors);
-  const { description, type, activeFrom, activeTo } = input;
+  const { type, activeFrom, activeTo } = input;
   return Object.fromEntries(Object.entries({ description, type, activeFrom, activeTo }).filter(([, v]) => v != null));
 }
 

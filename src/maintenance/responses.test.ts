@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
-import { responseProblems, waldurOperation } from "../../test/waldur/py-client-models.ts";
+import { responseProblems, WALDUR, waldurOperation } from "../../test/waldur/py-client-models.ts";
 import { parseUuid } from "../platform/ids.ts";
 import { createBody, maintenanceUrl, offeringUrl } from "../../test/support/maintenance-fixtures.ts";
 
@@ -87,6 +87,14 @@ describe("admin announcements", () => {
     expect(await problems("PATCH", ONE, path, { description: "Hello" })).toEqual([]);
     expect(await problems("PUT", ONE, path, body)).toEqual([]);
     expect(await problems("GET", ONE, path)).toEqual([]);
+  });
+
+  it("create with only the fields py-client's request model requires", async () => {
+    const body = { active_from: "2030-01-01T00:00:00Z", active_to: "2030-01-02T00:00:00Z" };
+    expect(Object.keys(WALDUR.models.AdminAnnouncementRequest.required).sort()).toEqual(Object.keys(body));
+    const created = await call("POST", BASE, body);
+    expect(responseProblems(waldurOperation("POST", BASE)!, created)).toEqual([]);
+    expect(created).toMatchObject({ description: "", type: "information" });
   });
 
   // Needs the REST adapter to reshape each list item with the route's `shape` (rest-adapter/app.ts), as it does objects.

@@ -12,7 +12,7 @@ const { Filter: FilterInput, Order: OrderEnum } = collectionInputs("AdminAnnounc
 
 const CreateInput = builder.inputType("CreateAdminAnnouncementInput", {
   fields: (t) => ({
-    description: t.string({ required: true }),
+    description: t.string({ description: 'Default ""; trimmed, may be blank' }),
     type: t.field({ type: AnnouncementTypeEnum, description: "Default INFORMATION" }),
     activeFrom: t.field({ type: "DateTime", required: true }),
     activeTo: t.field({ type: "DateTime", required: true }),
