@@ -145,8 +145,9 @@ export const FRAGMENTS = [
   fragment(
     "ProjectRest",
     "Project",
-    `url uuid name slug description created end_date: endDate start_date: startDate backend_id: backendId
-     is_removed: isRemoved resources_count: resourcesCount
+    `url uuid name slug description created end_date: endDate end_date_updated_at: endDateUpdatedAt start_date: startDate
+     backend_id: backendId is_removed: isRemoved resources_count: resourcesCount is_industry: isIndustry
+     oecd_fos_2007_code: oecdFos2007Code oecd_fos_2007_label: oecdFos2007Label
      customer: customerUrl customer_uuid: customerUuid customer_name: customerName customer_slug: customerSlug
      customer_abbreviation: customerAbbreviation customer_native_name: customerNativeName`,
   ),

@@ -1,10 +1,11 @@
 import { CUSTOMER_CONTRACT } from "../../src/directory/customers-contract.ts";
+import { OECD_FOS_2007_LABELS } from "../../src/directory/oecd-fos-2007.ts";
 import { OFFERING_CONTRACT } from "../../src/directory/offerings-contract.ts";
 import { PROJECT_CONTRACT } from "../../src/directory/projects-contract.ts";
 import { SERVICE_PROVIDER_CONTRACT } from "../../src/directory/service-providers-contract.ts";
 import { USER_CONTRACT } from "../../src/directory/users-contract.ts";
 import { COLLECTIONS } from "../../src/platform/collections.ts";
-import { defineBody, flag, link, text, withBody } from "../body-contract.ts";
+import { choice, defineBody, flag, link, text, withBody } from "../body-contract.ts";
 import { readFilters, readOrdering } from "../collection-query.ts";
 import { compact } from "../input.ts";
 import type { RouteSpec } from "../route.ts";
@@ -35,10 +36,15 @@ const USER_CREATE = defineBody({
 
 const CUSTOMER_CREATE = defineBody({ name: text({ required: true }), abbreviation: text(), email: text() });
 
+/** Waldur's OECD codes as given and read; "" (BlankEnum) leaves a project unclassified, as null does. */
+const OECD_CODES = Object.fromEntries(["", ...Object.keys(OECD_FOS_2007_LABELS)].map((code) => [code, code]));
+
 const PROJECT_CREATE = defineBody({
   customer: link("customer", { required: true, as: "customerUuid" }),
   name: text({ required: true }),
   description: text(),
+  is_industry: flag(),
+  oecd_fos_2007_code: choice(OECD_CODES, { as: "oecdFos2007Code" }),
 });
 
 const SERVICE_PROVIDER_CREATE = defineBody({ customer: link("customer", { required: true, as: "customerUuid" }), description: text() });
@@ -105,7 +111,9 @@ export const directoryRoutes: RouteSpec[] = [
     method: "POST",
     path: `${PROJECTS}/`,
     summary: "Create a project in a customer",
-    document: `mutation($customerUuid: ID!, $name: String!, $description: String) { createProject(input: { customerUuid: $customerUuid, name: $name, description: $description }) { ...ProjectRest } }`,
+    document: `mutation($customerUuid: ID!, $name: String!, $description: String, $isIndustry: Boolean, $oecdFos2007Code: String) {
+      createProject(input: { customerUuid: $customerUuid, name: $name, description: $description, isIndustry: $isIndustry,
+        oecdFos2007Code: $oecdFos2007Code }) { ...ProjectRest } }`,
     ...withBody(PROJECT_CREATE, (input) => input),
     kind: "object",
     status: 201,

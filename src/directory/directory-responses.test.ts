@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
 import { responseProblems, waldurOperation } from "../../test/waldur/py-client-models.ts";
+import { parseUuid, toHex } from "../platform/ids.ts";
 
-/** Users, customers and service providers parse with Waldur's py-client models, every field we derive present. */
+/** Users, customers, projects and service providers parse with Waldur's py-client models, every field we derive present. */
 let t: TestApp;
 let staff: string;
 const made = {} as Record<"user" | "customer" | "provider", { uuid: string }>;
@@ -40,6 +41,11 @@ const CUSTOMER_FIELDS = [
   "url", "uuid", "name", "slug", "abbreviation", "email", "created", "display_name", "accounting_start_date", "projects_count",
   "users_count", "is_service_provider", "service_provider", "service_provider_uuid", "native_name", "contact_details",
   "agreement_number", "registration_code", "backend_id", "archived", "organization_groups",
+];
+const PROJECT_FIELDS = [
+  "url", "uuid", "name", "slug", "description", "created", "end_date", "end_date_updated_at", "start_date", "backend_id", "is_removed",
+  "resources_count", "customer", "customer_uuid", "customer_name", "customer_slug", "customer_abbreviation", "customer_native_name",
+  "is_industry", "oecd_fos_2007_code", "oecd_fos_2007_label",
 ];
 const PROVIDER_FIELDS = [
   "url", "uuid", "description", "created", "customer", "customer_uuid", "customer_name", "customer_abbreviation", "customer_slug",
@@ -98,6 +104,45 @@ describe("py-client parses", () => {
     const created = await problems("POST", "/api/marketplace-service-providers/", "/api/marketplace-service-providers/", { customer: customer.url });
     expect(created.problems).toEqual([]);
     expect(fieldsOf(created.body)).toEqual([...PROVIDER_FIELDS].sort());
+  });
+
+  it("projects: create with Waldur's classification, retrieve, list", async () => {
+    const body = { customer: made.customer.uuid, name: "Classified", is_industry: true, oecd_fos_2007_code: "1.2" };
+    const created = await problems("POST", "/api/projects/", "/api/projects/", body);
+    expect(created.problems).toEqual([]);
+    expect(created.body).toMatchObject({
+      is_industry: true, oecd_fos_2007_code: "1.2", oecd_fos_2007_label: "Computer and information sciences", end_date_updated_at: null,
+    });
+    const one = await problems("GET", "/api/projects/:uuid/", `/api/projects/${t.world.project.uuid}/`);
+    expect(one.problems).toEqual([]);
+    expect(one.body).toMatchObject({ is_industry: false, oecd_fos_2007_code: null, oecd_fos_2007_label: "", end_date_updated_at: null });
+    const list = await problems("GET", "/api/projects/", "/api/projects/?page_size=300");
+    expect(list.problems).toEqual([]);
+    expect(fieldsOf(list.body)).toEqual([...PROJECT_FIELDS].sort());
+  });
+
+  it("projects: end_date_updated_at is stamped when the end date changes, as Waldur's Project.save does", async () => {
+    const db = t.app.deps.db;
+    const customerId = parseUuid(made.customer.uuid)!;
+    const project = await db.project.create({ data: { customerId, name: "Ending", endDate: new Date("2031-01-01") } });
+    expect(project.endDateUpdatedAt).toBeNull();
+    await db.project.update({ where: { id: project.id }, data: { name: "Renamed" } });
+    expect((await db.project.findUniqueOrThrow({ where: { id: project.id } })).endDateUpdatedAt).toBeNull();
+    await db.project.update({ where: { id: project.id }, data: { endDate: new Date("2032-01-01") } });
+    const stamped = (await db.project.findUniqueOrThrow({ where: { id: project.id } })).endDateUpdatedAt;
+    expect(stamped).toBeInstanceOf(Date);
+    const one = await problems("GET", "/api/projects/:uuid/", `/api/projects/${toHex(project.id)}/`);
+    expect(one.problems).toEqual([]);
+    expect(Date.parse(one.body.end_date_updated_at)).toBe(stamped!.getTime());
+  });
+
+  it("projects: an OECD code not in Waldur's list is refused; blank and null are accepted", async () => {
+    const post = (oecd_fos_2007_code: unknown) =>
+      t.http("POST", "/api/projects/", { token: staff, body: { customer: made.customer.uuid, name: "Coded", oecd_fos_2007_code } });
+    const bad = await post("9.9");
+    expect([bad.status, bad.body]).toEqual([400, { oecd_fos_2007_code: ['"9.9" is not a valid choice.'] }]);
+    expect((await post("")).body).toMatchObject({ oecd_fos_2007_code: "", oecd_fos_2007_label: "" });
+    expect((await post(null)).body).toMatchObject({ oecd_fos_2007_code: null, oecd_fos_2007_label: "" });
   });
 
   it("a customer's counts follow its roles and projects", async () => {

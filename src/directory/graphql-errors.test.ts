@@ -28,6 +28,8 @@ describe("GraphQL directory field errors", () => {
     expect(await validation(user, { f: "f".repeat(101) }, staff)).toEqual({ firstName: ["Ensure this field has no more than 100 characters."] });
     const project = `mutation($c: ID!) { createProject(input: { customerUuid: $c, name: "p" }) { ... on Project { uuid } ${FAILURE} } }`;
     expect(await validation(project, { c: "0".repeat(32) }, staff)).toEqual({ customerUuid: ["Object does not exist."] });
+    const coded = `mutation($c: ID!) { createProject(input: { customerUuid: $c, name: "p", oecdFos2007Code: "9.9" }) { ... on Project { uuid } ${FAILURE} } }`;
+    expect(await validation(coded, { c: t.world.provider.uuid }, staff)).toEqual({ oecdFos2007Code: ['"9.9" is not a valid choice.'] });
     const provider = `mutation($c: ID!) { createServiceProvider(input: { customerUuid: $c }) { ... on ServiceProvider { uuid } ${FAILURE} } }`;
     expect(await validation(provider, { c: t.world.provider.uuid }, staff)).toEqual({
       customerUuid: ["Service provider with this customer already exists."],

@@ -11,6 +11,7 @@ import { paginate } from "../platform/paginate.ts";
 import { maxLength } from "../platform/text.ts";
 import { transact } from "../platform/transaction.ts";
 import { grantsInForce } from "./grants-in-force.ts";
+import { validOecdCode } from "./oecd-fos-2007.ts";
 import { CUSTOMER_CONTRACT } from "./customers-contract.ts";
 import { referenced, requireStaff, visibleOne } from "./lookup.ts";
 import { PROJECT_CONTRACT } from "./projects-contract.ts";
@@ -130,9 +131,17 @@ export async function getProject(ctx: Context, uuid: string, query: ProjectQuery
 export const visibleProjectIds = async (ctx: Context, ids: string[]) =>
   idSet(await ctx.db.project.findMany({ where: { AND: [{ id: { in: ids } }, await visibleProjects(ctx)] }, select: { id: true } }));
 
+export interface NewProject {
+  customerUuid: string;
+  name: string;
+  description?: string | null;
+  isIndustry?: boolean | null;
+  oecdFos2007Code?: string | null;
+}
+
 export async function createProject(
   ctx: Context,
-  input: { customerUuid: string; name: string; description?: string | null },
+  input: NewProject,
   query: ProjectQuery = {},
 ) {
   ctx.requireViewer();
@@ -140,7 +149,13 @@ export async function createProject(
     ctx.db.customer.findUnique({ where: { id }, select: { id: true, name: true } }),
   );
   await ctx.access.require(Permission.CREATE_PROJECT, [{ type: "CUSTOMER", id: customer.id }]);
-  const data = { customerId: customer.id, name: required("name", input.name, 500), description: input.description ?? "" };
+  const data = {
+    customerId: customer.id,
+    name: required("name", input.name, 500),
+    description: input.description ?? "",
+    isIndustry: input.isIndustry ?? false,
+    oecdFos2007Code: validOecdCode("oecdFos2007Code", input.oecdFos2007Code ?? null),
+  };
   const id = await transact(ctx, async (tx, outbox) => {
     const project = await tx.project.create({ data, select: { id: true } });
     await recordEvent(ctx, tx, outbox, {

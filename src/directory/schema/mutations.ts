@@ -45,7 +45,13 @@ const CreateCustomerInput = builder.inputType("CreateCustomerInput", {
 });
 
 const CreateProjectInput = builder.inputType("CreateProjectInput", {
-  fields: (t) => ({ customerUuid: t.id({ required: true }), name: t.string({ required: true }), description: t.string() }),
+  fields: (t) => ({
+    customerUuid: t.id({ required: true }),
+    name: t.string({ required: true }),
+    description: t.string(),
+    isIndustry: t.boolean({ description: "Default false" }),
+    oecdFos2007Code: t.string({ description: 'An OECD Fields of Science (2007) code such as "1.2", or "" or null (the default) for none' }),
+  }),
 });
 
 const CreateServiceProviderInput = builder.inputType("CreateServiceProviderInput", {

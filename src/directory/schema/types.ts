@@ -13,6 +13,7 @@ import { getCustomer, getProject, visibleCustomerIds, visibleProjectIds } from "
 import { getOfferingComponent, getOfferingPlan } from "../node-lookups.ts";
 import { getOffering, getServiceProvider, visibleOfferingIds, visibleServiceProviderIds } from "../offerings.ts";
 import { billingUnit, minimalPrice, planType } from "../plans.ts";
+import { oecdLabel } from "../oecd-fos-2007.ts";
 import { visibleNode } from "../../graphql/nodes.ts";
 
 /**
@@ -123,6 +124,10 @@ export const ProjectRef = builder.prismaNode("Project", {
     customerName: t.string({ select: { customer: { select: { name: true } } }, resolve: (p) => p.customer.name }),
     slug: t.exposeString("slug"),
     endDate: t.string({ ...projectOnly((p) => dateOnly(p.endDate)), description: "YYYY-MM-DD; null without one, or unless the viewer may read the project" }),
+    endDateUpdatedAt: t.field({ type: "DateTime", ...projectOnly((p) => p.endDateUpdatedAt), description: "When the end date last changed; null until it does" }),
+    isIndustry: t.boolean(projectOnly((p) => p.isIndustry)),
+    oecdFos2007Code: t.string({ ...projectOnly((p) => p.oecdFos2007Code), description: "OECD Fields of Science (2007) code; \"\" or null when unclassified" }),
+    oecdFos2007Label: t.string({ ...projectOnly((p) => oecdLabel(p.oecdFos2007Code)), description: "The code's field of science; empty when unclassified" }),
     customerSlug: t.string({
       nullable: true,
       select: { customer: { select: { slug: true } } },
