@@ -1,13 +1,11 @@
 import http from "node:http";
-import net from "node:net";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import { APPLICATION_NAME } from "../src/platform/database.ts";
 import { killGateways, startGateway } from "./support/server-process.ts";
 import { embeddedStorage, type GatewayStorage, postgresStorage } from "./support/storage.ts";
 import { sleep, subscribeOverSse } from "./support/ws.ts";
-import { buildWorld } from "./support/world.ts";
+import { drainReport, refusesConnections, seeded, waitForLockWait } from "./support/shutdown.ts";
 
 const postgresUrl = process.env.TEST_DATABASE_URL;
 const storages: GatewayStorage[] = [];
@@ -15,16 +13,6 @@ afterAll(async () => {
   killGateways();
   for (const storage of storages) await storage.dispose();
 });
-
-/** A storage with the test world and one offering user in Requested. */
-async function seeded(storage: GatewayStorage) {
-  storages.push(storage);
-  const database = await storage.open();
-  const world = await buildWorld(database.prisma);
-  const offeringUser = await world.offeringUser("CREATION_REQUESTED");
-  await database.close();
-  return { token: world.tokens.staff, offeringUser };
-}
 
 /** A graphql-ws subscriber on a bare socket, so the close code and reason are the server's own. */
 function subscriber(wsUrl: string, token: string) {
@@ -66,30 +54,10 @@ function slowUpload(baseUrl: string, method: string, path: string, token: string
 
 const answered = async (pending: Promise<unknown>) => Promise.race([pending.then(() => true, () => true), sleep(0).then(() => false)]);
 
-/** Resolves once the port refuses TCP connections (the server stopped listening). */
-async function refusesConnections(port: number, timeoutMs = 5_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const refused = await new Promise<boolean>((resolve) => {
-      const socket = net.connect(port, "127.0.0.1");
-      socket.once("connect", () => {
-        socket.destroy();
-        resolve(false);
-      });
-      socket.once("error", (error: NodeJS.ErrnoException) => resolve(error.code === "ECONNREFUSED"));
-    });
-    if (refused) return;
-    await sleep(25);
-  }
-  throw new Error(`port ${port} still accepts connections`);
-}
-
-const drainReport = (output: string) => JSON.parse(output.split("\n").find((line) => line.includes('"http server drained"'))!);
-
 describe("SIGTERM on the embedded database", () => {
   it("refuses new connections, lets the request in flight finish, closes WebSockets with 1001, exits 0", async () => {
     const storage = embeddedStorage();
-    const { token, offeringUser } = await seeded(storage);
+    const { token, offeringUser } = await seeded(storage, storages);
     const gateway = await startGateway({ ...storage.env, LOG_LEVEL: "info" });
     const socket = subscriber(gateway.wsUrl, token);
     await socket.acknowledged;
@@ -121,7 +89,7 @@ describe("SIGTERM on the embedded database", () => {
 
   it("cuts a request still unfinished when SHUTDOWN_GRACE_MS runs out, and still exits 0", async () => {
     const storage = embeddedStorage();
-    const { token, offeringUser } = await seeded(storage);
+    const { token, offeringUser } = await seeded(storage, storages);
     const gateway = await startGateway({ ...storage.env, SHUTDOWN_GRACE_MS: "1000" });
     const stuck = slowUpload(gateway.baseUrl, "PATCH", `/api/marketplace-offering-users/${offeringUser.uuid}/update_comments/`, token, {
       service_provider_comment: "never finished",
@@ -143,7 +111,7 @@ describe("SIGTERM on the embedded database", () => {
 describe.skipIf(!postgresUrl)("SIGTERM on PostgreSQL", () => {
   it("lets a mutation waiting on a row lock finish after the signal", async () => {
     const storage = await postgresStorage(postgresUrl!);
-    const { token, offeringUser } = await seeded(storage);
+    const { token, offeringUser } = await seeded(storage, storages);
     const gateway = await startGateway(storage.env);
     const locker = new pg.Client({ connectionString: storage.url });
     await locker.connect();
@@ -171,23 +139,3 @@ describe.skipIf(!postgresUrl)("SIGTERM on PostgreSQL", () => {
     }
   }, 120_000);
 });
-
-/** Until one of the gateway's connections waits for a lock (the request has reached the database). */
-async function waitForLockWait(url: string, timeoutMs = 10_000) {
-  const observer = new pg.Client({ connectionString: url });
-  await observer.connect();
-  try {
-    const deadline = Date.now() + timeoutMs;
-    while (Date.now() < deadline) {
-      const { rows } = await observer.query(
-        "SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database() AND wait_event_type = 'Lock'",
-        [APPLICATION_NAME],
-      );
-      if (rows[0].waiting > 0) return;
-      await sleep(25);
-    }
-    throw new Error("no gateway connection waits for the lock");
-  } finally {
-    await observer.end();
-  }
-}
