@@ -18,6 +18,7 @@ import { clearGrantsAfter, watchGrantChanges } from "./auth/grants-cache.ts";
 import { TokenSessions, watchTokenSessions } from "./auth/tokens-sessions.ts";
 import { openTokenBuckets } from "./platform/token-bucket.ts";
 import { trackRequests } from "./server/http-drain.ts";
+import { WriteGate } from "./platform/write-gate.ts";
 import { attachWebSocket } from "./server/websocket.ts";
 import { clientAddress } from "./server/client-address.ts";
 import { limitRequestTarget } from "./server/request-target.ts";
@@ -86,6 +87,7 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
   const agentBroker =
     config.broker &&
     (await import("./event-subscriptions/runtime.ts")).openAgentBroker(config.broker, { db: database.prisma, pubsub: pubsub.pubsub }, brokerReports(metrics, logger));
+  const writeGate = new WriteGate(database.cancelBackend);
   const deps: AppDeps = {
     db: database.prisma,
     pubsub: countingPublishes(pubsub.pubsub, metrics),
@@ -101,6 +103,7 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
       },
       writesFor: (type) => Boolean(agentBroker) && agentsHearOf(type),
     },
+    writeGate,
   };
   const stopGrantWatch = watchGrantChanges(deps.pubsub, deps.sessions.grants);
   const tokenWatch = watchTokenSessions(deps, deps.sessions, config.websocketTokenCheckMs, (err) =>

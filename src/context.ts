@@ -12,6 +12,7 @@ import type { TokenBuckets } from "./platform/token-bucket.ts";
 import type { BrokerManagement } from "./broker/management.ts";
 import type { EventSpec } from "./events/spec.ts";
 import type { Outbox, Tx } from "./platform/transaction.ts";
+import type { WriteGate, Writes } from "./platform/write-gate.ts";
 
 export interface BrokerDeps {
   /** Provisioning: vhosts, logins, queues. */
@@ -47,6 +48,8 @@ export interface AppDeps {
   broker: BrokerDeps | undefined;
   /** What follows every recorded event in its transaction: cached grants emptied after a change of roles, and the broker outbox when a broker is configured. */
   followEvent: EventFollower | undefined;
+  /** The server's writes, which the end of a shutdown's grace period stops (a context's `writes` begin here). */
+  writeGate: WriteGate;
 }
 
 /** Built once per HTTP request or WebSocket connection, for REST and GraphQL alike. */
@@ -66,6 +69,8 @@ export interface Context extends AppDeps {
   requireViewer(): Viewer;
   /** One value per request and key (per-request loaders and caches). */
   memo<T>(key: string, create: () => T): T;
+  /** Where this request's writes begin (`transact`, `runWrite`): its own scope of `writeGate`, or the gate itself. */
+  writes: Writes;
 }
 
 export interface RequestInfo {
@@ -73,6 +78,8 @@ export interface RequestInfo {
   url: string;
   requestId?: string | null;
   ipAddress?: string | null;
+  /** The request's own scope of the server's writes (src/server/stopped-requests.ts); the server's gate otherwise. */
+  writes?: Writes;
 }
 
 export async function buildContext(deps: AppDeps, request: RequestInfo): Promise<Context> {
@@ -102,6 +109,7 @@ export function contextFor(
       return viewer;
     },
     memo: memoTable(),
+    writes: request.writes ?? deps.writeGate,
     ...deps,
   };
 }

@@ -4,7 +4,7 @@ import type { Context } from "../context.ts";
 import { Prisma } from "../generated/prisma/client.ts";
 import { toHex } from "../platform/ids.ts";
 import type { Outbox, Tx } from "../platform/transaction.ts";
-import { runStatement } from "../platform/lone-statement.ts";
+import { runWrite } from "../platform/lone-statement.ts";
 import type { Topics } from "../topics.ts";
 
 export type { ChangeTopic, EventSpec, RecordedChange } from "./spec.ts";
@@ -56,7 +56,7 @@ export async function recordEvent(ctx: Context, tx: Tx, outbox: Outbox<Topics>, 
  * (`changeCommitsAlone`). Answers how many rows `change` changed, and the event written.
  */
 export async function recordChange(ctx: Context, db: Tx, outbox: Outbox<Topics>, change: Prisma.Sql, spec: EventSpec) {
-  const [{ id, changed }] = await runStatement<{ id: number | null; changed: number }>(db, eventStatement(ctx, spec, change));
+  const [{ id, changed }] = await runWrite<{ id: number | null; changed: number }>(db, eventStatement(ctx, spec, change), ctx.writes);
   return { changed, event: id === null ? null : await followed(ctx, db, outbox, spec, id) };
 }
 

@@ -57,7 +57,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   transactionLimits.set(database.prisma, {
     timeoutMs,
     // The embedded database has one connection: nothing another transaction holds can block this one.
-    arm: cancel ? (tx) => armDeadline(tx, timeoutMs, cancel) : async () => () => {},
+    arm: cancel ? (tx) => armDeadline(tx, timeoutMs, cancel) : async () => UNARMED,
     statementsBounded: !cancel || (statementTimeoutMs > 0 && statementTimeoutMs <= timeoutMs),
   });
   return database;
@@ -65,10 +65,19 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 
 export const DEFAULT_TRANSACTION_TIMEOUT_MS = 15_000;
 
-/** How a database bounds its transactions: `arm` runs first in each and returns what disarms it before the commit. */
+/** A transaction under its deadline: `disarm` before the commit. */
+export interface ArmedTransaction {
+  /** PostgreSQL: the backend running the transaction (what the deadline cancels). */
+  backendPid?: number;
+  disarm(): void;
+}
+
+const UNARMED: ArmedTransaction = { disarm: () => {} };
+
+/** How a database bounds its transactions: `arm` runs first in each. */
 export interface TransactionLimit {
   timeoutMs: number;
-  arm(tx: Prisma.TransactionClient): Promise<() => void>;
+  arm(tx: Prisma.TransactionClient): Promise<ArmedTransaction>;
   /**
    * Whether a statement run outside a transaction ends within the same deadline by itself: the statement timeout is
    * on and no longer (or the embedded database, whose one connection nothing else holds).
@@ -79,7 +88,7 @@ export interface TransactionLimit {
 const transactionLimits = new WeakMap<PrismaClient, TransactionLimit>();
 
 export const transactionLimitOf = (db: PrismaClient): TransactionLimit =>
-  transactionLimits.get(db) ?? { timeoutMs: DEFAULT_TRANSACTION_TIMEOUT_MS, arm: async () => () => {}, statementsBounded: false };
+  transactionLimits.get(db) ?? { timeoutMs: DEFAULT_TRANSACTION_TIMEOUT_MS, arm: async () => UNARMED, statementsBounded: false };
 
 /**
  * Prisma's transaction timeout refuses the next statement but cannot stop the one running, and a statement waiting
@@ -87,15 +96,18 @@ export const transactionLimitOf = (db: PrismaClient): TransactionLimit =>
  * the transaction's backend is cancelled (SQLSTATE 57014): the statement fails, the transaction rolls back, and the
  * client gets its 503 on time. Costs one round trip per transaction (the backend's pid).
  */
-async function armDeadline(tx: Prisma.TransactionClient, timeoutMs: number, cancel: (pid: number) => Promise<void>) {
+async function armDeadline(tx: Prisma.TransactionClient, timeoutMs: number, cancel: (pid: number) => Promise<void>): Promise<ArmedTransaction> {
   const [{ pid }] = await tx.$queryRaw<Array<{ pid: number }>>`SELECT pg_backend_pid() AS pid`;
   let done = false;
   const timer = setTimeout(() => {
     if (!done) void cancel(pid).catch(() => {});
   }, timeoutMs);
-  return () => {
-    done = true;
-    clearTimeout(timer);
+  return {
+    backendPid: pid,
+    disarm: () => {
+      done = true;
+      clearTimeout(timer);
+    },
   };
 }
 

@@ -1,5 +1,13 @@
 import pg from "pg";
 import { Prisma, type PrismaClient } from "../generated/prisma/client.ts";
+import { writesStopped, type Writes } from "./write-gate.ts";
+
+declare module "pg" {
+  interface ClientBase {
+    /** The backend's pid, from the server's BackendKeyData (node-postgres sets it; its types omit it). */
+    readonly processID: number | null;
+  }
+}
 
 /** The pool under a PostgreSQL client, for statements that commit alone. */
 const pools = new WeakMap<object, pg.Pool>();
@@ -42,6 +50,37 @@ export async function runText<Row>(db: PrismaClient | Prisma.TransactionClient, 
   if (!pool) return db.$queryRawUnsafe<Row[]>(text, ...values);
   return runOnPool<Row>(pool, text, values);
 }
+
+/**
+ * runStatement for a statement that writes. When it commits alone (on the pool) it is a write of `writes`' own, so that
+ * a shutdown can stop it: refused once writes are stopped, and cancelled while it runs (a statement waiting for a row
+ * lock fails, so it never commits). Inside a transaction the transaction is the write (see `transact`).
+ */
+export async function runWrite<Row>(db: PrismaClient | Prisma.TransactionClient, statement: Prisma.Sql, writes: Writes): Promise<Row[]> {
+  const write = writes.begin();
+  try {
+    const pool = pools.get(db);
+    if (!pool) return await db.$queryRaw<Row[]>(statement);
+    const client = await pool.connect();
+    let failure: Error | undefined;
+    try {
+      write.runsOn(client.processID ?? undefined);
+      const result = await client.query<Row & pg.QueryResultRow>({ text: statement.text, values: statement.values.map(valueOf), types: parsers });
+      return result.rows;
+    } catch (error) {
+      failure = error as Error;
+      throw write.stopped && sqlStateOf(error) === QUERY_CANCELED ? writesStopped() : error;
+    } finally {
+      // A connection whose backend was cancelled may get a cancel late, during its next user's statement: drop it.
+      client.release(write.stopped || failure);
+    }
+  } finally {
+    write.end();
+  }
+}
+
+const QUERY_CANCELED = "57014";
+const sqlStateOf = (error: unknown) => (error instanceof pg.DatabaseError ? error.code : undefined);
 
 async function runOnPool<Row>(pool: pg.Pool, text: string, values: unknown[]): Promise<Row[]> {
   const result = await pool.query<Row & pg.QueryResultRow>({ text, values: values.map(valueOf), types: parsers });

@@ -2,7 +2,7 @@ import { allocationProviderScopes } from "../auth/access.ts";
 import { Permission } from "../auth/permissions.ts";
 import type { Context } from "../context.ts";
 import { type BillingType, Prisma, type ResourceState } from "../generated/prisma/client.ts";
-import { runStatement } from "../platform/lone-statement.ts";
+import { runWrite } from "../platform/lone-statement.ts";
 import { fieldError, inputError, invalid, missingObject } from "../platform/errors.ts";
 import { parseUuid } from "../platform/ids.ts";
 import { maxLength } from "../platform/text.ts";
@@ -98,7 +98,7 @@ export async function setUsage(ctx: Context, input: SetUsageInput): Promise<stri
   // and rewritten (concurrent reports for other components must not be lost).
   const written = await transact(
     ctx,
-    (db) => runStatement<{ id: string; componentId: string }>(db, Prisma.sql`
+    (db) => runWrite<{ id: string; componentId: string }>(db, Prisma.sql`
       WITH upserted AS (
         INSERT INTO component_usages (id, resource_id, component_id, billing_period, usage, description, recurring, date, modified_by_id, created, modified)
         SELECT gen_random_uuid(), ${resource.id}::uuid, r.component_id, ${period}::date, r.usage, r.description, r.recurring, ${now}, ${viewer.id}::uuid, ${now}, ${now}
@@ -111,7 +111,7 @@ export async function setUsage(ctx: Context, input: SetUsageInput): Promise<stri
       ), merged AS (
         UPDATE resources SET current_usages = current_usages || ${JSON.stringify(reported)}::jsonb, modified = ${now} WHERE id = ${resource.id}::uuid
       )
-      SELECT id::text, component_id::text AS "componentId" FROM upserted`),
+      SELECT id::text, component_id::text AS "componentId" FROM upserted`, ctx.writes),
     { oneStatement: true },
   );
   const idOf = new Map(written.map((row) => [row.componentId, row.id]));
