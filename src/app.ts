@@ -18,6 +18,7 @@ import { clearGrantsAfter, watchGrantChanges } from "./auth/grants-cache.ts";
 import { TokenSessions, watchTokenSessions } from "./auth/tokens-sessions.ts";
 import { openTokenBuckets } from "./platform/token-bucket.ts";
 import { trackRequests } from "./server/http-drain.ts";
+import { stoppableRequests } from "./server/stopped-requests.ts";
 import { WriteGate } from "./platform/write-gate.ts";
 import { attachWebSocket } from "./server/websocket.ts";
 import { clientAddress } from "./server/client-address.ts";
@@ -118,6 +119,8 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
   const restPaths = new Set<string>();
   hono.use("*", observeHttp({ logger, metrics, canonicalRoute: (pattern) => (restPaths.has(`${pattern}/`) ? `${pattern}/` : pattern) }));
   hono.use("*", securityHeaders(config.publicUrl));
+  const stoppable = stoppableRequests(writeGate);
+  hono.use("*", stoppable.middleware);
   hono.use("*", allowedHostsOnly(config.allowedHosts));
   // Preflights are answered here, before routing and authentication.
   hono.use("*", corsMiddleware(config));
@@ -131,7 +134,9 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
   mountLanding(hono, { graphiql: config.graphiql, publicUrl: config.publicUrl });
   mountDashboard(hono);
   hono.post("/graphql", limitBody(config.maxBodyBytes));
-  hono.on(["GET", "POST", "OPTIONS"], "/graphql", async (c) => wholeJson(await yoga.fetch(c.req.raw, { clientAddress: clientAddress(c, config) })));
+  hono.on(["GET", "POST", "OPTIONS"], "/graphql", async (c) =>
+    wholeJson(await yoga.fetch(c.req.raw, { clientAddress: clientAddress(c, config), writes: c.get("writeScope") })),
+  );
   for (const route of mountRest(hono, yoga, deps)) restPaths.add(route.path);
   hono.notFound((c) => c.json({ detail: "Not found." }, 404));
   // observeHttp logs the error (c.error) with the request's line.
@@ -159,10 +164,14 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
         requests = trackRequests(listening);
         countWebSocketConnections(listening, metrics);
       }),
-    /** Graceful: new connections are refused, requests in flight get up to SHUTDOWN_GRACE_MS, subscriptions end (1001). */
+    /**
+     * Graceful: new connections are refused, requests in flight get up to SHUTDOWN_GRACE_MS, then are stopped (see
+     * stoppableRequests); subscriptions end (1001).
+     */
     async close() {
-      const [drained] = await Promise.all([requests?.drain(config.shutdownGraceMs), socket?.close()]);
-      if (drained) logger[drained.cutOff ? "warn" : "info"](drained, "http server drained");
+      const [drained] = await Promise.all([requests?.drain(config.shutdownGraceMs, stoppable.stop), socket?.close()]);
+      if (!requests) stoppable.stop();
+      if (drained) logger[drained.stopped ? "warn" : "info"](drained, "http server drained");
       await yoga.dispose();
       await agentBroker?.close();
       await deps.buckets.close();

@@ -44,7 +44,8 @@ console.log(
     .join("\n"),
 );
 
-// The grace period bounds the drain; this bounds everything after it (database and Redis connections).
+// The grace period bounds the drain, and the requests it stops get STOPPED_ANSWER_MS (5 s) to answer; this bounds
+// everything after the grace period (those answers, then the database and Redis connections).
 const CLOSE_MARGIN_MS = 10_000;
 let stopping = false;
 async function shutDown(signal: NodeJS.Signals) {

@@ -2,9 +2,11 @@ import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 
 export interface DrainReport {
-  /** Requests answered while draining (in flight at the start, or sent on a connection that was still open). */
+  /** Requests answered while draining (in flight at the start, or sent on a connection that was still open), stopped ones included. */
   finished: number;
-  /** Requests still unanswered when the grace period ran out; their connections were cut. */
+  /** Requests still unanswered when the grace period ran out: stopped (see `drain`). */
+  stopped: number;
+  /** Stopped requests still unanswered STOPPED_ANSWER_MS later; their connections were cut. */
   cutOff: number;
   /** Subscriptions over Server-Sent Events, ended at once like the WebSocket ones. */
   eventStreams: number;
@@ -12,12 +14,18 @@ export interface DrainReport {
 }
 
 const POLL_MS = 20;
+/**
+ * How long requests stopped at the end of the grace period get to answer: at once, unless a write of theirs was on the
+ * database (a COMMIT under way, a cancelled statement returning). Below main.ts's margin for the whole close.
+ */
+export const STOPPED_ANSWER_MS = 5_000;
 
 const isEventStream = (request: IncomingMessage) => (request.headers.accept ?? "").includes("text/event-stream");
 
 /**
  * Follows a server's connections and requests so that `drain` can stop it gracefully: refuse new
- * connections, let the requests in flight finish within the grace period, then cut whatever is left.
+ * connections, let the requests in flight finish within the grace period, then stop the rest and cut whatever
+ * still does not answer.
  */
 export function trackRequests(server: Server) {
   const sockets = new Set<Socket>();
@@ -51,7 +59,12 @@ export function trackRequests(server: Server) {
   };
 
   return {
-    async drain(graceMs: number): Promise<DrainReport> {
+    /**
+     * Stops the server within `graceMs`: then `stopRequests` stops the requests still in flight (their writes rolled
+     * back or cancelled unless committing, their answers a 503 unless the database had their write), which get
+     * STOPPED_ANSWER_MS to answer before their connections are cut.
+     */
+    async drain(graceMs: number, stopRequests: () => void = () => {}): Promise<DrainReport> {
       const started = Date.now();
       const deadline = started + graceMs;
       draining = true;
@@ -60,12 +73,15 @@ export function trackRequests(server: Server) {
       for (const stream of eventStreams) stream.destroy();
       for (const response of inFlight) if (!response.headersSent) response.shouldKeepAlive = false;
       await waitUntil(() => inFlight.size === 0, deadline);
+      const stopped = inFlight.size;
+      stopRequests();
+      await waitUntil(() => inFlight.size === 0, Date.now() + (stopped ? STOPPED_ANSWER_MS : 0));
       const cutOff = inFlight.size;
       // Upgraded (WebSocket) connections are closed by their own server; they get the rest of the grace period.
       await waitUntil(() => sockets.size === 0, deadline);
       for (const socket of sockets) socket.destroy();
       await closed;
-      return { finished: finishedWhileDraining, cutOff, eventStreams: streams, ms: Date.now() - started };
+      return { finished: finishedWhileDraining, stopped, cutOff, eventStreams: streams, ms: Date.now() - started };
     },
   };
 }

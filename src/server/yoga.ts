@@ -10,6 +10,7 @@ import { mutationRateLimit } from "./mutation-rate-limit.ts";
 import { DOCUMENT_ID_PARAM, persistedOperationPlugins } from "./persisted-operations.ts";
 import { useSharedSubscriptionResults } from "./shared-subscription-results.ts";
 import { useTokenSessions } from "../auth/tokens-streams.ts";
+import type { Writes } from "../platform/write-gate.ts";
 
 /** Callers that built the context themselves (REST adapter, WebSocket) hand it over as `gatewayContext`. */
 export interface InitialContext {
@@ -18,6 +19,8 @@ export interface InitialContext {
   clientAddress?: string;
   /** The HTTP request an operation serves (yoga sets it for /graphql; the REST adapter hands it over). */
   request?: Request;
+  /** The request's scope of the server's writes (src/server/stopped-requests.ts), handed over by the HTTP server. */
+  writes?: Writes;
 }
 
 export type Yoga = YogaServerInstance<InitialContext, Context>;
@@ -28,13 +31,14 @@ function queryToken(url: string) {
   return token ? `Token ${token}` : null;
 }
 
-/** What the context needs from an HTTP request. */
-export function requestInfo(request: Request, clientAddress?: string) {
+/** What the context needs from an HTTP request; `writes`: the request's scope of the server's writes. */
+export function requestInfo(request: Request, clientAddress?: string, writes?: Writes) {
   return {
     authorization: request.headers.get("authorization") ?? queryToken(request.url),
     url: request.url,
     requestId: request.headers.get("x-request-id"),
     ipAddress: clientAddress ?? null,
+    writes,
   };
 }
 
@@ -65,7 +69,7 @@ export function createGraphqlServer(deps: AppDeps, instrumentation: Plugin[] = [
     },
     context: async (initial) =>
       initial.gatewayContext ??
-      buildContext(deps, requestInfo((initial as unknown as { request: Request }).request, initial.clientAddress)),
+      buildContext(deps, requestInfo((initial as unknown as { request: Request }).request, initial.clientAddress, initial.writes)),
   }) as unknown as Yoga;
 }
 
