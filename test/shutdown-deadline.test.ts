@@ -2,6 +2,7 @@ import http from "node:http";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { APPLICATION_NAME } from "../src/platform/database.ts";
+import WebSocket from "ws";
 import { type GatewayProcess, killGateways, startGateway } from "./support/server-process.ts";
 import { drainReport, seeded, waitForLockWait } from "./support/shutdown.ts";
 import { type GatewayStorage, postgresStorage } from "./support/storage.ts";
@@ -148,3 +149,39 @@ describe.skipIf(!postgresUrl)("the grace period ends while a write waits for a r
     expect(shutdownMs).toBeLessThan(5_000);
   }, 120_000);
 });
+
+describe.skipIf(!postgresUrl)("a mutation on a WebSocket waits for a row lock at SIGTERM (PostgreSQL)", () => {
+  it("is stopped with its socket, at once: it never commits", async () => {
+    const { result, stored, updatedEvents } = await whileRowLocked({ SHUTDOWN_GRACE_MS: "10000" }, async ({ gateway, token, uuid, databaseUrl }) => {
+      const socket = await acknowledgedSocket(gateway.wsUrl, token);
+      const closed = new Promise<number>((resolve) => socket.on("close", (code) => resolve(code)));
+      const query = `mutation { beginCreatingOfferingUser(input: { uuid: "${uuid}" }) { ... on OfferingUser { state } } }`;
+      socket.send(JSON.stringify({ id: "1", type: "subscribe", payload: { query } }));
+      await waitForLockWait(databaseUrl);
+      const signalled = Date.now();
+      gateway.signal("SIGTERM");
+      const code = await closed;
+      const exit = await gateway.exited;
+      return { code, exit, shutdownMs: Date.now() - signalled };
+    });
+    expect(stored).toEqual(UNCHANGED);
+    expect(updatedEvents).toBe(0);
+    expect(result.code).toBe(1001);
+    expect(result.exit).toEqual({ code: 0, signal: null });
+    // Well within the 10 s of grace: nothing else was in flight.
+    expect(result.shutdownMs).toBeLessThan(5_000);
+  }, 120_000);
+});
+
+/** A graphql-ws connection, acknowledged. */
+async function acknowledgedSocket(wsUrl: string, token: string) {
+  const socket = new WebSocket(wsUrl, "graphql-transport-ws");
+  await new Promise<void>((resolve, reject) => {
+    socket.on("open", () => socket.send(JSON.stringify({ type: "connection_init", payload: { authorization: `Token ${token}` } })));
+    socket.on("message", (data) => {
+      if (JSON.parse(String(data)).type === "connection_ack") resolve();
+    });
+    socket.on("error", reject);
+  });
+  return socket;
+}

@@ -7,6 +7,7 @@ import { authenticate } from "../auth/authenticate.ts";
 import { openSocketSession } from "../auth/tokens-streams.ts";
 import { type AppDeps, type Context, contextFor } from "../context.ts";
 import { unauthenticated } from "../platform/errors.ts";
+import type { WriteScope } from "../platform/write-gate.ts";
 import { requestIdFrom } from "../observability/request-id.ts";
 import { upgradeAllowed } from "./cors.ts";
 import { resolveClientAddress } from "./client-address.ts";
@@ -17,6 +18,8 @@ type SocketExtra = {
   gatewayContext?: Context;
   /** Frees the connection's place under its token and in its user's cap (src/auth/tokens-sessions.ts). */
   releaseSession?: () => void;
+  /** The writes of the connection's operations. */
+  writes?: WriteScope;
 };
 
 type Enveloped = ReturnType<Yoga["getEnveloped"]>;
@@ -59,6 +62,7 @@ export function attachWebSocket(server: Server, yoga: Yoga, deps: AppDeps) {
     // Host and Origin as src/server/cors.ts allows them (a browser page from elsewhere gets 403).
     verifyClient: ({ req }, done) => (upgradeAllowed(deps.config, req.headers) ? done(true) : done(false, 403, "Forbidden")),
   });
+  const writeScopes = new Set<WriteScope>();
   const disposable = useServer<Record<string, unknown> | undefined, SocketExtra>(
     {
       connectionInitWaitTimeout: deps.config.websocketInitTimeoutMs,
@@ -71,6 +75,9 @@ export function attachWebSocket(server: Server, yoga: Yoga, deps: AppDeps) {
         const releaseSession = openSocketSession(deps.sessions, viewer.id, tokenDigest, ctx.extra.socket);
         if (!releaseSession) return false;
         ctx.extra.releaseSession = releaseSession;
+        const writes = deps.writeGate.scope();
+        writeScopes.add(writes);
+        ctx.extra.writes = writes;
         const request = (ctx.extra as unknown as { request: IncomingMessage }).request;
         const origin = `http://${request.headers.host ?? "localhost"}`;
         ctx.extra.gatewayContext = contextFor(deps, viewer, undefined, {
@@ -78,10 +85,14 @@ export function attachWebSocket(server: Server, yoga: Yoga, deps: AppDeps) {
           requestId: requestIdFrom(request.headers["x-request-id"]),
           tokenDigest,
           ipAddress: resolveClientAddress(deps.config.trustedProxies, request.socket.remoteAddress, request.headers["x-forwarded-for"]),
+          writes,
         });
         return true;
       },
-      onClose: (ctx) => ctx.extra.releaseSession?.(),
+      onClose: (ctx) => {
+        ctx.extra.releaseSession?.();
+        if (ctx.extra.writes) writeScopes.delete(ctx.extra.writes);
+      },
       onNext: closeSlowSubscribers(deps.config.subscriptionQueueMaxBytes),
       onSubscribe: async (ctx, _id, payload) => {
         const running = Object.keys(ctx.subscriptions).length;
@@ -105,7 +116,12 @@ export function attachWebSocket(server: Server, yoga: Yoga, deps: AppDeps) {
     deps.config.websocketHeartbeatMs,
   );
   return {
+    /**
+     * Closes every connection at once. A mutation still running on one loses its answer, so its write is stopped too
+     * (rolled back, or its statement cancelled) unless its commit has gone out.
+     */
     close: async () => {
+      for (const writes of writeScopes) writes.close();
       for (const client of wss.clients) client.close(1001, "Server shutting down");
       await disposable.dispose();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
