@@ -1,9 +1,12 @@
 import http from "node:http";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
+import { contextFor } from "../src/context.ts";
+import { OFFERING_USER_CORE, recordOfferingUserChange } from "../src/offering-users/changes.ts";
 import type { OfferingUserChangedPayload } from "../src/offering-users/offering-user-changed.ts";
+import { transact } from "../src/platform/transaction.ts";
 import { startTestApp, type TestApp } from "./support/app.ts";
-import { sleep } from "./support/ws.ts";
+import { type Feed, sleep, SubscriptionClients } from "./support/ws.ts";
 
 const MAX_MESSAGES = 50;
 const MAX_BYTES = 256 * 1024;
@@ -11,6 +14,7 @@ const CHANGES = "subscription { offeringUserChanged { offeringUserUuid offeringU
 
 let t: TestApp;
 const sockets: WebSocket[] = [];
+const clients = new SubscriptionClients(() => t.port);
 beforeAll(async () => {
   // In-process pub/sub even in the Redis run: a publication here reaches the hub at once, so the test sets the pace.
   t = await startTestApp({ redisUrl: undefined, subscriptionQueueMaxMessages: MAX_MESSAGES, subscriptionQueueMaxBytes: MAX_BYTES });
@@ -19,7 +23,10 @@ afterEach(async () => {
   for (const socket of sockets.splice(0)) socket.terminate();
   await sleep(100);
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await clients.closeAll();
+  await t.close();
+});
 
 /** A change of an offering user whose comment is `commentBytes` long: every delivery of it is about that big. */
 async function change(commentBytes: number): Promise<OfferingUserChangedPayload> {
@@ -149,4 +156,71 @@ describe("an SSE subscriber that stops reading", () => {
       errors: [{ message: "Subscriber too slow: changes were dropped; re-read and resubscribe.", extensions: { code: "SUBSCRIBER_TOO_SLOW" } }],
     });
   }, 60_000);
+});
+
+/** A writer faster than any subscriber is served: `count` changes committed in one transaction, so published together. */
+async function commitChanges(offeringUserId: string, count: number): Promise<number[]> {
+  const ctx = contextFor(t.app.deps, null, undefined, { url: t.baseUrl });
+  return transact(ctx, async (tx, outbox) => {
+    const core = await tx.offeringUser.findUniqueOrThrow({ where: { id: offeringUserId }, select: OFFERING_USER_CORE });
+    const ids: number[] = [];
+    for (let i = 0; i < count; i++) {
+      const change = { eventType: "marketplace_offering_user_updated", message: `change ${i}`, state: core.state, previousState: core.state } as const;
+      ids.push((await recordOfferingUserChange(ctx, tx, outbox, core, change)).id);
+    }
+    return ids;
+  });
+}
+
+async function caughtUp(): Promise<number> {
+  const metric = await t.app.metrics.registry.getSingleMetric("gateway_subscription_catch_ups_total")?.get();
+  return metric?.values.reduce((sum, v) => sum + v.value, 0) ?? 0;
+}
+
+type Change = { offeringUserChanged: { event: { eventId: number } } };
+const KEEPING_UP = "subscription { offeringUserChanged { offeringUserUuid state event { eventId } } }";
+/** More than the queue holds in each batch: every batch overflows the reader's queue, however fast the server is. */
+const BATCH = MAX_MESSAGES + 10;
+
+/**
+ * Writes batches while `feed` reads as fast as it is sent to; answers the event ids written after the feed was
+ * primed and the ids it received, once it has received the last one written.
+ */
+async function writeWhileReading(feed: Feed<Change>, batches: number) {
+  const ou = await t.world.offeringUser("OK");
+  const received: number[] = [];
+  let primed: number[] = [];
+  for (let attempt = 0; attempt < 100 && !received.length; attempt++) {
+    primed = await commitChanges(ou.id, 1);
+    received.push(...feed.drain().map((delivery) => delivery.data!.offeringUserChanged.event.eventId));
+    if (!received.length) await sleep(50);
+  }
+  while (received.at(-1)! < primed[0]) received.push((await feed.nextData(30_000)).offeringUserChanged.event.eventId);
+  const written: number[] = [];
+  for (let batch = 0; batch < batches; batch++) written.push(...(await commitChanges(ou.id, BATCH)));
+  while (received.at(-1)! < written.at(-1)!) received.push((await feed.nextData(30_000)).offeringUserChanged.event.eventId);
+  return { written, received: received.slice(received.indexOf(primed[0]) + 1) };
+}
+
+describe("a subscriber that reads everything it is sent, while the server falls behind the writes", () => {
+  it("over graphql-ws gets every change once, in order, and stays connected: the server catches up from the event log", async () => {
+    const baseline = await caughtUp();
+    const feed = clients.subscribe<Change>(clients.open(t.world.tokens.staff), KEEPING_UP);
+    const { written, received } = await writeWhileReading(feed, 4);
+    expect(received).toEqual(written);
+    expect(await caughtUp()).toBeGreaterThan(baseline);
+    await sleep(100);
+    expect(feed.drain()).toEqual([]);
+    expect(feed.completed).toBe(false);
+    feed.stop();
+  }, 120_000);
+
+  it("over SSE alike", async () => {
+    const baseline = await caughtUp();
+    const feed = await clients.overSse<Change>(t.world.tokens.staff, KEEPING_UP);
+    const { written, received } = await writeWhileReading(feed, 4);
+    expect(received).toEqual(written);
+    expect(await caughtUp()).toBeGreaterThan(baseline);
+    expect(feed.completed).toBe(false);
+  }, 120_000);
 });
