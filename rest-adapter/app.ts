@@ -114,7 +114,7 @@ function respond(c: HonoContext, status: number, body: unknown, headers: Record<
 
 async function handle(c: HonoContext, route: CompiledRoute, yoga: Yoga, deps: AppDeps) {
   try {
-    const ctx = await buildContext(deps, requestInfo(c.req.raw, clientAddress(c, deps.config), c.get("writeScope")));
+    const ctx = await buildContext(deps, requestInfo(c.req.raw, { clientAddress: clientAddress(c, deps.config), writes: c.get("writeScope") }));
     const url = new URL(c.req.url);
     const request: RestRequest = { params: c.req.param() as Record<string, string>, query: url.searchParams, body: await readBody(c, deps.config.maxBodyBytes) };
     rejectNullCharacters(request);

@@ -22,6 +22,7 @@ import { stoppableRequests } from "./server/stopped-requests.ts";
 import { WriteGate } from "./platform/write-gate.ts";
 import { attachWebSocket } from "./server/websocket.ts";
 import { clientAddress } from "./server/client-address.ts";
+import { unsentResponseBytes } from "./server/unsent-bytes.ts";
 import { limitRequestTarget } from "./server/request-target.ts";
 import { limitBody } from "./server/body-limit.ts";
 import { corsMiddleware } from "./server/cors.ts";
@@ -135,7 +136,7 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
   mountDashboard(hono);
   hono.post("/graphql", limitBody(config.maxBodyBytes));
   hono.on(["GET", "POST", "OPTIONS"], "/graphql", async (c) =>
-    wholeJson(await yoga.fetch(c.req.raw, { clientAddress: clientAddress(c, config), writes: c.get("writeScope") })),
+    wholeJson(await yoga.fetch(c.req.raw, { clientAddress: clientAddress(c, config), writes: c.get("writeScope"), unsentBytes: unsentResponseBytes(c) })),
   );
   for (const route of mountRest(hono, yoga, deps)) restPaths.add(route.path);
   hono.notFound((c) => c.json({ detail: "Not found." }, 404));

@@ -65,6 +65,11 @@ export interface Context extends AppDeps {
   baseUrl: string;
   /** The caller's address, recorded in audit events. */
   ipAddress: string | null;
+  /**
+   * Bytes written to the client's connection that the network has not taken yet (it is full: the client stopped
+   * reading, or reads slower than we write); for a WebSocket or an SSE stream, undefined for other requests.
+   */
+  unsentBytes?: () => number;
   /** Throws the authentication failure (401) when the request is anonymous or its token is bad. */
   requireViewer(): Viewer;
   /** One value per request and key (per-request loaders and caches). */
@@ -80,6 +85,8 @@ export interface RequestInfo {
   ipAddress?: string | null;
   /** The request's own scope of the server's writes (src/server/stopped-requests.ts); the server's gate otherwise. */
   writes?: Writes;
+  /** What the client's connection holds that the network has not taken (graphql-ws, SSE): 0 while it keeps up. */
+  unsentBytes?: () => number;
 }
 
 export async function buildContext(deps: AppDeps, request: RequestInfo): Promise<Context> {
@@ -103,6 +110,7 @@ export function contextFor(
     requestId: request.requestId || randomUUID(),
     baseUrl: baseUrlOf(deps.config.publicUrl, request.url),
     ipAddress: request.ipAddress ?? null,
+    unsentBytes: request.unsentBytes,
     requireViewer() {
       if (failure) throw failure;
       if (!viewer) throw unauthenticated();

@@ -8,7 +8,7 @@ import type { EventCreatedPayload } from "./event-created.ts";
 import { EVENT_CONTRACT } from "./contract.ts";
 import { EVENT_TYPES, knownEventType } from "./types.ts";
 import * as service from "./service.ts";
-import { eventsCreatedAfter, replayedThenLive } from "./resume.ts";
+import { eventsCreatedAfter, followedTopic } from "./resume.ts";
 import { contextShownTo, subscriberMaySee, visibleEvents } from "./visibility.ts";
 import { visibleIntNode } from "../graphql/nodes.ts";
 
@@ -114,11 +114,8 @@ builder.subscriptionFields((t) => ({
       ctx.requireViewer();
       const accept = (p: EventCreatedPayload) =>
         (!args.eventType?.length || args.eventType.some((type) => type === p.eventType)) && subscriberMaySee(ctx, "event", p, (fresh) => canSeeEvent(fresh, p.eventId));
-      const live = ctx.pubsub.subscribe("eventCreated", accept);
-      if (args.after == null) return live;
-      const after = args.after;
       const where = args.eventType?.length ? { eventType: { in: args.eventType } } : {};
-      return replayedThenLive(live, () => eventsCreatedAfter(ctx, after, where), accept);
+      return followedTopic(ctx, "eventCreated", (from, take) => eventsCreatedAfter(ctx, where, from, take), args.after, accept);
     },
     resolve: (query, payload: EventCreatedPayload, _args, ctx) =>
       ctx.db.event.findUniqueOrThrow({ ...query, where: { id: payload.eventId } }),

@@ -107,8 +107,14 @@ export class GatewayMetrics {
   });
   private readonly subscriptionsEnded = new Counter({
     name: "gateway_subscriptions_ended_total",
-    help: "Subscriptions the server ended by itself, by reason (interrupted: the Redis feed broke; too_slow: the subscriber fell behind)",
+    help: "Subscriptions the server ended by itself, by reason (interrupted: the Redis feed broke; too_slow: the client stopped reading)",
     labelNames: ["reason"] as const,
+    registers: this.registers,
+  });
+  private readonly catchUps = new Counter({
+    name: "gateway_subscription_catch_ups_total",
+    help: "Times a subscription's queue overflowed while its client kept reading (the server was behind): it went on from the event log, by topic",
+    labelNames: ["topic"] as const,
     registers: this.registers,
   });
 
@@ -179,6 +185,10 @@ export class GatewayMetrics {
     this.subscriptionsEnded.inc({ reason });
   }
 
+  recordCatchUp(topic: string) {
+    this.catchUps.inc({ topic });
+  }
+
   get contentType(): string {
     return this.registry.contentType;
   }
@@ -195,11 +205,14 @@ export function countingPublishes<T extends TopicMap>(pubsub: PubSub<T>, metrics
       metrics.recordPublish(topic);
       pubsub.publish(topic, payload);
     },
-    subscribe: (topic, accept) => pubsub.subscribe(topic, accept),
+    subscribe: (topic, accept, lag) => pubsub.subscribe(topic, accept, lag),
   };
 }
 
-/** What the pub/sub reports: Redis errors and failed publishes logged, failed publishes and ended subscriptions counted. */
+/**
+ * What the pub/sub reports: Redis errors and failed publishes logged, failed publishes, ended subscriptions and catch-ups
+ * counted; a subscription's first catch-up logged (its next ones only counted).
+ */
 export function observePubSub(metrics: GatewayMetrics, logger: Logger): PubSubOptions {
   return {
     onRedisError: (err) => logger.warn({ err }, "redis connection error"),
@@ -208,6 +221,10 @@ export function observePubSub(metrics: GatewayMetrics, logger: Logger): PubSubOp
       logger.error({ err, topic }, "publish failed: subscribers miss this change");
     },
     onSubscriptionEnded: (reason) => metrics.recordSubscriptionEnded(reason),
+    onSubscriptionFellBehind: (topic, first) => {
+      metrics.recordCatchUp(topic);
+      if (first) logger.warn({ topic }, "server behind a subscription's changes: it goes on from the event log");
+    },
   };
 }
 

@@ -1,6 +1,6 @@
 import { Redis } from "ioredis";
 import { type RedisCommand, redisTransport } from "./redis-transport.ts";
-import { type Accept, type EndReason, type QueueLimits, TopicHub } from "./topic-hub.ts";
+import { type Accept, type EndReason, type Lag, type QueueLimits, type Subscription, TopicHub } from "./topic-hub.ts";
 
 /**
  * Topics by name, each with its payload type: the caller's topic map. Payloads carry ids only: they cross instances
@@ -10,8 +10,8 @@ export type TopicMap = Record<string, unknown>;
 
 export interface PubSub<T extends TopicMap> {
   publish<K extends keyof T & string>(topic: K, payload: T[K]): void;
-  /** The topic's payloads that `accept` takes, in publication order, from subscription on. */
-  subscribe<K extends keyof T & string>(topic: K, accept?: Accept<T[K]>): AsyncIterableIterator<T[K]>;
+  /** The topic's payloads that `accept` takes, in publication order, from subscription on; see Lag for `lag`. */
+  subscribe<K extends keyof T & string>(topic: K, accept?: Accept<T[K]>, lag?: Lag<T[K]>): Subscription<T[K]>;
 }
 
 export interface PubSubOptions {
@@ -25,6 +25,8 @@ export interface PubSubOptions {
   onPublishFailure?: (topic: string, error: Error) => void;
   /** A subscription the hub ended by itself (feed interrupted, subscriber too slow). */
   onSubscriptionEnded?: (reason: EndReason) => void;
+  /** A subscription fell behind its topic (see Lag); `first`: the first time for that subscription. */
+  onSubscriptionFellBehind?: (topic: string, first: boolean) => void;
 }
 
 export interface PubSubHandle<T extends TopicMap> {
@@ -38,7 +40,7 @@ function handleOf<T extends TopicMap>(hub: TopicHub, prefix: string, close: () =
   return {
     pubsub: {
       publish: (topic, payload) => hub.publish(`${prefix}:${topic}`, payload),
-      subscribe: (topic, accept) => hub.subscribe(`${prefix}:${topic}`, accept as Accept<unknown>) as AsyncIterableIterator<never>,
+      subscribe: (topic, accept, lag) => hub.subscribe(`${prefix}:${topic}`, accept, lag),
     },
     stats: () => ({ subscribers: hub.size, longestQueue: hub.queues.longest, peakQueue: hub.queues.peak }),
     close,
@@ -53,7 +55,11 @@ function handleOf<T extends TopicMap>(hub: TopicHub, prefix: string, close: () =
  */
 export function openPubSub<T extends TopicMap>(redisUrl: string | undefined, options: PubSubOptions = {}): PubSubHandle<T> {
   const prefix = options.prefix ?? "gateway";
-  const hubOptions = { limits: options.limits, onEnded: options.onSubscriptionEnded };
+  const hubOptions = {
+    limits: options.limits,
+    onEnded: options.onSubscriptionEnded,
+    onFellBehind: (topic: string, first: boolean) => options.onSubscriptionFellBehind?.(topic.slice(prefix.length + 1), first),
+  };
   if (!redisUrl) return handleOf(new TopicHub(new EventTarget(), hubOptions), prefix, async () => {});
   const publishClient = new Redis(redisUrl, { maxRetriesPerRequest: 3 });
   const subscribeClient = new Redis(redisUrl);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type EndReason, SubscriptionEnded, TopicHub, type TopicTransport } from "./topic-hub.ts";
+import { type EndReason, FellBehind, SubscriptionEnded, TopicHub, type TopicTransport } from "./topic-hub.ts";
 
 /** An in-process transport that counts its listeners per topic. */
 function countingTransport() {
@@ -94,6 +94,29 @@ describe("TopicHub", () => {
     expect(error).toBeInstanceOf(SubscriptionEnded);
     expect(error).toMatchObject({ message: "Subscriber too slow: changes were dropped; re-read and resubscribe.", extensions: { code: "SUBSCRIBER_TOO_SLOW" } });
     expect(await slow.next()).toEqual({ done: true, value: undefined });
+  });
+
+  it("with a Lag that allows it, a subscriber whose queue overflows falls behind, dropping payloads until it rejoins", async () => {
+    const fellBehind: boolean[] = [];
+    const limits = { maxMessages: 3, maxBytes: 1_000_000 };
+    const hub = new TopicHub(countingTransport().transport, { limits, onFellBehind: (_topic, first) => fellBehind.push(first) });
+    const dropped: number[] = [];
+    let mayFallBehind = true;
+    const subscriber = hub.subscribe<number>("t", undefined, { mayFallBehind: () => mayFallBehind, dropped: (n) => dropped.push(n) });
+    for (const n of [1, 2, 3, 4, 5]) hub.publish("t", n);
+    expect([subscriber.state, dropped, hub.queues.longest]).toEqual(["behind", [1, 2, 3, 4, 5], 0]);
+    await expect(subscriber.next()).rejects.toBeInstanceOf(FellBehind);
+    subscriber.rejoin();
+    for (const n of [6, 7, 8, 9]) hub.publish("t", n);
+    expect(dropped).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    subscriber.rejoin();
+    hub.publish("t", 10);
+    expect(await subscriber.next()).toEqual({ done: false, value: 10 });
+    expect(fellBehind).toEqual([true, false]);
+    mayFallBehind = false;
+    for (const n of [11, 12, 13, 14]) hub.publish("t", n);
+    expect(subscriber.state).toBe("ended");
+    await expect(subscriber.next()).rejects.toMatchObject({ extensions: { code: "SUBSCRIBER_TOO_SLOW" } });
   });
 
   it("drops a subscriber whose queued payloads pass the byte cap", async () => {

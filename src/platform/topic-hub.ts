@@ -36,16 +36,48 @@ export interface TopicHubOptions {
   limits?: QueueLimits;
   /** Hears every subscription the hub ends by itself. */
   onEnded?: (reason: EndReason) => void;
+  /** Hears every time a subscription falls behind (see Lag); `first`: the first time for that subscription. */
+  onFellBehind?: (topic: string, first: boolean) => void;
+}
+
+/**
+ * How a subscription whose queue overflows may fall behind instead of ending as too slow, when its consumer can read
+ * what it missed elsewhere (the event log): its queue is dropped, and so is every payload published until `rejoin`.
+ */
+export interface Lag<P> {
+  /** Asked at each overflow: whether the subscription may fall behind; if not, it ends as too slow. */
+  mayFallBehind(): boolean;
+  /** Each payload dropped: the queue's at the overflow, then every one published while behind. */
+  dropped(payload: P): void;
+}
+
+/** What `next()` throws while a subscription is behind (see Lag). */
+export class FellBehind extends Error {
+  constructor() {
+    super("The subscription fell behind: its queue was dropped.");
+  }
+}
+
+export type SubscriptionState = "live" | "behind" | "ended";
+
+/** A subscription to a topic: its payloads in publication order, from subscription on. */
+export interface Subscription<P> extends AsyncIterableIterator<P> {
+  readonly state: SubscriptionState;
+  /** Behind: queue the payloads published from now on again. */
+  rejoin(): void;
+  return(): Promise<IteratorResult<P>>;
 }
 
 const DONE: IteratorResult<never> = { done: true, value: undefined };
 
 /** One subscriber's queue of payloads not yet taken, and its consumer waiting for the next one. */
-class Subscriber<P> implements AsyncIterableIterator<P> {
+class Subscriber<P> implements Subscription<P> {
   private readonly queue: Array<{ payload: P; bytes: number }> = [];
   private queuedBytes = 0;
   private waiting: ((payload: P | undefined) => void) | undefined;
   private ended = false;
+  private behind = false;
+  private fellBehindBefore = false;
   /** Thrown (once) by the consumer's next `next()`. */
   private ending: SubscriptionEnded | undefined;
 
@@ -53,25 +85,50 @@ class Subscriber<P> implements AsyncIterableIterator<P> {
     private readonly accept: Accept<P> | undefined,
     private readonly limits: QueueLimits,
     private readonly leave: (subscriber: Subscriber<P>, ending?: SubscriptionEnded) => void,
+    private readonly lag: Lag<P> | undefined,
+    private readonly reportFellBehind: (first: boolean) => void,
   ) {}
 
   get queued(): number {
     return this.queue.length;
   }
 
-  /** Past its limits the subscriber is dropped, as Redis drops a pub/sub client whose output buffer overflows. */
+  get state(): SubscriptionState {
+    return this.ended ? "ended" : this.behind ? "behind" : "live";
+  }
+
+  /**
+   * Past its limits the subscriber falls behind if its Lag allows, else it is dropped, as Redis drops a pub/sub client
+   * whose output buffer overflows.
+   */
   push(payload: P, bytes: number) {
     if (this.ended) return;
+    if (this.behind) return this.lag?.dropped(payload);
     const waiting = this.waiting;
     if (waiting) {
       this.waiting = undefined;
       return waiting(payload);
     }
     if (this.queue.length >= this.limits.maxMessages || this.queuedBytes + bytes > this.limits.maxBytes) {
+      if (this.lag?.mayFallBehind()) return this.fallBehind(this.lag, payload);
       return this.end(new SubscriptionEnded("too_slow"));
     }
     this.queue.push({ payload, bytes });
     this.queuedBytes += bytes;
+  }
+
+  private fallBehind(lag: Lag<P>, payload: P) {
+    this.behind = true;
+    for (const queued of this.queue) lag.dropped(queued.payload);
+    lag.dropped(payload);
+    this.queue.length = 0;
+    this.queuedBytes = 0;
+    this.reportFellBehind(!this.fellBehindBefore);
+    this.fellBehindBefore = true;
+  }
+
+  rejoin() {
+    this.behind = false;
   }
 
   private take(): P {
@@ -83,6 +140,7 @@ class Subscriber<P> implements AsyncIterableIterator<P> {
   /** Payloads are accepted (or dropped) in the order they were published, one at a time. */
   async next(): Promise<IteratorResult<P>> {
     while (!this.ended) {
+      if (this.behind) throw new FellBehind();
       const payload = this.queue.length ? this.take() : await new Promise<P | undefined>((resolve) => (this.waiting = resolve));
       if (this.ended) break;
       const accepted = this.accept ? this.accept(payload as P) : true;
@@ -139,9 +197,13 @@ export class TopicHub {
     this.transport.dispatchEvent(new CustomEvent(topic, { detail: payload }));
   }
 
-  /** While the feed is down (`feedLost`), a new subscription ends at once as interrupted: nothing would reach it. */
-  subscribe<P>(topic: string, accept?: Accept<P>): AsyncIterableIterator<P> {
-    const subscriber = new Subscriber<P>(accept, this.limits, (gone, ending) => this.leave(topic, gone as Subscriber<unknown>, ending));
+  /**
+   * While the feed is down (`feedLost`), a new subscription ends at once as interrupted: nothing would reach it. With
+   * `lag`, an overflowing queue may make it fall behind instead of ending it as too slow.
+   */
+  subscribe<P>(topic: string, accept?: Accept<P>, lag?: Lag<P>): Subscription<P> {
+    const leave = (gone: Subscriber<P>, ending?: SubscriptionEnded) => this.leave(topic, gone as Subscriber<unknown>, ending);
+    const subscriber = new Subscriber<P>(accept, this.limits, leave, lag, (first) => this.options.onFellBehind?.(topic, first));
     if (this.feedDown) subscriber.end(new SubscriptionEnded("interrupted"));
     else this.join(topic).add(subscriber as Subscriber<unknown>);
     return subscriber;

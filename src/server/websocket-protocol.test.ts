@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket, { type ClientOptions } from "ws";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
-import type { PubSub } from "../platform/pubsub.ts";
-import type { Topics } from "../topics.ts";
 
 const INIT_TIMEOUT_MS = 300;
 const MAX_SUBSCRIPTIONS = 3;
@@ -66,35 +64,13 @@ beforeAll(async () => {
     websocketMaxSubscriptions: MAX_SUBSCRIPTIONS,
     websocketHeartbeatMs: HEARTBEAT_MS,
   });
-  openPubSubSubscriptions = countOpenSubscriptions(t.app.deps.pubsub);
+  // The hub's open subscriptions (subscribed and not yet returned), besides the app's own followers.
+  openPubSubSubscriptions = () => t.app.pubsub.stats().subscribers;
 });
 afterAll(async () => {
   for (const client of clients) client.socket.terminate();
   await t.close();
 });
-
-/** Wraps the app's pub/sub so the test sees how many topic iterators are open (subscribed and not yet returned). */
-function countOpenSubscriptions(pubsub: PubSub<Topics>): () => number {
-  let open = 0;
-  const subscribe = pubsub.subscribe.bind(pubsub);
-  pubsub.subscribe = ((topic, accept) => {
-    const source = subscribe(topic, accept);
-    let released = false;
-    const release = () => {
-      if (!released) open--;
-      released = true;
-    };
-    open++;
-    return {
-      next: () => source.next(),
-      return: (value?: unknown) => (release(), source.return?.(value) ?? Promise.resolve({ done: true, value })),
-      [Symbol.asyncIterator]() {
-        return this;
-      },
-    } as AsyncIterableIterator<never>;
-  }) as PubSub<Topics>["subscribe"];
-  return () => open;
-}
 
 async function until(condition: () => boolean, timeoutMs = 5_000) {
   const deadline = Date.now() + timeoutMs;

@@ -86,6 +86,7 @@ export function attachWebSocket(server: Server, yoga: Yoga, deps: AppDeps) {
           tokenDigest,
           ipAddress: resolveClientAddress(deps.config.trustedProxies, request.socket.remoteAddress, request.headers["x-forwarded-for"]),
           writes,
+          unsentBytes: () => ctx.extra.socket.bufferedAmount,
         });
         return true;
       },

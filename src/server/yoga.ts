@@ -17,6 +17,8 @@ export interface InitialContext {
   gatewayContext?: Context;
   /** The client's address (src/server/client-address.ts), handed over by the HTTP server. */
   clientAddress?: string;
+  /** What the response holds unsent (src/server/unsent-bytes.ts), handed over by the HTTP server. */
+  unsentBytes?: () => number;
   /** The HTTP request an operation serves (yoga sets it for /graphql; the REST adapter hands it over). */
   request?: Request;
   /** The request's scope of the server's writes (src/server/stopped-requests.ts), handed over by the HTTP server. */
@@ -31,14 +33,15 @@ function queryToken(url: string) {
   return token ? `Token ${token}` : null;
 }
 
-/** What the context needs from an HTTP request; `writes`: the request's scope of the server's writes. */
-export function requestInfo(request: Request, clientAddress?: string, writes?: Writes) {
+/** What the context needs from an HTTP request, and what the HTTP server hands over about it (see InitialContext). */
+export function requestInfo(request: Request, served: Pick<InitialContext, "clientAddress" | "writes" | "unsentBytes"> = {}) {
   return {
     authorization: request.headers.get("authorization") ?? queryToken(request.url),
     url: request.url,
     requestId: request.headers.get("x-request-id"),
-    ipAddress: clientAddress ?? null,
-    writes,
+    ipAddress: served.clientAddress ?? null,
+    writes: served.writes,
+    unsentBytes: served.unsentBytes,
   };
 }
 
@@ -69,7 +72,7 @@ export function createGraphqlServer(deps: AppDeps, instrumentation: Plugin[] = [
     },
     context: async (initial) =>
       initial.gatewayContext ??
-      buildContext(deps, requestInfo((initial as unknown as { request: Request }).request, initial.clientAddress, initial.writes)),
+      buildContext(deps, requestInfo((initial as unknown as { request: Request }).request, initial)),
   }) as unknown as Yoga;
 }
 

@@ -1,0 +1,155 @@
+import { FellBehind, type Lag, type Subscription, SubscriptionEnded } from "../platform/topic-hub.ts";
+
+/** A published change: it names the audit event under which the event log keeps it. */
+export interface LoggedChange {
+  eventId: number;
+}
+
+/** Up to `take` changes the event log holds after event `after`, oldest first. */
+export type LogPage<P> = (after: number, take: number) => Promise<P[]>;
+
+/** How many changes a subscription that fell behind reads from the event log at a time. */
+export const CATCH_UP_PAGE = 100;
+
+/** Changes a page read may miss, kept until the next one; a subscription that would need more is interrupted. */
+const MAX_SUSPECTS = 100 * CATCH_UP_PAGE;
+
+export interface FollowOptions<P> {
+  /** Opens the topic's subscription, letting it fall behind as `lag` says. */
+  subscribe(lag: Lag<P>): Subscription<P>;
+  /** The topic's changes in the event log, under the subscription's own filters. */
+  log: LogPage<P>;
+  accept(payload: P): boolean | Promise<boolean>;
+  /** Whether the client takes what it is sent: asked when the subscription's queue overflows. */
+  clientKeepsUp(): boolean;
+  /** Resuming: the last event id the client received, and what it missed since (replayed first, oldest first). */
+  resume?: { after: number; missed(): Promise<P[]> };
+}
+
+/** A subscriber's changes; return() ends it at once. */
+export interface ChangeFeed<P> extends AsyncIterableIterator<P> {
+  return(): Promise<IteratorResult<P>>;
+}
+
+/**
+ * Where a subscription stands against the event log. Changes are published in commit order, which concurrent
+ * transactions make differ from id order, so besides the newest id it has seen it keeps what makes sure that a change
+ * no page will hold is not lost, and that one both the log and the live feed bring is delivered once.
+ */
+class LogPosition<P extends LoggedChange> {
+  /** The newest event id delivered live or read from the log: the next page is read after it. */
+  private horizon: number | undefined;
+  private reading = false;
+  /** Changes dropped while a page was read, or at or below the horizon: the next page may not hold them. */
+  private suspects: P[] = [];
+  /** Ids read from the log that the live feed may still bring: every page since it rejoined, and the two before. */
+  private read = new Set<number>();
+  private readBefore = new Set<number>();
+
+  constructor(after: number | undefined) {
+    this.horizon = after;
+  }
+
+  wasRead(id: number): boolean {
+    return this.read.has(id) || this.readBefore.has(id);
+  }
+
+  /** Dropped before anything was delivered, the first change dropped sets where the log is read from. */
+  dropped(payload: P) {
+    if (this.horizon === undefined) this.horizon = payload.eventId - 1;
+    else if (this.reading || payload.eventId <= this.horizon) this.suspects.push(payload);
+  }
+
+  /** `behind`: the queue overflowed while this change was on its way: the log is read from before it, skipping it. */
+  deliveredLive(id: number, behind: boolean) {
+    if (behind) this.read.add(id);
+    else this.horizon = Math.max(this.horizon ?? id, id);
+  }
+
+  async nextPage(log: LogPage<P>): Promise<P[]> {
+    if (this.horizon === undefined) throw new Error("A subscription fell behind without dropping a change.");
+    this.reading = true;
+    try {
+      return await log(this.horizon, CATCH_UP_PAGE);
+    } finally {
+      this.reading = false;
+    }
+  }
+
+  /** A page read from the log (the live feed `queueing` meanwhile, or not): the changes to deliver, in id order. */
+  pageRead(page: P[], queueing: boolean): P[] {
+    if (this.suspects.length > MAX_SUSPECTS) throw new SubscriptionEnded("interrupted");
+    const ids = new Set(page.map((change) => change.eventId));
+    const horizon = Math.max(this.horizon ?? 0, page.at(-1)?.eventId ?? 0);
+    // Read before: only a change delivered live as the queue overflowed (the pages themselves never overlap).
+    const unseen = page.filter((change) => !this.wasRead(change.eventId));
+    const late = this.suspects.filter((change) => change.eventId <= horizon && !ids.has(change.eventId) && !this.wasRead(change.eventId));
+    this.suspects = [];
+    if (queueing) for (const id of ids) this.read.add(id);
+    else [this.readBefore, this.read] = [this.read, ids];
+    this.horizon = horizon;
+    return late.length ? [...unseen, ...late].sort((a, b) => a.eventId - b.eventId) : unseen;
+  }
+}
+
+async function* accepted<P>(changes: P[], accept: (payload: P) => boolean | Promise<boolean>): AsyncGenerator<P> {
+  for (const change of changes) if (await accept(change)) yield change;
+}
+
+/**
+ * A topic's changes for one subscriber, in order and each once: live while the server keeps up; when its queue
+ * overflows while the client still takes what it is sent (the server is the one behind), from the event log, page
+ * by page, then live again. With `resume`, what the client missed comes first. The live subscription is open before
+ * anything is read from the log, so nothing falls between the two.
+ */
+export function followThroughLog<P extends LoggedChange>(options: FollowOptions<P>): ChangeFeed<P> {
+  const position = new LogPosition<P>(options.resume?.after);
+  const feed = options.subscribe({ mayFallBehind: options.clientKeepsUp, dropped: (payload) => position.dropped(payload) });
+  const changes = delivered(feed, position, options);
+  return {
+    next: () => changes.next(),
+    // A generator's return() waits for its pending next(): ending the feed first answers that one, so the
+    // subscription is released at once, not at the next change.
+    async return() {
+      await feed.return();
+      return changes.return(undefined);
+    },
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+  };
+}
+
+async function* delivered<P extends LoggedChange>(feed: Subscription<P>, position: LogPosition<P>, options: FollowOptions<P>): AsyncGenerator<P> {
+  try {
+    if (options.resume) yield* accepted(position.pageRead(await options.resume.missed(), true), options.accept);
+    for (;;) {
+      try {
+        for await (const payload of feed) {
+          if (position.wasRead(payload.eventId)) continue;
+          position.deliveredLive(payload.eventId, feed.state === "behind");
+          yield payload;
+        }
+        return;
+      } catch (error) {
+        if (!(error instanceof FellBehind)) throw error;
+      }
+      yield* caughtUp(feed, position, options);
+    }
+  } finally {
+    await feed.return();
+  }
+}
+
+/** Reads the log up to its end; the live feed queues again once the end is in sight, and takes over after it. */
+async function* caughtUp<P extends LoggedChange>(feed: Subscription<P>, position: LogPosition<P>, { log, accept }: FollowOptions<P>) {
+  for (;;) {
+    const queueing = feed.state === "live";
+    const page = await position.nextPage(log);
+    const changes = position.pageRead(page, queueing);
+    const atEnd = page.length < CATCH_UP_PAGE;
+    if (atEnd && feed.state === "behind") feed.rejoin();
+    yield* accepted(changes, accept);
+    if (feed.state === "ended" || (atEnd && queueing && feed.state === "live")) return;
+  }
+}
