@@ -67,6 +67,11 @@ async function droppedAsTooSlow(): Promise<number> {
   return metric?.values.find((v) => v.labels.reason === "too_slow")?.value ?? 0;
 }
 
+async function caughtUp(): Promise<number> {
+  const metric = await t.app.metrics.registry.getSingleMetric("gateway_subscription_catch_ups_total")?.get();
+  return metric?.values.reduce((sum, v) => sum + v.value, 0) ?? 0;
+}
+
 /** A graphql-transport-ws client on a bare socket: it can stop reading, and sees the server's close code. */
 async function rawSubscriber(subscriptions: number) {
   const socket = new WebSocket(`ws://127.0.0.1:${t.port}/graphql`, "graphql-transport-ws");
@@ -88,9 +93,10 @@ async function rawSubscriber(subscriptions: number) {
 }
 
 describe("a slow graphql-ws subscriber", () => {
-  it("that stops reading is dropped once its queue on the server reaches the cap; its connection closes with 4008", async () => {
+  it("that stops reading is dropped once its queue reaches the cap, its socket holding what the network did not take; its connection closes with 4008", async () => {
     const payload = await change(4096);
     const baseline = await droppedAsTooSlow();
+    const catchUpsBefore = await caughtUp();
     const client = await rawSubscriber(1);
     await prime(payload, () => client.received() > 0);
 
@@ -98,6 +104,8 @@ describe("a slow graphql-ws subscriber", () => {
     const published = await publishUntil(payload, async () => (await droppedAsTooSlow()) > baseline);
     expect(await droppedAsTooSlow()).toBe(baseline + 1);
     expect(t.app.pubsub.stats().peakQueue).toBeLessThanOrEqual(MAX_MESSAGES);
+    // Its socket held what the network had not taken: not a server behind, which would have gone on from the log.
+    expect(await caughtUp()).toBe(catchUpsBefore);
 
     client.socket.resume();
     expect(await client.closed).toEqual({ code: 4008, reason: "Subscriber too slow." });
@@ -125,9 +133,10 @@ describe("a slow graphql-ws subscriber", () => {
 });
 
 describe("an SSE subscriber that stops reading", () => {
-  it("is dropped once its queue reaches the cap; its stream ends with the error event and completes", async () => {
+  it("is dropped once its queue reaches the cap, its response holding what the network did not take; its stream ends with the error event and completes", async () => {
     const payload = await change(4096);
     const baseline = await droppedAsTooSlow();
+    const catchUpsBefore = await caughtUp();
     const body = JSON.stringify({ query: CHANGES });
     const request = http.request(`${t.baseUrl}/graphql`, {
       method: "POST",
@@ -144,6 +153,7 @@ describe("an SSE subscriber that stops reading", () => {
     const published = await publishUntil(payload, async () => (await droppedAsTooSlow()) > baseline);
     expect(await droppedAsTooSlow()).toBe(baseline + 1);
     expect(t.app.pubsub.stats().peakQueue).toBeLessThanOrEqual(MAX_MESSAGES);
+    expect(await caughtUp()).toBe(catchUpsBefore);
 
     response.resume();
     await new Promise((resolve) => response.once("end", resolve));
@@ -170,11 +180,6 @@ async function commitChanges(offeringUserId: string, count: number): Promise<num
     }
     return ids;
   });
-}
-
-async function caughtUp(): Promise<number> {
-  const metric = await t.app.metrics.registry.getSingleMetric("gateway_subscription_catch_ups_total")?.get();
-  return metric?.values.reduce((sum, v) => sum + v.value, 0) ?? 0;
 }
 
 type Change = { offeringUserChanged: { event: { eventId: number } } };
