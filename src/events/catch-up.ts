@@ -1,4 +1,4 @@
-import { FellBehind, type Lag, type Subscription, SubscriptionEnded } from "../platform/topic-hub.ts";
+import { type Accept, DECIDED_AHEAD, decideAhead, FellBehind, type Lag, type Subscription, SubscriptionEnded } from "../platform/topic-hub.ts";
 
 /** A published change: it names the audit event under which the event log keeps it. */
 export interface LoggedChange {
@@ -19,7 +19,7 @@ export interface FollowOptions<P> {
   subscribe(lag: Lag<P>): Subscription<P>;
   /** The topic's changes in the event log, under the subscription's own filters. */
   log: LogPage<P>;
-  accept(payload: P): boolean | Promise<boolean>;
+  accept: Accept<P>;
   /** Whether the client takes what it is sent: asked when the subscription's queue overflows. */
   clientKeepsUp(): boolean;
   /** Resuming: the last event id the client received, and what it missed since (replayed first, oldest first). */
@@ -92,8 +92,13 @@ class LogPosition<P extends LoggedChange> {
   }
 }
 
-async function* accepted<P>(changes: P[], accept: (payload: P) => boolean | Promise<boolean>): AsyncGenerator<P> {
-  for (const change of changes) if (await accept(change)) yield change;
+/** The changes `accept` takes, in order; each decided while the few before it are delivered. */
+async function* accepted<P>(changes: P[], accept: Accept<P>): AsyncGenerator<P> {
+  const decisions: Array<boolean | Promise<boolean>> = [];
+  for (const [i, change] of changes.entries()) {
+    for (const ahead of changes.slice(decisions.length, i + 1 + DECIDED_AHEAD)) decisions.push(decideAhead(accept, ahead));
+    if (await decisions[i]) yield change;
+  }
 }
 
 /**

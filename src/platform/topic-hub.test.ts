@@ -56,6 +56,18 @@ describe("TopicHub", () => {
     expect(received).toEqual([0, 1, 2, 3, 5]);
   });
 
+  it("decides the next queued payloads while the consumer waits for the first one's decision", async () => {
+    const hub = new TopicHub(countingTransport().transport);
+    const asked: number[] = [];
+    const subscriber = hub.subscribe<number>("t", (n) => (asked.push(n), delay(5).then(() => n !== 2)));
+    for (const n of [1, 2, 3, 4, 5, 6, 7]) hub.publish("t", n);
+    const first = subscriber.next();
+    expect(asked).toEqual([1, 2, 3, 4, 5]);
+    expect((await first).value).toBe(1);
+    expect((await subscriber.next()).value).toBe(3);
+    expect(asked).toEqual([1, 2, 3, 4, 5, 6, 7]);
+  });
+
   it("ends a waiting consumer on return and delivers nothing after", async () => {
     const hub = new TopicHub(countingTransport().transport);
     const subscriber = hub.subscribe<number>("t");

@@ -3,6 +3,16 @@ import { GraphQLError } from "graphql";
 /** Whether one subscriber wants a published payload; may ask the database (visibility). */
 export type Accept<P> = (payload: P) => boolean | Promise<boolean>;
 
+/** How many queued payloads a subscriber decides at once: the next ones' queries run while one is delivered. */
+export const DECIDED_AHEAD = 4;
+
+/** `accept(payload)` started ahead of its turn: its failure is not unhandled if its turn never comes. */
+export function decideAhead<P>(accept: Accept<P>, payload: P): boolean | Promise<boolean> {
+  const decision = accept(payload);
+  if (decision instanceof Promise) decision.catch(() => {});
+  return decision;
+}
+
 /** Where payloads come from and go to: an in-process EventTarget, or Redis channels across instances. */
 export interface TopicTransport {
   addEventListener(topic: string, listener: (event: Event) => void): void;
@@ -72,7 +82,7 @@ const DONE: IteratorResult<never> = { done: true, value: undefined };
 
 /** One subscriber's queue of payloads not yet taken, and its consumer waiting for the next one. */
 class Subscriber<P> implements Subscription<P> {
-  private readonly queue: Array<{ payload: P; bytes: number }> = [];
+  private readonly queue: Array<{ payload: P; bytes: number; decision?: boolean | Promise<boolean> }> = [];
   private queuedBytes = 0;
   private waiting: ((payload: P | undefined) => void) | undefined;
   private ended = false;
@@ -131,19 +141,21 @@ class Subscriber<P> implements Subscription<P> {
     this.behind = false;
   }
 
-  private take(): P {
-    const { payload, bytes } = this.queue.shift()!;
-    this.queuedBytes -= bytes;
-    return payload;
+  private take(): { payload: P; decision?: boolean | Promise<boolean> } {
+    const entry = this.queue.shift()!;
+    this.queuedBytes -= entry.bytes;
+    return entry;
   }
 
-  /** Payloads are accepted (or dropped) in the order they were published, one at a time. */
+  /** Payloads are accepted (or dropped) in the order they were published; the next few queued are decided meanwhile. */
   async next(): Promise<IteratorResult<P>> {
     while (!this.ended) {
       if (this.behind) throw new FellBehind();
-      const payload = this.queue.length ? this.take() : await new Promise<P | undefined>((resolve) => (this.waiting = resolve));
+      const taken = this.queue.length ? this.take() : undefined;
+      const payload = taken ? taken.payload : await new Promise<P | undefined>((resolve) => (this.waiting = resolve));
       if (this.ended) break;
-      const accepted = this.accept ? this.accept(payload as P) : true;
+      const accepted = this.accept ? (taken?.decision ?? this.accept(payload as P)) : true;
+      if (this.accept) for (const ahead of this.queue.slice(0, DECIDED_AHEAD)) ahead.decision ??= decideAhead(this.accept, ahead.payload);
       if (accepted === true || (accepted !== false && (await accepted))) return { done: false, value: payload as P };
     }
     const ending = this.ending;

@@ -87,6 +87,24 @@ describe("shared subscription results", () => {
     expect(h.hub.size).toBe(0);
   });
 
+  it("executes the next changes while one is delivered, and delivers them in order before an interruption", async () => {
+    const h = harness();
+    const stream = await h.subscribe("subscription { changed { doubled } }", "alice");
+    const first = stream.next();
+    for (const n of [1, 2, 3, 4, 5, 6]) h.hub.publish("changed", { n });
+    expect((await first).value.data.changed).toEqual({ doubled: 2 });
+    // Never asked for, the next three were executed meanwhile.
+    for (let turn = 0; turn < 10 && h.resolved() < 4; turn++) await new Promise((resolve) => setImmediate(resolve));
+    expect(h.resolved()).toBe(4);
+    h.hub.interrupt("changed");
+    const rest = [];
+    for (let next = await stream.next(); !next.done; next = await stream.next()) rest.push(JSON.parse(JSON.stringify(next.value)));
+    expect(rest).toEqual([
+      ...[4, 6, 8].map((doubled) => ({ data: { changed: { doubled } } })),
+      { errors: [{ message: "Subscription feed interrupted; re-read and resubscribe.", extensions: { code: "SUBSCRIPTION_INTERRUPTED" } }] },
+    ]);
+  });
+
   it("ends a subscription the hub interrupted with one last result naming why, then completes", async () => {
     const h = harness();
     const stream = await h.subscribe(QUERY, "alice");

@@ -33,29 +33,47 @@ function sharedResult(args: ExecutionArgs, key: string, payload: unknown): Resul
   return result;
 }
 
+/** How many items a subscription maps (executes) ahead of its consumer: the next ones load while one is sent. */
+const MAPPED_AHEAD = 4;
+
+const ended = (): IteratorResult<ExecutionResult> => ({ done: true, value: undefined });
+
 /**
- * Maps each item of `source`, passing return() and throw() through so an ending client releases its topic. A
- * subscription the hub ended (feed interrupted, subscriber too slow) gets the reason as a last result with errors
- * and completes, alike over graphql-ws and SSE (whose stream would otherwise just break off).
+ * Maps each item of `source`, in order, up to MAPPED_AHEAD ahead of the consumer (`source.next()` is still called one
+ * at a time), passing return() and throw() through so an ending client releases its topic. A subscription the hub
+ * ended (feed interrupted, subscriber too slow) gets the reason as a last result with errors and completes, alike
+ * over graphql-ws and SSE (whose stream would otherwise just break off).
  */
 function mapEach(source: AsyncIterator<unknown>, map: (item: unknown) => Result): AsyncIterableIterator<ExecutionResult> {
-  const ended = (): IteratorResult<ExecutionResult> => ({ done: true, value: undefined });
   let finished = false;
   let returned = false;
+  const ahead: Array<Promise<IteratorResult<ExecutionResult>>> = [];
+  let pulled: Promise<unknown> = Promise.resolve();
+  const pull = () => {
+    const item = pulled.then(() => (finished ? ended() : source.next()));
+    pulled = item.then(
+      (next) => (finished ||= next.done === true),
+      () => (finished = true),
+    );
+    const result = item.then(
+      async (next): Promise<IteratorResult<ExecutionResult>> => (next.done ? ended() : { done: false, value: await map(next.value) }),
+      (error: unknown) => {
+        if (!(error instanceof SubscriptionEnded)) throw error;
+        return { done: false, value: { errors: [error] } };
+      },
+    );
+    // Rejected while still ahead, it is not unhandled: the consumer gets the rejection when it reaches it.
+    result.catch(() => {});
+    ahead.push(result);
+  };
   // A read still pending when the consumer cancelled is left unanswered: answering it would make yoga's SSE body
   // (undici's byte stream) close a stream already cancelled, which throws ERR_INVALID_STATE uncaught.
   const unlessReturned = <T>(result: T): T | Promise<never> => (returned ? new Promise<never>(() => {}) : result);
   return {
     async next() {
-      if (finished) return ended();
-      try {
-        const item = await source.next();
-        return unlessReturned(item.done ? ended() : { done: false, value: await map(item.value) });
-      } catch (error) {
-        if (!(error instanceof SubscriptionEnded)) throw error;
-        finished = true;
-        return unlessReturned({ done: false, value: { errors: [error] } });
-      }
+      while (!finished && ahead.length < MAPPED_AHEAD) pull();
+      const next = ahead.shift();
+      return next ? unlessReturned(await next) : ended();
     },
     async return() {
       returned = true;
