@@ -7,6 +7,7 @@ import { TRANSITION_LAYERS, type TransitionLayer, type TransitionRow } from "./t
 import type { AgentMessagesRow } from "./agent-messages.ts";
 import { SCALE_TARGET_RATIO, type ScaleResult, type ScaleRow } from "./scale.ts";
 import { IDLE_RSS_TARGET_MB, type MemoryRow } from "./idle-memory.ts";
+import type { ReaderRow } from "./reader.ts";
 
 export interface Report {
   startedAt: string;
@@ -19,6 +20,7 @@ export interface Report {
   ladder: LadderRow[];
   transitions: TransitionRow[];
   fanout: FanoutRow[];
+  reader: ReaderRow[];
   agentMessages: AgentMessagesRow[];
   scale: ScaleResult | null;
   memory: MemoryRow[];
@@ -101,6 +103,10 @@ export function targets(report: Report): Target[] {
   for (const row of report.memory.filter((m) => m.database === "postgresql")) {
     list.push({ name: "idle RSS (PostgreSQL), MB", value: row.idleRssMb, aim: `<= ${IDLE_RSS_TARGET_MB}`, met: row.idleRssMb <= IDLE_RSS_TARGET_MB });
   }
+  for (const row of report.reader) {
+    const name = `reader under a write load: changes missing or repeated, or closed (${row.catchUps} catch-ups)`;
+    list.push({ name, value: row.missing + row.duplicates, aim: "0, still connected", met: row.missing + row.duplicates === 0 && !row.closed });
+  }
   for (const tenThousand of report.fanout.filter((r) => r.subscribers === 10_000)) {
     const reached = tenThousand.connected === 10_000 && tenThousand.missed === 0;
     const name = `fan-out to ${caseLabel(tenThousand)}: p99 request → last subscriber (ms)`;
@@ -155,6 +161,14 @@ function tables(report: Report): Table[] {
     header: ["subscribers", "documents", "viewers", "connected", "connect s", "CPU ms/connect", "last p50 ms", "last p99 ms", "median p50 ms", "missed", "RSS KB/sub", "heap KB/sub", "CPU ms/delivery", "note"],
     rows: report.fanout.map((f) => [String(f.subscribers), f.documents, `${f.viewers}${f.distinctRoles ? " (own roles)" : ""}`, String(f.connected), fixed(f.connectSeconds), fixed(f.serverCpuMsPerConnect, 2), fixed(f.lastP50Ms), fixed(f.lastP99Ms), fixed(f.medianP50Ms), String(f.missed), fixed(f.rssKbPerSubscriber), fixed(f.heapKbPerSubscriber), fixed(f.serverCpuMsPerDelivery, 3), f.problem ?? ""]),
   };
+  const reader: Table = {
+    title: "One subscriber that reads everything, under a write load the server cannot deliver as fast (offeringUserChanged with its record and event, staff, graphql-ws)",
+    header: ["writers", "queue", "write s", "committed/s", "delivered/s while writing", "rest delivered in s", "catch-ups", "missing", "duplicates", "closed"],
+    rows: report.reader.map((r) => [
+      String(r.clients), String(r.queueMaxMessages), String(r.writeSeconds), fixed(r.committedPerSecond, 0), fixed(r.deliveredPerSecond, 0), fixed(r.drainSeconds, 1),
+      String(r.catchUps), String(r.missing), String(r.duplicates), r.closed ?? "no",
+    ]),
+  };
   const agentMessages: Table = {
     title: "Site agents' messages (RabbitMQ, AMQP with confirms → web-STOMP consumer; times from sending the REST write)",
     header: ["one at a time", "p50 ms", "p99 ms", "max ms", "after answer p50 ms", "after answer p99 ms", "clients", "orders", "writes/s", "messages/s", "outbox backlog", "relay messages/s", "missed"],
@@ -186,7 +200,7 @@ function tables(report: Report): Table[] {
     header: ["target", "value", "aim", "met"],
     rows: targets(report).map((t) => [t.name, fixed(t.value, Math.abs(t.value) >= 100 ? 0 : 3), t.aim, t.met === undefined ? "-" : t.met ? "yes" : "NO"]),
   };
-  return [ladder, costs, transitions, transitionCosts, fanout, agentMessages, scaleTable, memory, aims].filter((t) => t.rows.length);
+  return [ladder, costs, transitions, transitionCosts, fanout, reader, agentMessages, scaleTable, memory, aims].filter((t) => t.rows.length);
 }
 
 function plain(table: Table): string {

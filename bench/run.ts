@@ -5,6 +5,8 @@
  *   transitions  REST offering-user transitions at 1, 10 and 100 clients on their own records, and once contended,
  *                each also against the bare node:http + pg transition handler; database work per transition
  *   fanout       1,000 and 10,000 graphql-ws subscribers, one shared document or one each: request → last subscriber, memory per subscriber
+ *   reader       one graphql-ws subscriber that reads everything while REST writers outpace its deliveries: delivered/s,
+ *                catch-ups from the event log, and whether every change arrived once with the reader still connected
  *   agent-messages  a site agent's STOMP consumer on RabbitMQ: REST write → message received (p50/p99), and messages/s
  *   scale        on a scratch database of its own (mg_bench_scale): the offering-user list with each filter and ordering,
  *                the event list and deep pages, by staff and by a provider's manager, at 1,000 offering users / 10,000
@@ -26,6 +28,7 @@ import { runTransitions, type TransitionRow } from "./transitions.ts";
 import { type AgentMessagesRow, benchBroker, brokerEnv, runAgentMessages } from "./agent-messages.ts";
 import { runScale, type ScaleResult } from "./scale.ts";
 import { type MemoryRow, runIdleMemory } from "./idle-memory.ts";
+import { type ReaderRow, runReader } from "./reader.ts";
 
 const SCRATCH_DATABASE = settings.scratchDatabase;
 const RESULTS_DIR = new URL("./results/", import.meta.url).pathname;
@@ -36,10 +39,11 @@ const warnings: string[] = [];
 let ladder: LadderRow[] = [];
 let transitions: TransitionRow[] = [];
 let fanout: FanoutRow[] = [];
+let reader: ReaderRow[] = [];
 let agentMessages: AgentMessagesRow[] = [];
 let scale: ScaleResult | null = null;
 let memory: MemoryRow[] = [];
-const POSTGRESQL_ROUND = ["ladder", "transitions", "fanout", "agent-messages"];
+const POSTGRESQL_ROUND = ["ladder", "transitions", "fanout", "reader", "agent-messages"];
 
 async function postgresqlRound(taskset: string | undefined) {
   const scratch = await createScratchDatabase(settings.postgresUrl, SCRATCH_DATABASE);
@@ -73,6 +77,7 @@ async function postgresqlRound(taskset: string | undefined) {
     }
     await stop(app);
     if (settings.scenarios.has("fanout")) fanout = await runFanout(scratch.url, token, settings, taskset, log);
+    if (settings.scenarios.has("reader")) reader = await runReader(scratch.url, token, settings, taskset, log);
     if (settings.scenarios.has("agent-messages")) await agentMessagesRound(scratch.url, token, start, stop);
   } finally {
     for (const server of running) await server.stop();
@@ -153,6 +158,7 @@ async function main() {
     ladder,
     transitions,
     fanout,
+    reader,
     agentMessages,
     scale,
     memory,

@@ -2,7 +2,7 @@ import { DEFAULT_SERVER_URL } from "./scratch-database.ts";
 
 /** Every knob of `npm run bench`: environment variable, default, and what it sets. Defaults finish in a few minutes. */
 const KNOBS = {
-  scenarios: { env: "BENCH_SCENARIOS", default: "ladder,transitions,fanout,agent-messages,scale,memory", doc: "Which scenarios run (comma-separated)" },
+  scenarios: { env: "BENCH_SCENARIOS", default: "ladder,transitions,fanout,reader,agent-messages,scale,memory", doc: "Which scenarios run (comma-separated)" },
   connections: { env: "BENCH_CONNECTIONS", default: "16", doc: "Keep-alive connections of the ladder's closed-loop load" },
   warmupSeconds: { env: "BENCH_WARMUP_S", default: "5", doc: "Warm-up before each scenario's first measured segment" },
   segmentSeconds: { env: "BENCH_SEGMENT_S", default: "2", doc: "Measured seconds of one ladder segment (one layer, one read, one round)" },
@@ -19,6 +19,11 @@ const KNOBS = {
   fanoutTransitions: { env: "BENCH_FANOUT_TRANSITIONS", default: "5", doc: "Transitions timed per fan-out run" },
   fanoutWorkers: { env: "BENCH_FANOUT_WORKERS", default: "2", doc: "Client processes holding the subscribers" },
   fanoutTimeoutSeconds: { env: "BENCH_FANOUT_TIMEOUT_S", default: "60", doc: "Longest wait for one transition to reach every subscriber" },
+  reader: {
+    env: "BENCH_READER",
+    default: "10x20/1000,100x20/1000",
+    doc: "Reader runs, comma-separated: CLIENTSxSECONDS of REST transitions while one staff subscriber reads everything, on a server with SUBSCRIPTION_QUEUE_MAX_MESSAGES=QUEUE",
+  },
   agentMessages: {
     env: "BENCH_AGENT_MESSAGES",
     default: "200",
@@ -77,6 +82,14 @@ const number = (knob: Knob) => {
 };
 const numbers = (knob: Knob) => raw(knob).split(",").filter(Boolean).map(Number).filter((n) => Number.isInteger(n) && n > 0);
 
+function readerRuns() {
+  return raw("reader").split(",").map((text) => {
+    const match = /^(\d+)x(\d+)\/(\d+)$/.exec(text.trim());
+    if (!match) throw new Error(`${KNOBS.reader.env} must list CLIENTSxSECONDS/QUEUE, e.g. ${KNOBS.reader.default}`);
+    return { clients: Number(match[1]), seconds: Number(match[2]), queueMaxMessages: Number(match[3]) };
+  });
+}
+
 function contention() {
   const match = /^(\d+)x(\d+)$/.exec(raw("contention"));
   return match ? { clients: Number(match[1]), records: Number(match[2]) } : undefined;
@@ -96,6 +109,7 @@ export const settings = {
   fanoutTransitions: Math.max(1, number("fanoutTransitions")),
   fanoutWorkers: Math.max(1, number("fanoutWorkers")),
   fanoutTimeoutSeconds: number("fanoutTimeoutSeconds"),
+  readerRuns: readerRuns(),
   agentMessages: Math.max(1, number("agentMessages")),
   scaleOfferingUsers: Math.max(100, number("scaleOfferingUsers")),
   scaleEvents: Math.max(100, number("scaleEvents")),

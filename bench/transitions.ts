@@ -76,7 +76,7 @@ export interface TransitionRow {
 }
 
 /** Client `w` of `clients` walks `users[w], users[w + clients], …` round-robin; contended clients all walk the same few. */
-function requestsFor(token: string, users: Tracked[], clients: number, contended: boolean) {
+export function requestsFor(token: string, users: Tracked[], clients: number, contended: boolean) {
   const owned = contended ? Array.from({ length: clients }, () => users) : Array.from({ length: clients }, (_, w) => users.filter((_, i) => i % clients === w));
   const cursor = Array.from({ length: clients }, (_, w) => (contended ? w : 0));
   return (worker: number) => {
