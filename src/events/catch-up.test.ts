@@ -147,6 +147,19 @@ describe("followThroughLog", () => {
     expect(await waiting).toEqual({ done: true, value: undefined });
   });
 
+  it("releases its subscription when reading the log fails, and rejects with the failure", async () => {
+    const topic = topicWithLog(3);
+    const feed = topic.follow();
+    topic.whileReading(() => {
+      throw new Error("database gone");
+    });
+    const first = feed.next();
+    for (const id of ids(1, 10)) topic.commit(id);
+    expect(await first).toEqual({ done: false, value: { eventId: 1 } });
+    await expect(feed.next()).rejects.toThrow("database gone");
+    expect(topic.subscribers).toBe(0);
+  });
+
   it("ends as too slow a subscription whose client does not take what it is sent", async () => {
     const topic = topicWithLog(3);
     const feed = topic.follow(false);

@@ -36,22 +36,25 @@ export interface ChangeFeed<P> extends AsyncIterableIterator<P> {
  * transactions make differ from id order, so besides the newest id it has seen it keeps what makes sure that a change
  * no page will hold is not lost, and that one both the log and the live feed bring is delivered once.
  */
-class LogPosition<P extends LoggedChange> {
+class LogPosition<P extends LoggedChange> implements Lag<P> {
   /** The newest event id delivered live or read from the log: the next page is read after it. */
   private horizon: number | undefined;
   private reading = false;
   /** Changes dropped while a page was read, or at or below the horizon: the next page may not hold them. */
   private suspects: P[] = [];
   /** Ids read from the log that the live feed may still bring: every page since it rejoined, and the two before. */
-  private read = new Set<number>();
-  private readBefore = new Set<number>();
+  private read: Set<number> | undefined;
+  private readBefore: Set<number> | undefined;
 
-  constructor(after: number | undefined) {
+  constructor(
+    after: number | undefined,
+    readonly mayFallBehind: () => boolean,
+  ) {
     this.horizon = after;
   }
 
   wasRead(id: number): boolean {
-    return this.read.has(id) || this.readBefore.has(id);
+    return Boolean(this.read?.has(id) || this.readBefore?.has(id));
   }
 
   /** Dropped before anything was delivered, the first change dropped sets where the log is read from. */
@@ -62,7 +65,7 @@ class LogPosition<P extends LoggedChange> {
 
   /** `behind`: the queue overflowed while this change was on its way: the log is read from before it, skipping it. */
   deliveredLive(id: number, behind: boolean) {
-    if (behind) this.read.add(id);
+    if (behind) (this.read ??= new Set()).add(id);
     else this.horizon = Math.max(this.horizon ?? id, id);
   }
 
@@ -85,8 +88,8 @@ class LogPosition<P extends LoggedChange> {
     const unseen = page.filter((change) => !this.wasRead(change.eventId));
     const late = this.suspects.filter((change) => change.eventId <= horizon && !ids.has(change.eventId) && !this.wasRead(change.eventId));
     this.suspects = [];
-    if (queueing) for (const id of ids) this.read.add(id);
-    else [this.readBefore, this.read] = [this.read, ids];
+    if (!queueing) [this.readBefore, this.read] = [this.read, ids];
+    else for (const id of ids) (this.read ??= new Set()).add(id);
     this.horizon = horizon;
     return late.length ? [...unseen, ...late].sort((a, b) => a.eventId - b.eventId) : unseen;
   }
@@ -108,42 +111,62 @@ async function* accepted<P>(changes: P[], accept: Accept<P>): AsyncGenerator<P> 
  * anything is read from the log, so nothing falls between the two.
  */
 export function followThroughLog<P extends LoggedChange>(options: FollowOptions<P>): ChangeFeed<P> {
-  const position = new LogPosition<P>(options.resume?.after);
-  const feed = options.subscribe({ mayFallBehind: options.clientKeepsUp, dropped: (payload) => position.dropped(payload) });
-  const changes = delivered(feed, position, options);
-  return {
-    next: () => changes.next(),
-    // A generator's return() waits for its pending next(): ending the feed first answers that one, so the
-    // subscription is released at once, not at the next change.
-    async return() {
-      await feed.return();
-      return changes.return(undefined);
-    },
-    [Symbol.asyncIterator]() {
-      return this;
-    },
-  };
+  return new FollowedChanges(options);
 }
 
-async function* delivered<P extends LoggedChange>(feed: Subscription<P>, position: LogPosition<P>, options: FollowOptions<P>): AsyncGenerator<P> {
-  try {
-    if (options.resume) yield* accepted(position.pageRead(await options.resume.missed(), true), options.accept);
-    for (;;) {
-      try {
-        for await (const payload of feed) {
-          if (position.wasRead(payload.eventId)) continue;
-          position.deliveredLive(payload.eventId, feed.state === "behind");
-          yield payload;
-        }
-        return;
-      } catch (error) {
-        if (!(error instanceof FellBehind)) throw error;
-      }
-      yield* caughtUp(feed, position, options);
-    }
-  } finally {
-    await feed.return();
+/** Live, a filter over the hub's subscription; a generator only while the log is read (a replay, a catch-up). */
+class FollowedChanges<P extends LoggedChange> implements ChangeFeed<P> {
+  private readonly position: LogPosition<P>;
+  private readonly feed: Subscription<P>;
+  private fromLog: AsyncGenerator<P> | undefined;
+
+  constructor(private readonly options: FollowOptions<P>) {
+    this.position = new LogPosition<P>(options.resume?.after, options.clientKeepsUp);
+    this.feed = options.subscribe(this.position);
+    if (options.resume) this.fromLog = replayed(this.position, options.resume.missed, options.accept);
   }
+
+  /** A failure ends the subscription (no one calls return() after it). */
+  async next(): Promise<IteratorResult<P>> {
+    try {
+      for (;;) {
+        if (this.fromLog) {
+          const change = await this.fromLog.next();
+          if (!change.done) return change;
+          this.fromLog = undefined;
+        }
+        try {
+          const change = await this.feed.next();
+          if (change.done) return change;
+          if (this.position.wasRead(change.value.eventId)) continue;
+          this.position.deliveredLive(change.value.eventId, this.feed.state === "behind");
+          return change;
+        } catch (error) {
+          if (!(error instanceof FellBehind)) throw error;
+          this.fromLog = caughtUp(this.feed, this.position, this.options);
+        }
+      }
+    } catch (error) {
+      await this.feed.return();
+      throw error;
+    }
+  }
+
+  /** Ending the feed answers a next() waiting for a change at once; a log read under way is let finish. */
+  async return(): Promise<IteratorResult<P>> {
+    await this.feed.return();
+    await this.fromLog?.return(undefined);
+    return { done: true, value: undefined };
+  }
+
+  [Symbol.asyncIterator]() {
+    return this;
+  }
+}
+
+/** What a resuming client missed, read before anything live is delivered. */
+async function* replayed<P extends LoggedChange>(position: LogPosition<P>, missed: () => Promise<P[]>, accept: Accept<P>) {
+  yield* accepted(position.pageRead(await missed(), true), accept);
 }
 
 /** Reads the log up to its end; the live feed queues again once the end is in sight, and takes over after it. */
