@@ -123,6 +123,24 @@ describe("followThroughLog", () => {
     expect(topic.fellBehind).toBe(1);
   });
 
+  it("reads on when the queue overflows again while the log's end is read, before following live", async () => {
+    const topic = topicWithLog(3);
+    const feed = topic.follow();
+    const received: number[] = [];
+    const taking = (async () => {
+      for await (const change of feed) {
+        received.push(change.eventId);
+        // The feed has rejoined; the read that would end the catch-up sees none of these, and they overflow its queue.
+        if (change.eventId === 5) topic.whileReading(() => ids(11, 20).forEach((id) => topic.commit(id)));
+        if (change.eventId === 20) break;
+      }
+    })();
+    for (const id of ids(1, 10)) topic.commit(id);
+    await taking;
+    expect(received).toEqual(ids(1, 20));
+    expect(topic.fellBehind).toBe(2);
+  });
+
   it("delivers a change committed during a page's read below that page's newest id", async () => {
     const topic = topicWithLog(3);
     const feed = topic.follow();

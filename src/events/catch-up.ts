@@ -42,6 +42,7 @@ class LogPosition<P extends LoggedChange> implements Lag<P> {
   private reading = false;
   /** Changes dropped while a page was read, or at or below the horizon: the next page may not hold them. */
   private suspects: P[] = [];
+  private tooManySuspects = false;
   /** Ids read from the log that the live feed may still bring: every page since it rejoined, and the two before. */
   private read: Set<number> | undefined;
   private readBefore: Set<number> | undefined;
@@ -59,8 +60,14 @@ class LogPosition<P extends LoggedChange> implements Lag<P> {
 
   /** Dropped before anything was delivered, the first change dropped sets where the log is read from. */
   dropped(payload: P) {
-    if (this.horizon === undefined) this.horizon = payload.eventId - 1;
-    else if (this.reading || payload.eventId <= this.horizon) this.suspects.push(payload);
+    if (this.horizon === undefined) {
+      this.horizon = payload.eventId - 1;
+      return;
+    }
+    const nextPageMayMissIt = this.reading || payload.eventId <= this.horizon;
+    if (!nextPageMayMissIt) return;
+    if (this.suspects.length < MAX_SUSPECTS) this.suspects.push(payload);
+    else this.tooManySuspects = true;
   }
 
   /** `behind`: the queue overflowed while this change was on its way: the log is read from before it, skipping it. */
@@ -81,7 +88,7 @@ class LogPosition<P extends LoggedChange> implements Lag<P> {
 
   /** A page read from the log (the live feed `queueing` meanwhile, or not): the changes to deliver, in id order. */
   pageRead(page: P[], queueing: boolean): P[] {
-    if (this.suspects.length > MAX_SUSPECTS) throw new SubscriptionEnded("interrupted");
+    if (this.tooManySuspects) throw new SubscriptionEnded("interrupted");
     const ids = new Set(page.map((change) => change.eventId));
     const horizon = Math.max(this.horizon ?? 0, page.at(-1)?.eventId ?? 0);
     // Read before: only a change delivered live as the queue overflowed (the pages themselves never overlap).
@@ -169,15 +176,19 @@ async function* replayed<P extends LoggedChange>(position: LogPosition<P>, misse
   yield* accepted(position.pageRead(await missed(), true), accept);
 }
 
-/** Reads the log up to its end; the live feed queues again once the end is in sight, and takes over after it. */
+/**
+ * Reads the log up to its end; the live feed queues again once the end is in sight, and takes over after a read to
+ * the end during all of which it queued (what it dropped meanwhile is only in the log).
+ */
 async function* caughtUp<P extends LoggedChange>(feed: Subscription<P>, position: LogPosition<P>, { log, accept }: FollowOptions<P>) {
   for (;;) {
-    const queueing = feed.state === "live";
+    const liveBefore = feed.state === "live";
     const page = await position.nextPage(log);
-    const changes = position.pageRead(page, queueing);
+    const queuedThroughout = liveBefore && feed.state === "live";
+    const changes = position.pageRead(page, queuedThroughout);
     const atEnd = page.length < CATCH_UP_PAGE;
     if (atEnd && feed.state === "behind") feed.rejoin();
     yield* accepted(changes, accept);
-    if (feed.state === "ended" || (atEnd && queueing && feed.state === "live")) return;
+    if (feed.state === "ended" || (atEnd && queuedThroughout && feed.state === "live")) return;
   }
 }
