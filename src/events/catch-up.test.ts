@@ -35,8 +35,14 @@ function topicWithLog(maxMessages: number) {
     get fellBehind() {
       return fellBehind;
     },
-    follow: (clientKeepsUp = true) =>
-      followThroughLog<Change>({ subscribe: (lag) => hub.subscribe("t", undefined, lag), log, accept: () => true, clientKeepsUp: () => clientKeepsUp }),
+    follow: ({ clientKeepsUp = true, after }: { clientKeepsUp?: boolean; after?: number } = {}) =>
+      followThroughLog<Change>({
+        subscribe: (lag) => hub.subscribe("t", undefined, lag),
+        log,
+        accept: () => true,
+        clientKeepsUp: () => clientKeepsUp,
+        resume: after === undefined ? undefined : { after, missed: () => log(after, 1000) },
+      }),
     get subscribers() {
       return hub.size;
     },
@@ -165,6 +171,16 @@ describe("followThroughLog", () => {
     expect(await waiting).toEqual({ done: true, value: undefined });
   });
 
+  it("resuming, delivers a change committed out of id order while the replay is read, as the queue overflows", async () => {
+    const topic = topicWithLog(3);
+    for (const id of [1, 2, 3, 4, 5, 7]) topic.commit(id);
+    topic.whileReading(() => [6, 8, 9, 10, 11].forEach((id) => topic.commit(id)));
+    const feed = topic.follow({ after: 2 });
+    expect(await slowlyTake(feed, 9)).toEqual([3, 4, 5, 6, 7, 8, 9, 10, 11]);
+    expect(topic.fellBehind).toBe(1);
+    await feed.return();
+  });
+
   it("releases its subscription when reading the log fails, and rejects with the failure", async () => {
     const topic = topicWithLog(3);
     const feed = topic.follow();
@@ -180,7 +196,7 @@ describe("followThroughLog", () => {
 
   it("ends as too slow a subscription whose client does not take what it is sent", async () => {
     const topic = topicWithLog(3);
-    const feed = topic.follow(false);
+    const feed = topic.follow({ clientKeepsUp: false });
     const next = feed.next();
     for (const id of ids(1, 10)) topic.commit(id);
     await expect(next).rejects.toThrow(SubscriptionEnded);

@@ -76,11 +76,16 @@ class LogPosition<P extends LoggedChange> implements Lag<P> {
     else this.horizon = Math.max(this.horizon ?? id, id);
   }
 
-  async nextPage(log: LogPage<P>): Promise<P[]> {
-    if (this.horizon === undefined) throw new Error("A subscription fell behind without dropping a change.");
+  nextPage(log: LogPage<P>): Promise<P[]> {
+    const after = this.horizon;
+    if (after === undefined) throw new Error("A subscription fell behind without dropping a change.");
+    return this.whileReading(() => log(after, CATCH_UP_PAGE));
+  }
+
+  async whileReading(read: () => Promise<P[]>): Promise<P[]> {
     this.reading = true;
     try {
-      return await log(this.horizon, CATCH_UP_PAGE);
+      return await read();
     } finally {
       this.reading = false;
     }
@@ -173,7 +178,7 @@ class FollowedChanges<P extends LoggedChange> implements ChangeFeed<P> {
 
 /** What a resuming client missed, read before anything live is delivered. */
 async function* replayed<P extends LoggedChange>(position: LogPosition<P>, missed: () => Promise<P[]>, accept: Accept<P>) {
-  yield* accepted(position.pageRead(await missed(), true), accept);
+  yield* accepted(position.pageRead(await position.whileReading(missed), true), accept);
 }
 
 /**
