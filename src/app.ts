@@ -155,15 +155,16 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
     fetch: (request) => hono.fetch(request),
     listen: (port = config.port, host = config.host) =>
       new Promise((resolve, reject) => {
+        // Followed only once bound (no connection arrives before): a failed listen leaves nothing to drain, and
+        // graphql-ws would otherwise hear it as a WebSocket server error.
         const listening = serve({ fetch: hono.fetch, port, hostname: host }, (info) => {
           listening.off("error", reject);
-          // Only once bound: graphql-ws would otherwise hear a failed listen as a WebSocket server error.
+          requests = trackRequests(listening);
           socket = attachWebSocket(listening, yoga, deps);
+          countWebSocketConnections(listening, metrics);
           resolve(info.port);
         }) as Server;
         listening.once("error", reject);
-        requests = trackRequests(listening);
-        countWebSocketConnections(listening, metrics);
       }),
     /**
      * Graceful: new connections are refused, requests in flight get up to SHUTDOWN_GRACE_MS, then are stopped (see

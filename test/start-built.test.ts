@@ -40,13 +40,15 @@ describe("npm start (build, then dist/main.js with the start script's flags)", (
 
   it("on a port that is taken: one line that says so, exit 1, within seconds", async () => {
     const taken = net.createServer();
-    const port = await new Promise<number>((resolve) => taken.listen(0, "127.0.0.1", () => resolve((taken.address() as net.AddressInfo).port)));
+    const port = await new Promise<number>((resolve) => taken.listen(0, () => resolve((taken.address() as net.AddressInfo).port)));
     try {
-      const gateway = spawnGateway({ GATEWAY_DATA_DIR: path.join(dataRoot, "taken-port"), PORT: String(port) }, { nodeArgs: startArguments() });
+      // npm start's own defaults (demo data, info logs): nothing else may be printed.
+      const env = { GATEWAY_DATA_DIR: path.join(dataRoot, "taken-port"), PORT: String(port), HOST: "0.0.0.0" };
+      const gateway = spawnGateway(env, { nodeArgs: startArguments(), testDefaults: false });
       // Start-up (migrations on a new data directory) takes most of it; a hang is what the limit catches.
       const exit = await Promise.race([gateway.exited, new Promise((resolve) => setTimeout(() => resolve("still running after 80 s"), 80_000))]);
       expect(exit).toEqual({ code: 1, signal: null });
-      expect(gateway.output().trim().split("\n")).toEqual([`port ${port} is in use (set PORT=…)`]);
+      expect(gateway.output().trim().split("\n")).toEqual([`Seeded demo data (every demo user's password: demo-password).`, `port ${port} is in use (set PORT=…)`]);
     } finally {
       taken.close();
     }
