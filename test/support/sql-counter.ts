@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { PGlite, type Transaction } from "@electric-sql/pglite";
 import pg from "pg";
 
@@ -23,18 +24,25 @@ function owningPrototype(proto: object): Queryable {
 
 const textOf = (first: unknown) => (typeof first === "string" ? first : String((first as { text?: string } | undefined)?.text ?? first));
 
+/** The run whose statements are counted, for `of: "run"`: its async context, into which its statements are sent. */
+const counting = new AsyncLocalStorage<true>();
+
 /**
  * Counts the SQL statements sent to the database while `run` runs, at the driver: PGlite's `query` (embedded) and
- * node-postgres' `Client.query` (PostgreSQL; Pool.query and transactions go through it too). Nothing else may
- * use the database meanwhile, so run it between requests, not alongside them.
+ * node-postgres' `Client.query` (PostgreSQL; Pool.query and transactions go through it too). `of: "database"` (the
+ * default) counts whatever is sent meanwhile (what a write makes subscribers read, say), so nothing else may use the
+ * database then; `of: "run"` counts only what `run` itself sends, not the app's timers (a tally fold).
  */
-export async function countSql<T>(run: () => Promise<T>): Promise<SqlCount<T>> {
+export async function countSql<T>(run: () => Promise<T>, { of = "database" }: { of?: "database" | "run" } = {}): Promise<SqlCount<T>> {
   const texts: string[] = [];
+  const record = (text: string) => {
+    if (of === "database" || counting.getStore()) texts.push(text);
+  };
   const targets = [owningPrototype(PGlite.prototype), pg.Client.prototype as unknown as Queryable];
   const originals = targets.map((target) => target.query);
   targets.forEach((target, i) => {
     target.query = function (this: unknown, ...args: unknown[]) {
-      texts.push(textOf(args[0]));
+      record(textOf(args[0]));
       return originals[i].apply(this, args);
     };
   });
@@ -45,7 +53,7 @@ export async function countSql<T>(run: () => Promise<T>): Promise<SqlCount<T>> {
     const counted = (tx: Transaction) => {
       const query = tx.query.bind(tx);
       tx.query = (...args) => {
-        texts.push(textOf(args[0]));
+        record(textOf(args[0]));
         return query(...args);
       };
       return callback(tx);
@@ -53,7 +61,7 @@ export async function countSql<T>(run: () => Promise<T>): Promise<SqlCount<T>> {
     return transaction.bind(this)(counted);
   };
   try {
-    const result = await run();
+    const result = await (of === "run" ? counting.run(true, run) : run());
     return { result, statements: texts.length, texts, work: texts.filter((text) => !TRANSACTION_CONTROL.test(text)).length };
   } finally {
     targets.forEach((target, i) => (target.query = originals[i]));
