@@ -9,6 +9,7 @@ import { reportServerError } from "../src/observability/request-scope.ts";
 import { clientAddress } from "../src/server/client-address.ts";
 import { BODY_TOO_LARGE } from "../src/server/body-limit.ts";
 import { requestInfo, type Yoga } from "../src/server/yoga.ts";
+import { internalSchema } from "../src/schema.ts";
 import { type CompiledRoute, compileRoutes, runOperation } from "./execute.ts";
 import type { RestRequest } from "./route.ts";
 import { pythonTypeName } from "./input.ts";
@@ -162,7 +163,7 @@ const withAndWithoutSlash = (path: string) => [path, path.replace(/\/$/, "")];
 
 /** Registers every route of the table on the Hono app; unknown methods on known paths answer 405. */
 export function mountRest(app: Hono, yoga: Yoga, deps: AppDeps) {
-  const routes = compileRoutes(ROUTES, yoga.getEnveloped({}).schema);
+  const routes = compileRoutes(ROUTES, internalSchema);
   for (const route of routes) {
     for (const path of withAndWithoutSlash(route.path)) app.on(route.method, path, (c) => handle(c, route, yoga, deps));
   }
@@ -170,7 +171,7 @@ export function mountRest(app: Hono, yoga: Yoga, deps: AppDeps) {
   for (const path of new Set(routes.flatMap((r) => withAndWithoutSlash(r.path)))) {
     app.all(path, (c) => methodNotAllowed(c, deps, publicPaths.has(path)));
   }
-  mountOpenApi(app, routes, yoga.getEnveloped({}).schema, deps.config);
+  mountOpenApi(app, routes, internalSchema, deps.config);
   mountApiRoot(app, routes, deps);
   return routes;
 }

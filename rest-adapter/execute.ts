@@ -7,6 +7,8 @@ import { selectingFailures } from "./typed-failures.ts";
 
 export interface CompiledRoute extends RouteSpec {
   parsed: DocumentNode;
+  /** The schema the document was validated against, and runs on: the internal graph (src/schema.ts). */
+  schema: GraphQLSchema;
 }
 
 /** The text of every fragment a document spreads, directly or inside another fragment. */
@@ -34,13 +36,14 @@ export function compileRoutes(routes: RouteSpec[], schema: GraphQLSchema): Compi
     const parsed = selectingFailures(schema, parse(documentWithFragments(route.document)));
     const errors = validate(schema, parsed);
     if (errors.length) throw new Error(`${route.method} ${route.path}: ${errors.map((e) => e.message).join("; ")}`);
-    return { ...route, parsed };
+    return { ...route, parsed, schema };
   });
 }
 
 /**
- * Runs a prepared operation through yoga's envelop pipeline (same plugins as /graphql) with the request's context;
- * like yoga's own HTTP operations, the context carries the HTTP `request` for the plugins that observe it.
+ * Runs a prepared operation through yoga's envelop pipeline (same plugins as /graphql) with the request's context, on
+ * the schema the route was compiled against rather than the one /graphql serves; like yoga's own HTTP operations, the
+ * context carries the HTTP `request` for the plugins that observe it.
  */
 export async function runOperation(
   yoga: Yoga,
@@ -51,7 +54,7 @@ export async function runOperation(
 ): Promise<ExecutionResult> {
   const enveloped = yoga.getEnveloped({ gatewayContext: ctx, request });
   const result = (await enveloped.execute({
-    schema: enveloped.schema,
+    schema: route.schema,
     document: route.parsed,
     variableValues,
     contextValue: await enveloped.contextFactory(),

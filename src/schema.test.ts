@@ -1,9 +1,14 @@
 import { readFileSync } from "node:fs";
 import { printSchema } from "graphql";
 import { expect, it } from "vitest";
-import { schema } from "./schema.ts";
+import { internalSchema, schema } from "./schema.ts";
 
-it("schema.graphql is the printed Pothos schema (run `npm run schema:print` after changing it)", () => {
-  const committed = readFileSync(new URL("../schema.graphql", import.meta.url), "utf8");
-  expect(committed).toBe(`${printSchema(schema)}\n`);
+const committed = (file: string) => readFileSync(new URL(`../${file}`, import.meta.url), "utf8");
+
+it("schema.graphql is the printed public schema (run `npm run schema:print` after changing it)", () => {
+  expect(committed("schema.graphql")).toBe(`${printSchema(schema)}\n`);
+});
+
+it("schema.internal.graphql is the printed internal schema, the REST adapter's (run `npm run schema:print`)", () => {
+  expect(committed("schema.internal.graphql")).toBe(`${printSchema(internalSchema)}\n`);
 });

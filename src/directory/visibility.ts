@@ -71,10 +71,25 @@ export function canSee(ctx: Context, kind: DirectoryKind, id: string): Promise<b
   return load(id).then(Boolean);
 }
 
+/** Rows of customers, projects and users as a record the viewer may see gave them, with the fields it shows of them. */
+const shownThroughRecords = new WeakMap<object, ReadonlySet<string>>();
+
+/**
+ * A customer, project or user row reached from a record that shows these of its fields to whoever may see the record, as
+ * Waldur's serializer of that record does (an offering user shows its provider the user's name and email; an order,
+ * its project's description): those fields of this row are given though the viewer could not GET the object.
+ */
+export function showThroughRecord<Row extends object>(row: Row, fields: readonly string[]): Row {
+  shownThroughRecords.set(row, new Set([...(shownThroughRecords.get(row) ?? []), ...fields]));
+  return row;
+}
+
 /**
  * A field of a customer, project or user reached by nesting (an offering's customer, an order's project, an offering
- * user's user): its value when the viewer could GET the object over REST, null otherwise.
+ * user's user): its value when the viewer could GET the object over REST, or the record it was reached from shows
+ * this field of it (`showThroughRecord`); null otherwise.
  */
-export async function ifVisible<T>(ctx: Context, kind: DirectoryKind, id: string, value: T): Promise<T | null> {
-  return (await canSee(ctx, kind, id)) ? value : null;
+export async function ifVisible<T>(ctx: Context, kind: DirectoryKind, row: { id: string }, value: T, field?: string): Promise<T | null> {
+  if (field !== undefined && shownThroughRecords.get(row)?.has(field)) return value;
+  return (await canSee(ctx, kind, row.id)) ? value : null;
 }

@@ -3,6 +3,7 @@ import SchemaBuilder, { type SchemaTypes } from "@pothos/core";
 import ErrorsPlugin from "@pothos/plugin-errors";
 import PrismaPlugin from "@pothos/plugin-prisma";
 import RelayPlugin, { decodeGlobalID, resolveNodes } from "@pothos/plugin-relay";
+import SubGraphPlugin from "@pothos/plugin-sub-graph";
 import type PrismaTypes from "../generated/pothos-types.ts";
 import { getDatamodel } from "../generated/pothos-types.ts";
 import type { Context } from "../context.ts";
@@ -31,6 +32,9 @@ export async function nullIfMissing<T>(load: Promise<T>): Promise<T | null> {
 
 type GlobalId = { typename: string; id: string };
 
+/** `public`: what /graphql serves; `internal`: the public graph and REST's presentation fields (the REST adapter's). */
+export type SubGraph = "public" | "internal";
+
 export const builder = new SchemaBuilder<{
   PrismaTypes: PrismaTypes;
   Context: Context;
@@ -42,10 +46,13 @@ export const builder = new SchemaBuilder<{
   Connection: { totalCount: number };
   DefaultEdgesNullability: false;
   DefaultNodeNullability: false;
+  SubGraphs: SubGraph;
 }>({
   // Errors before Prisma and Relay, as plugin-errors asks, so typed errors also wrap their fields.
-  plugins: [ErrorsPlugin, RelayPlugin, PrismaPlugin],
+  plugins: [ErrorsPlugin, RelayPlugin, PrismaPlugin, SubGraphPlugin],
   defaultFieldNullability: false,
+  // Every type and field is in both graphs unless tagged (src/graphql/sub-graphs.ts).
+  subGraphs: { defaultForTypes: ["public", "internal"], fieldsInheritFromTypes: true },
   prisma: {
     client: (ctx) => ctx.db,
     dmmf: getDatamodel(),

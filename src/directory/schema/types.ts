@@ -15,34 +15,38 @@ import { getOffering, getServiceProvider, visibleOfferingIds, visibleServiceProv
 import { billingUnit, minimalPrice, planType } from "../plans.ts";
 import { oecdLabel } from "../oecd-fos-2007.ts";
 import { visibleNode } from "../../graphql/nodes.ts";
+import { restPresentation } from "../../graphql/sub-graphs.ts";
+import { showing, type ShownCustomerField, type ShownProjectField, type ShownUserField } from "./shown-through.ts";
 
 /**
  * Customers, projects and users are reached by nesting from objects their viewer may see (an offering's customer, an
- * order's project, an offering user's user). Their uuid, url and name (username) are public there, as the parents'
- * own `customerName`-style fields are; every other field is null unless the viewer could GET the object over REST.
+ * order's project, an offering user's user). What identifies them is public there: uuid, name (username) and a
+ * customer's slug (its name spelled for URLs), as the parents' own REST fields show them. Every other field is null
+ * unless the viewer could GET the object over REST, or (`shownAs`) the record it was reached from shows that field of
+ * it (src/directory/schema/shown-through.ts: an offering user its user's email, an order its project's description).
  */
 const onlyIfVisible =
-  <P extends { id: string }>(kind: DirectoryKind, description: string) =>
-  <T>(pick: (parent: P) => T) => ({
+  <P extends { id: string }, Shown extends string = never>(kind: DirectoryKind, description: string) =>
+  <T>(pick: (parent: P) => T, shownAs?: Shown) => ({
     nullable: true as const,
-    description,
-    resolve: (parent: P, _args: object, ctx: Context) => ifVisible(ctx, kind, parent.id, pick(parent)),
+    description: shownAs ? `${description}, or the record it was reached from shows it` : description,
+    resolve: (parent: P, _args: object, ctx: Context) => ifVisible(ctx, kind, parent, pick(parent), shownAs),
   });
-const userOnly = onlyIfVisible<User>("user", "Null unless the viewer may read this user (GET /api/users/<uuid>/)");
-const customerOnly = onlyIfVisible<Customer>("customer", "Null unless the viewer may read this customer (GET /api/customers/<uuid>/)");
-const projectOnly = onlyIfVisible<Project>("project", "Null unless the viewer may read this project (GET /api/projects/<uuid>/)");
+const userOnly = onlyIfVisible<User, ShownUserField>("user", "Null unless the viewer may read this user (GET /api/users/<uuid>/)");
+const customerOnly = onlyIfVisible<Customer, ShownCustomerField>("customer", "Null unless the viewer may read this customer (GET /api/customers/<uuid>/)");
+const projectOnly = onlyIfVisible<Project, ShownProjectField>("project", "Null unless the viewer may read this project (GET /api/projects/<uuid>/)");
 const dateOnly = (date: Date | null) => (date ? date.toISOString().slice(0, 10) : null);
 
 export const UserRef = builder.prismaNode("User", {
   ...visibleNode(getUser, { type: "User", visibleAmong: visibleUserIds }),
   fields: (t) => ({
     uuid: t.string({ resolve: (u) => toHex(u.id) }),
-    url: t.string({ resolve: (u, _a, ctx) => apiUrl(ctx, "user", u.id) }),
+    ...restPresentation({ url: t.string({ resolve: (u, _a, ctx) => apiUrl(ctx, "user", u.id) }) }),
     username: t.exposeString("username"),
-    email: t.string(userOnly((u) => u.email)),
-    firstName: t.string(userOnly((u) => u.firstName)),
-    lastName: t.string(userOnly((u) => u.lastName)),
-    fullName: t.string(userOnly((u) => `${u.firstName} ${u.lastName}`.trim())),
+    email: t.string(userOnly((u) => u.email, "email")),
+    firstName: t.string(userOnly((u) => u.firstName, "firstName")),
+    lastName: t.string(userOnly((u) => u.lastName, "lastName")),
+    fullName: t.string(userOnly((u) => `${u.firstName} ${u.lastName}`.trim(), "fullName")),
     isStaff: t.boolean(userOnly((u) => u.isStaff)),
     isSupport: t.boolean(userOnly((u) => u.isSupport)),
     isActive: t.boolean(userOnly((u) => u.isActive)),
@@ -64,42 +68,44 @@ export const CustomerRef = builder.prismaNode("Customer", {
   ...visibleNode(getCustomer, { type: "Customer", visibleAmong: visibleCustomerIds }),
   fields: (t) => ({
     uuid: t.string({ resolve: (c) => toHex(c.id) }),
-    url: t.string({ resolve: (c, _a, ctx) => apiUrl(ctx, "customer", c.id) }),
     name: t.exposeString("name"),
-    abbreviation: t.string(customerOnly((c) => c.abbreviation)),
+    abbreviation: t.string(customerOnly((c) => c.abbreviation, "abbreviation")),
     email: t.string(customerOnly((c) => c.email)),
     created: t.field({ type: "DateTime", ...customerOnly((c) => c.created) }),
     serviceProvider: t.relation("serviceProvider", { nullable: true }),
-    slug: t.string(customerOnly((c) => c.slug)),
+    slug: t.string({ nullable: true, resolve: (c) => c.slug }),
     displayName: t.string(customerOnly((c) => c.abbreviation || c.name)),
     accountingStartDate: t.field({ type: "DateTime", ...customerOnly((c) => c.created) }),
     projectsCount: t.int({
       nullable: true,
       select: { _count: { select: { projects: true } } },
-      resolve: (c, _a, ctx) => ifVisible(ctx, "customer", c.id, c._count.projects),
+      resolve: (c, _a, ctx) => ifVisible(ctx, "customer", c, c._count.projects),
     }),
     usersCount: t.int({
       nullable: true,
       description: "People holding a role on the customer or one of its projects",
-      resolve: async (c, _a, ctx) => ifVisible(ctx, "customer", c.id, await countCustomerUsers(ctx, c.id)),
+      resolve: async (c, _a, ctx) => ifVisible(ctx, "customer", c, await countCustomerUsers(ctx, c.id)),
     }),
     isServiceProvider: t.boolean({
       nullable: true,
       select: { serviceProvider: { select: { id: true } } },
-      resolve: (c, _a, ctx) => ifVisible(ctx, "customer", c.id, c.serviceProvider !== null),
+      resolve: (c, _a, ctx) => ifVisible(ctx, "customer", c, c.serviceProvider !== null),
     }),
-    serviceProviderUuid: t.string({
-      nullable: true,
-      select: { serviceProvider: { select: { id: true } } },
-      resolve: (c, _a, ctx) => ifVisible(ctx, "customer", c.id, c.serviceProvider && toHex(c.serviceProvider.id)),
-    }),
-    serviceProviderUrl: t.string({
-      nullable: true,
-      select: { serviceProvider: { select: { id: true } } },
-      resolve: (c, _a, ctx) => ifVisible(ctx, "customer", c.id, c.serviceProvider && apiUrl(ctx, "serviceProvider", c.serviceProvider.id)),
+    ...restPresentation({
+      url: t.string({ resolve: (c, _a, ctx) => apiUrl(ctx, "customer", c.id) }),
+      serviceProviderUuid: t.string({
+        nullable: true,
+        select: { serviceProvider: { select: { id: true } } },
+        resolve: (c, _a, ctx) => ifVisible(ctx, "customer", c, c.serviceProvider && toHex(c.serviceProvider.id)),
+      }),
+      serviceProviderUrl: t.string({
+        nullable: true,
+        select: { serviceProvider: { select: { id: true } } },
+        resolve: (c, _a, ctx) => ifVisible(ctx, "customer", c, c.serviceProvider && apiUrl(ctx, "serviceProvider", c.serviceProvider.id)),
+      }),
     }),
     // Waldur fields without a counterpart here: empty for every customer, as their filters treat them.
-    nativeName: t.string(customerOnly(() => "")),
+    nativeName: t.string(customerOnly(() => "", "nativeName")),
     contactDetails: t.string(customerOnly(() => "")),
     agreementNumber: t.string(customerOnly(() => "")),
     registrationCode: t.string(customerOnly(() => "")),
@@ -114,38 +120,43 @@ export const ProjectRef = builder.prismaNode("Project", {
   ...visibleNode(getProject, { type: "Project", visibleAmong: visibleProjectIds }),
   fields: (t) => ({
     uuid: t.string({ resolve: (p) => toHex(p.id) }),
-    url: t.string({ resolve: (p, _a, ctx) => apiUrl(ctx, "project", p.id) }),
     name: t.exposeString("name"),
-    description: t.string(projectOnly((p) => p.description)),
+    description: t.string(projectOnly((p) => p.description, "description")),
     created: t.field({ type: "DateTime", ...projectOnly((p) => p.created) }),
     customer: t.relation("customer"),
-    customerUuid: t.string({ resolve: (p) => toHex(p.customerId) }),
-    customerUrl: t.string({ resolve: (p, _a, ctx) => apiUrl(ctx, "customer", p.customerId) }),
-    customerName: t.string({ select: { customer: { select: { name: true } } }, resolve: (p) => p.customer.name }),
     slug: t.exposeString("slug"),
-    endDate: t.string({ ...projectOnly((p) => dateOnly(p.endDate)), description: "YYYY-MM-DD; null without one, or unless the viewer may read the project" }),
+    endDate: t.string({
+      ...projectOnly((p) => dateOnly(p.endDate), "endDate"),
+      description: "YYYY-MM-DD; null without one, or unless the viewer may read the project or the record it was reached from shows it",
+    }),
     endDateUpdatedAt: t.field({ type: "DateTime", ...projectOnly((p) => p.endDateUpdatedAt), description: "When the end date last changed; null until it does" }),
     isIndustry: t.boolean(projectOnly((p) => p.isIndustry)),
     oecdFos2007Code: t.string({ ...projectOnly((p) => p.oecdFos2007Code), description: "OECD Fields of Science (2007) code; \"\" or null when unclassified" }),
-    oecdFos2007Label: t.string({ ...projectOnly((p) => oecdLabel(p.oecdFos2007Code)), description: "The code's field of science; empty when unclassified" }),
-    customerSlug: t.string({
-      nullable: true,
-      select: { customer: { select: { slug: true } } },
-      resolve: (p, _a, ctx) => ifVisible(ctx, "project", p.id, p.customer.slug),
-    }),
-    customerAbbreviation: t.string({
-      nullable: true,
-      select: { customer: { select: { abbreviation: true } } },
-      resolve: (p, _a, ctx) => ifVisible(ctx, "project", p.id, p.customer.abbreviation),
-    }),
     resourcesCount: t.int({
       nullable: true,
       description: "Resources of the project that are OK or updating",
       select: { _count: { select: { resources: { where: { state: { in: ["OK", "UPDATING"] } } } } } },
-      resolve: (p, _a, ctx) => ifVisible(ctx, "project", p.id, p._count.resources),
+      resolve: (p, _a, ctx) => ifVisible(ctx, "project", p, p._count.resources),
+    }),
+    ...restPresentation({
+      url: t.string({ resolve: (p, _a, ctx) => apiUrl(ctx, "project", p.id) }),
+      oecdFos2007Label: t.string({ ...projectOnly((p) => oecdLabel(p.oecdFos2007Code)), description: "The code's field of science; empty when unclassified" }),
+      customerUuid: t.string({ resolve: (p) => toHex(p.customerId) }),
+      customerUrl: t.string({ resolve: (p, _a, ctx) => apiUrl(ctx, "customer", p.customerId) }),
+      customerName: t.string({ select: { customer: { select: { name: true } } }, resolve: (p) => p.customer.name }),
+      customerSlug: t.string({
+        nullable: true,
+        select: { customer: { select: { slug: true } } },
+        resolve: (p, _a, ctx) => ifVisible(ctx, "project", p, p.customer.slug),
+      }),
+      customerAbbreviation: t.string({
+        nullable: true,
+        select: { customer: { select: { abbreviation: true } } },
+        resolve: (p, _a, ctx) => ifVisible(ctx, "project", p, p.customer.abbreviation),
+      }),
+      customerNativeName: t.string(projectOnly(() => "")),
     }),
     // Waldur fields without a counterpart here: the same for every project, as their filters and orderings treat them.
-    customerNativeName: t.string(projectOnly(() => "")),
     backendId: t.string(projectOnly(() => "")),
     isRemoved: t.boolean(projectOnly(() => false)),
     startDate: t.string({ nullable: true, description: "Not recorded here: always null", resolve: () => null }),
@@ -156,16 +167,19 @@ export const ServiceProviderRef = builder.prismaNode("ServiceProvider", {
   ...visibleNode(getServiceProvider, { type: "ServiceProvider", visibleAmong: visibleServiceProviderIds }),
   fields: (t) => ({
     uuid: t.string({ resolve: (s) => toHex(s.id) }),
-    url: t.string({ resolve: (s, _a, ctx) => apiUrl(ctx, "serviceProvider", s.id) }),
     description: t.exposeString("description"),
     created: t.expose("created", { type: "DateTime" }),
-    customer: t.relation("customer"),
-    customerUuid: t.string({ resolve: (s) => toHex(s.customerId) }),
-    customerUrl: t.string({ resolve: (s, _a, ctx) => apiUrl(ctx, "customer", s.customerId) }),
-    customerName: t.string({ select: { customer: { select: { name: true } } }, resolve: (s) => s.customer.name }),
-    customerAbbreviation: t.string({ select: { customer: { select: { abbreviation: true } } }, resolve: (s) => s.customer.abbreviation }),
-    customerSlug: t.string({ select: { customer: { select: { slug: true } } }, resolve: (s) => s.customer.slug }),
-    customerNativeName: t.string({ description: "Not stored here: always empty", resolve: () => "" }),
+    // Waldur's service provider shows its customer's abbreviation and native name to anyone who may list providers.
+    customer: showing(t.relation("customer"), ["abbreviation", "nativeName"]),
+    ...restPresentation({
+      url: t.string({ resolve: (s, _a, ctx) => apiUrl(ctx, "serviceProvider", s.id) }),
+      customerUuid: t.string({ resolve: (s) => toHex(s.customerId) }),
+      customerUrl: t.string({ resolve: (s, _a, ctx) => apiUrl(ctx, "customer", s.customerId) }),
+      customerName: t.string({ select: { customer: { select: { name: true } } }, resolve: (s) => s.customer.name }),
+      customerAbbreviation: t.string({ select: { customer: { select: { abbreviation: true } } }, resolve: (s) => s.customer.abbreviation }),
+      customerSlug: t.string({ select: { customer: { select: { slug: true } } }, resolve: (s) => s.customer.slug }),
+      customerNativeName: t.string({ description: "Not stored here: always empty", resolve: () => "" }),
+    }),
     offeringCount: t.int({
       description: "The customer's Active and Paused offerings",
       select: { customer: { select: { _count: { select: { offerings: { where: { state: { in: ["ACTIVE", "PAUSED"] } } } } } } } },
@@ -188,11 +202,14 @@ builder.prismaNode("OfferingComponent", {
     type: t.exposeString("type"),
     name: t.exposeString("name"),
     billingType: t.expose("billingType", { type: BillingTypeEnum }),
-    billingTypeLabel: t.string({ description: "Waldur's value: usage, fixed, limit or one", resolve: (c) => c.billingType.toLowerCase() }),
     measuredUnit: t.exposeString("measuredUnit"),
     limitPeriod: t.exposeString("limitPeriod", { nullable: true }),
     limitAmount: t.exposeInt("limitAmount", { nullable: true }),
-    offeringUuid: t.string({ resolve: (c) => toHex(c.offeringId) }),
+    offering: t.relation("offering"),
+    ...restPresentation({
+      billingTypeLabel: t.string({ description: "Waldur's value: usage, fixed, limit or one", resolve: (c) => c.billingType.toLowerCase() }),
+      offeringUuid: t.string({ resolve: (c) => toHex(c.offeringId) }),
+    }),
   }),
 });
 
@@ -204,9 +221,12 @@ builder.prismaNode("OfferingPlan", {
     unitPrice: t.string({ resolve: (p) => p.unitPrice.toFixed(10) }),
     unit: t.exposeString("unit"),
     archived: t.exposeBoolean("archived"),
-    url: t.string({ resolve: (p, _a, ctx) => apiUrl(ctx, "plan", p.id) }),
     resourcesCount: t.relationCount("resources"),
-    offeringUrl: t.string({ resolve: (p, _a, ctx) => apiUrl(ctx, "offering", p.offeringId) }),
+    offering: t.relation("offering"),
+    ...restPresentation({
+      url: t.string({ resolve: (p, _a, ctx) => apiUrl(ctx, "plan", p.id) }),
+      offeringUrl: t.string({ resolve: (p, _a, ctx) => apiUrl(ctx, "offering", p.offeringId) }),
+    }),
     billingUnit: t.string({ nullable: true, description: "The unit when it is one of Waldur's billing units, else null", resolve: billingUnit }),
     planType: t.string({ description: 'Waldur\'s plan_type: "fixed" for a priced plan, "" for a free one', resolve: planType }),
     minimalPrice: t.string({ description: "Decimal string: the unit price (the plan's only price)", resolve: minimalPrice }),
@@ -226,20 +246,22 @@ export const OfferingRef = builder.prismaNode("Offering", {
   ...visibleNode(getOffering, { type: "Offering", visibleAmong: visibleOfferingIds }),
   fields: (t) => ({
     uuid: t.string({ resolve: (o) => toHex(o.id) }),
-    url: t.string({ resolve: (o, _a, ctx) => apiUrl(ctx, "offering", o.id) }),
     name: t.exposeString("name"),
     type: t.exposeString("type"),
     state: t.expose("state", { type: OfferingStateEnum }),
-    stateLabel: t.string({ resolve: (o) => OFFERING_STATE_LABELS[o.state] }),
     description: t.exposeString("description"),
     pluginOptions: t.expose("pluginOptions", { type: "JSON" }),
     partitions: t.expose("partitions", { type: "JSON", description: "The backend's partitions, as the site agent reads them" }),
     backendId: t.exposeString("backendId"),
     created: t.expose("created", { type: "DateTime" }),
     customer: t.relation("customer"),
-    customerUuid: t.string({ resolve: (o) => toHex(o.customerId) }),
-    customerUrl: t.string({ resolve: (o, _a, ctx) => apiUrl(ctx, "customer", o.customerId) }),
-    customerName: t.string({ select: { customer: { select: { name: true } } }, resolve: (o) => o.customer.name }),
+    ...restPresentation({
+      url: t.string({ resolve: (o, _a, ctx) => apiUrl(ctx, "offering", o.id) }),
+      stateLabel: t.string({ resolve: (o) => OFFERING_STATE_LABELS[o.state] }),
+      customerUuid: t.string({ resolve: (o) => toHex(o.customerId) }),
+      customerUrl: t.string({ resolve: (o, _a, ctx) => apiUrl(ctx, "customer", o.customerId) }),
+      customerName: t.string({ select: { customer: { select: { name: true } } }, resolve: (o) => o.customer.name }),
+    }),
     components: t.relation("components", { query: { orderBy: { type: "asc" } } }),
     plans: t.relation("plans", { query: { orderBy: { name: "asc" } } }),
     slug: t.exposeString("slug"),
