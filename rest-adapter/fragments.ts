@@ -85,9 +85,9 @@ export const FRAGMENTS = [
      project: projectUrl project_uuid: projectUuid project_name: projectName project_slug: projectSlug
      project_description: projectDescription customer_uuid: customerUuid customer_name: customerName customer_slug: customerSlug
      created_by_username: createdByUsername created_by_full_name: createdByFullName created_by_email: createdByEmail
-     consumer_reviewed_by: consumerReviewedBy consumer_reviewed_by_username: consumerReviewedBy
+     consumer_reviewed_by: consumerReviewedByUsername consumer_reviewed_by_username: consumerReviewedByUsername
      consumer_reviewed_by_full_name: consumerReviewedByFullName consumer_reviewed_at: consumerReviewedAt
-     provider_reviewed_by: providerReviewedBy provider_reviewed_by_username: providerReviewedBy
+     provider_reviewed_by: providerReviewedByUsername provider_reviewed_by_username: providerReviewedByUsername
      provider_reviewed_by_full_name: providerReviewedByFullName provider_reviewed_at: providerReviewedAt
      error_message: errorMessage error_traceback: errorTraceback backend_id: backendId request_comment: requestComment
      start_date: startDate completed_at: completedAt created modified`,

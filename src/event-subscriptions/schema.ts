@@ -13,6 +13,7 @@ import * as consumerQueues from "./consumer-queues.ts";
 import * as queues from "./queues.ts";
 import * as subscriptions from "./subscriptions.ts";
 import * as sync from "./sync.ts";
+import { restPresentation } from "../graphql/sub-graphs.ts";
 
 const ObservableObjectRef = builder.objectRef<{ objectType: string }>("ObservableObject").implement({
   fields: (t) => ({ objectType: t.exposeString("objectType") }),
@@ -23,14 +24,16 @@ export const EventSubscriptionRef = builder.prismaNode("EventSubscription", {
   description: "A site agent's subscription to one type of change: its uuid hex is the broker login, its owner's uuid hex the vhost",
   fields: (t) => ({
     uuid: t.string({ resolve: (s) => toHex(s.id) }),
-    url: t.string({ resolve: (s, _a, ctx) => apiUrl(ctx, "eventSubscription", s.id) }),
     user: t.relation("user"),
-    userUrl: t.string({ resolve: (s, _a, ctx) => apiUrl(ctx, "user", s.userId) }),
-    userUuid: t.string({ resolve: (s) => toHex(s.userId) }),
-    userUsername: t.string({ select: { user: { select: { username: true } } }, resolve: (s) => s.user.username }),
-    userFullName: t.string({
-      select: { user: { select: { firstName: true, lastName: true } } },
-      resolve: (s) => `${s.user.firstName} ${s.user.lastName}`.trim(),
+    ...restPresentation({
+      url: t.string({ resolve: (s, _a, ctx) => apiUrl(ctx, "eventSubscription", s.id) }),
+      userUrl: t.string({ resolve: (s, _a, ctx) => apiUrl(ctx, "user", s.userId) }),
+      userUuid: t.string({ resolve: (s) => toHex(s.userId) }),
+      userUsername: t.string({ select: { user: { select: { username: true } } }, resolve: (s) => s.user.username }),
+      userFullName: t.string({
+        select: { user: { select: { firstName: true, lastName: true } } },
+        resolve: (s) => `${s.user.firstName} ${s.user.lastName}`.trim(),
+      }),
     }),
     description: t.exposeString("description"),
     sourceIp: t.exposeString("sourceIp", { nullable: true }),
@@ -46,12 +49,14 @@ export const EventSubscriptionQueueRef = builder.prismaNode("EventSubscriptionQu
   ...visibleNode(queues.getEventSubscriptionQueue),
   fields: (t) => ({
     uuid: t.string({ resolve: (q) => toHex(q.id) }),
-    url: t.string({ resolve: (q, _a, ctx) => apiUrl(ctx, "eventSubscriptionQueue", q.id) }),
     eventSubscription: t.relation("subscription"),
-    eventSubscriptionUrl: t.string({ resolve: (q, _a, ctx) => apiUrl(ctx, "eventSubscription", q.subscriptionId) }),
-    eventSubscriptionUuid: t.string({ resolve: (q) => toHex(q.subscriptionId) }),
     offering: t.relation("offering"),
-    offeringUuid: t.string({ resolve: (q) => toHex(q.offeringId) }),
+    ...restPresentation({
+      url: t.string({ resolve: (q, _a, ctx) => apiUrl(ctx, "eventSubscriptionQueue", q.id) }),
+      eventSubscriptionUrl: t.string({ resolve: (q, _a, ctx) => apiUrl(ctx, "eventSubscription", q.subscriptionId) }),
+      eventSubscriptionUuid: t.string({ resolve: (q) => toHex(q.subscriptionId) }),
+      offeringUuid: t.string({ resolve: (q) => toHex(q.offeringId) }),
+    }),
     objectType: t.exposeString("objectType"),
     queueName: t.string({ resolve: (q) => subscriptionQueueName(q.subscriptionId, q.offeringId, q.objectType) }),
     vhost: t.string({ select: { subscription: { select: { userId: true } } }, resolve: (q) => vhostOf(q.subscription.userId) }),

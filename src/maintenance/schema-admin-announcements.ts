@@ -2,7 +2,8 @@ import { builder, nullIfMissing } from "../graphql/builder.ts";
 import { collectionInputs } from "../graphql/collection-inputs.ts";
 import { connectionType, nodesQuery, pageArgs, toPage, relayConnection } from "../graphql/pagination.ts";
 import * as announcements from "./admin-announcements.ts";
-import { AdminAnnouncementRef, AnnouncementTypeEnum } from "./schema-types.ts";
+import { AnnouncementTypeEnum } from "./schema-types.ts";
+import { AdminAnnouncementRef } from "./schema-admin-announcement-type.ts";
 import { deleted, DeletionRef } from "../graphql/deletion.ts";
 import { MUTATION_RESULT, uuidInput } from "../graphql/mutations.ts";
 

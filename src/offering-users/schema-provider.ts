@@ -1,6 +1,7 @@
 import { builder } from "../graphql/builder.ts";
 import { connectionType, pageArgs, relayConnection } from "../graphql/pagination.ts";
 import { toHex } from "../platform/ids.ts";
+import { restPresentation } from "../graphql/sub-graphs.ts";
 import { attributeConfigUuid, EXPOSED_USER_FIELDS, offeringAccounts, userAttributeConfig, type UserAttributeConfig } from "./provider-views.ts";
 
 /** Waldur's expose_* switches that the gateway's offering-user serializer turns on. */
@@ -9,8 +10,14 @@ const EXPOSE_SWITCHES = Object.fromEntries(EXPOSED_USER_FIELDS.map((field) => [`
 const UserAttributeConfigRef = builder.objectRef<UserAttributeConfig>("OfferingUserAttributeConfig").implement({
   fields: (t) => ({
     uuid: t.string({ resolve: (c) => attributeConfigUuid(c.offeringId) }),
-    offeringUuid: t.string({ resolve: (c) => toHex(c.offeringId) }),
-    offeringName: t.exposeString("offeringName"),
+    offering: t.prismaField({
+      type: "Offering",
+      resolve: (query, c, _args, ctx) => ctx.db.offering.findUniqueOrThrow({ ...query, where: { id: c.offeringId } }),
+    }),
+    ...restPresentation({
+      offeringUuid: t.string({ resolve: (c) => toHex(c.offeringId) }),
+      offeringName: t.exposeString("offeringName"),
+    }),
     exposedFields: t.stringList({ resolve: (c) => [...c.exposedFields] }),
     exposeSwitches: t.field({ type: "JSON", description: "Waldur's expose_<field> booleans", resolve: () => EXPOSE_SWITCHES }),
     isDefault: t.boolean({ description: "Always true: the gateway has no per-offering configuration", resolve: () => true }),

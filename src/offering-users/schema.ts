@@ -15,6 +15,8 @@ import { OFFERING_USER_STATES, stateLabel } from "./states.ts";
 import { OFFERING_USER_OPERATIONS, OFFERING_USER_TRANSITIONS, transitionMutationName, storesComment } from "./transitions.ts";
 import * as service from "./service.ts";
 import { visibleNode } from "../graphql/nodes.ts";
+import { restPresentation } from "../graphql/sub-graphs.ts";
+import { showing } from "../directory/schema/shown-through.ts";
 
 export const OfferingUserStateEnum = builder.enumType("OfferingUserState", {
   values: Object.fromEntries(
@@ -32,11 +34,8 @@ export const OfferingUserRef = builder.prismaNode("OfferingUser", {
   ...visibleNode(service.getOfferingUser, { type: "OfferingUser", visibleAmong: service.visibleOfferingUserIds }),
   fields: (t) => ({
     uuid: t.string({ resolve: (ou) => toHex(ou.id) }),
-    url: t.string({ resolve: (ou, _args, ctx) => apiUrl(ctx, "offeringUser", ou.id) }),
     state: t.expose("state", { type: OfferingUserStateEnum }),
-    stateLabel: t.string({ description: "Waldur's display label of the state", resolve: (ou) => stateLabel(ou.state) }),
     runtimeState: t.field({ type: OfferingUserRuntimeStateEnum, description: "Read off the state", resolve: (ou) => runtimeStateOf(ou.state) }),
-    runtimeStateLabel: t.string({ resolve: (ou) => OFFERING_USER_RUNTIME_STATES[runtimeStateOf(ou.state)] }),
     username: t.exposeString("username", { nullable: true }),
     isRestricted: t.exposeBoolean("isRestricted"),
     serviceProviderComment: t.exposeString("serviceProviderComment"),
@@ -45,26 +44,32 @@ export const OfferingUserRef = builder.prismaNode("OfferingUser", {
     created: t.expose("created", { type: "DateTime" }),
     modified: t.expose("modified", { type: "DateTime" }),
     offering: t.relation("offering"),
-    offeringUuid: t.string({ resolve: (ou) => toHex(ou.offeringId) }),
-    offeringUrl: t.string({ resolve: (ou, _args, ctx) => apiUrl(ctx, "offering", ou.offeringId) }),
-    offeringName: t.string({ select: { offering: { select: { name: true } } }, resolve: (ou) => ou.offering.name }),
-    customerUuid: t.string({
-      select: { offering: { select: { customerId: true } } },
-      resolve: (ou) => toHex(ou.offering.customerId),
+    // Waldur's offering user shows its provider the user's names and email.
+    user: showing(t.relation("user"), ["email", "firstName", "lastName", "fullName"]),
+    ...restPresentation({
+      url: t.string({ resolve: (ou, _args, ctx) => apiUrl(ctx, "offeringUser", ou.id) }),
+      stateLabel: t.string({ description: "Waldur's display label of the state", resolve: (ou) => stateLabel(ou.state) }),
+      runtimeStateLabel: t.string({ resolve: (ou) => OFFERING_USER_RUNTIME_STATES[runtimeStateOf(ou.state)] }),
+      offeringUuid: t.string({ resolve: (ou) => toHex(ou.offeringId) }),
+      offeringUrl: t.string({ resolve: (ou, _args, ctx) => apiUrl(ctx, "offering", ou.offeringId) }),
+      offeringName: t.string({ select: { offering: { select: { name: true } } }, resolve: (ou) => ou.offering.name }),
+      customerUuid: t.string({
+        select: { offering: { select: { customerId: true } } },
+        resolve: (ou) => toHex(ou.offering.customerId),
+      }),
+      customerName: t.string({
+        select: { offering: { select: { customer: { select: { name: true } } } } },
+        resolve: (ou) => ou.offering.customer.name,
+      }),
+      userUuid: t.string({ resolve: (ou) => toHex(ou.userId) }),
+      userUrl: t.string({ resolve: (ou, _args, ctx) => apiUrl(ctx, "user", ou.userId) }),
+      // The record's copies of its user's fields (kept by triggers): no join to the user.
+      userUsername: t.exposeString("userUsername"),
+      userFirstName: t.exposeString("userFirstName"),
+      userLastName: t.exposeString("userLastName"),
+      userFullName: t.string({ resolve: (ou) => `${ou.userFirstName} ${ou.userLastName}`.trim() }),
+      userEmail: t.exposeString("userEmail"),
     }),
-    customerName: t.string({
-      select: { offering: { select: { customer: { select: { name: true } } } } },
-      resolve: (ou) => ou.offering.customer.name,
-    }),
-    user: t.relation("user"),
-    userUuid: t.string({ resolve: (ou) => toHex(ou.userId) }),
-    userUrl: t.string({ resolve: (ou, _args, ctx) => apiUrl(ctx, "user", ou.userId) }),
-    // The record's copies of its user's fields (kept by triggers): no join to the user.
-    userUsername: t.exposeString("userUsername"),
-    userFirstName: t.exposeString("userFirstName"),
-    userLastName: t.exposeString("userLastName"),
-    userFullName: t.string({ resolve: (ou) => `${ou.userFirstName} ${ou.userLastName}`.trim() }),
-    userEmail: t.exposeString("userEmail"),
   }),
 });
 

@@ -3,6 +3,7 @@ import type { Context } from "../context.ts";
 import { builder } from "../graphql/builder.ts";
 import { OFFERING_STATE_LABELS } from "../directory/offerings.ts";
 import { consentStatus, requiresReconsent } from "../terms-of-service/consent-status.ts";
+import { restPresentation } from "../graphql/sub-graphs.ts";
 
 /**
  * Fields of Waldur's Resource serializer that derive from the offering, its provider, the plan, the project and
@@ -22,21 +23,48 @@ const viewerId = (ctx: Context) => ctx.viewer?.id ?? NIL_UUID;
 /** One selection of the offering's components for every field that reads them, so they load in the list's query. */
 const OFFERING_COMPONENTS = { offering: { select: { components: { orderBy: { type: "asc" as const } } } } };
 
+/** The offering's, provider's, plan's and project's fields as Waldur's serializer copies them onto the resource. */
+builder.prismaObjectFields("Resource", (t) =>
+  restPresentation({
+    offeringSlug: t.string({ select: { offering: { select: { slug: true } } }, resolve: (r) => r.offering.slug }),
+    offeringDescription: t.string({ select: { offering: { select: { description: true } } }, resolve: (r) => r.offering.description }),
+    offeringStateLabel: t.string({
+      description: "Waldur's label of the offering's state",
+      select: { offering: { select: { state: true } } },
+      resolve: (r) => OFFERING_STATE_LABELS[r.offering.state],
+    }),
+    offeringShared: t.boolean({ description: "Always true: no offering here is private to a project", resolve: () => true }),
+    offeringBillable: t.boolean({ description: "Always true, Waldur's default", resolve: () => true }),
+    offeringComponents: t.field({
+      type: [getRefFromModel("OfferingComponent", builder)],
+      select: OFFERING_COMPONENTS,
+      resolve: (r) => r.offering.components,
+    }),
+    providerSlug: t.string({
+      select: { offering: { select: { customer: { select: { slug: true } } } } },
+      resolve: (r) => r.offering.customer.slug,
+    }),
+    providerDescription: t.string({
+      description: "The service provider's description (empty when the organisation is not registered as one)",
+      select: { offering: { select: { customer: { select: { serviceProvider: { select: { description: true } } } } } } },
+      resolve: (r) => r.offering.customer.serviceProvider?.description ?? "",
+    }),
+    planUnit: t.string({
+      nullable: true,
+      select: { plan: { select: { unit: true } } },
+      resolve: (r) => (r.plan && BILLING_UNITS.includes(r.plan.unit) ? r.plan.unit : null),
+    }),
+    projectEffectiveEndDate: t.string({
+      nullable: true,
+      description: "YYYY-MM-DD; the project's end date, as projects have no grace period here",
+      select: { project: { select: { endDate: true } } },
+      resolve: (r) => dateOnly(r.project.endDate),
+    }),
+    projectIsInGracePeriod: t.boolean({ description: "Always false: projects have no grace period here", resolve: () => false }),
+  }),
+);
+
 builder.prismaObjectFields("Resource", (t) => ({
-  offeringSlug: t.string({ select: { offering: { select: { slug: true } } }, resolve: (r) => r.offering.slug }),
-  offeringDescription: t.string({ select: { offering: { select: { description: true } } }, resolve: (r) => r.offering.description }),
-  offeringStateLabel: t.string({
-    description: "Waldur's label of the offering's state",
-    select: { offering: { select: { state: true } } },
-    resolve: (r) => OFFERING_STATE_LABELS[r.offering.state],
-  }),
-  offeringShared: t.boolean({ description: "Always true: no offering here is private to a project", resolve: () => true }),
-  offeringBillable: t.boolean({ description: "Always true, Waldur's default", resolve: () => true }),
-  offeringComponents: t.field({
-    type: [getRefFromModel("OfferingComponent", builder)],
-    select: OFFERING_COMPONENTS,
-    resolve: (r) => r.offering.components,
-  }),
   isUsageBased: t.boolean({
     description: "The offering has a usage-based component",
     select: OFFERING_COMPONENTS,
@@ -47,27 +75,6 @@ builder.prismaObjectFields("Resource", (t) => ({
     select: OFFERING_COMPONENTS,
     resolve: (r) => r.offering.components.some((c) => c.billingType === "LIMIT"),
   }),
-  providerSlug: t.string({
-    select: { offering: { select: { customer: { select: { slug: true } } } } },
-    resolve: (r) => r.offering.customer.slug,
-  }),
-  providerDescription: t.string({
-    description: "The service provider's description (empty when the organisation is not registered as one)",
-    select: { offering: { select: { customer: { select: { serviceProvider: { select: { description: true } } } } } } },
-    resolve: (r) => r.offering.customer.serviceProvider?.description ?? "",
-  }),
-  planUnit: t.string({
-    nullable: true,
-    select: { plan: { select: { unit: true } } },
-    resolve: (r) => (r.plan && BILLING_UNITS.includes(r.plan.unit) ? r.plan.unit : null),
-  }),
-  projectEffectiveEndDate: t.string({
-    nullable: true,
-    description: "YYYY-MM-DD; the project's end date, as projects have no grace period here",
-    select: { project: { select: { endDate: true } } },
-    resolve: (r) => dateOnly(r.project.endDate),
-  }),
-  projectIsInGracePeriod: t.boolean({ description: "Always false: projects have no grace period here", resolve: () => false }),
   resourceEffectiveEndDate: t.string({
     nullable: true,
     description: "YYYY-MM-DD; the earlier of the resource's and its project's end dates",

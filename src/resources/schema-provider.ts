@@ -13,20 +13,23 @@ import { setMembershipSyncStatuses } from "./membership-sync.ts";
 import { transitionResource } from "./state-actions.ts";
 import { ResourceStateEnum } from "./schema.ts";
 import "./schema-derived.ts";
+import { restPresentation } from "../graphql/sub-graphs.ts";
 
 const dateOnly = (date: Date | null) => (date ? date.toISOString().slice(0, 10) : null);
 
 builder.prismaObjectFields("Resource", (t) => ({
   slug: t.exposeString("slug"),
-  projectSlug: t.string({ select: { project: { select: { slug: true } } }, resolve: (r) => r.project.slug }),
-  customerSlug: t.string({ select: { project: { select: { customer: { select: { slug: true } } } } }, resolve: (r) => r.project.customer.slug }),
-  projectEndDate: t.string({
-    nullable: true,
-    description: "YYYY-MM-DD",
-    select: { project: { select: { endDate: true } } },
-    resolve: (r) => dateOnly(r.project.endDate),
+  ...restPresentation({
+    projectSlug: t.string({ select: { project: { select: { slug: true } } }, resolve: (r) => r.project.slug }),
+    customerSlug: t.string({ select: { project: { select: { customer: { select: { slug: true } } } } }, resolve: (r) => r.project.customer.slug }),
+    projectEndDate: t.string({
+      nullable: true,
+      description: "YYYY-MM-DD",
+      select: { project: { select: { endDate: true } } },
+      resolve: (r) => dateOnly(r.project.endDate),
+    }),
+    offeringBackendId: t.string({ select: { offering: { select: { backendId: true } } }, resolve: (r) => r.offering.backendId }),
   }),
-  offeringBackendId: t.string({ select: { offering: { select: { backendId: true } } }, resolve: (r) => r.offering.backendId }),
   restrictMemberAccess: t.exposeBoolean("restrictMemberAccess"),
   paused: t.exposeBoolean("paused"),
   downscaled: t.exposeBoolean("downscaled"),
@@ -41,7 +44,6 @@ builder.prismaObjectFields("Resource", (t) => ({
 const TeamMemberRef = builder.objectRef<TeamMember>("ResourceTeamMember").implement({
   fields: (t) => ({
     uuid: t.string({ description: "The user's uuid", resolve: (m) => toHex(m.userId) }),
-    url: t.string({ description: "The user's URL", resolve: (m, _a, ctx) => apiUrl(ctx, "user", m.userId) }),
     username: t.exposeString("username"),
     fullName: t.exposeString("fullName"),
     email: t.exposeString("email"),
@@ -52,7 +54,10 @@ const TeamMemberRef = builder.objectRef<TeamMember>("ResourceTeamMember").implem
       description: "The username of the user's account on the resource's offering",
     }),
     offeringUserState: t.field({ type: OfferingUserStateEnum, nullable: true, resolve: (m) => m.offeringUserState }),
-    offeringUserStateLabel: t.string({ nullable: true, resolve: (m) => (m.offeringUserState ? offeringUserStateLabel(m.offeringUserState) : null) }),
+    ...restPresentation({
+      url: t.string({ description: "The user's URL", resolve: (m, _a, ctx) => apiUrl(ctx, "user", m.userId) }),
+      offeringUserStateLabel: t.string({ nullable: true, resolve: (m) => (m.offeringUserState ? offeringUserStateLabel(m.offeringUserState) : null) }),
+    }),
   }),
 });
 

@@ -13,6 +13,8 @@ import { RESOURCE_STATE_LABELS, resourceStateLabel } from "./states.ts";
 import * as service from "./service.ts";
 import { visibleNode } from "../graphql/nodes.ts";
 import { afterArgument, resumable } from "../events/resume.ts";
+import { restPresentation } from "../graphql/sub-graphs.ts";
+import { showing } from "../directory/schema/shown-through.ts";
 
 export const ResourceStateEnum = builder.enumType("ResourceState", {
   values: Object.fromEntries(
@@ -26,10 +28,8 @@ export const ResourceRef = builder.prismaNode("Resource", {
   ...visibleNode((ctx, uuid) => service.getResource(ctx, "ANY", uuid), { type: "Resource", visibleAmong: service.visibleResourceIds }),
   fields: (t) => ({
     uuid: t.string({ resolve: (r) => toHex(r.id) }),
-    url: t.string({ resolve: (r, _a, ctx) => apiUrl(ctx, "providerResource", r.id) }),
     name: t.exposeString("name"),
     state: t.expose("state", { type: ResourceStateEnum }),
-    stateLabel: t.string({ description: "Waldur's display label of the state", resolve: (r) => resourceStateLabel(r.state) }),
     backendId: t.exposeString("backendId"),
     attributes: t.expose("attributes", { type: "JSON" }),
     limits: t.expose("limits", { type: "JSON" }),
@@ -40,37 +40,42 @@ export const ResourceRef = builder.prismaNode("Resource", {
     created: t.expose("created", { type: "DateTime" }),
     modified: t.expose("modified", { type: "DateTime" }),
     offering: t.relation("offering"),
-    offeringUuid: t.string({ resolve: (r) => toHex(r.offeringId) }),
-    offeringUrl: t.string({ resolve: (r, _a, ctx) => apiUrl(ctx, "offering", r.offeringId) }),
-    offeringName: t.string({ select: { offering: { select: { name: true } } }, resolve: (r) => r.offering.name }),
-    offeringType: t.string({ select: { offering: { select: { type: true } } }, resolve: (r) => r.offering.type }),
-    offeringPluginOptions: t.field({
-      type: "JSON",
-      select: { offering: { select: { pluginOptions: true } } },
-      resolve: (r) => r.offering.pluginOptions,
-    }),
-    providerUuid: t.string({ select: { offering: { select: { customerId: true } } }, resolve: (r) => toHex(r.offering.customerId) }),
-    providerName: t.string({
-      select: { offering: { select: { customer: { select: { name: true } } } } },
-      resolve: (r) => r.offering.customer.name,
-    }),
-    project: t.relation("project"),
-    projectUuid: t.string({ resolve: (r) => toHex(r.projectId) }),
-    projectUrl: t.string({ resolve: (r, _a, ctx) => apiUrl(ctx, "project", r.projectId) }),
-    projectName: t.string({ select: { project: { select: { name: true } } }, resolve: (r) => r.project.name }),
-    projectDescription: t.string({ select: { project: { select: { description: true } } }, resolve: (r) => r.project.description }),
-    customerUuid: t.string({ select: { project: { select: { customerId: true } } }, resolve: (r) => toHex(r.project.customerId) }),
-    customerName: t.string({
-      select: { project: { select: { customer: { select: { name: true } } } } },
-      resolve: (r) => r.project.customer.name,
-    }),
+    // Waldur's resource shows its provider the project's description and end date.
+    project: showing(t.relation("project"), ["description", "endDate"]),
     plan: t.relation("plan", { nullable: true }),
-    planUuid: t.string({ nullable: true, resolve: (r) => (r.planId ? toHex(r.planId) : null) }),
-    planUrl: t.string({ description: "Empty without a plan", resolve: (r, _a, ctx) => (r.planId ? apiUrl(ctx, "plan", r.planId) : "") }),
-    planName: t.string({ nullable: true, select: { plan: { select: { name: true } } }, resolve: (r) => r.plan?.name ?? null }),
-    scopeUrl: t.string({
-      description: "The backend object (another resource); empty when there is none",
-      resolve: (r, _a, ctx) => (r.scopeId ? apiUrl(ctx, "providerResource", r.scopeId) : ""),
+    ...restPresentation({
+      url: t.string({ resolve: (r, _a, ctx) => apiUrl(ctx, "providerResource", r.id) }),
+      stateLabel: t.string({ description: "Waldur's display label of the state", resolve: (r) => resourceStateLabel(r.state) }),
+      offeringUuid: t.string({ resolve: (r) => toHex(r.offeringId) }),
+      offeringUrl: t.string({ resolve: (r, _a, ctx) => apiUrl(ctx, "offering", r.offeringId) }),
+      offeringName: t.string({ select: { offering: { select: { name: true } } }, resolve: (r) => r.offering.name }),
+      offeringType: t.string({ select: { offering: { select: { type: true } } }, resolve: (r) => r.offering.type }),
+      offeringPluginOptions: t.field({
+        type: "JSON",
+        select: { offering: { select: { pluginOptions: true } } },
+        resolve: (r) => r.offering.pluginOptions,
+      }),
+      providerUuid: t.string({ select: { offering: { select: { customerId: true } } }, resolve: (r) => toHex(r.offering.customerId) }),
+      providerName: t.string({
+        select: { offering: { select: { customer: { select: { name: true } } } } },
+        resolve: (r) => r.offering.customer.name,
+      }),
+      projectUuid: t.string({ resolve: (r) => toHex(r.projectId) }),
+      projectUrl: t.string({ resolve: (r, _a, ctx) => apiUrl(ctx, "project", r.projectId) }),
+      projectName: t.string({ select: { project: { select: { name: true } } }, resolve: (r) => r.project.name }),
+      projectDescription: t.string({ select: { project: { select: { description: true } } }, resolve: (r) => r.project.description }),
+      customerUuid: t.string({ select: { project: { select: { customerId: true } } }, resolve: (r) => toHex(r.project.customerId) }),
+      customerName: t.string({
+        select: { project: { select: { customer: { select: { name: true } } } } },
+        resolve: (r) => r.project.customer.name,
+      }),
+      planUuid: t.string({ nullable: true, resolve: (r) => (r.planId ? toHex(r.planId) : null) }),
+      planUrl: t.string({ description: "Empty without a plan", resolve: (r, _a, ctx) => (r.planId ? apiUrl(ctx, "plan", r.planId) : "") }),
+      planName: t.string({ nullable: true, select: { plan: { select: { name: true } } }, resolve: (r) => r.plan?.name ?? null }),
+      scopeUrl: t.string({
+        description: "The backend object (another resource); empty when there is none",
+        resolve: (r, _a, ctx) => (r.scopeId ? apiUrl(ctx, "providerResource", r.scopeId) : ""),
+      }),
     }),
   }),
 });

@@ -11,19 +11,22 @@ import { visibleAgentIdentities } from "./visibility.ts";
 import { visibleNode } from "../graphql/nodes.ts";
 import { deleted, DeletionRef } from "../graphql/deletion.ts";
 import { inputTypeName, MUTATION_RESULT, uuidInput } from "../graphql/mutations.ts";
+import { restPresentation } from "../graphql/sub-graphs.ts";
 
 export const AgentProcessorRef = builder.prismaNode("AgentProcessor", {
   ...visibleNode(registrations.getAgentProcessor),
   fields: (t) => ({
     uuid: t.string({ resolve: (p) => toHex(p.id) }),
-    url: t.string({ resolve: (p, _a, ctx) => apiUrl(ctx, "agentProcessor", p.id) }),
     name: t.exposeString("name"),
     backendType: t.exposeString("backendType"),
     backendVersion: t.exposeString("backendVersion", { nullable: true }),
     lastRun: t.expose("modified", { type: "DateTime", description: "When the agent last registered the processor (every loop)" }),
     service: t.relation("service"),
-    serviceUuid: t.string({ resolve: (p) => toHex(p.serviceId) }),
-    serviceName: t.string({ select: { service: { select: { name: true } } }, resolve: (p) => p.service.name }),
+    ...restPresentation({
+      url: t.string({ resolve: (p, _a, ctx) => apiUrl(ctx, "agentProcessor", p.id) }),
+      serviceUuid: t.string({ resolve: (p) => toHex(p.serviceId) }),
+      serviceName: t.string({ select: { service: { select: { name: true } } }, resolve: (p) => p.service.name }),
+    }),
     created: t.expose("created", { type: "DateTime" }),
     modified: t.expose("modified", { type: "DateTime", description: "When the agent last registered it" }),
   }),
@@ -48,15 +51,17 @@ export const AgentServiceRef = builder.prismaNode("AgentService", {
   ...visibleNode(registrations.getAgentService),
   fields: (t) => ({
     uuid: t.string({ resolve: (s) => toHex(s.id) }),
-    url: t.string({ resolve: (s, _a, ctx) => apiUrl(ctx, "agentService", s.id) }),
     name: t.exposeString("name"),
     mode: t.exposeString("mode"),
     state: t.field({ type: AgentServiceStateEnum, resolve: (s, _a, ctx) => agentServiceState(s.modified, ctx.now()) }),
-    stateLabel: t.string({ resolve: (s, _a, ctx) => AGENT_SERVICE_STATE_LABELS[agentServiceState(s.modified, ctx.now())] }),
     statistics: t.expose("statistics", { type: "JSON" }),
     identity: t.relation("identity"),
-    identityUuid: t.string({ resolve: (s) => toHex(s.identityId) }),
-    identityName: t.string({ select: { identity: { select: { name: true } } }, resolve: (s) => s.identity.name }),
+    ...restPresentation({
+      url: t.string({ resolve: (s, _a, ctx) => apiUrl(ctx, "agentService", s.id) }),
+      stateLabel: t.string({ resolve: (s, _a, ctx) => AGENT_SERVICE_STATE_LABELS[agentServiceState(s.modified, ctx.now())] }),
+      identityUuid: t.string({ resolve: (s) => toHex(s.identityId) }),
+      identityName: t.string({ select: { identity: { select: { name: true } } }, resolve: (s) => s.identity.name }),
+    }),
     processors: t.relation("processors", { query: { orderBy: [{ name: "asc" }] } }),
     created: t.expose("created", { type: "DateTime" }),
     modified: t.expose("modified", { type: "DateTime", description: "When the agent last registered it or one of its processors" }),
@@ -71,11 +76,8 @@ export const AgentIdentityRef = builder.prismaNode("AgentIdentity", {
   ...visibleNode(identities.getAgentIdentity),
   fields: (t) => ({
     uuid: t.string({ resolve: (i) => toHex(i.id) }),
-    url: t.string({ resolve: (i, _a, ctx) => apiUrl(ctx, "agentIdentity", i.id) }),
     name: t.exposeString("name"),
     offering: t.relation("offering"),
-    offeringUuid: t.string({ resolve: (i) => toHex(i.offeringId) }),
-    offeringName: t.string({ select: { offering: { select: { name: true } } }, resolve: (i) => i.offering.name }),
     version: t.exposeString("version", { nullable: true }),
     dependencies: t.field({
       type: [AgentDependencyRef],
@@ -93,7 +95,13 @@ export const AgentIdentityRef = builder.prismaNode("AgentIdentity", {
       description: "The agent's last reported start (its registration until it reports one)",
       resolve: (i) => i.lastRestarted ?? i.created,
     }),
-    createdByUuid: t.string({ nullable: true, resolve: (i) => (i.createdById ? toHex(i.createdById) : null) }),
+    createdBy: t.relation("createdBy", { nullable: true }),
+    ...restPresentation({
+      url: t.string({ resolve: (i, _a, ctx) => apiUrl(ctx, "agentIdentity", i.id) }),
+      offeringUuid: t.string({ resolve: (i) => toHex(i.offeringId) }),
+      offeringName: t.string({ select: { offering: { select: { name: true } } }, resolve: (i) => i.offering.name }),
+      createdByUuid: t.string({ nullable: true, resolve: (i) => (i.createdById ? toHex(i.createdById) : null) }),
+    }),
     services: t.relation("services", { query: { orderBy: [{ name: "asc" }] } }),
     created: t.expose("created", { type: "DateTime" }),
     modified: t.expose("modified", { type: "DateTime", description: "When the agent last reported itself" }),

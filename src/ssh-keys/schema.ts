@@ -10,12 +10,12 @@ import * as keys from "./service.ts";
 import { visibleNode } from "../graphql/nodes.ts";
 import { deleted, DeletionRef } from "../graphql/deletion.ts";
 import { MUTATION_RESULT, uuidInput } from "../graphql/mutations.ts";
+import { restPresentation } from "../graphql/sub-graphs.ts";
 
 export const SshKeyRef = builder.prismaNode("SshKey", {
   ...visibleNode(keys.getSshKey),
   fields: (t) => ({
     uuid: t.string({ resolve: (k) => toHex(k.id) }),
-    url: t.string({ resolve: (k, _a, ctx) => apiUrl(ctx, "sshKey", k.id) }),
     name: t.exposeString("name"),
     publicKey: t.exposeString("publicKey"),
     type: t.exposeString("type"),
@@ -23,9 +23,13 @@ export const SshKeyRef = builder.prismaNode("SshKey", {
     fingerprintSha256: t.exposeString("fingerprintSha256"),
     fingerprintSha512: t.string({ select: { publicKey: true }, resolve: (k) => sha512Fingerprint(k.publicKey) }),
     isShared: t.boolean({ description: "Shared keys are not supported: always false", resolve: () => false }),
-    userUuid: t.string({ resolve: (k) => toHex(k.userId) }),
-    userUsername: t.string({ select: { user: { select: { username: true } } }, resolve: (k) => k.user.username }),
+    user: t.relation("user"),
     created: t.expose("created", { type: "DateTime" }),
+    ...restPresentation({
+      url: t.string({ resolve: (k, _a, ctx) => apiUrl(ctx, "sshKey", k.id) }),
+      userUuid: t.string({ resolve: (k) => toHex(k.userId) }),
+      userUsername: t.string({ select: { user: { select: { username: true } } }, resolve: (k) => k.user.username }),
+    }),
   }),
 });
 

@@ -10,6 +10,7 @@ import { getConsent } from "./consents.ts";
 import { visibleNode } from "../graphql/nodes.ts";
 import { deleted, DeletionRef } from "../graphql/deletion.ts";
 import { MUTATION_RESULT, uuidInput } from "../graphql/mutations.ts";
+import { restPresentation } from "../graphql/sub-graphs.ts";
 
 const UserConsentInfoRef = builder
   .objectRef<{ id: string; version: string; agreementDate: Date; revocationDate: Date | null }>("UserConsentInfo")
@@ -27,9 +28,11 @@ export const TermsRef = builder.prismaNode("OfferingTermsOfService", {
   fields: (t) => ({
     uuid: t.string({ resolve: (x) => toHex(x.id) }),
     offering: t.relation("offering"),
-    offeringUuid: t.string({ resolve: (x) => toHex(x.offeringId) }),
-    offeringUrl: t.string({ resolve: (x, _a, ctx) => apiUrl(ctx, "offering", x.offeringId) }),
-    offeringName: t.string({ select: { offering: { select: { name: true } } }, resolve: (x) => x.offering.name }),
+    ...restPresentation({
+      offeringUuid: t.string({ resolve: (x) => toHex(x.offeringId) }),
+      offeringUrl: t.string({ resolve: (x, _a, ctx) => apiUrl(ctx, "offering", x.offeringId) }),
+      offeringName: t.string({ select: { offering: { select: { name: true } } }, resolve: (x) => x.offering.name }),
+    }),
     termsOfService: t.exposeString("termsOfService"),
     termsOfServiceLink: t.exposeString("termsOfServiceLink"),
     version: t.exposeString("version"),
@@ -67,21 +70,25 @@ export const ConsentRef = builder.prismaNode("UserOfferingConsent", {
   ...visibleNode(getConsent),
   fields: (t) => ({
     uuid: t.string({ resolve: (c) => toHex(c.id) }),
-    userUuid: t.string({ resolve: (c) => toHex(c.userId) }),
-    offeringUuid: t.string({ resolve: (c) => toHex(c.offeringId) }),
-    offeringUrl: t.string({ resolve: (c, _a, ctx) => apiUrl(ctx, "offering", c.offeringId) }),
-    offeringName: t.string({ select: { offering: { select: { name: true } } }, resolve: (c) => c.offering.name }),
-    offeringSlug: t.string({ select: { offering: { select: { slug: true } } }, resolve: (c) => c.offering.slug }),
+    user: t.relation("user"),
+    offering: t.relation("offering"),
     collectedAttributes: t.stringList({
       description: "The user's attributes the offering's provider receives (on the user's offering user record)",
       resolve: () => [...SHARED_USER_ATTRIBUTES],
     }),
-    userUsername: t.string({ select: { user: { select: { username: true } } }, resolve: (c) => c.user.username }),
-    userFullName: t.string({
-      select: { user: { select: { firstName: true, lastName: true } } },
-      resolve: (c) => `${c.user.firstName} ${c.user.lastName}`.trim(),
+    ...restPresentation({
+      userUuid: t.string({ resolve: (c) => toHex(c.userId) }),
+      offeringUuid: t.string({ resolve: (c) => toHex(c.offeringId) }),
+      offeringUrl: t.string({ resolve: (c, _a, ctx) => apiUrl(ctx, "offering", c.offeringId) }),
+      offeringName: t.string({ select: { offering: { select: { name: true } } }, resolve: (c) => c.offering.name }),
+      offeringSlug: t.string({ select: { offering: { select: { slug: true } } }, resolve: (c) => c.offering.slug }),
+      userUsername: t.string({ select: { user: { select: { username: true } } }, resolve: (c) => c.user.username }),
+      userFullName: t.string({
+        select: { user: { select: { firstName: true, lastName: true } } },
+        resolve: (c) => `${c.user.firstName} ${c.user.lastName}`.trim(),
+      }),
+      userEmail: t.string({ select: { user: { select: { email: true } } }, resolve: (c) => c.user.email }),
     }),
-    userEmail: t.string({ select: { user: { select: { email: true } } }, resolve: (c) => c.user.email }),
     version: t.exposeString("version"),
     agreementDate: t.expose("agreementDate", { type: "DateTime" }),
     revocationDate: t.expose("revocationDate", { type: "DateTime", nullable: true }),
@@ -119,12 +126,22 @@ builder.prismaObjectFields("OfferingUser", (t) => ({
     description: "The offering's active terms ask this user to consent again",
     ...offeringUserConsentField(requiresReconsent),
   }),
-  offeringHasActiveTos: t.boolean({
-    description: "The offering has active terms of service",
-    select: WITH_ACTIVE_TERMS,
-    resolve: (ou) => activeTermsIn(ou) !== null,
+  ...restPresentation({
+    offeringHasActiveTos: t.boolean({
+      description: "The offering has active terms of service",
+      select: WITH_ACTIVE_TERMS,
+      resolve: (ou) => activeTermsIn(ou) !== null,
+    }),
   }),
 }));
+
+builder.prismaObjectField("Offering", "hasActiveTos", (t) =>
+  t.boolean({
+    description: "The offering has active terms of service",
+    select: { termsOfService: { where: { isActive: true }, select: { id: true } } },
+    resolve: (offering) => offering.termsOfService.length > 0,
+  }),
+);
 
 const { Filter: TermsFilterInput, Order: TermsOrderEnum } = collectionInputs("TermsOfService", TERMS_CONTRACT);
 const TermsInput = builder.inputType("TermsOfServiceInput", {

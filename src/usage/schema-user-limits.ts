@@ -8,22 +8,27 @@ import { USER_LIMIT_CONTRACT } from "./user-limits-contract.ts";
 import { visibleNode } from "../graphql/nodes.ts";
 import { deleted, DeletionRef } from "../graphql/deletion.ts";
 import { inputTypeName, MUTATION_RESULT, uuidInput } from "../graphql/mutations.ts";
+import { restPresentation } from "../graphql/sub-graphs.ts";
 
 export const ComponentUserUsageLimitRef = builder.prismaNode("ComponentUserUsageLimit", {
   ...visibleNode(limits.getUserLimit),
   fields: (t) => ({
     uuid: t.string({ resolve: (l) => toHex(l.id) }),
-    url: t.string({ resolve: (l, _a, ctx) => apiUrl(ctx, "componentUserUsageLimit", l.id) }),
     resource: t.relation("resource"),
-    resourceUuid: t.string({ resolve: (l) => toHex(l.resourceId) }),
-    resourceUrl: t.string({ resolve: (l, _a, ctx) => apiUrl(ctx, "providerResource", l.resourceId) }),
-    resourceName: t.string({ select: { resource: { select: { name: true } } }, resolve: (l) => l.resource.name }),
-    offeringUuid: t.string({ select: { resource: { select: { offeringId: true } } }, resolve: (l) => toHex(l.resource.offeringId) }),
-    componentUuid: t.string({ resolve: (l) => toHex(l.componentId) }),
-    componentType: t.string({ select: { component: { select: { type: true } } }, resolve: (l) => l.component.type }),
-    userUuid: t.string({ resolve: (l) => toHex(l.userId) }),
-    userUrl: t.string({ resolve: (l, _a, ctx) => apiUrl(ctx, "user", l.userId) }),
+    component: t.relation("component"),
+    user: t.relation("user"),
     username: t.string({ select: { user: { select: { username: true } } }, resolve: (l) => l.user.username }),
+    ...restPresentation({
+      url: t.string({ resolve: (l, _a, ctx) => apiUrl(ctx, "componentUserUsageLimit", l.id) }),
+      resourceUuid: t.string({ resolve: (l) => toHex(l.resourceId) }),
+      resourceUrl: t.string({ resolve: (l, _a, ctx) => apiUrl(ctx, "providerResource", l.resourceId) }),
+      resourceName: t.string({ select: { resource: { select: { name: true } } }, resolve: (l) => l.resource.name }),
+      offeringUuid: t.string({ select: { resource: { select: { offeringId: true } } }, resolve: (l) => toHex(l.resource.offeringId) }),
+      componentUuid: t.string({ resolve: (l) => toHex(l.componentId) }),
+      componentType: t.string({ select: { component: { select: { type: true } } }, resolve: (l) => l.component.type }),
+      userUuid: t.string({ resolve: (l) => toHex(l.userId) }),
+      userUrl: t.string({ resolve: (l, _a, ctx) => apiUrl(ctx, "user", l.userId) }),
+    }),
     limit: t.string({ description: "Decimal with 2 decimal places", resolve: (l) => l.limit.toFixed(2) }),
     created: t.expose("created", { type: "DateTime" }),
     modified: t.expose("modified", { type: "DateTime" }),

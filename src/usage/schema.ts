@@ -9,6 +9,7 @@ import { setUsage, setUserUsages } from "./report.ts";
 import * as service from "./service.ts";
 import { visibleNode } from "../graphql/nodes.ts";
 import { inputTypeName, MUTATION_RESULT } from "../graphql/mutations.ts";
+import { restPresentation } from "../graphql/sub-graphs.ts";
 
 const RESOURCE_NAMES = { select: { name: true, projectId: true, offeringId: true, offering: { select: { name: true } }, project: { select: { name: true, customerId: true, customer: { select: { name: true } } } } } } as const;
 
@@ -36,7 +37,6 @@ export const ComponentUsageRef = builder.prismaNode("ComponentUsage", {
   ...visibleNode(service.getComponentUsage),
   fields: (t) => ({
     uuid: t.string({ resolve: (u) => toHex(u.id) }),
-    url: t.string({ resolve: (u, _a, ctx) => apiUrl(ctx, "componentUsage", u.id) }),
     type: t.string({ select: { component: { select: { type: true } } }, resolve: (u) => u.component.type }),
     name: t.string({ select: { component: { select: { name: true } } }, resolve: (u) => u.component.name }),
     measuredUnit: t.string({ select: { component: { select: { measuredUnit: true } } }, resolve: (u) => u.component.measuredUnit }),
@@ -44,17 +44,20 @@ export const ComponentUsageRef = builder.prismaNode("ComponentUsage", {
     description: t.exposeString("description"),
     recurring: t.exposeBoolean("recurring"),
     missingUsagePolicy: t.field({ type: MissingUsagePolicyEnum, resolve: (u) => missingUsagePolicyOf(u.recurring) }),
-    missingUsagePolicyLabel: t.string({ description: "Waldur's value: none, reuse or zero", resolve: (u) => missingUsagePolicyOf(u.recurring).toLowerCase() }),
     date: t.expose("date", { type: "DateTime" }),
     billingPeriod: t.string({ description: "YYYY-MM-DD, the first day of the month", resolve: (u) => dateOnly(u.billingPeriod) }),
     created: t.expose("created", { type: "DateTime" }),
     modified: t.expose("modified", { type: "DateTime" }),
     modifiedByUsername: t.string({ nullable: true, select: { modifiedBy: { select: { username: true } } }, resolve: (u) => u.modifiedBy?.username ?? null }),
     resource: t.relation("resource"),
-    resourceUuid: t.string({ resolve: (u) => toHex(u.resourceId) }),
-    resourceUrl: t.string({ resolve: (u, _a, ctx) => apiUrl(ctx, "providerResource", u.resourceId) }),
-    ...resourceColumns(t, (u: { resource: ResourceNames }) => u.resource, { resource: RESOURCE_NAMES }),
     userUsages: t.relation("userUsages", { query: { orderBy: { username: "asc" } } }),
+    ...restPresentation({
+      url: t.string({ resolve: (u, _a, ctx) => apiUrl(ctx, "componentUsage", u.id) }),
+      missingUsagePolicyLabel: t.string({ description: "Waldur's value: none, reuse or zero", resolve: (u) => missingUsagePolicyOf(u.recurring).toLowerCase() }),
+      resourceUuid: t.string({ resolve: (u) => toHex(u.resourceId) }),
+      resourceUrl: t.string({ resolve: (u, _a, ctx) => apiUrl(ctx, "providerResource", u.resourceId) }),
+      ...resourceColumns(t, (u: { resource: ResourceNames }) => u.resource, { resource: RESOURCE_NAMES }),
+    }),
   }),
 });
 
@@ -62,37 +65,39 @@ export const ComponentUserUsageRef = builder.prismaNode("ComponentUserUsage", {
   ...visibleNode(service.getComponentUserUsage),
   fields: (t) => ({
     uuid: t.string({ resolve: (u) => toHex(u.id) }),
-    url: t.string({ resolve: (u, _a, ctx) => apiUrl(ctx, "componentUserUsage", u.id) }),
     username: t.exposeString("username"),
     usage: t.float({ resolve: (u) => u.usage.toNumber() }),
     date: t.expose("date", { type: "DateTime" }),
     created: t.expose("created", { type: "DateTime" }),
     modified: t.expose("modified", { type: "DateTime" }),
-    userUrl: t.string({
-      description: "The offering user; empty when the report named none (Waldur's client does not take null)",
-      resolve: (u, _a, ctx) => (u.offeringUserId ? apiUrl(ctx, "offeringUser", u.offeringUserId) : ""),
-    }),
     backendId: t.string({ description: "Reports never carry one: always empty", resolve: () => "" }),
     offeringUser: t.relation("offeringUser", { nullable: true }),
     componentUsage: t.relation("componentUsage"),
-    componentUsageUrl: t.string({ resolve: (u, _a, ctx) => apiUrl(ctx, "componentUsage", u.componentUsageId) }),
-    componentUsageUuid: t.string({ resolve: (u) => toHex(u.componentUsageId) }),
     componentType: t.string({ select: { componentUsage: { select: { component: { select: { type: true } } } } }, resolve: (u) => u.componentUsage.component.type }),
     measuredUnit: t.string({
       select: { componentUsage: { select: { component: { select: { measuredUnit: true } } } } },
       resolve: (u) => u.componentUsage.component.measuredUnit,
     }),
     description: t.string({ select: { componentUsage: { select: { description: true } } }, resolve: (u) => u.componentUsage.description }),
-    componentUsageDate: t.field({
-      type: "DateTime",
-      description: "When the component usage was reported: Waldur's `date` of a user usage",
-      select: { componentUsage: { select: { date: true } } },
-      resolve: (u) => u.componentUsage.date,
-    }),
     billingPeriod: t.string({ select: { componentUsage: { select: { billingPeriod: true } } }, resolve: (u) => dateOnly(u.componentUsage.billingPeriod) }),
-    resourceUuid: t.string({ select: { componentUsage: { select: { resourceId: true } } }, resolve: (u) => toHex(u.componentUsage.resourceId) }),
-    ...resourceColumns(t, (u: { componentUsage: { resource: ResourceNames } }) => u.componentUsage.resource, {
-      componentUsage: { select: { resource: RESOURCE_NAMES } },
+    ...restPresentation({
+      url: t.string({ resolve: (u, _a, ctx) => apiUrl(ctx, "componentUserUsage", u.id) }),
+      userUrl: t.string({
+        description: "The offering user; empty when the report named none (Waldur's client does not take null)",
+        resolve: (u, _a, ctx) => (u.offeringUserId ? apiUrl(ctx, "offeringUser", u.offeringUserId) : ""),
+      }),
+      componentUsageUrl: t.string({ resolve: (u, _a, ctx) => apiUrl(ctx, "componentUsage", u.componentUsageId) }),
+      componentUsageUuid: t.string({ resolve: (u) => toHex(u.componentUsageId) }),
+      componentUsageDate: t.field({
+        type: "DateTime",
+        description: "When the component usage was reported: Waldur's `date` of a user usage",
+        select: { componentUsage: { select: { date: true } } },
+        resolve: (u) => u.componentUsage.date,
+      }),
+      resourceUuid: t.string({ select: { componentUsage: { select: { resourceId: true } } }, resolve: (u) => toHex(u.componentUsage.resourceId) }),
+      ...resourceColumns(t, (u: { componentUsage: { resource: ResourceNames } }) => u.componentUsage.resource, {
+        componentUsage: { select: { resource: RESOURCE_NAMES } },
+      }),
     }),
   }),
 });

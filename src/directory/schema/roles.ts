@@ -5,6 +5,7 @@ import { toHex } from "../../platform/ids.ts";
 import { getRoleGrant } from "../node-lookups.ts";
 import { grantRole, type RoleInput, revokeRole, storedRole } from "../roles.ts";
 import { MUTATION_RESULT } from "../../graphql/mutations.ts";
+import { restPresentation } from "../../graphql/sub-graphs.ts";
 
 export const RoleEnum = builder.enumType(Role, {
   name: "Role",
@@ -19,7 +20,7 @@ export const RoleGrantRef = builder.prismaNode("RoleGrant", {
   fields: (t) => ({
     uuid: t.string({ resolve: (g) => toHex(g.id) }),
     role: t.field({ type: RoleEnum, resolve: (g) => storedRole(g.role) }),
-    roleName: t.exposeString("role", { description: "Waldur's name of the role, as REST shows it" }),
+    ...restPresentation({ roleName: t.exposeString("role", { description: "Waldur's name of the role, as REST shows it" }) }),
     scopeType: t.exposeString("scopeType"),
     scopeUuid: t.string({ resolve: (g) => toHex(g.scopeId) }),
     expirationTime: t.expose("expirationTime", { type: "DateTime", nullable: true }),
