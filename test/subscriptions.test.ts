@@ -7,7 +7,7 @@ import { closeOnInit, type Feed, primeFeed, sleep } from "./support/ws.ts";
 const OFFERING_USER_CHANGED = `subscription($offeringUuid: ID, $providerUuid: ID, $state: [OfferingUserState!]) {
   offeringUserChanged(offeringUuid: $offeringUuid, providerUuid: $providerUuid, state: $state) {
     offeringUserUuid previousState state
-    offeringUser { uuid state stateLabel }
+    offeringUser { uuid state runtimeState }
     event { eventId uuid eventType message context }
   }
 }`;
@@ -17,7 +17,7 @@ interface Change {
     offeringUserUuid: string;
     previousState: OfferingUserState | null;
     state: OfferingUserState;
-    offeringUser: { uuid: string; state: OfferingUserState; stateLabel: string } | null;
+    offeringUser: { uuid: string; state: OfferingUserState; runtimeState: string } | null;
     event: { eventId: number; uuid: string; eventType: string; message: string; context: Record<string, unknown> };
   };
 }
@@ -82,7 +82,7 @@ describe("offeringUserChanged over graphql-ws", () => {
     expect(change.previousState).toBe("CREATION_REQUESTED");
     expect(change.state).toBe("CREATING");
     // Read by the subscriber from the database when delivered: the transaction has committed.
-    expect(change.offeringUser).toEqual({ uuid: ou.uuid, state: "CREATING", stateLabel: "Creating" });
+    expect(change.offeringUser).toEqual({ uuid: ou.uuid, state: "CREATING", runtimeState: "ACTIVE" });
     expect(change.event.eventType).toBe("marketplace_offering_user_updated");
     expect(change.event.context).toMatchObject({
       offering_user_uuid: ou.uuid,

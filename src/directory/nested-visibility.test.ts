@@ -3,7 +3,11 @@ import { startTestApp, type TestApp } from "../../test/support/app.ts";
 import type { Persona } from "../../test/support/world.ts";
 import { orderIn } from "../../test/support/order-fixtures.ts";
 
-/** A customer, project or user reached by nesting shows no more than its REST endpoint would show the viewer. */
+/**
+ * A customer, project or user reached by nesting shows no more than its REST endpoint would show the viewer, and the
+ * fields the record it was reached from shows of it over REST (an offering user its user's email, an order its project's
+ * description and creator's email): what Waldur's flattened fields (`user_email`, …) showed, now as the object's own.
+ */
 let t: TestApp;
 let orderUuid: string;
 beforeAll(async () => {
@@ -33,11 +37,12 @@ describe("an offering's customer and the service providers' customers", () => {
   const PROVIDERS = `{ serviceProviders { nodes { ${CUSTOMER} } } offerings { nodes { ${CUSTOMER} } } }`;
 
   for (const persona of ["unrelated", "projectMember", "projectAdmin"] as const) {
-    it(`${persona} sees the public name, not email, abbreviation or created`, async () => {
+    it(`${persona} sees the public name, not email, abbreviation or created; a service provider shows its abbreviation`, async () => {
       const one = await ask(persona, OFFERING, { uuid: t.world.offering.uuid });
       expect(one.offering.customer).toEqual({ uuid: t.world.provider.uuid, ...PROVIDER_PUBLIC });
       const lists = await ask(persona, PROVIDERS);
-      for (const node of [...lists.serviceProviders.nodes, ...lists.offerings.nodes]) expect(node.customer).toEqual({ uuid: t.world.provider.uuid, ...PROVIDER_PUBLIC });
+      for (const node of lists.offerings.nodes) expect(node.customer).toEqual({ uuid: t.world.provider.uuid, ...PROVIDER_PUBLIC });
+      for (const node of lists.serviceProviders.nodes) expect(node.customer).toEqual({ uuid: t.world.provider.uuid, ...PROVIDER_PUBLIC, abbreviation: "PRV" });
     });
   }
 
@@ -62,12 +67,18 @@ describe("an order's and a resource's project and customer", () => {
     project { name description created customer { name email abbreviation created } } } }`;
   const RESOURCES = `{ resources { nodes { project { name description customer { name email } } } } }`;
 
-  it("the provider sees the consumer's names only", async () => {
+  it("the provider sees the consumer's names, and the project's description as the order and resource show it", async () => {
     const { order } = await ask("providerOwner", ORDER, { uuid: orderUuid });
-    expect(order.project).toEqual({ name: "Project", description: null, created: null, customer: CONSUMER_PUBLIC });
+    expect(order.project).toEqual({ name: "Project", description: "secret plans", created: null, customer: CONSUMER_PUBLIC });
     const { resources } = await ask("providerOwner", RESOURCES);
     expect(resources.nodes.length).toBeGreaterThan(0);
-    for (const node of resources.nodes) expect(node.project).toEqual({ name: "Project", description: null, customer: { name: "Consumer Org", email: null } });
+    for (const node of resources.nodes) expect(node.project).toEqual({ name: "Project", description: "secret plans", customer: { name: "Consumer Org", email: null } });
+  });
+
+  it("the provider sees the order's creator's email and full name, as the order shows them, and nothing else of them", async () => {
+    const query = `query($uuid: ID!) { order(uuid: $uuid) { createdBy { username email fullName firstName isStaff } } }`;
+    const { order } = await ask("providerOwner", query, { uuid: orderUuid });
+    expect(order.createdBy).toEqual({ username: "projectMember", email: "projectMember@example.org", fullName: expect.any(String), firstName: null, isStaff: null });
   });
 
   it("a member of the project sees its description and its customer", async () => {
@@ -82,15 +93,16 @@ describe("an order's and a resource's project and customer", () => {
 });
 
 describe("an offering user's user", () => {
-  const USERS = `{ offeringUsers { nodes { userEmail user { uuid username email firstName lastName fullName isStaff isActive created } } } }`;
+  const USERS = `{ offeringUsers { nodes { user { uuid username email firstName lastName fullName isStaff isActive created } } } }`;
 
-  it("the provider sees the username (and the offering user's own user_* fields), not the user's profile", async () => {
+  it("the provider sees the username, names and email (as the offering user shows them), not the rest of the profile", async () => {
     const { offeringUsers } = await ask("providerOwner", USERS);
     expect(offeringUsers.nodes.length).toBeGreaterThan(0);
     for (const node of offeringUsers.nodes) {
       expect(node.user).toEqual({
         uuid: expect.any(String), username: expect.stringMatching(/^member/),
-        email: null, firstName: null, lastName: null, fullName: null, isStaff: null, isActive: null, created: null,
+        email: expect.any(String), firstName: "Member", lastName: expect.any(String), fullName: expect.stringMatching(/^Member/),
+        isStaff: null, isActive: null, created: null,
       });
     }
   });

@@ -56,7 +56,7 @@ describe(`${BASE} filters`, () => {
 
   it("GraphQL serviceProviders(filter, orderBy)", async () => {
     const res = await t.gql(
-      `{ serviceProviders(filter: { customerKeyword: "a" }, orderBy: [CUSTOMER_NAME_DESC]) { totalCount nodes { customerName customerAbbreviation } } }`,
+      `{ serviceProviders(filter: { customerKeyword: "a" }, orderBy: [CUSTOMER_NAME_DESC]) { totalCount nodes { customer { name abbreviation } } } }`,
       {},
       t.world.tokens.unrelated,
     );
@@ -64,8 +64,8 @@ describe(`${BASE} filters`, () => {
     expect(res.data.serviceProviders).toEqual({
       totalCount: 2,
       nodes: [
-        { customerName: "Zeta Computing", customerAbbreviation: "ZC" },
-        { customerName: "Acme Labs", customerAbbreviation: "AL" },
+        { customer: { name: "Zeta Computing", abbreviation: "ZC" } },
+        { customer: { name: "Acme Labs", abbreviation: "AL" } },
       ],
     });
   });

@@ -11,7 +11,7 @@ const MAINTENANCE_CHANGED = `subscription($serviceProviderUuid: ID) {
   }
 }`;
 
-const PUBLIC_CHANGED = `subscription { publicMaintenanceChanged { maintenanceAnnouncementUuid kind state announcement { uuid stateLabel message } } }`;
+const PUBLIC_CHANGED = `subscription { publicMaintenanceChanged { maintenanceAnnouncementUuid kind state announcement { uuid state message } } }`;
 
 interface Change {
   maintenanceChanged: {

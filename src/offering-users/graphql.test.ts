@@ -44,7 +44,7 @@ const LIST = `query($filter: OfferingUserFilter, $orderBy: [OfferingUserOrder!],
     totalCount
     pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
     edges { cursor node { uuid } }
-    nodes { uuid state stateLabel }
+    nodes { uuid state runtimeState }
   } }`;
 
 describe("offeringUsers", () => {
@@ -55,8 +55,8 @@ describe("offeringUsers", () => {
     const page1 = first.data.offeringUsers;
     expect(page1.totalCount).toBe(3);
     expect(page1.nodes).toEqual([
-      { uuid: five[3], state: "OK", stateLabel: "OK" },
-      { uuid: five[1], state: "OK", stateLabel: "OK" },
+      { uuid: five[3], state: "OK", runtimeState: "ACTIVE" },
+      { uuid: five[1], state: "OK", runtimeState: "ACTIVE" },
     ]);
     expect(page1.edges.map((e: { node: { uuid: string } }) => e.node.uuid)).toEqual([five[3], five[1]]);
     expect(page1.pageInfo).toEqual({
@@ -89,13 +89,13 @@ describe("offeringUsers", () => {
   });
 });
 
-const ONE = `query($uuid: ID!) { offeringUser(uuid: $uuid) { uuid state offering { uuid name } user { username } customerName } }`;
+const ONE = `query($uuid: ID!) { offeringUser(uuid: $uuid) { uuid state offering { uuid name customer { name } } user { username } } }`;
 
 describe("offeringUser", () => {
   it("returns the record with its relations", async () => {
     const res = await t.gql(ONE, { uuid: five[2] }, owner);
     expect(res.data.offeringUser).toEqual({
-      uuid: five[2], state: "CREATING", offering: { uuid: fiveOffering, name: "five" }, user: { username: "five-2" }, customerName: "Provider Org",
+      uuid: five[2], state: "CREATING", offering: { uuid: fiveOffering, name: "five", customer: { name: "Provider Org" } }, user: { username: "five-2" },
     });
   });
 
@@ -226,7 +226,7 @@ describe("no N+1", () => {
   const NESTED = `query($filter: OfferingUserFilter, $first: Int) {
     offeringUsers(filter: $filter, first: $first, orderBy: [CREATED_ASC]) {
       totalCount
-      nodes { uuid offering { name customer { name } } user { username email } customerName userEmail }
+      nodes { uuid offering { name customer { name } } user { username email fullName } }
       edges { node { user { username } } }
     } }`;
 
@@ -237,7 +237,7 @@ describe("no N+1", () => {
     expect(thirty.result.errors).toBeUndefined();
     expect(thirty.result.data.offeringUsers.nodes).toHaveLength(30);
     expect(thirty.result.data.offeringUsers.nodes[29]).toMatchObject({
-      offering: { name: "thirty", customer: { name: "Provider Org" } }, user: { username: "thirty-29" }, customerName: "Provider Org",
+      offering: { name: "thirty", customer: { name: "Provider Org" } }, user: { username: "thirty-29", email: expect.any(String) },
     });
     expect(three.statements).toBeGreaterThan(0);
     expect(thirty.statements).toBe(three.statements);

@@ -32,10 +32,10 @@ describe("provider view", () => {
 
   it("GraphQL's resources(view: ANY) shows them to the consumer too", async () => {
     const resource = await makeResource(t.app.deps.db, t.world, "OK", { name: "consumer-visible" });
-    const query = `query($f: ResourceFilter) { resources(filter: $f) { totalCount nodes { uuid name projectUuid offeringUuid } } }`;
+    const query = `query($f: ResourceFilter) { resources(filter: $f) { totalCount nodes { uuid name project { uuid } offering { uuid } } } }`;
     const res = await t.gql(query, { f: { projectUuid: t.world.project.uuid, nameExact: "consumer-visible" } }, t.world.tokens.projectMember);
     expect(res.data.resources.nodes).toEqual([
-      { uuid: resource.uuid, name: "consumer-visible", projectUuid: t.world.project.uuid, offeringUuid: t.world.offering.uuid },
+      { uuid: resource.uuid, name: "consumer-visible", project: { uuid: t.world.project.uuid }, offering: { uuid: t.world.offering.uuid } },
     ]);
     const unrelated = await t.gql(query, { f: { nameExact: "consumer-visible" } }, t.world.tokens.unrelated);
     expect(unrelated.data.resources.totalCount).toBe(0);

@@ -74,13 +74,13 @@ describe("typed failures of resource mutations", () => {
     const resource = await makeResource(t.app.deps.db, t.world, "OK");
     const data = await run(
       `mutation($uuid: ID!) {
-        first: setResourceBackendId(input: { uuid: $uuid, backendId: "slurm-1" }) { ... on ResourceBackendResult { changed resource { backendId projectName } } ${FAILURE} }
+        first: setResourceBackendId(input: { uuid: $uuid, backendId: "slurm-1" }) { ... on ResourceBackendResult { changed resource { backendId project { name } } } ${FAILURE} }
         second: setResourceAsOk(input: { uuid: $uuid }) { ... on ResourceStateResult { state } ${FAILURE} }
       }`,
       { uuid: resource.uuid },
     );
     const project = await t.app.deps.db.project.findUniqueOrThrow({ where: { id: t.world.project.id } });
-    expect(data.first).toEqual({ changed: true, resource: { backendId: "slurm-1", projectName: project.name } });
+    expect(data.first).toEqual({ changed: true, resource: { backendId: "slurm-1", project: { name: project.name } } });
     expect(data.second).toMatchObject({ __typename: "InvalidTransitionError", currentState: "OK" });
     expect((await t.app.deps.db.resource.findUniqueOrThrow({ where: { id: resource.id } })).backendId).toBe("slurm-1");
   });

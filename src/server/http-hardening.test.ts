@@ -66,7 +66,7 @@ describe("ALLOWED_HOSTS", () => {
     const forged = await get(t.app, "http://evil.example/api/marketplace-offering-users/?page_size=1", staff());
     expect(forged.status).toBe(400);
     expect(await forged.json()).toEqual({ detail: "Invalid host header." });
-    const query = JSON.stringify({ query: "{ offeringUsers(first: 1) { nodes { offeringUrl } } }" });
+    const query = JSON.stringify({ query: "{ offeringUsers(first: 1) { nodes { uuid } } }" });
     const graphql = await t.app.fetch(
       new Request("http://evil.example:8000/graphql", { method: "POST", headers: { ...staff(), "content-type": "application/json" }, body: query }),
     );

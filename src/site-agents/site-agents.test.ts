@@ -160,18 +160,18 @@ describe("GraphQL", () => {
   it("registers and reads agents like REST", async () => {
     const token = t.world.tokens.providerManager;
     const created = await t.gql<any>(
-      `mutation($input: AgentIdentityInput!) { createAgentIdentity(input: $input) { ... on AgentIdentity { uuid name offeringUuid compatibility { status } } } }`,
+      `mutation($input: AgentIdentityInput!) { createAgentIdentity(input: $input) { ... on AgentIdentity { uuid name offering { uuid } compatibility { status } } } }`,
       { input: { offeringUuid: t.world.offering.uuid, name: "gql-agent", version: "2.0.0", dependencies: [] } },
       token,
     );
     expect(created.errors).toBeUndefined();
     const uuid = created.data.createAgentIdentity.uuid;
     const service = await t.gql<any>(
-      `mutation { registerAgentService(input: { identityUuid: "${uuid}", name: "report" }) { ... on AgentRegistration { created service { uuid stateLabel } } } }`,
+      `mutation { registerAgentService(input: { identityUuid: "${uuid}", name: "report" }) { ... on AgentRegistration { created service { uuid state } } } }`,
       {},
       token,
     );
-    expect(service.data.registerAgentService).toMatchObject({ created: true, service: { stateLabel: "Active" } });
+    expect(service.data.registerAgentService).toMatchObject({ created: true, service: { state: "ACTIVE" } });
     const listed = await t.gql<any>(`{ agentIdentities(filter: { name: "gql-agent" }) { totalCount nodes { uuid services { name } } } }`, {}, token);
     expect(listed.data.agentIdentities).toEqual({ totalCount: 1, nodes: [{ uuid, services: [{ name: "report" }] }] });
     const denied = await t.gql<any>(`mutation { deleteAgentIdentity(input: { uuid: "${uuid}" }) { ... on Error { code } } }`, {}, t.world.tokens.support);

@@ -259,14 +259,14 @@ describe("GET /api/marketplace-service-providers/{uuid}/keys/", () => {
 });
 
 describe("SSH keys over GraphQL", () => {
-  const CREATE = `mutation($input: CreateSshKeyInput!) { createSshKey(input: $input) { ... on SshKey { uuid name type url isShared userUsername } ${FAILURE} } }`;
+  const CREATE = `mutation($input: CreateSshKeyInput!) { createSshKey(input: $input) { ... on SshKey { uuid name type isShared user { username } } ${FAILURE} } }`;
   const DELETE = `mutation($u: ID!) { deleteSshKey(input: { uuid: $u }) { ... on Deletion { uuid } ${FAILURE} } }`;
 
   it("creates, lists, retrieves and deletes; validation errors are named as the input names its fields", async () => {
     const token = t.world.tokens.providerManager;
     const line = ed25519Key("gql");
     const created = (await t.gql(CREATE, { input: { publicKey: line } }, token)).data.createSshKey;
-    expect(created).toMatchObject({ name: "gql", type: "ssh-ed25519", isShared: false, userUsername: "providerManager" });
+    expect(created).toMatchObject({ name: "gql", type: "ssh-ed25519", isShared: false, user: { username: "providerManager" } });
     const duplicate = (await t.gql(CREATE, { input: { publicKey: line } }, token)).data.createSshKey;
     expect(duplicate).toMatchObject({ __typename: "ValidationError", code: "VALIDATION" });
     expect(fieldsOf(duplicate)).toEqual({ publicKey: ["Key with same fingerprint already exists."] });

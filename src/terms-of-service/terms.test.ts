@@ -172,9 +172,9 @@ describe("terms-of-service configurations", () => {
     const { url } = await freshOffering("GraphQL");
     const offeringUuid = url.split("/").at(-2);
     const create = `mutation($o: ID!, $v: String!) { createOfferingTermsOfService(input: { offeringUuid: $o, version: $v, isActive: true }) {
-      ... on OfferingTermsOfService { uuid isActive gracePeriodDays offeringName } ${FAILURE} } }`;
+      ... on OfferingTermsOfService { uuid isActive gracePeriodDays offering { name } } ${FAILURE} } }`;
     const created = await t.gql(create, { o: offeringUuid, v: "g1" }, t.world.tokens.providerOwner);
-    expect(created.data.createOfferingTermsOfService).toMatchObject({ isActive: true, gracePeriodDays: 60, offeringName: "GraphQL" });
+    expect(created.data.createOfferingTermsOfService).toMatchObject({ isActive: true, gracePeriodDays: 60, offering: { name: "GraphQL" } });
     const again = (await t.gql(create, { o: offeringUuid, v: "g2" }, t.world.tokens.providerOwner)).data.createOfferingTermsOfService;
     expect(again).toMatchObject({ __typename: "ValidationError", code: "VALIDATION" });
     expect(Object.keys(fieldsOf(again))).toEqual(["isActive"]);

@@ -14,10 +14,10 @@ const UNKNOWN = "0".repeat(32);
 
 const SET_USAGE = `mutation($r: ID, $usages: [UsageReportInput!]!) {
   setComponentUsage(input: { resourceUuid: $r, usages: $usages }) {
-    ... on SetComponentUsagePayload { componentUsages { uuid type usage resourceUuid } } ${FAILURE} } }`;
+    ... on SetComponentUsagePayload { componentUsages { uuid type usage resource { uuid } } } ${FAILURE} } }`;
 const SET_USER_USAGES = `mutation($u: ID!, $usages: [UserUsageReportInput!]!) {
   setComponentUserUsages(input: { componentUsageUuid: $u, usages: $usages }) {
-    ... on SetComponentUserUsagesPayload { componentUserUsages { username usage componentUsageUuid } } ${FAILURE} } }`;
+    ... on SetComponentUserUsagesPayload { componentUserUsages { username usage componentUsage { uuid } } } ${FAILURE} } }`;
 
 const setUsage = async (variables: Record<string, unknown>, token = owner()) => (await t.gql(SET_USAGE, variables, token)).data.setComponentUsage;
 
@@ -25,13 +25,13 @@ describe("usage reports over GraphQL return what they recorded", () => {
   it("setComponentUsage returns the component usages, setComponentUserUsages the user usages", async () => {
     const resource = await makeResource(t.app.deps.db, t.world, "OK");
     const reported = await setUsage({ r: resource.uuid, usages: [{ type: "cpu", amount: "2.5" }] });
-    expect(reported).toEqual({ componentUsages: [{ uuid: expect.any(String), type: "cpu", usage: 2.5, resourceUuid: resource.uuid }] });
+    expect(reported).toEqual({ componentUsages: [{ uuid: expect.any(String), type: "cpu", usage: 2.5, resource: { uuid: resource.uuid } }] });
     const usage = reported.componentUsages[0].uuid;
     const users = await t.gql(SET_USER_USAGES, { u: usage, usages: [{ username: "bob", usage: "1" }, { username: "alice", usage: "1.5" }] }, owner());
     expect(users.data.setComponentUserUsages).toEqual({
       componentUserUsages: [
-        { username: "bob", usage: 1, componentUsageUuid: usage },
-        { username: "alice", usage: 1.5, componentUsageUuid: usage },
+        { username: "bob", usage: 1, componentUsage: { uuid: usage } },
+        { username: "alice", usage: 1.5, componentUsage: { uuid: usage } },
       ],
     });
   });

@@ -107,10 +107,10 @@ describe("Waldur's client: create with `component` as a uuid, and every response
 
   it("over GraphQL, by componentUuid", async () => {
     const result = await t.gql(
-      `mutation($r: ID!, $c: ID!, $u: ID!) { createComponentUserUsageLimit(input: { resourceUuid: $r, componentUuid: $c, userUuid: $u, limit: "1" }) { ... on ComponentUserUsageLimit { componentType username } } }`,
+      `mutation($r: ID!, $c: ID!, $u: ID!) { createComponentUserUsageLimit(input: { resourceUuid: $r, componentUuid: $c, userUuid: $u, limit: "1" }) { ... on ComponentUserUsageLimit { component { type } username } } }`,
       { r: ref.r2, c: ref.otherCpu, u: ref.bob },
       t.world.tokens.providerOwner,
     );
-    expect(result).toEqual({ data: { createComponentUserUsageLimit: { componentType: "cpu", username: "lim_bob" } } });
+    expect(result).toEqual({ data: { createComponentUserUsageLimit: { component: { type: "cpu" }, username: "lim_bob" } } });
   });
 });

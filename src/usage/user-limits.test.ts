@@ -184,9 +184,9 @@ describe("per-user component limits over GraphQL", () => {
     const token = owner();
     const create = `mutation($r: ID!, $u: ID!, $limit: String!) {
       createComponentUserUsageLimit(input: { resourceUuid: $r, userUuid: $u, componentType: "cpu", limit: $limit }) {
-        ... on ComponentUserUsageLimit { uuid limit componentType username resourceName } ${FAILURE} } }`;
+        ... on ComponentUserUsageLimit { uuid limit component { type } username resource { name } } ${FAILURE} } }`;
     const created = (await t.gql(create, { r: resource.uuid, u: user, limit: "12" }, token)).data.createComponentUserUsageLimit;
-    expect(created).toMatchObject({ limit: "12.00", componentType: "cpu", resourceName: "limited" });
+    expect(created).toMatchObject({ limit: "12.00", component: { type: "cpu" }, resource: { name: "limited" } });
     const bad = (await t.gql(create, { r: resource.uuid, u: user, limit: "-1" }, token)).data.createComponentUserUsageLimit;
     expect(bad).toMatchObject({ __typename: "ValidationError", code: "VALIDATION" });
     expect(fieldsOf(bad)).toEqual({ limit: ["Ensure this value is greater than or equal to 0."] });
