@@ -17,7 +17,6 @@ const NODE = `query($id: ID!) { node(id: $id) { __typename id ... on OfferingUse
 describe("global object identification", () => {
   /** Views that show another object's uuid (or a deleted one's) and are not objects of their own. */
   const VALUES_WITH_A_UUID = [
-    "AdminAnnouncementAffectedOffering",
     "Deletion",
     "OfferingAccount",
     "OfferingUserAttributeConfig",

@@ -120,9 +120,13 @@ describe.skipIf(!hasChromium)(browserSuiteTitle("The operations dashboard in hea
   });
 
   it("runs a permitted action from the user's detail, showing a typed failure first", async () => {
+    const member = await rest("GET", `/api/marketplace-offering-users/${toLink.uuid}/`);
+    const cells = (await page.locator(`#users-rows tr[data-uuid="${toLink.uuid}"] td`).allInnerTexts()).slice(0, 3);
+    expect(cells).toEqual([member.body.user_username, member.body.user_full_name, "HPC"]);
     await page.locator(`#users-rows tr[data-uuid="${toLink.uuid}"]`).click();
     const action = page.locator('#detail button[data-mutation="setPendingAccountLinkingOfferingUser"]');
     await action.waitFor();
+    expect(await text("#detail h3")).toBe(`${member.body.user_username} in HPC`);
     // Only what the viewer may run now: nothing that needs another state.
     expect(await page.locator('#detail button[data-mutation="beginCreatingOfferingUser"]').count()).toBe(0);
     await page.locator("#detail input[name=comment]").fill("Link your account first");

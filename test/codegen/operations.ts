@@ -1,5 +1,6 @@
 // Documents as a frontend writes them (the dashboard's reads, an action and its live feed), typed by graphql-codegen's
-// client preset over schema.graphql. `scripts/codegen-check.sh` generates ./gql and type-checks this file with it.
+// client preset over schema.graphql, the public graph: relations as objects, enums rather than REST's labels.
+// `scripts/codegen-check.sh` generates ./gql and type-checks this file with it.
 import { graphql } from "./gql";
 import type { DashboardQuery, SetOkMutation, ChangesSubscription } from "./gql/graphql";
 
@@ -10,9 +11,14 @@ export const Dashboard = graphql(`
     offeringUsers(first: $first, after: $after, filter: $filter) {
       totalCount
       pageInfo { hasNextPage endCursor }
-      nodes { id uuid username state availableTransitions { operation mutation to permitted } }
+      nodes {
+        id uuid username state availableTransitions { operation mutation to permitted }
+        user { username fullName email } offering { name customer { name } }
+      }
     }
-    orders(filter: { state: [PENDING_PROVIDER] }) { nodes { id uuid state availableTransitions { mutation permitted } } }
+    orders(filter: { state: [PENDING_PROVIDER] }) {
+      nodes { id uuid type state availableTransitions { mutation permitted } project { name customer { name } } createdBy { username } }
+    }
   }
 `);
 
@@ -53,3 +59,8 @@ export function describe(answer: SetOkMutation): string {
 export const pending = (data: DashboardQuery) => data.offeringUsers.nodes.filter((node) => node.availableTransitions.some((a) => a.permitted));
 export const resumeFrom = (change: ChangesSubscription) => change.offeringUserChanged.event.eventId;
 export const node = (data: DashboardQuery) => data.me.id;
+/** A user's name and email are null when the viewer may not read them; the username always answers. */
+export const rows = (data: DashboardQuery) =>
+  data.offeringUsers.nodes.map((node) => `${node.user.fullName ?? node.user.username} in ${node.offering.name} (${node.offering.customer.name})`);
+export const requests = (data: DashboardQuery) =>
+  data.orders.nodes.map((order) => `${order.type satisfies string} for ${order.project.customer.name} by ${order.createdBy?.username ?? "nobody"}`);

@@ -14,6 +14,7 @@ import type { CompiledRoute } from "../../rest-adapter/execute.ts";
 import { openApiPath } from "../../rest-adapter/openapi/document.ts";
 import type { World } from "./world.ts";
 import { collectionOf } from "./fuzz-targets.ts";
+import { inPublicShape } from "./public-shape.ts";
 import {
   hyperlinkLike, type IdSource, jsonValue, number, pathSegment, queryString, Random, randomObject, RawJson, rawGarbage, serialize, text, uuidLike,
 } from "./fuzz-values.ts";
@@ -171,12 +172,15 @@ export interface GraphqlDocument {
   variables: Array<{ name: string; type: GraphQLInputType }>;
 }
 
-/** Every REST route's document (with its fragments) is a GraphQL operation to fuzz directly, past the REST readers. */
+/**
+ * Every REST route's document (with its fragments) is a GraphQL operation to fuzz directly at /graphql, past the REST
+ * readers, in the shape `schema` (the public one) takes: the same root fields and variables.
+ */
 export function graphqlDocuments(routes: CompiledRoute[], schema: GraphQLSchema): GraphqlDocument[] {
   return routes.map((route) => {
     const operation = getOperationAST(route.parsed)!;
     return {
-      text: print(route.parsed),
+      text: print(inPublicShape(route.parsed, schema)),
       mutation: operation.operation === "mutation",
       variables: (operation.variableDefinitions ?? []).map((def) => ({ name: def.variable.name.value, type: typeFromAST(schema, def.type as never) as GraphQLInputType })),
     };

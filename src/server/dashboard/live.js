@@ -47,7 +47,7 @@ export function followOfferingUsers(client, { after, onChange, onGap, onError })
         query: `subscription Changes($after: Int) {
           offeringUserChanged(after: $after) {
             offeringUserUuid state previousState
-            offeringUser { id uuid userUsername username offeringName }
+            offeringUser { id uuid username user { username } offering { name } }
             event { id eventId created }
           }
         }`,

@@ -6,11 +6,14 @@ const TRANSITIONS = "availableTransitions { operation mutation to permitted }";
 const OPERATIONS = `query Operations {
   maintenanceAnnouncements(first: 20, filter: { state: [SCHEDULED, IN_PROGRESS] }) {
     totalCount
-    nodes { id uuid name state serviceProviderName maintenanceType scheduledStart scheduledEnd actualStart ${TRANSITIONS} }
+    nodes { id uuid name state serviceProvider { customer { name } } maintenanceType scheduledStart scheduledEnd actualStart ${TRANSITIONS} }
   }
   orders(first: 20, filter: { state: [PENDING_PROVIDER] }) {
     totalCount
-    nodes { id uuid type state offeringName projectName customerName resourceName createdByUsername created ${TRANSITIONS} }
+    nodes {
+      id uuid type state created ${TRANSITIONS}
+      offering { name } project { name customer { name } } resource { name } createdBy { username }
+    }
   }
 }`;
 
@@ -38,7 +41,7 @@ export function operationsPanel({ onError }) {
         ? announcements.nodes.map((announcement) =>
             card("MaintenanceAnnouncement", announcement, [
               h("strong", {}, announcement.name),
-              ` ${announcement.serviceProviderName} · ${humanize(announcement.maintenanceType)}`,
+              ` ${announcement.serviceProvider.customer.name} · ${humanize(announcement.maintenanceType)}`,
               h("br"),
               `${formatTime(announcement.actualStart ?? announcement.scheduledStart)} – ${formatTime(announcement.scheduledEnd)}`,
             ]),
@@ -50,10 +53,10 @@ export function operationsPanel({ onError }) {
       orders.nodes.length
         ? orders.nodes.map((order) =>
             card("Order", order, [
-              h("strong", {}, `${humanize(order.type)} ${order.resourceName || order.offeringName}`),
-              ` ${order.offeringName} for ${order.projectName} (${order.customerName})`,
+              h("strong", {}, `${humanize(order.type)} ${order.resource?.name || order.offering.name}`),
+              ` ${order.offering.name} for ${order.project.name} (${order.project.customer.name})`,
               h("br"),
-              `by ${order.createdByUsername}, ${formatTime(order.created)}`,
+              `by ${order.createdBy?.username ?? "—"}, ${formatTime(order.created)}`,
             ]),
           )
         : h("li", { className: "hint" }, "No order is waiting for the provider."),

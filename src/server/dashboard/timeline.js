@@ -12,8 +12,8 @@ export function timelinePanel() {
       const { eventId, created } = change.event;
       if (shown.has(eventId)) return;
       shown.add(eventId);
-      const user = change.offeringUser;
-      const who = user ? `${user.userUsername} in ${user.offeringName}` : `offering user ${change.offeringUserUuid} (deleted)`;
+      const offeringUser = change.offeringUser;
+      const who = offeringUser ? `${offeringUser.user.username} in ${offeringUser.offering.name}` : `offering user ${change.offeringUserUuid} (deleted)`;
       const item = h(
         "li",
         { dataset: { eventId: String(eventId), uuid: change.offeringUserUuid } },

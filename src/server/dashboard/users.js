@@ -17,13 +17,13 @@ const USERS = `query OfferingUsers($filter: OfferingUserFilter, $first: Int, $af
   offeringUsers(filter: $filter, first: $first, after: $after) {
     totalCount
     pageInfo { hasNextPage endCursor }
-    nodes { id uuid username userUsername userFullName offeringName state modified }
+    nodes { id uuid username user { username fullName } offering { name } state modified }
   }
 }`;
 
 const DETAIL = `query OfferingUser($uuid: ID!) {
   offeringUser(uuid: $uuid) {
-    id uuid username userUsername userFullName userEmail offeringName state modified
+    id uuid username user { username fullName email } offering { name } state modified
     serviceProviderComment serviceProviderCommentUrl
     availableTransitions { operation mutation to permitted }
   }
@@ -130,16 +130,16 @@ export function offeringUsersPanel({ onOfferings, onError }) {
     replaceChildren(byId("users-rows"), connection.nodes.map(row));
   }
 
-  const row = (user) =>
+  const row = (offeringUser) =>
     h(
       "tr",
-      { dataset: { uuid: user.uuid, id: user.id }, className: selected === user.uuid ? "selected" : "", onclick: () => select(user.uuid) },
-      h("td", {}, h("button", { type: "button", className: "link" }, user.userUsername)),
-      h("td", {}, user.userFullName),
-      h("td", {}, user.offeringName),
-      h("td", {}, user.username ?? ""),
-      h("td", {}, h("span", { className: `state state-${user.state}` }, humanize(user.state))),
-      h("td", {}, formatTime(user.modified)),
+      { dataset: { uuid: offeringUser.uuid, id: offeringUser.id }, className: selected === offeringUser.uuid ? "selected" : "", onclick: () => select(offeringUser.uuid) },
+      h("td", {}, h("button", { type: "button", className: "link" }, offeringUser.user.username)),
+      h("td", {}, offeringUser.user.fullName ?? ""),
+      h("td", {}, offeringUser.offering.name),
+      h("td", {}, offeringUser.username ?? ""),
+      h("td", {}, h("span", { className: `state state-${offeringUser.state}` }, humanize(offeringUser.state))),
+      h("td", {}, formatTime(offeringUser.modified)),
     );
 
   function select(uuid) {
@@ -184,12 +184,12 @@ export function offeringUsersPanel({ onOfferings, onError }) {
       readDetail();
     };
     return [
-      h("h3", {}, `${user.userUsername} in ${user.offeringName}`),
+      h("h3", {}, `${user.user.username} in ${user.offering.name}`),
       h(
         "dl",
         {},
         h("dt", {}, "State"), h("dd", {}, h("span", { className: `state state-${user.state}` }, humanize(user.state))),
-        h("dt", {}, "Name"), h("dd", {}, `${user.userFullName} ${user.userEmail ? `<${user.userEmail}>` : ""}`),
+        h("dt", {}, "Name"), h("dd", {}, `${user.user.fullName ?? ""} ${user.user.email ? `<${user.user.email}>` : ""}`),
         h("dt", {}, "Account"), h("dd", {}, user.username ?? "—"),
         h("dt", {}, "Modified"), h("dd", {}, formatTime(user.modified)),
       ),
