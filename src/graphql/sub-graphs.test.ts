@@ -8,10 +8,13 @@ import {
   type IntrospectionQuery,
   isInterfaceType,
   isObjectType,
+  parse,
+  validate,
 } from "graphql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
 import { internalSchema, schema } from "../schema.ts";
+import { GRAPHIQL_OPTIONS } from "../server/graphiql.ts";
 
 type Field = GraphQLField<unknown, unknown>;
 
@@ -52,6 +55,12 @@ describe("the public and the internal graph", () => {
     const reachingThem = [...internalFields].filter(([, field]) => internalTypes.has(getNamedType(field.type).name));
     expect(reachingThem.filter(([name]) => publicFields.has(name)).map(([name]) => name)).toEqual([]);
   });
+});
+
+it("GraphiQL's prefilled query and the subscription its comment suggests run on the public graph", () => {
+  const text = GRAPHIQL_OPTIONS.defaultQuery ?? "";
+  const subscription = text.slice(text.indexOf("# subscription")).replace(/^# ?/gm, "");
+  for (const document of [text, subscription]) expect(validate(schema, parse(document))).toEqual([]);
 });
 
 describe("what /graphql serves", () => {

@@ -45,9 +45,12 @@ export const GRAPHIQL_OPTIONS: GraphiQLOptions & { showPersistHeadersSettings: b
 # token. Replace the query above with:
 # subscription {
 #   offeringUserChanged {
-#     offeringUserUuid
 #     previousState
 #     state
+#     offeringUser {
+#       user { username fullName }
+#       offering { name }
+#     }
 #   }
 # }
 `,
