@@ -283,10 +283,10 @@ describe("the site agent's recorded loops", () => {
     expect(final.body).toMatchObject({ state: "OK", backend_id: "hpc_res1", backend_metadata: { qos: "normal" }, current_usages: { cpu: 6.4 } });
     expect(Date.parse(final.body.last_sync)).toBeGreaterThan(Date.parse(final.body.created));
     expect((await t.http("GET", `/api/marketplace-orders/${order}/`, { token: t.world.tokens.staff })).body.state).toBe("done");
-    const graph = await t.gql<any>(`{ offering(uuid: "${offering}") { agentIdentities { name version services { name stateLabel processors { name } } } } }`, {}, t.world.tokens.providerManager);
+    const graph = await t.gql<any>(`{ offering(uuid: "${offering}") { agentIdentities { name version services { name state processors { name } } } } }`, {}, t.world.tokens.providerManager);
     expect(graph.errors).toBeUndefined();
     expect(graph.data!.offering.agentIdentities).toEqual([
-      expect.objectContaining({ name: `agent-${offering}`, version: "1.0.6rc17", services: expect.arrayContaining([expect.objectContaining({ name: "report", stateLabel: "Active" })]) }),
+      expect.objectContaining({ name: `agent-${offering}`, version: "1.0.6rc17", services: expect.arrayContaining([expect.objectContaining({ name: "report", state: "ACTIVE" })]) }),
     ]);
   });
 });

@@ -89,11 +89,11 @@ describe("set_as_ok/", () => {
   it("runs the same through GraphQL", async () => {
     const resource = await makeResource(t.app.deps.db, t.world, "ERRED");
     const result = await t.gql<any>(
-      `mutation($uuid: ID!) { setResourceAsOk(input: { uuid: $uuid }) { ... on ResourceStateResult { state resource { stateLabel errorMessage } } } }`,
+      `mutation($uuid: ID!) { setResourceAsOk(input: { uuid: $uuid }) { ... on ResourceStateResult { state resource { state errorMessage } } } }`,
       { uuid: resource.uuid },
       t.world.tokens.providerOwner,
     );
-    expect(result.data.setResourceAsOk).toEqual({ state: "OK", resource: { stateLabel: "OK", errorMessage: "" } });
+    expect(result.data.setResourceAsOk).toEqual({ state: "OK", resource: { state: "OK", errorMessage: "" } });
   });
 });
 
