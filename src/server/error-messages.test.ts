@@ -13,17 +13,14 @@ beforeAll(async () => {
 });
 afterAll(() => production.close());
 
-const elapsed = (started: number) => performance.now() - started;
-
 describe("error messages built from client input (NODE_ENV=production)", () => {
-  it("answers a 60 KB variable of spaces with 400 within a second, and /health is not held up", async () => {
-    const started = performance.now();
+  // A backtracking rewrite of this message would hold the event loop for many seconds: the test's timeout catches it.
+  it("answers a 60 KB variable of spaces with 400, and /health alongside", async () => {
     const answer = post({ query: QUERY, variables: { f: " ".repeat(60_000) } });
-    const health = production.http("GET", "/health").then(() => elapsed(started));
+    const health = production.http("GET", "/health");
     const res = await answer;
     expect(res.status).toBe(400);
-    expect(elapsed(started)).toBeLessThan(1000);
-    expect(await health).toBeLessThan(1000);
+    expect((await health).status).toBe(200);
     expect(res.body.errors[0].message).toBe(`Variable "$f" got invalid value "${" ".repeat(100)}…"; Int cannot represent non-integer value: "${" ".repeat(100)}…"`);
   }, 5_000);
 
@@ -51,11 +48,11 @@ describe("message rewriting is linear", () => {
     `${" ".repeat(MEGABYTE)}Did you mean x`,
     '"'.repeat(MEGABYTE),
   ];
+  // A backtracking rewrite would take on the order of 10¹² steps on these (hours); a linear one takes milliseconds.
+  // The test's own timeout catches the first, on any machine, without timing the second.
   for (const [index, input] of PATHOLOGICAL.entries()) {
-    it(`rewrites pathological message ${index} of 1 MiB in well under a second`, () => {
-      const started = performance.now();
-      boundedMessage(withoutSuggestionText(input));
-      expect(elapsed(started)).toBeLessThan(250);
+    it(`rewrites pathological message ${index} of 1 MiB to a bounded message`, { timeout: 10_000 }, () => {
+      expect(boundedMessage(withoutSuggestionText(input)).length).toBeLessThanOrEqual(MAX_MESSAGE_CHARS + 1);
     });
   }
 
