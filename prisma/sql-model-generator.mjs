@@ -1,17 +1,20 @@
 #!/usr/bin/env node
 // A Prisma generator (run by `prisma generate`): writes the data model as SQL sees it — each model's table, each
-// field's column, type and native type, each relation's join columns in both directions — for the reads compiled to
-// SQL in src/platform/sql-reads/. Prisma's client keeps only part of this at run time (no join columns).
+// field's column, type, native type and nullability (an enum's values in their declared order), each relation's join
+// columns in both directions — for the reads compiled to SQL in src/platform/sql-reads/ and the keyset cursors of
+// src/platform/keyset/. Prisma's client keeps only part of this at run time (no join columns).
 import fs from "node:fs";
 import path from "node:path";
 import helper from "@prisma/generator-helper";
 
-const scalarOf = (field) => ({
+const scalarOf = (field, enums) => ({
   kind: field.kind,
   type: field.type,
   column: field.dbName ?? field.name,
   list: field.isList,
   ...(field.nativeType ? { native: field.nativeType[0] } : {}),
+  ...(field.isRequired ? {} : { nullable: true }),
+  ...(field.kind === "enum" ? { values: enums.find((e) => e.name === field.type).values.map((value) => value.name) } : {}),
 });
 
 /** The other side of a relation: the other field with its relation name (in the same model for a self-relation). */
@@ -28,13 +31,13 @@ function relationOf(models, model, field) {
 }
 
 function sqlModel(datamodel) {
-  const models = datamodel.models;
+  const { models, enums } = datamodel;
   return Object.fromEntries(
     models.map((model) => [
       model.name,
       {
         table: model.dbName ?? model.name,
-        fields: Object.fromEntries(model.fields.map((field) => [field.name, field.kind === "object" ? relationOf(models, model, field) : scalarOf(field)])),
+        fields: Object.fromEntries(model.fields.map((field) => [field.name, field.kind === "object" ? relationOf(models, model, field) : scalarOf(field, enums)])),
       },
     ]),
   );

@@ -1,8 +1,9 @@
 import type { Prisma, PrismaClient } from "../../generated/prisma/client.ts";
 import { runText } from "../lone-statement.ts";
 import type { ModelTable } from "./model.ts";
-import { FromClause, modelNamed, quote, StatementBuilder, Untranslated } from "./statement.ts";
-import { orderSql, type RowShape, type Selection, shapeRows, sliceSql } from "./select.ts";
+import { exactRead, fieldOf, FromClause, isRelation, modelNamed, quote, StatementBuilder, Untranslated } from "./statement.ts";
+import { orderSql, sliceSql } from "./order.ts";
+import { type RowShape, type Selection, shapeRows } from "./select.ts";
 import { startWithSelectList, type StatementStart } from "./select-cache.ts";
 import { whereSql } from "./where.ts";
 
@@ -32,22 +33,55 @@ function translated(build: () => CompiledRead): CompiledRead | undefined {
   }
 }
 
-/** SELECT the started select list FROM the model's table under `where` (the caller adds order and slice). */
-function statement(key: ModelKey, where: object | undefined, start: (model: ModelTable) => StatementStart, unique = false) {
+/** A path of fields from a model: to-one relations, then a scalar (["plan", "unitPrice"]). */
+export type FieldPath = readonly string[];
+
+/** A column of the statement per path, read exactly (exactRead) as "$key<i>", the relations on the way LEFT JOINed to `from`. */
+function keyColumns(from: FromClause, model: ModelTable, alias: string, paths: readonly FieldPath[]): string {
+  return paths
+    .map((path, i) => {
+      let [owner, at] = [model, alias];
+      for (const name of path.slice(0, -1)) {
+        const relation = fieldOf(owner, name);
+        if (!isRelation(relation) || relation.list) throw new Error(`${path.join(".")}: ${name} is no to-one relation`);
+        const related = modelNamed(relation.model);
+        [owner, at] = [related, from.join(at, name, relation, related)];
+      }
+      const field = fieldOf(owner, path[path.length - 1]);
+      if (isRelation(field)) throw new Error(`${path.join(".")} ends in a relation`);
+      return `, ${exactRead(`${at}.${quote(field.column)}`, field)} AS ${quote(`$key${i}`)}`;
+    })
+    .join("");
+}
+
+interface StatementParts {
+  where?: object;
+  orderBy?: unknown;
+  keys?: readonly FieldPath[];
+}
+
+/** SELECT the started select list (and key columns) FROM the model's table under `where`, ordered (the caller adds the slice). */
+function statement(key: ModelKey, parts: StatementParts, start: (model: ModelTable) => StatementStart, unique = false) {
   const model = modelNamed(modelNameOf(key));
   const { b, alias, list } = start(model);
   const from = new FromClause(b);
-  const condition = whereSql(from, model, alias, where, unique);
-  return { b, model, alias, shape: list.shape, text: `SELECT ${list.columns} FROM ${quote(model.table)} AS ${alias}${from}${condition === "TRUE" ? "" : ` WHERE ${condition}`}` };
+  const condition = whereSql(from, model, alias, parts.where, unique);
+  const order = orderSql(model, alias, parts.orderBy, from);
+  const keys = parts.keys ? keyColumns(from, model, alias, parts.keys) : "";
+  const text = `SELECT ${list.columns}${keys} FROM ${quote(model.table)} AS ${alias}${from}${condition === "TRUE" ? "" : ` WHERE ${condition}`}${order}`;
+  return { b, shape: list.shape, text };
 }
 
-/** A findMany/findFirst/findUnique as one statement, or undefined when something in it is not translated. */
-export function compileFind(key: ModelKey, args: FindArgs, limit?: number, unique = false): CompiledRead | undefined {
+/**
+ * A findMany/findFirst/findUnique as one statement, or undefined when something in it is not translated. With `keys`,
+ * each row also reads the value of each path exactly, as "$key0", "$key1", …
+ */
+export function compileFind(key: ModelKey, args: FindArgs, limit?: number, unique = false, keys?: readonly FieldPath[]): CompiledRead | undefined {
   return translated(() => {
     for (const name of Object.keys(args)) if (!FIND_ARGS.has(name) && (args as Record<string, unknown>)[name] !== undefined) throw new Untranslated(name);
-    const { b, model, alias, shape, text } = statement(key, args.where, (model) => startWithSelectList(model, args), unique);
+    const { b, shape, text } = statement(key, { where: args.where, orderBy: args.orderBy, keys }, (model) => startWithSelectList(model, args), unique);
     const take = limit === undefined ? args.take : Math.min(limit, args.take ?? limit);
-    return { text: `${text}${orderSql(model, alias, args.orderBy)}${sliceSql(take, args.skip)}`, values: b.values, shape };
+    return { text: `${text}${sliceSql(take, args.skip)}`, values: b.values, shape };
   });
 }
 
@@ -56,7 +90,7 @@ const COUNT_LIST = { columns: "COUNT(*) AS count", shape: [] };
 /** A count of a model's rows under a condition as one statement, or undefined when the condition is not translated. */
 export function compileCount(key: ModelKey, where: object | undefined): CompiledRead | undefined {
   return translated(() => {
-    const { b, text } = statement(key, where, () => {
+    const { b, text } = statement(key, { where }, () => {
       const b = new StatementBuilder();
       return { b, alias: b.alias(), list: COUNT_LIST };
     });
@@ -83,6 +117,41 @@ export async function findMany<K extends ModelKey, A extends Prisma.Args<Delegat
   const read = compileFind(key, args as FindArgs);
   if (!read) return prismaRead(db, key, "findMany", args) as Promise<Prisma.Result<Delegate<K>, A, "findMany">>;
   return (await run(db, read)) as Prisma.Result<Delegate<K>, A, "findMany">;
+}
+
+/** The key columns' values of a row read with compileFind's `keys`, taken out of the row. */
+function takeKeys(row: Record<string, unknown>, count: number): unknown[] {
+  const values: unknown[] = [];
+  for (let i = 0; i < count; i++) {
+    values.push(row[`$key${i}`]);
+    delete row[`$key${i}`];
+  }
+  return values;
+}
+
+/**
+ * findMany whose rows come with the exact values of `keys` (a page's sort keys, for its cursors), one array per row;
+ * `keys` is undefined when the read is not translated and went to Prisma's client (then readKeys reads them).
+ */
+export async function findManyWithKeys<K extends ModelKey, A extends Prisma.Args<Delegate<K>, "findMany">>(
+  db: Db,
+  key: K,
+  args: A,
+  keys: readonly FieldPath[],
+): Promise<{ rows: Prisma.Result<Delegate<K>, A, "findMany">; keys?: unknown[][] }> {
+  const read = compileFind(key, args as FindArgs, undefined, false, keys);
+  if (!read) return { rows: (await prismaRead(db, key, "findMany", args)) as Prisma.Result<Delegate<K>, A, "findMany"> };
+  const rows = await run<Record<string, unknown>>(db, read);
+  const values = rows.map((row) => takeKeys(row, keys.length));
+  return { rows: rows as Prisma.Result<Delegate<K>, A, "findMany">, keys: values };
+}
+
+/** The exact values of `keys` of the rows with these ids, by id; a row that is gone has none. One statement. */
+export async function readKeys(db: Db, key: ModelKey, keys: readonly FieldPath[], ids: readonly unknown[]): Promise<Map<unknown, unknown[]>> {
+  const read = compileFind(key, { where: { id: { in: [...ids] } }, select: { id: true } }, undefined, false, keys);
+  if (!read) throw new Error(`The keys of ${key} do not translate to SQL`);
+  const rows = await run<Record<string, unknown>>(db, read);
+  return new Map(rows.map((row) => [row.id, takeKeys(row, keys.length)]));
 }
 
 export const findFirst = <K extends ModelKey, A extends Prisma.Args<Delegate<K>, "findFirst">>(db: Db, key: K, args: A) =>

@@ -7,6 +7,10 @@ export interface ScalarField {
   list: boolean;
   /** The column's native type where the schema names one (Uuid, Timestamptz, Date, VarChar…). */
   native?: string;
+  /** The column may hold null (an optional field). */
+  nullable?: boolean;
+  /** An enum's values, in the order the schema declares them (PostgreSQL's order of the type's values). */
+  values?: string[];
 }
 
 export interface RelationField {

@@ -1,6 +1,7 @@
 import { Prisma } from "../../generated/prisma/client.ts";
 import type { ModelTable, RelationField, ScalarField } from "./model.ts";
 import { columnRead, fieldOf, FromClause, isRelation, joinOn, modelNamed, quote, type StatementBuilder, Untranslated } from "./statement.ts";
+import { orderSql, sliceSql } from "./order.ts";
 import { whereSql } from "./where.ts";
 
 /** What a read asks of each row, in Prisma's terms: `select` (these fields), `include` (every scalar and these), neither (every scalar). */
@@ -125,37 +126,11 @@ function relationSql(b: StatementBuilder, owner: string, relation: RelationField
   }
   const joins = new FromClause(b);
   const where = whereSql(joins, related, alias, args.where as object | undefined);
-  const rows = `SELECT ${object.sql} AS d FROM ${quote(related.table)} AS ${alias}${joins} WHERE ${joinOn(owner, relation, alias)}${where === "TRUE" ? "" : ` AND ${where}`}${orderSql(related, alias, args.orderBy)}${sliceSql(args.take, args.skip)}`;
+  const order = orderSql(related, alias, args.orderBy, joins);
+  const rows = `SELECT ${object.sql} AS d FROM ${quote(related.table)} AS ${alias}${joins} WHERE ${joinOn(owner, relation, alias)}${where === "TRUE" ? "" : ` AND ${where}`}${order}${sliceSql(args.take, args.skip)}`;
   const convertMany = convertRow(object.shape);
   return {
     sql: `(SELECT COALESCE(JSONB_AGG(${alias}_rows.d), '[]'::jsonb) FROM (${rows}) AS ${alias}_rows)`,
     convert: object.shape.length ? (list: unknown) => (list as Array<Record<string, unknown>>).map(convertMany) : undefined,
   };
-}
-
-const DIRECTIONS: Record<string, string> = { asc: "ASC", desc: "DESC" };
-const NULLS: Record<string, string> = { first: " NULLS FIRST", last: " NULLS LAST" };
-
-/** Prisma's orderBy on the model's own scalars as ORDER BY (nulls where Prisma puts them: PostgreSQL's default unless named). */
-export function orderSql(model: ModelTable, alias: string, orderBy: unknown): string {
-  if (orderBy === undefined) return "";
-  const terms = (Array.isArray(orderBy) ? orderBy : [orderBy]).flatMap((entry: Record<string, unknown>) =>
-    Object.entries(entry).map(([name, order]) => {
-      const field = fieldOf(model, name);
-      if (isRelation(field)) throw new Untranslated("order by a relation");
-      const { sort, nulls } = typeof order === "string" ? { sort: order, nulls: undefined } : (order as { sort: string; nulls?: string });
-      const direction = DIRECTIONS[sort];
-      if (!direction || (nulls !== undefined && !NULLS[nulls])) throw new Untranslated("order");
-      return `${alias}.${quote(field.column)} ${direction}${nulls ? NULLS[nulls] : ""}`;
-    }),
-  );
-  return terms.length ? ` ORDER BY ${terms.join(", ")}` : "";
-}
-
-/** take and skip as LIMIT and OFFSET (a negative take, Prisma's "from the end", is not translated). */
-export function sliceSql(take: unknown, skip: unknown): string {
-  if ((take !== undefined && (typeof take !== "number" || take < 0 || !Number.isInteger(take))) || (skip !== undefined && (typeof skip !== "number" || skip < 0 || !Number.isInteger(skip)))) {
-    throw new Untranslated("take or skip");
-  }
-  return `${take === undefined ? "" : ` LIMIT ${take}`}${skip ? ` OFFSET ${skip}` : ""}`;
 }

@@ -10,7 +10,7 @@ import { Prisma } from "../../generated/prisma/client.ts";
 import type { Db } from "../database.ts";
 import { applyMigrations } from "../migrations.ts";
 import { openDatabase } from "../database.ts";
-import { compileFind, count, findFirst, findMany, findUnique, type ModelKey } from "./find.ts";
+import { compileFind, count, findFirst, findMany, findManyWithKeys, findUnique, type ModelKey, readKeys } from "./find.ts";
 
 const MIGRATIONS_DIR = new URL("../../../prisma/migrations", import.meta.url).pathname;
 
@@ -28,7 +28,7 @@ async function seed(db: Db) {
     data: { customerId: provider.id, name: "Managed", type: "Marketplace.Slurm", state: "ACTIVE", pluginOptions: { service_provider_can_create_offering_user: true, limit: 3 } },
   });
   const other = await db.offering.create({ data: { customerId: provider.id, name: "Other", type: "Marketplace.Basic", pluginOptions: { service_provider_can_create_offering_user: false } } });
-  await db.offeringPlan.create({ data: { offeringId: managed.id, name: "Gold", unitPrice: new Prisma.Decimal("12.3456789012") } });
+  const gold = await db.offeringPlan.create({ data: { offeringId: managed.id, name: "Gold", unitPrice: new Prisma.Decimal("12.3456789012") } });
   await db.offeringPlan.create({ data: { offeringId: managed.id, name: "Free" } });
   await db.offeringTermsOfService.create({ data: { offeringId: managed.id, version: "1", isActive: true, activatedAt: new Date("2026-01-02T03:04:05.678Z") } });
   await db.offeringTermsOfService.create({ data: { offeringId: managed.id, version: "0" } });
@@ -69,6 +69,9 @@ async function seed(db: Db) {
   await db.agentConsumerQueue.create({ data: { identityId: identity.id, userId: users[0].id, tokenDigest: "d".repeat(64), rmqUsername: "rmq1", objectTypes: ["order", "resource"] } });
   const component = await db.offeringComponent.create({ data: { offeringId: managed.id, type: "cpu", name: "CPU", billingType: "USAGE" } });
   const resource = await db.resource.create({ data: { projectId: project.id, offeringId: managed.id, name: "r1", endDate: new Date("2027-01-31T00:00:00Z") } });
+  await db.resource.create({ data: { projectId: project.id, offeringId: other.id, planId: gold.id, name: "r2" } });
+  // Written by SQL's clock, to the microsecond, as a database default would: finer than a JavaScript date.
+  await db.$executeRaw`UPDATE offering_users SET created = '2026-01-03T12:00:00.123456Z' WHERE id = ${offeringUsers[2].id}::uuid`;
   await db.componentUsage.create({
     data: { resourceId: resource.id, componentId: component.id, usage: new Prisma.Decimal("10.25"), date: new Date("2026-05-06T07:08:09.010Z"), billingPeriod: new Date("2026-05-01T00:00:00Z") },
   });
@@ -126,6 +129,26 @@ const WHERE_CASES: Case[] = [
   ["an Int id", "event", () => ({ where: { id: { in: [ids.event.id] } } })],
   ["a Decimal", "offeringPlan", () => ({ where: { unitPrice: { gt: new Prisma.Decimal("1.5") } } })],
   ["a date column", "project", () => ({ where: { endDate: { lt: new Date("2027-06-01T00:00:00Z") } } })],
+  ["an optional to-one's absence", "resource", () => ({ where: { plan: null } })],
+  ["is: null and isNot: null", "resource", () => ({ where: { OR: [{ plan: { is: null }, name: "r1" }, { plan: { isNot: null } }] }, orderBy: { name: "asc" } })],
+  ["NOT of a to-one's absence", "resource", () => ({ where: { NOT: { plan: { is: null } } } })],
+  ["the absence of a to-one whose key is on the other side", "customer", () => ({ where: { serviceProvider: null } })],
+  ["an absence inside a to-one", "resource", () => ({ where: { project: { customer: { serviceProvider: { is: null } } } } })],
+  ["a uuid compared", "offeringUser", () => ({ where: { id: { gt: ids.offeringUsers[2].id } } })],
+  ["an instant compared as ISO text", "offeringUser", () => ({ where: { created: { gt: "2026-01-02T12:00:00.123Z" } }, orderBy: { created: "asc" } })],
+  [
+    "a keyset: the first column bounded, then past it or tied and past the next",
+    "offeringUser",
+    () => ({
+      where: {
+        OR: [
+          { AND: [{ username: { gte: "site_Bob" } }, { OR: [{ username: { gt: "site_Bob" } }, { AND: [{ username: "site_Bob" }, { created: { gt: "2026-01-02T12:00:00.123000Z" } }] }] }] },
+          { username: null },
+        ],
+      },
+    }),
+  ],
+  ["a keyset through an optional to-one", "resource", () => ({ where: { OR: [{ plan: { unitPrice: { lt: "20" } } }, { plan: null }] }, orderBy: { name: "asc" } })],
 ];
 
 const SELECT_CASES: Case[] = [
@@ -160,13 +183,17 @@ const SELECT_CASES: Case[] = [
   ["event scopes as a list", "event", () => ({ include: { scopes: { orderBy: { scopeType: "asc" } } }, orderBy: { id: "desc" } })],
   ["nulls ordered and a page", "offeringUser", () => ({ orderBy: [{ username: { sort: "asc", nulls: "first" } }, { id: "asc" }], take: 2, skip: 1 })],
   ["descending with nulls last", "offeringUser", () => ({ orderBy: [{ username: { sort: "desc", nulls: "last" } }, { id: "desc" }] })],
+  ["by an optional to-one's column (a missing row sorts as a null)", "resource", () => ({ orderBy: [{ plan: { name: "asc" } }, { id: "asc" }] })],
+  ["by it descending, and a condition on the same relation", "resource", () => ({ where: { OR: [{ plan: { unitPrice: { gt: 1 } } }, { plan: null }] }, orderBy: [{ plan: { unitPrice: "desc" } }, { id: "desc" }] })],
+  ["by a to-one inside a to-one", "resource", () => ({ orderBy: [{ project: { customer: { name: "desc" } } }, { offering: { name: "asc" } }, { name: "asc" }] })],
+  ["a to-many ordered by its own to-one", "offering", () => ({ include: { resources: { orderBy: [{ plan: { name: "desc" } }, { name: "asc" }] } }, orderBy: { name: "asc" } })],
 ];
 
 /** Reads left to Prisma's client: they still answer, unchanged. */
 const UNTRANSLATED: Case[] = [
   ["a relation count", "offering", () => ({ select: { id: true, _count: { select: { plans: true } } } })],
   ["distinct", "offeringUser", () => ({ distinct: ["state"], select: { state: true }, orderBy: { state: "asc" } })],
-  ["order by a relation", "offeringUser", () => ({ orderBy: { offering: { name: "asc" } } })],
+  ["order by a relation's count", "offering", () => ({ orderBy: { plans: { _count: "asc" } } })],
   ["a negative take", "offeringUser", () => ({ take: -1, orderBy: { id: "asc" } })],
   ["every", "user", () => ({ where: { roles: { every: { isActive: true } } } })],
   ["two operations of a list filter (Prisma refuses them)", "agentConsumerQueue", () => ({ where: { objectTypes: { has: "order", hasSome: ["x"] } } })],
@@ -208,6 +235,25 @@ describe("reads compiled to SQL answer as Prisma's client does", () => {
     expect(again.text).toBe(first.text);
     expect(again.values).toEqual(first.values);
     expect(again.values).not.toBe(first.values);
+  });
+
+  it("compares instants to the microsecond (Prisma's client compares them to the millisecond), and reads keys exactly", async () => {
+    const where = { created: { gt: "2026-01-03T12:00:00.123455Z", lte: "2026-01-03T12:00:00.123456Z" } };
+    expect((await findMany(db, "offeringUser", { where, select: { id: true } })).map((row) => row.id)).toEqual([ids.offeringUsers[2].id]);
+    const keys = [["created"], ["username"], ["state"], ["offering", "customer", "name"], ["id"]];
+    const read = await findManyWithKeys(db, "offeringUser", { where, select: { id: true } }, keys);
+    expect(read.rows).toEqual([{ id: ids.offeringUsers[2].id }]);
+    expect(read.keys).toEqual([["2026-01-03T12:00:00.123456Z", null, "OK", "Provider", ids.offeringUsers[2].id]]);
+    expect(await readKeys(db, "offeringUser", keys, [ids.offeringUsers[2].id, ids.offeringUsers[3].id])).toEqual(
+      new Map([
+        [ids.offeringUsers[2].id, ["2026-01-03T12:00:00.123456Z", null, "OK", "Provider", ids.offeringUsers[2].id]],
+        [ids.offeringUsers[3].id, ["2026-01-04T12:00:00.123000Z", "site_dave%", "ERROR_CREATING", "Provider", ids.offeringUsers[3].id]],
+      ]),
+    );
+    const days = await findManyWithKeys(db, "resource", { where: { name: "r1" }, select: { name: true } }, [["endDate"], ["plan", "unitPrice"]]);
+    expect(days.keys).toEqual([["2027-01-31T00:00:00.000000Z", null]]);
+    const prices = await findManyWithKeys(db, "resource", { where: { name: "r2" }, select: { name: true } }, [["plan", "unitPrice"]]);
+    expect(prices.keys).toEqual([["12.3456789012"]]);
   });
 
   it("findUnique takes a compound unique key or id", async () => {

@@ -125,6 +125,21 @@ export function columnRead(alias: string, field: ScalarField): string {
   return field.list ? `${column}::text[]` : `${column}::text`;
 }
 
+const ISO_INSTANT = `'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'`;
+
+/**
+ * A column read to the last digit as text where JavaScript's value would round it: a date or instant as ISO 8601 in
+ * UTC to the microsecond (a Date holds milliseconds; a day is its midnight), a Decimal or BigInt as its digits, an
+ * enum as its name. Other types read as the driver reads them, which is exact already.
+ */
+export function exactRead(column: string, field: ScalarField): string {
+  if (field.type === "DateTime") {
+    const utc = field.native === "Timestamptz" ? `${column} AT TIME ZONE 'UTC'` : field.native === "Date" ? `${column}::timestamp` : column;
+    return `to_char(${utc}, ${ISO_INSTANT})`;
+  }
+  return field.type === "Decimal" || field.type === "BigInt" || field.kind === "enum" ? `${column}::text` : column;
+}
+
 /** The join of a relation: the related table's alias matched to the owner's, column by column. */
 export const joinOn = (owner: string, relation: RelationField, related: string) =>
   relation.from.map((column, i) => `${related}.${quote(relation.to[i])} = ${owner}.${quote(column)}`).join(" AND ");

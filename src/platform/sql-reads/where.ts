@@ -5,8 +5,8 @@ import { fieldOf, type FromClause, isRelation, joinOn, modelNamed, quote, type S
  * Prisma's where-language as SQL, as Prisma's own query compiler writes it: AND/OR/NOT, a scalar's equals, in, notIn,
  * not, lt/lte/gt/gte, contains/startsWith/endsWith (ILIKE with mode "insensitive", the text unescaped as Prisma
  * sends it), a JSON path's equals, a list's has/hasSome/hasEvery, a to-one relation's condition or is (joined to
- * `from`, as Prisma joins it), a list relation's some/none (EXISTS), compound unique keys. Anything else is
- * Untranslated: the read goes to Prisma's client.
+ * `from`, as Prisma joins it) and its absence or presence (null, is: null, isNot: null), a list relation's some/none
+ * (EXISTS), compound unique keys. Anything else is Untranslated: the read goes to Prisma's client.
  */
 export function whereSql(from: FromClause, model: ModelTable, alias: string, where: object | undefined, unique = false): string {
   if (!where) return "TRUE";
@@ -75,8 +75,10 @@ const isScalarValue = (value: unknown) => value === null || !isPlainObject(value
  * over its rows — both as Prisma's compiler writes them, so the planner sees the statement Prisma's would be.
  */
 function relationSql(from: FromClause, alias: string, name: string, relation: RelationField, value: unknown): string {
-  if (!isPlainObject(value)) throw new Untranslated("relation filter");
   const related = modelNamed(relation.model);
+  const presence = relation.list ? undefined : presenceTest(value);
+  if (presence) return `${from.join(alias, name, relation, related)}.${quote(relation.to[0])} IS ${presence === "absent" ? "" : "NOT "}NULL`;
+  if (!isPlainObject(value)) throw new Untranslated("relation filter");
   if (relation.list) {
     const parts = Object.entries(value).map(([op, where]) => {
       if (where === undefined) return "TRUE";
@@ -98,6 +100,15 @@ function relationSql(from: FromClause, alias: string, name: string, relation: Re
   const exists = `${joined}.${quote(relation.to[0])} IS NOT NULL`;
   const condition = whereSql(from, related, joined, where);
   return condition === "TRUE" ? exists : `(${condition} AND ${exists})`;
+}
+
+/** A to-one relation's `null`, `is: null` (no related row) or `isNot: null` (one). */
+function presenceTest(value: unknown): "absent" | "present" | undefined {
+  if (value === null) return "absent";
+  if (!isPlainObject(value)) return undefined;
+  const keys = Object.keys(value).filter((key) => value[key] !== undefined);
+  if (keys.length !== 1 || value[keys[0]] !== null) return undefined;
+  return keys[0] === "is" ? "absent" : keys[0] === "isNot" ? "present" : undefined;
 }
 
 const COMPARISONS: Record<string, string> = { lt: "<", lte: "<=", gt: ">", gte: ">=" };
