@@ -1,13 +1,15 @@
 import type { Context } from "../context.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import { batchLoader } from "../platform/batch.ts";
+import { computedOrderConnection, computedTerm } from "../platform/keyset/computed-order.ts";
+import { endingWithId, orderTermsOf } from "../platform/keyset/key-terms.ts";
 import type { Connection, Page } from "../platform/paginate.ts";
-import { sliceOf } from "../platform/paginate.ts";
+import { findMany } from "../platform/sql-reads/find.ts";
 
 /**
  * Waldur's `total_customers` of an offering: how many customers have a resource of it that is OK, updating or
  * terminating. Prisma can count a relation but not distinct customers over some of its rows, so it is counted here,
- * and a list ordered by it is sorted here too.
+ * and a list ordered by it is sorted with the counts at hand.
  */
 
 const COUNTED: Prisma.ResourceWhereInput = { state: { in: ["OK", "UPDATING", "TERMINATING"] } };
@@ -29,49 +31,24 @@ export async function totalCustomersOf(ctx: Context, offeringId: string): Promis
   return (await load(offeringId)) ?? 0;
 }
 
-/** The columns the other ordering keys compare, to tell which rows they leave tied. */
-const TIED_BY: Record<string, (row: { name: string; created: Date; type: string; state: string }) => string | number> = {
-  name: (row) => row.name,
-  created: (row) => row.created.getTime(),
-  type: (row) => row.type,
-  state: (row) => row.state,
-  total_cost: () => 0,
-  total_cost_estimated: () => 0,
-};
+const TOTAL = "totalCustomers";
 
 /**
- * A page of offerings ordered by `keys` (Waldur keys, `-` for descending) where one is total_customers. The database
- * orders by the others (total_customers ties there); then each run of rows the keys before it leave tied is sorted by
- * the total, stably, so the keys after it still order rows with equal totals.
+ * A page of offerings ordered by `keys` (Waldur keys, `-` for descending; `orderBy` holds Prisma's order of each, then
+ * the tiebreak) where one is total_customers: the totals of every offering of the list are counted, then PostgreSQL
+ * sorts by them in their place among the other keys (see computedOrderConnection).
  */
 export async function pageByTotalCustomers<T extends { id: string }>(
   ctx: Context,
   args: { where: Prisma.OfferingWhereInput; orderBy: Prisma.OfferingOrderByWithRelationInput[]; keys: string[]; page: Page },
   loadPage: (ids: string[]) => Promise<T[]>,
 ): Promise<Connection<T>> {
-  const at = args.keys.findIndex((key) => key.replace(/^-/, "") === "total_customers");
-  const before = args.keys.slice(0, at).map((key) => TIED_BY[key.replace(/^-/, "")]);
-  const sign = args.keys[at].startsWith("-") ? -1 : 1;
-  const rows = await ctx.db.offering.findMany({
-    where: args.where,
-    orderBy: args.orderBy,
-    select: { id: true, name: true, created: true, type: true, state: true },
-  });
-  const totals = await totalCustomers(ctx, rows.map((row) => row.id));
-  const total = (row: { id: string }) => totals.get(row.id) ?? 0;
-  const sorted: typeof rows = [];
-  let run: typeof rows = [];
-  const flush = () => sorted.push(...run.sort((a, b) => sign * (total(a) - total(b))));
-  for (const row of rows) {
-    if (run.length && !before.every((column) => column(run[0]) === column(row))) {
-      flush();
-      run = [];
-    }
-    run.push(row);
-  }
-  flush();
-  const { skip, take } = sliceOf(args.page, sorted.length);
-  const ids = sorted.slice(skip, skip + take).map((row) => row.id);
-  const found = new Map((await loadPage(ids)).map((node) => [node.id, node]));
-  return { totalCount: rows.length, nodes: ids.flatMap((id) => found.get(id) ?? []), skip };
+  const candidates = await findMany(ctx.db, "offering", { where: args.where, select: { id: true } });
+  const totals = await totalCustomers(ctx, candidates.map((row) => row.id));
+  const chosen = args.keys.map((key, i) =>
+    key.replace(/^-/, "") === "total_customers" ? [computedTerm(TOTAL, key.startsWith("-") ? "desc" : "asc")] : orderTermsOf("Offering", args.orderBy[i]),
+  );
+  const terms = endingWithId("Offering", [...chosen.flat(), ...orderTermsOf("Offering", args.orderBy.slice(args.keys.length))]);
+  const rows = candidates.map(({ id }) => ({ id, [TOTAL]: totals.get(id) ?? 0 }));
+  return computedOrderConnection(ctx.db, { modelName: "Offering", rows, computed: [TOTAL], terms }, args.page, loadPage);
 }

@@ -1,9 +1,8 @@
 import type { ObjectRef } from "@pothos/core";
 import { queryFromInfo } from "@pothos/plugin-prisma";
-import { cursorToOffset, offsetForArgs, offsetToCursor } from "@pothos/plugin-relay";
 import type { GraphQLResolveInfo } from "graphql";
 import { fieldError } from "../platform/errors.ts";
-import { type Connection, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type Page, type Slice } from "../platform/paginate.ts";
+import { type Connection, DEFAULT_PAGE_SIZE, type Deferred, MAX_PAGE_SIZE, type Page } from "../platform/paginate.ts";
 import { builder, type Types } from "./builder.ts";
 
 export interface PageArgs {
@@ -14,68 +13,101 @@ export interface PageArgs {
   offset?: number | null;
 }
 
-function positionOf(argument: "after" | "before", cursor: string): number {
-  try {
-    return cursorToOffset(cursor);
-  } catch {
-    throw fieldError(argument, "Invalid cursor.");
-  }
+const PAGING = new Set(["first", "after", "last", "before", "offset", "orderBy"]);
+
+/** A value written with its keys sorted, so that one filter written in two key orders is one scope. */
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value === null || typeof value !== "object" || value instanceof Date) return value;
+  return Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1)).map(([key, inner]) => [key, canonical(inner)]));
 }
 
-const nonNegative = (args: PageArgs) => {
+/** A connection field's arguments besides its order and paging (its filter, a view, a parent's uuid): what its cursors belong to. */
+const scopeOf = (args: object) => JSON.stringify(canonical(Object.fromEntries(Object.entries(args).filter(([name, value]) => !PAGING.has(name) && value != null))));
+
+function checked(args: PageArgs) {
   for (const name of ["first", "last", "offset"] as const) {
     const value = args[name];
     if (value != null && value < 0) throw fieldError(name, "Must be zero or more.");
   }
-};
+  if (args.first != null && args.last != null) throw fieldError("last", "Give first or last, not both.");
+  if (args.offset != null) {
+    for (const name of ["after", "before", "last"] as const) if (args[name] != null) throw fieldError("offset", `A page by position takes no ${name}.`);
+  }
+}
 
 /**
- * Relay's slicing (`first`/`after` forward, `last`/`before` backward, both narrowing the list as the Relay spec says),
- * plus `offset` for positional pages. `last` without `before` counts from the end, so it waits for the list's length.
+ * The page a connection field's arguments ask for: `first`/`after` forward and `last`/`before` backward (both cursors
+ * narrowing the list as the Relay spec says), by keyset; or `offset` (with `first`), by position. `args` are all the
+ * field's arguments: the cursors belong to the others.
  */
 export function toPage(args: PageArgs): Page {
-  nonNegative(args);
-  const after = args.after ? positionOf("after", args.after) : args.offset ? args.offset - 1 : null;
-  const before = args.before ? positionOf("before", args.before) : null;
-  const relayArgs = {
-    first: args.first ?? (args.last == null ? DEFAULT_PAGE_SIZE : null),
-    last: args.last,
-    after: after == null || after < 0 ? null : offsetToCursor(after),
-    before: before == null ? null : offsetToCursor(before),
+  checked(args);
+  const scope = scopeOf(args);
+  const size = (value: number | null | undefined) => Math.min(value ?? DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
+  if (args.offset != null) return { offset: args.offset, size: size(args.first), scope };
+  const backward = args.last != null;
+  return {
+    size: size(backward ? args.last : args.first),
+    backward,
+    ...(args.after ? { after: args.after } : {}),
+    ...(args.before ? { before: args.before } : {}),
+    scope,
   };
-  const slice = (totalCount?: number): Slice => {
-    const { offset, expectedSize } = offsetForArgs({ args: relayArgs, totalCount, defaultSize: DEFAULT_PAGE_SIZE, maxSize: MAX_PAGE_SIZE });
-    return { skip: offset, take: expectedSize };
-  };
-  return args.last != null && before == null ? (totalCount) => slice(totalCount) : slice();
 }
 
 export const pageArgs = builder.args((t) => ({
-  first: t.int({ description: `Page size from the start (default ${DEFAULT_PAGE_SIZE}, at most ${MAX_PAGE_SIZE})` }),
-  after: t.string({ description: "Cursor of the last item of the previous page" }),
-  last: t.int({ description: `Page size from the end (at most ${MAX_PAGE_SIZE})` }),
-  before: t.string({ description: "Cursor of the first item of the next page" }),
-  offset: t.int({ description: "Position of the first item (alternative to `after`)" }),
+  first: t.int({ description: `Page size from the start or after \`after\` (default ${DEFAULT_PAGE_SIZE}, at most ${MAX_PAGE_SIZE})` }),
+  after: t.string({ description: "Cursor of the last item of the previous page: the page starts after that item, even once it is gone" }),
+  last: t.int({ description: `Page size from the end or before \`before\` (at most ${MAX_PAGE_SIZE})` }),
+  before: t.string({ description: "Cursor of the first item of the next page: the page ends before that item, even once it is gone" }),
+  offset: t.int({
+    description: "Position of the first item, with `first` (not with cursors): pages by position repeat or skip items when items are added or removed before them",
+  }),
 }));
 
-/** The Relay shape of one slice: edges whose cursors are positions, so REST pages and GraphQL cursors agree. */
+/** A deferred value, read once however often it is asked for. */
+function once<T>(read: Deferred<T>): () => Promise<T> {
+  let value: Promise<T> | undefined;
+  return () => (value ??= Promise.resolve().then(read));
+}
+
+/** The Relay shape of one page. Cursors and the far end's `hasNextPage`/`hasPreviousPage` are read only when selected. */
 export async function relayConnection<T>(page: Connection<T> | Promise<Connection<T>>) {
-  const { totalCount, nodes, skip } = await page;
+  const { totalCount, nodes, ...rest } = await page;
+  const [cursors, hasNextPage, hasPreviousPage] = [once(rest.cursors), once(rest.hasNextPage), once(rest.hasPreviousPage)];
+  const cursorAt = async (i: number) => (await cursors())[i];
   return {
     totalCount,
-    edges: nodes.map((node, i) => ({ node, cursor: offsetToCursor(skip + i) })),
+    edges: nodes.map((node, i) => ({
+      node,
+      get cursor() {
+        return cursorAt(i);
+      },
+    })),
     pageInfo: {
-      hasNextPage: skip + nodes.length < totalCount,
-      hasPreviousPage: skip > 0,
-      startCursor: nodes.length ? offsetToCursor(skip) : null,
-      endCursor: nodes.length ? offsetToCursor(skip + nodes.length - 1) : null,
+      get hasNextPage() {
+        return hasNextPage();
+      },
+      get hasPreviousPage() {
+        return hasPreviousPage();
+      },
+      get startCursor() {
+        return nodes.length ? cursorAt(0) : null;
+      },
+      get endCursor() {
+        return nodes.length ? cursorAt(nodes.length - 1) : null;
+      },
     },
   };
 }
 
+/** A page as relayConnection gives it, its deferred parts as promises. */
+export type RelayPage<T> = Awaited<ReturnType<typeof relayConnection<T>>>;
+
 /** `<Name>Connection` (with `totalCount` and `nodes`) and `<Name>Edge`, from plugin-relay. */
-export function connectionType<T>(name: string, node: ObjectRef<Types, T>) {
-  return builder.connectionObject(
+export function connectionType<T>(name: string, node: ObjectRef<Types, T>): ObjectRef<Types, RelayPage<T>> {
+  const connection = builder.connectionObject(
     {
       type: node,
       name: `${name}Connection`,
@@ -83,6 +115,9 @@ export function connectionType<T>(name: string, node: ObjectRef<Types, T>) {
     },
     { name: `${name}Edge` },
   );
+  // plugin-relay types a page's cursors and page info as values; its fields read them as properties, and graphql-js
+  // waits for the promises relayConnection's getters give in their place.
+  return connection as unknown as ObjectRef<Types, RelayPage<T>>;
 }
 
 /** What plugin-prisma must load for the nodes of a connection, whether the client asked for `nodes` or `edges.node`. */

@@ -3,7 +3,7 @@ import { offeringProviderScopes } from "../auth/access.ts";
 import { Permission } from "../auth/permissions.ts";
 import type { Context } from "../context.ts";
 import { getOffering } from "../directory/offerings.ts";
-import type { Connection } from "../platform/paginate.ts";
+import { type Connection, emptyConnection } from "../platform/paginate.ts";
 import { forbidden } from "../platform/errors.ts";
 
 /** The user attributes a provider sees on offering users here: what the offering-user serializer exposes. */
@@ -45,5 +45,5 @@ export type OfferingAccountKind = "PROJECT_SERVICE" | "COURSE";
  */
 export async function offeringAccounts(ctx: Context, uuid: string, _kind: OfferingAccountKind): Promise<Connection<never>> {
   await providerOffering(ctx, uuid);
-  return { totalCount: 0, nodes: [], skip: 0 };
+  return emptyConnection();
 }
