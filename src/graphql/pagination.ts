@@ -15,15 +15,16 @@ export interface PageArgs {
 
 const PAGING = new Set(["first", "after", "last", "before", "offset", "orderBy"]);
 
-/** A value written with its keys sorted, so that one filter written in two key orders is one scope. */
+/** A value written with its keys sorted and without null ones, so that one filter written in two ways is one scope. */
 function canonical(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(canonical);
   if (value === null || typeof value !== "object" || value instanceof Date) return value;
-  return Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1)).map(([key, inner]) => [key, canonical(inner)]));
+  const entries = Object.entries(value).filter(([, inner]) => inner != null);
+  return Object.fromEntries(entries.sort(([a], [b]) => (a < b ? -1 : 1)).map(([key, inner]) => [key, canonical(inner)]));
 }
 
 /** A connection field's arguments besides its order and paging (its filter, a view, a parent's uuid): what its cursors belong to. */
-const scopeOf = (args: object) => JSON.stringify(canonical(Object.fromEntries(Object.entries(args).filter(([name, value]) => !PAGING.has(name) && value != null))));
+const scopeOf = (args: object) => JSON.stringify(canonical(Object.fromEntries(Object.entries(args).filter(([name]) => !PAGING.has(name)))));
 
 function checked(args: PageArgs) {
   for (const name of ["first", "last", "offset"] as const) {
