@@ -1,108 +1,27 @@
 /**
- * Keyset cursors over GraphQL: a client paging a live list, forward (`first`/`after`) or backward (`last`/`before`),
- * sees every row that stays in the list exactly once, in order, while rows are inserted and deleted between its pages
- * (the row its cursor names included); `pageInfo` is right at both ends; a cursor of another list is refused. Runs on
- * in-memory PGlite, or PostgreSQL with TEST_DATABASE_URL.
+ * Keyset cursors over GraphQL: a client paging a live list of offering users, forward (`first`/`after`) or backward
+ * (`last`/`before`), sees every row that stays in the list exactly once, in order, while rows are inserted and deleted
+ * between its pages (the row its cursor names included); `pageInfo` is right at both ends; a cursor of another list
+ * is refused. Other lists: cursors-lists.test.ts. Runs on in-memory PGlite, or PostgreSQL with TEST_DATABASE_URL.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
+import { connectionDocument, LiveList, nextOf, pager, uuids, type Variables } from "../../test/support/live-list.ts";
 import { parseUuid, toHex } from "../platform/ids.ts";
 
 let t: TestApp;
-let staff: string;
+let client: ReturnType<typeof pager>;
 beforeAll(async () => {
   t = await startTestApp();
-  staff = t.world.tokens.staff;
+  client = pager(t, t.world.tokens.staff);
 });
 afterAll(() => t.close());
 
-interface Page {
-  totalCount: number;
-  nodes: Array<{ uuid: string }>;
-  edges: Array<{ cursor: string; node: { uuid: string } }>;
-  pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
-}
-
-const SELECTION = `totalCount nodes { uuid } edges { cursor node { uuid } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor }`;
-const PAGING = `$first: Int, $after: String, $last: Int, $before: String, $offset: Int`;
-const PAGE_ARGS = `first: $first, after: $after, last: $last, before: $before, offset: $offset`;
-const OFFERING_USERS = `query(${PAGING}, $filter: OfferingUserFilter, $orderBy: [OfferingUserOrder!]) {
-  list: offeringUsers(${PAGE_ARGS}, filter: $filter, orderBy: $orderBy) { ${SELECTION} } }`;
-const ORDERS = `query(${PAGING}, $filter: OrderFilter, $orderBy: [OrderOrder!]) { list: orders(${PAGE_ARGS}, filter: $filter, orderBy: $orderBy) { ${SELECTION} } }`;
-const EVENTS = `query(${PAGING}, $filter: EventFilter, $orderBy: EventOrder) { list: events(${PAGE_ARGS}, filter: $filter, orderBy: $orderBy) { ${SELECTION} } }`;
-
-type Variables = Record<string, unknown>;
-type Direction = "forward" | "backward";
-
-async function gql(document: string, variables: Variables) {
-  return t.gql<{ list: Page }>(document, variables, staff);
-}
-
-async function page(document: string, variables: Variables): Promise<Page> {
-  const res = await gql(document, variables);
-  expect(res.errors).toBeUndefined();
-  return res.data!.list;
-}
-
-const uuids = (p: Page) => p.nodes.map((node) => node.uuid);
-const wholeList = async (document: string, variables: Variables) => uuids(await page(document, { ...variables, first: 300 }));
-
-/**
- * Pages through a list `size` rows at a time, forward or backward, calling `between` after each page but the last;
- * answers the uuids seen, in the list's order.
- */
-async function walk(document: string, variables: Variables, direction: Direction, size: number, between: (index: number, p: Page) => Promise<void>) {
-  const pages: string[][] = [];
-  let cursor: string | null = null;
-  for (let index = 0; ; index++) {
-    const p = await page(document, direction === "forward" ? { ...variables, first: size, after: cursor } : { ...variables, last: size, before: cursor });
-    expect(p.edges.map((edge) => edge.node.uuid)).toEqual(uuids(p));
-    expect(p.nodes.length).toBeLessThanOrEqual(size);
-    pages.push(uuids(p));
-    if (!(direction === "forward" ? p.pageInfo.hasNextPage : p.pageInfo.hasPreviousPage)) break;
-    expect(index, "the walk ends").toBeLessThan(50);
-    await between(index, p);
-    cursor = direction === "forward" ? p.pageInfo.endCursor : p.pageInfo.startCursor;
-  }
-  return (direction === "forward" ? pages : pages.reverse()).flat();
-}
-
-/** The changes made to a list while a client walks it, and what the walk must then have seen. */
-class LiveList {
-  readonly stayed = new Set<string>();
-  readonly insertedAhead: string[] = [];
-  readonly insertedBehind: string[] = [];
-  readonly deletedUnseen: string[] = [];
-
-  constructor(initial: string[], private readonly remove: (uuid: string) => Promise<unknown>) {
-    initial.forEach((uuid) => this.stayed.add(uuid));
-  }
-
-  /** Deletes a row the walk has seen already (its cursor's row, say). */
-  async deleteSeen(uuid: string) {
-    this.stayed.delete(uuid);
-    await this.remove(uuid);
-  }
-
-  /** Deletes a row the walk has yet to reach. */
-  async deleteAhead(uuid: string) {
-    this.stayed.delete(uuid);
-    if (this.insertedAhead.includes(uuid)) this.insertedAhead.splice(this.insertedAhead.indexOf(uuid), 1);
-    this.deletedUnseen.push(uuid);
-    await this.remove(uuid);
-  }
-
-  expectSeenBy(seen: string[], finalList: string[]) {
-    expect(new Set(seen).size, "no row is repeated").toBe(seen.length);
-    expect(seen, "no row that stayed in the list is skipped, no row inserted ahead is missed").toEqual(expect.arrayContaining([...this.stayed, ...this.insertedAhead]));
-    for (const uuid of [...this.insertedBehind, ...this.deletedUnseen]) expect(seen, "rows inserted behind or deleted ahead are not seen").not.toContain(uuid);
-    const [inFinal, inSeen] = [new Set(finalList), new Set(seen)];
-    expect(seen.filter((uuid) => inFinal.has(uuid)), "in the list's order").toEqual(finalList.filter((uuid) => inSeen.has(uuid)));
-  }
-}
-
-/** The uuid that follows `uuid` in `list`, in the direction of the walk. */
-const nextOf = (list: string[], uuid: string, direction: Direction) => list[list.indexOf(uuid) + (direction === "forward" ? 1 : -1)];
+const OFFERING_USERS = connectionDocument("offeringUsers", "OfferingUserFilter", "[OfferingUserOrder!]");
+const ORDERS = connectionDocument("orders", "OrderFilter", "[OrderOrder!]");
+const page = (document: string, variables: Variables) => client.page(document, variables);
+const wholeList = (document: string, variables: Variables) => client.wholeList(document, variables);
+const gql = (document: string, variables: Variables) => client.gql(document, variables);
 
 describe("offering users", () => {
   let offeringId: string;
@@ -129,7 +48,7 @@ describe("offering users", () => {
 
   it("forward in the default order (username, nulls last, then created): inserts and deletes between pages, the cursor's own row too", async () => {
     const live = await listOf(["m0", "m1", "m1", "m2", "m3", "m4", "m5", null, "m6", null]);
-    const seen = await walk(OFFERING_USERS, variables, "forward", 3, async (index, p) => {
+    const seen = await client.walk(OFFERING_USERS, variables, "forward", 3, async (index, p) => {
       if (index === 0) {
         live.insertedBehind.push(await add("a-top"));
         live.insertedAhead.push(await add("m9"));
@@ -150,7 +69,7 @@ describe("offering users", () => {
   it("backward in a custom order (username descending, nulls first; then modified ascending): inserts and deletes between pages", async () => {
     const live = await listOf([null, "k0", "k1", null, "k1", "k2", "k3", "k4", "k5", "k6", null]);
     const custom = { ...variables, orderBy: ["USERNAME_DESC", "MODIFIED_ASC"] };
-    const seen = await walk(OFFERING_USERS, custom, "backward", 4, async (index, p) => {
+    const seen = await client.walk(OFFERING_USERS, custom, "backward", 4, async (index, p) => {
       const cursorRow = uuids(p)[0];
       if (index === 0) {
         live.insertedBehind.push(await add("a-end"));
@@ -230,93 +149,5 @@ describe("offering users", () => {
     expect(await refusal({ after: endCursor, offset: 1 })).toMatchObject({ code: "VALIDATION", fields: { offset: ["A page by position takes no after."] } });
     // The same filter written in another key order, and the default order named, are the same list.
     expect(await refusal({ after: endCursor, orderBy: ["USERNAME_ASC"], filter: { offeringUuid: (variables.filter as { offeringUuid: string[] }).offeringUuid, state: null } })).toBeUndefined();
-  });
-});
-
-describe("orders", () => {
-  let offering: { id: string; uuid: string };
-
-  async function add(created: Date, extra: { consumerReviewedAt?: Date; planId?: string } = {}) {
-    const { db } = t.app.deps;
-    const order = await db.order.create({ data: { offeringId: offering.id, projectId: t.world.project.id, state: "PENDING_PROVIDER", created, ...extra } });
-    return toHex(order.id);
-  }
-  const remove = (uuid: string) => t.app.deps.db.order.delete({ where: { id: parseUuid(uuid)! } });
-  const day = (n: number) => new Date(Date.UTC(2025, 5, 1 + n));
-
-  beforeAll(async () => {
-    const row = await t.app.deps.db.offering.create({ data: { customerId: t.world.provider.id, name: "Order cursors", type: "Marketplace.Basic", state: "ACTIVE" } });
-    offering = { id: row.id, uuid: toHex(row.id) };
-  });
-
-  it("forward, newest first (the default): new orders on top are behind, deletes on either side neither repeat nor skip", async () => {
-    const initial = [];
-    for (let i = 0; i < 9; i++) initial.push(await add(day(i % 3 === 0 ? 0 : i)));
-    const live = new LiveList(initial, remove);
-    const variables = { filter: { offeringUuid: [offering.uuid] } };
-    const seen = await walk(ORDERS, variables, "forward", 2, async (index, p) => {
-      if (index === 0) live.insertedBehind.push(await add(day(30)));
-      if (index === 1) {
-        const cursorRow = uuids(p)[1];
-        await live.deleteAhead(nextOf(await wholeList(ORDERS, variables), cursorRow, "forward"));
-        await live.deleteSeen(cursorRow);
-        live.insertedAhead.push(await add(day(-5)));
-      }
-    });
-    live.expectSeenBy(seen, await wholeList(ORDERS, variables));
-  });
-
-  it("backward by a nullable column (consumer_reviewed_at ascending, nulls last) and by a plan's price (a relation that may be missing)", async () => {
-    const plan = await t.app.deps.db.offeringPlan.create({ data: { offeringId: offering.id, name: "Priced", unitPrice: 3 } });
-    for (const orderBy of [["CONSUMER_REVIEWED_AT_ASC"], ["COST_DESC", "CREATED_ASC"]]) {
-      const initial = [];
-      for (let i = 0; i < 8; i++) initial.push(await add(day(i), { ...(i % 3 ? { consumerReviewedAt: day(i % 4) } : {}), ...(i % 2 ? { planId: plan.id } : {}) }));
-      const live = new LiveList(initial, remove);
-      const variables = { filter: { offeringUuid: [offering.uuid] }, orderBy };
-      const seen = await walk(ORDERS, variables, "backward", 3, async (index, p) => {
-        if (index === 0) {
-          await live.deleteSeen(uuids(p)[0]);
-          live.insertedAhead.push(await add(day(-10), { consumerReviewedAt: day(-10), planId: plan.id }));
-        }
-      });
-      live.expectSeenBy(seen, await wholeList(ORDERS, variables));
-      for (const uuid of await wholeList(ORDERS, variables)) await remove(uuid);
-    }
-  });
-});
-
-describe("events", () => {
-  let counter = 0;
-  const TYPE = "cursor_test_event";
-  const variables = { filter: { eventType: [TYPE] } };
-
-  async function add(created: Date) {
-    const event = await t.app.deps.db.event.create({ data: { eventType: TYPE, message: `event ${++counter}`, created } });
-    return toHex(event.uuid);
-  }
-  const remove = (uuid: string) => t.app.deps.db.event.delete({ where: { uuid: parseUuid(uuid)! } });
-
-  it("forward and backward, newest first and oldest first: events sharing their time keep their id order", async () => {
-    for (const [direction, orderBy] of [["forward", "CREATED_DESC"], ["backward", "CREATED_ASC"], ["forward", "CREATED_ASC"]] as const) {
-      const initial = [];
-      // Events of one transaction share their time.
-      for (let i = 0; i < 8; i++) initial.push(await add(new Date(Date.UTC(2025, 0, 1 + Math.floor(i / 3)))));
-      const live = new LiveList(initial, remove);
-      const listed = { ...variables, orderBy };
-      const seen = await walk(EVENTS, listed, direction, 2, async (index, p) => {
-        const cursorRow = direction === "forward" ? uuids(p).at(-1)! : uuids(p)[0];
-        if (index === 0) {
-          // The newest event is at the top of a list newest first, at its end otherwise.
-          const newest = await add(new Date(Date.UTC(2026, 0, 1)));
-          const atTheWalksStart = (orderBy === "CREATED_DESC") === (direction === "forward");
-          (atTheWalksStart ? live.insertedBehind : live.insertedAhead).push(newest);
-          await live.deleteSeen(cursorRow);
-        } else if (index === 1) {
-          await live.deleteAhead(nextOf(await wholeList(EVENTS, listed), cursorRow, direction));
-        }
-      });
-      live.expectSeenBy(seen, await wholeList(EVENTS, listed));
-      for (const uuid of await wholeList(EVENTS, listed)) await remove(uuid);
-    }
   });
 });

@@ -51,10 +51,13 @@ export const orderTermsOf = (modelName: string, orderBy: unknown): KeyTerm[] =>
   (Array.isArray(orderBy) ? orderBy : [orderBy]).flatMap((entry) => termsOf(modelNamed(modelName), entry, [], []));
 
 /**
- * A key of `modelName` from the columns of its order: up to the id, which ends every key (in the direction of the column
- * before it, so that an index on the columns and the id serves both directions).
+ * A key of `modelName` from the columns of its order: each once (a column ordered by again orders nothing more), up to
+ * the id, which ends every key (in the direction of the column before it, so that an index on the columns and the id
+ * serves both directions).
  */
-export function endingWithId(modelName: string, terms: readonly KeyTerm[]): KeyTerm[] {
+export function endingWithId(modelName: string, order: readonly KeyTerm[]): KeyTerm[] {
+  const named = (term: KeyTerm) => term.path.join(".");
+  const terms = order.filter((term, i) => order.findIndex((earlier) => named(earlier) === named(term)) === i);
   const id = terms.findIndex(isId);
   if (id >= 0) return terms.slice(0, id + 1);
   const field = fieldOf(modelNamed(modelName), "id");

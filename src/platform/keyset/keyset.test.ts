@@ -104,12 +104,13 @@ describe("keyset conditions", () => {
     }
   });
 
-  it("a key ends with the id, in the direction of the column before it; an order through the id stops there", () => {
+  it("a key ends with the id, in the direction of the column before it; an order through the id stops there; a column is named once", () => {
     expect(keyTermsOf("OfferingUser", [{ username: "desc" }]).map((term) => [term.path.join("."), term.direction])).toEqual([
       ["username", "desc"],
       ["id", "desc"],
     ]);
     expect(keyTermsOf("OfferingUser", [{ id: "asc" }, { created: "desc" }]).map((term) => term.path.join("."))).toEqual(["id"]);
+    expect(keyTermsOf("OfferingUser", [{ created: "desc" }, { created: "desc" }, { id: "desc" }]).map((term) => term.path.join("."))).toEqual(["created", "id"]);
     expect(keyTermsOf("Resource", [{ plan: { name: "asc" } }, {}])[0]).toMatchObject({ path: ["plan", "name"], optionalRelations: [["plan"]] });
   });
 });
