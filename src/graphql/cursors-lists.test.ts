@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
-import { connectionDocument, LiveList, nextOf, pager, uuids } from "../../test/support/live-list.ts";
+import { connectionDocument, EVENTS, LiveList, nextOf, ORDERS, pager, uuids } from "../../test/support/live-list.ts";
 import { parseUuid, toHex } from "../platform/ids.ts";
 
 let t: TestApp;
@@ -17,8 +17,6 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const ORDERS = connectionDocument("orders", "OrderFilter", "[OrderOrder!]");
-const EVENTS = connectionDocument("events", "EventFilter", "EventOrder");
 const wholeList = (document: string, variables: Record<string, unknown>) => client.wholeList(document, variables);
 
 describe("orders", () => {
@@ -158,7 +156,7 @@ describe("lists ordered by a value computed per row", () => {
   it("offerings by total customers (descending), then name", async () => {
     const { db } = t.app.deps;
     const provider = await db.customer.create({ data: { name: "Totals provider" } });
-    const consumers = [];
+    const consumers: Array<{ id: string }> = [];
     for (let i = 0; i < 3; i++) {
       const customer = await db.customer.create({ data: { name: `Totals consumer ${i}` } });
       consumers.push(await db.project.create({ data: { customerId: customer.id, name: `Totals ${i}` } }));

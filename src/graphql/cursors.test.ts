@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
-import { connectionDocument, LiveList, nextOf, pager, uuids, type Variables } from "../../test/support/live-list.ts";
+import { LiveList, nextOf, OFFERING_USERS, ORDERS, pager, uuids, type Variables } from "../../test/support/live-list.ts";
 import { parseUuid, toHex } from "../platform/ids.ts";
 
 let t: TestApp;
@@ -17,8 +17,6 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const OFFERING_USERS = connectionDocument("offeringUsers", "OfferingUserFilter", "[OfferingUserOrder!]");
-const ORDERS = connectionDocument("orders", "OrderFilter", "[OrderOrder!]");
 const page = (document: string, variables: Variables) => client.page(document, variables);
 const wholeList = (document: string, variables: Variables) => client.wholeList(document, variables);
 const gql = (document: string, variables: Variables) => client.gql(document, variables);

@@ -23,6 +23,10 @@ export const connectionDocument = (field: string, filterType: string, orderType:
   `query($first: Int, $after: String, $last: Int, $before: String, $offset: Int, $filter: ${filterType}, $orderBy: ${orderType}) {
     list: ${field}(first: $first, after: $after, last: $last, before: $before, offset: $offset, filter: $filter, orderBy: $orderBy) { ${SELECTION} } }`;
 
+export const OFFERING_USERS = connectionDocument("offeringUsers", "OfferingUserFilter", "[OfferingUserOrder!]");
+export const ORDERS = connectionDocument("orders", "OrderFilter", "[OrderOrder!]");
+export const EVENTS = connectionDocument("events", "EventFilter", "EventOrder");
+
 export const uuids = (p: Page) => p.nodes.map((node) => node.uuid);
 
 /** The uuid that follows `uuid` in `list`, in the direction of a walk. */
