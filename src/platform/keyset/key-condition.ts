@@ -47,7 +47,14 @@ export function rowsAfter<C>(c: Conditions<C>, terms: readonly KeyTerm[], values
   const after = (i: number): C | undefined => (i === terms.length ? (inclusive ? c.all([]) : undefined) : anyOf(c, [beyond(i), allOf(c, [tie(i), after(i + 1)])]));
 
   const [first, value] = [terms[0], values[0]];
-  if (value === null) return [allOf(c, [c.isNull(first), after(1)]), nullsAfter(first) ? undefined : c.isNotNull(first)].filter((part) => part !== undefined);
-  const run = allOf(c, [c.compare(first, atOrPast(first), value), anyOf(c, [c.compare(first, strictlyPast(first), value), allOf(c, [c.equals(first, value), after(1)])])]);
-  return [run, isNullable(first) && nullsAfter(first) ? c.isNull(first) : undefined].filter((part) => part !== undefined);
+  const segments =
+    value === null
+      ? // The rest of the nulls, then (nulls first) every value.
+        [allOf(c, [c.isNull(first), after(1)]), nullsAfter(first) ? undefined : c.isNotNull(first)]
+      : // The values from the cursor's on, then (nulls last) the nulls.
+        [
+          allOf(c, [c.compare(first, atOrPast(first), value), anyOf(c, [c.compare(first, strictlyPast(first), value), allOf(c, [tie(0), after(1)])])]),
+          isNullable(first) && nullsAfter(first) ? c.isNull(first) : undefined,
+        ];
+  return segments.filter((segment) => segment !== undefined);
 }
