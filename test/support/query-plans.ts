@@ -34,6 +34,8 @@ export interface PlanNode {
   "Total Cost": number;
   "Plan Rows": number;
   "Actual Total Time"?: number;
+  "Actual Rows"?: number;
+  "Rows Removed by Filter"?: number;
   Plans?: PlanNode[];
 }
 
@@ -46,6 +48,11 @@ export async function explain(client: pg.Client, statement: SentStatement, analy
 export function sequentialScans(plan: PlanNode, tables: readonly string[]): string[] {
   const own = plan["Node Type"] === "Seq Scan" && plan["Relation Name"] && tables.includes(plan["Relation Name"]) ? [plan["Relation Name"]] : [];
   return [...own, ...(plan.Plans ?? []).flatMap((child) => sequentialScans(child, tables))];
+}
+
+/** The nodes of a plan that read `table` (scans of any kind), the plan's own first. */
+export function readsOf(plan: PlanNode, table: string): PlanNode[] {
+  return [...(plan["Relation Name"] === table ? [plan] : []), ...(plan.Plans ?? []).flatMap((child) => readsOf(child, table))];
 }
 
 /** A plan as indented lines (node, relation, estimated rows, actual ms when analysed). */
