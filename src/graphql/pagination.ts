@@ -13,7 +13,8 @@ export interface PageArgs {
   offset?: number | null;
 }
 
-const PAGING = new Set(["first", "after", "last", "before", "offset", "orderBy"]);
+/** Arguments outside a cursor's scope: the paging ones, and the order (which the cursor's key names itself). */
+const OUTSIDE_SCOPE = new Set(["first", "after", "last", "before", "offset", "orderBy"]);
 
 /** A value written with its keys sorted and without null ones, so that one filter written in two ways is one scope. */
 function canonical(value: unknown): unknown {
@@ -24,7 +25,7 @@ function canonical(value: unknown): unknown {
 }
 
 /** A connection field's arguments besides its order and paging (its filter, a view, a parent's uuid): what its cursors belong to. */
-const scopeOf = (args: object) => JSON.stringify(canonical(Object.fromEntries(Object.entries(args).filter(([name]) => !PAGING.has(name)))));
+const scopeOf = (args: object) => JSON.stringify(canonical(Object.fromEntries(Object.entries(args).filter(([name]) => !OUTSIDE_SCOPE.has(name)))));
 
 function checked(args: PageArgs) {
   for (const name of ["first", "last", "offset"] as const) {
