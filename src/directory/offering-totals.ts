@@ -3,7 +3,8 @@ import type { Prisma } from "../generated/prisma/client.ts";
 import { batchLoader } from "../platform/batch.ts";
 import { computedOrderConnection, computedTerm } from "../platform/keyset/computed-order.ts";
 import { endingWithId, orderTermsOf } from "../platform/keyset/key-terms.ts";
-import type { Connection, Page } from "../platform/paginate.ts";
+import type { Connection } from "../platform/paginate.ts";
+import type { Page } from "../platform/page-requests.ts";
 import { findMany } from "../platform/sql-reads/find.ts";
 
 /**

@@ -3,7 +3,7 @@ import { Permission } from "../auth/permissions.ts";
 import type { Context } from "../context.ts";
 import { requireStaff, visibleOne } from "../directory/lookup.ts";
 import { getOffering } from "../directory/offerings.ts";
-import { ALLOCATIONS } from "../offering-users/allocations.ts";
+import { ALLOCATIONS } from "../offering-users/allocated-resources.ts";
 import { conflict } from "../platform/errors.ts";
 import { toHex } from "../platform/ids.ts";
 import { transact } from "../platform/transaction.ts";

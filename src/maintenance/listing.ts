@@ -3,7 +3,8 @@ import { type MaintenanceAnnouncement, Prisma } from "../generated/prisma/client
 import type { FilterValues, OrderValue } from "../platform/collection-contract.ts";
 import { computedOrderConnection, computedTerm } from "../platform/keyset/computed-order.ts";
 import { endingWithId, orderTermsOf } from "../platform/keyset/key-terms.ts";
-import type { Connection, Page } from "../platform/paginate.ts";
+import type { Connection } from "../platform/paginate.ts";
+import type { Page } from "../platform/page-requests.ts";
 import { paginate } from "../platform/paginate.ts";
 import { findMany } from "../platform/sql-reads/find.ts";
 import { MAINTENANCE_CONTRACT, type MaintenanceOrderField, type MaintenanceOrderTerm } from "./contract.ts";

@@ -1,7 +1,8 @@
 import type { Context } from "../context.ts";
 import type { MaintenanceAnnouncementOffering, Prisma } from "../generated/prisma/client.ts";
 import type { FilterValues, OrderValue } from "../platform/collection-contract.ts";
-import type { Connection, Page } from "../platform/paginate.ts";
+import type { Connection } from "../platform/paginate.ts";
+import type { Page } from "../platform/page-requests.ts";
 import { fieldError, type FieldErrors, inputError, invalid, missingObject, notFound } from "../platform/errors.ts";
 import { parseUuid, toHex } from "../platform/ids.ts";
 import { paginate } from "../platform/paginate.ts";

@@ -2,6 +2,7 @@ import type { ScopeType } from "../auth/access.ts";
 import { Role } from "../auth/permissions.ts";
 import type { Context } from "../context.ts";
 import type { OfferingUserState, OrderState, OrderType, Prisma, ResourceState } from "../generated/prisma/client.ts";
+import { ALLOCATIONS, TAKEN_UP } from "./allocated-resources.ts";
 import { advisoryLock } from "../platform/locks.ts";
 import { swapFromObserved } from "../platform/state-machine.ts";
 import type { Outbox, Tx } from "../platform/transaction.ts";
@@ -55,31 +56,6 @@ const REACHED_BY: Partial<
   CUSTOMER: async (_tx, scopeId, role) =>
     role === Role.CUSTOMER_OWNER ? { customerId: scopeId, resources: { project: { customerId: scopeId } } } : null,
 };
-
-/** The states of a Create order the consumer side has approved, or the provider has taken up. */
-const TAKEN_UP: readonly OrderState[] = ["PENDING_PROVIDER", "PENDING_START_DATE", "EXECUTING", "DONE", "ERRED"];
-
-/** A Create order that got past the consumer's approval, whatever became of it since. */
-const APPROVED_CREATE_ORDER: Prisma.OrderWhereInput = {
-  type: "CREATE",
-  OR: [
-    { state: { in: [...TAKEN_UP] } },
-    { state: "REJECTED", providerReviewedAt: { not: null } },
-    { state: "CANCELED", consumerReviewedAt: { not: null } },
-  ],
-};
-
-/**
- * Resources whose project's members the provider may learn: those whose Create order got past the consumer's
- * approval, and those that came without one (imported). An order nobody on the consumer side approved, or one
- * rejected, cancelled or withdrawn before that, leaves no trace of the members with the provider.
- */
-export const APPROVED_RESOURCES: Prisma.ResourceWhereInput = {
-  OR: [{ orders: { some: APPROVED_CREATE_ORDER } }, { state: { not: "CREATING" }, orders: { none: { type: "CREATE" } } }],
-};
-
-/** Resources that bring their project's members to the provider (Waldur's eligible resources): its live allocations. */
-export const ALLOCATIONS: Prisma.ResourceWhereInput = { AND: [{ state: { not: "TERMINATED" } }, APPROVED_RESOURCES] };
 
 const UPDATED = "marketplace_offering_user_updated";
 

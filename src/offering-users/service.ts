@@ -2,7 +2,8 @@ import { allocationProviderScopes, offeringProviderScopes } from "../auth/access
 import { Permission } from "../auth/permissions.ts";
 import type { Context } from "../context.ts";
 import type { OfferingUser, OfferingUserState, Prisma } from "../generated/prisma/client.ts";
-import type { Connection, Page } from "../platform/paginate.ts";
+import type { Connection } from "../platform/paginate.ts";
+import type { Page } from "../platform/page-requests.ts";
 import { fieldError, forbidden, inputError, InvalidTransitionError, missingObject, notFound } from "../platform/errors.ts";
 import { idSet, parseUuid, toHex } from "../platform/ids.ts";
 import { canTransition, swapFromObserved, type TransitionRule } from "../platform/state-machine.ts";

@@ -2,7 +2,7 @@ import type { Context } from "../context.ts";
 import type { OfferingUserState } from "../generated/prisma/client.ts";
 import { type ConsentStatus, consentStatusOf } from "../terms-of-service/consent-status.ts";
 import { getResource } from "./service.ts";
-import { APPROVED_RESOURCES } from "../offering-users/allocations.ts";
+import { APPROVED_RESOURCES } from "../offering-users/allocated-resources.ts";
 
 export interface TeamMember {
   userId: string;
@@ -18,8 +18,8 @@ export interface TeamMember {
 /**
  * Waldur's `team/`: who holds a current role in the resource's project, with the username their offering user
  * has on the resource's offering (null before the provider sets one); nobody while its Create order has not got past
- * the consumer's approval (the provider learns a project's members only then, see offering-users/allocations.ts). Not paginated, as in Waldur: the agent
- * reads the whole team in one call. With ENFORCE_USER_CONSENT_FOR_OFFERINGS, members without a current consent to
+ * the consumer's approval (offering-users/allocated-resources.ts). Not paginated, as in Waldur: the agent reads the
+ * whole team in one call. With ENFORCE_USER_CONSENT_FOR_OFFERINGS, members without a current consent to
  * the offering's active terms are left out (staff and support still see the whole team), so the agent does not give
  * them an account. `hasConsent` keeps only the members who may use the offering as far as its terms go (no active
  * terms, or a current consent), or, false, only the others.

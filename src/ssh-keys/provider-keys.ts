@@ -5,7 +5,7 @@ import type { Connection } from "../platform/paginate.ts";
 import { forbidden } from "../platform/errors.ts";
 import { paginate } from "../platform/paginate.ts";
 import { SSH_KEY_CONTRACT } from "./contract.ts";
-import { ALLOCATIONS } from "../offering-users/allocations.ts";
+import { ALLOCATIONS } from "../offering-users/allocated-resources.ts";
 import type { SshKeyListArgs, SshKeyQuery } from "./service.ts";
 
 /** Staff and support, anyone with a role on the provider's customer, and the managers of its offerings. */

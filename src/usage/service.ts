@@ -1,7 +1,8 @@
 import type { Context } from "../context.ts";
 import type { ComponentUsage, ComponentUserUsage, Prisma } from "../generated/prisma/client.ts";
 import type { FilterValues, OrderValue } from "../platform/collection-contract.ts";
-import type { Connection, Page } from "../platform/paginate.ts";
+import type { Connection } from "../platform/paginate.ts";
+import type { Page } from "../platform/page-requests.ts";
 import { visibleOne } from "../directory/lookup.ts";
 import { paginate } from "../platform/paginate.ts";
 import { COMPONENT_USAGE_CONTRACT, COMPONENT_USER_USAGE_CONTRACT } from "./contract.ts";

@@ -1,6 +1,7 @@
 import { Prisma, type PrismaClient } from "../../generated/prisma/client.ts";
 import { runStatement } from "../lone-statement.ts";
-import { type Connection, isOffsetPage, type KeysetPage, type OffsetPage, type Page } from "../paginate.ts";
+import type { Connection } from "../paginate.ts";
+import { isOffsetPage, type KeysetPage, type OffsetPage, type Page } from "../page-requests.ts";
 import type { ScalarField } from "../sql-reads/model.ts";
 import { exactRead, modelNamed, quote, sqlTypeOf } from "../sql-reads/statement.ts";
 import { encodeCursor, listDigest } from "./cursor.ts";

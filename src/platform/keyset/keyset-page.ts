@@ -1,4 +1,4 @@
-import type { Deferred, KeysetPage } from "../paginate.ts";
+import type { Deferred, KeysetPage } from "../page-requests.ts";
 import { cursorValues } from "./cursor.ts";
 import { type Conditions, rowsAfter } from "./key-condition.ts";
 import { type KeyTerm, reversed } from "./key-terms.ts";
