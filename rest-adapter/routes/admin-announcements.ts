@@ -4,7 +4,7 @@ import { valuesByLabel } from "../../src/platform/collection-contract.ts";
 import { COLLECTIONS } from "../../src/platform/collections.ts";
 import { choice, dateTime, defineBody, text, withBody } from "../body-contract.ts";
 import type { RouteSpec } from "../route.ts";
-import { deleteRoute, listRoute, retrieveRoute } from "./common.ts";
+import { deleteRoute, listRoute, pathId, retrieveRoute } from "./common.ts";
 
 const BASE = `/api/${COLLECTIONS.adminAnnouncement}`;
 
@@ -53,7 +53,7 @@ const update = (method: "PUT" | "PATCH"): RouteSpec => ({
   path: `${BASE}/:uuid/`,
   summary: `${method === "PUT" ? "Update" : "Partially update"} a system announcement (staff)`,
   document: `mutation($input: UpdateAdminAnnouncementInput!) { updateAdminAnnouncement(input: $input) { ...AdminAnnouncementRest } }`,
-  ...withBody(method === "PUT" ? ANNOUNCEMENT_FULL : ANNOUNCEMENT_PARTIAL, (input, { params }) => ({ input: { uuid: params.uuid, ...input } })),
+  ...withBody(method === "PUT" ? ANNOUNCEMENT_FULL : ANNOUNCEMENT_PARTIAL, (input, request) => ({ input: { id: pathId("AdminAnnouncement", request), ...input } })),
   kind: "object",
   shape: announcementBody,
 });
@@ -84,5 +84,5 @@ export const adminAnnouncementRoutes: RouteSpec[] = [
   { ...retrieveRoute(BASE, "Retrieve a system announcement", "adminAnnouncement", "AdminAnnouncementRest"), shape: announcementBody },
   update("PUT"),
   update("PATCH"),
-  deleteRoute(BASE, "Delete a system announcement (staff)", "deleteAdminAnnouncement"),
+  deleteRoute(BASE, "Delete a system announcement (staff)", "deleteAdminAnnouncement", "AdminAnnouncement"),
 ];

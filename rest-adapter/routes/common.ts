@@ -1,9 +1,16 @@
+import { encodeGlobalID } from "@pothos/plugin-relay";
 import type { CollectionContract } from "../../src/platform/collection-contract.ts";
 import { readFilters, readOrdering } from "../collection-query.ts";
 import { compact } from "../input.ts";
 import type { RestRequest, RouteSpec } from "../route.ts";
 
 export const byUuid = ({ params }: RestRequest) => ({ uuid: params.uuid });
+
+/** The global id of the `typename` object whose uuid the path names, as mutations take it (`input: { id }`). */
+export const pathId = (typename: string, { params }: RestRequest) => encodeGlobalID(typename, params.uuid);
+
+/** The variables of a mutation that acts on the path's object and takes nothing more: `{ id }`. */
+export const byId = (typename: string) => (request: RestRequest) => ({ id: pathId(typename, request) });
 
 /** `GET <base>/:uuid/`, answered by a query field that takes `uuid` and serialized by `fragment`. */
 export const retrieveRoute = (base: string, summary: string, field: string, fragment: string): RouteSpec => ({
@@ -15,13 +22,13 @@ export const retrieveRoute = (base: string, summary: string, field: string, frag
   kind: "object",
 });
 
-/** `DELETE <base>/:uuid/` → 204, through a delete mutation (`input: { uuid }`, a `Deletion` result). */
-export const deleteRoute = (base: string, summary: string, mutation: string): RouteSpec => ({
+/** `DELETE <base>/:uuid/` → 204, through a delete mutation of a `typename` object (`input: { id }`, a `Deletion` result). */
+export const deleteRoute = (base: string, summary: string, mutation: string, typename: string): RouteSpec => ({
   method: "DELETE",
   path: `${base}/:uuid/`,
   summary,
-  document: `mutation($uuid: ID!) { ${mutation}(input: { uuid: $uuid }) { uuid } }`,
-  variables: byUuid,
+  document: `mutation($id: ID!) { ${mutation}(input: { id: $id }) { uuid } }`,
+  variables: byId(typename),
   kind: "empty",
   status: 204,
 });

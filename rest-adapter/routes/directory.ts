@@ -9,7 +9,7 @@ import { choice, defineBody, flag, link, text, withBody } from "../body-contract
 import { readFilters, readOrdering } from "../collection-query.ts";
 import { compact } from "../input.ts";
 import type { RouteSpec } from "../route.ts";
-import { byUuid, listRoute, retrieveRoute } from "./common.ts";
+import { byId, byUuid, listRoute, retrieveRoute } from "./common.ts";
 import { OFFERING_CREATE } from "./offering-create-body.ts";
 import { roleRoutes } from "./roles.ts";
 
@@ -188,8 +188,8 @@ export const directoryRoutes: RouteSpec[] = [
     method: "POST",
     path: `${OFFERINGS}/:uuid/activate/`,
     summary: "Activate a Draft or Paused offering",
-    document: `mutation($uuid: ID!) { activateOffering(input: { uuid: $uuid }) { state: stateLabel } }`,
-    variables: byUuid,
+    document: `mutation($id: ID!) { activateOffering(input: { id: $id }) { state: stateLabel } }`,
+    variables: byId("Offering"),
     kind: "object",
     shape: ({ state }) => ({ detail: "Offering state updated.", state }),
   },

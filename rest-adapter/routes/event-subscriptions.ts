@@ -45,7 +45,7 @@ export const eventSubscriptionRoutes: RouteSpec[] = [
     contract: EVENT_SUBSCRIPTION_CONTRACT,
   }),
   retrieveRoute(SUBSCRIPTIONS, "Retrieve an event subscription", "eventSubscription", "EventSubscriptionRest"),
-  deleteRoute(SUBSCRIPTIONS, "Remove an event subscription with its queues and broker login", "deleteEventSubscription"),
+  deleteRoute(SUBSCRIPTIONS, "Remove an event subscription with its queues and broker login", "deleteEventSubscription", "EventSubscription"),
   {
     method: "POST",
     path: `${SUBSCRIPTIONS}/:uuid/create_queue/`,
@@ -65,7 +65,7 @@ export const eventSubscriptionRoutes: RouteSpec[] = [
     contract: EVENT_SUBSCRIPTION_QUEUE_CONTRACT,
   }),
   retrieveRoute(QUEUES, "Retrieve an event subscription queue", "eventSubscriptionQueue", "EventSubscriptionQueueRest"),
-  deleteRoute(QUEUES, "Remove an event subscription queue (and the broker queue)", "deleteEventSubscriptionQueue"),
+  deleteRoute(QUEUES, "Remove an event subscription queue (and the broker queue)", "deleteEventSubscriptionQueue", "EventSubscriptionQueue"),
   {
     method: "POST",
     path: `${IDENTITIES}/:uuid/register_event_subscription/`,

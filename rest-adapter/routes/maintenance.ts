@@ -8,7 +8,7 @@ import { bodyField, dateTime, defineBody, link, text, withBody } from "../body-c
 import { readFilters, readOrdering } from "../collection-query.ts";
 import { compact } from "../input.ts";
 import type { RouteSpec } from "../route.ts";
-import { byUuid, deleteRoute, listRoute, retrieveRoute } from "./common.ts";
+import { byId, deleteRoute, listRoute, pathId, retrieveRoute } from "./common.ts";
 
 const BASE = `/api/${COLLECTIONS.maintenanceAnnouncement}`;
 const LINKS = `/api/${COLLECTIONS.maintenanceAnnouncementOffering}`;
@@ -57,7 +57,7 @@ const updateMaintenance = (method: "PUT" | "PATCH"): RouteSpec => ({
   summary: method === "PUT" ? "Update a maintenance announcement" : "Partially update a maintenance announcement",
   document: `mutation($input: UpdateMaintenanceAnnouncementInput!) {
     updateMaintenanceAnnouncement(input: $input) { ...MaintenanceAnnouncementRest } }`,
-  ...withBody(method === "PUT" ? ANNOUNCEMENT_FULL : ANNOUNCEMENT_PARTIAL, (input, { params }) => ({ input: { uuid: params.uuid, ...input } })),
+  ...withBody(method === "PUT" ? ANNOUNCEMENT_FULL : ANNOUNCEMENT_PARTIAL, (input, request) => ({ input: { id: pathId("MaintenanceAnnouncement", request), ...input } })),
   kind: "object",
 });
 
@@ -67,8 +67,8 @@ const actions: RouteSpec[] = MAINTENANCE_ACTIONS.map((action) => {
     method: "POST",
     path: `${BASE}/:uuid/${action}/`,
     summary: `Maintenance announcement action ${action}: ${from.join(", ")} → ${to}`,
-    document: `mutation($uuid: ID!) { ${effect.mutation}(input: { uuid: $uuid }) { uuid } }`,
-    variables: byUuid,
+    document: `mutation($id: ID!) { ${effect.mutation}(input: { id: $id }) { uuid } }`,
+    variables: byId("MaintenanceAnnouncement"),
     kind: "object",
     shape: () => ({ detail: effect.detail }),
   };
@@ -80,7 +80,7 @@ const updateLink = (method: "PUT" | "PATCH"): RouteSpec => ({
   summary: method === "PUT" ? "Update an affected offering" : "Partially update an affected offering",
   document: `mutation($input: UpdateMaintenanceAnnouncementOfferingInput!) {
     updateMaintenanceAnnouncementOffering(input: $input) { ...MaintenanceAnnouncementOfferingRest } }`,
-  ...withBody(method === "PUT" ? LINK_FULL : LINK_PARTIAL, (input, { params }) => ({ input: { uuid: params.uuid, ...input } })),
+  ...withBody(method === "PUT" ? LINK_FULL : LINK_PARTIAL, (input, request) => ({ input: { id: pathId("MaintenanceAnnouncementOffering", request), ...input } })),
   kind: "object",
 });
 
@@ -123,7 +123,7 @@ export const maintenanceRoutes: RouteSpec[] = [
   retrieveRoute(BASE, "Retrieve a maintenance announcement", "maintenanceAnnouncement", "MaintenanceAnnouncementRest"),
   updateMaintenance("PUT"),
   updateMaintenance("PATCH"),
-  deleteRoute(BASE, "Delete a maintenance announcement (and its system announcement)", "deleteMaintenanceAnnouncement"),
+  deleteRoute(BASE, "Delete a maintenance announcement (and its system announcement)", "deleteMaintenanceAnnouncement", "MaintenanceAnnouncement"),
   ...actions,
   listRoute({
     path: `${LINKS}/`,
@@ -146,7 +146,7 @@ export const maintenanceRoutes: RouteSpec[] = [
   retrieveRoute(LINKS, "Retrieve an affected offering", "maintenanceAnnouncementOffering", "MaintenanceAnnouncementOfferingRest"),
   updateLink("PUT"),
   updateLink("PATCH"),
-  deleteRoute(LINKS, "Unlink an offering from a maintenance announcement", "deleteMaintenanceAnnouncementOffering"),
+  deleteRoute(LINKS, "Unlink an offering from a maintenance announcement", "deleteMaintenanceAnnouncementOffering", "MaintenanceAnnouncementOffering"),
   {
     ...announcementList(
       `${PUBLIC}/`,

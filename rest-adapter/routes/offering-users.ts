@@ -7,7 +7,7 @@ import {
 import { COLLECTIONS } from "../../src/platform/collections.ts";
 import { defineBody, link, text, withBody } from "../body-contract.ts";
 import type { RouteSpec } from "../route.ts";
-import { byUuid, deleteRoute, listRoute, retrieveRoute } from "./common.ts";
+import { byId, deleteRoute, listRoute, pathId, retrieveRoute } from "./common.ts";
 
 const OFFERING_USERS = `/api/${COLLECTIONS.offeringUser}`;
 
@@ -39,19 +39,19 @@ const update = (method: "PUT" | "PATCH"): RouteSpec => ({
   method,
   path: `${OFFERING_USERS}/:uuid/`,
   summary: "Push back the local username (a new one moves a user still being created to OK)",
-  document: `mutation($uuid: ID!, $username: String) { updateOfferingUser(input: { uuid: $uuid, username: $username }) { ...OfferingUserRest } }`,
-  ...withBody(USERNAME, (input, { params }) => ({ uuid: params.uuid, ...input })),
+  document: `mutation($id: ID!, $username: String) { updateOfferingUser(input: { id: $id, username: $username }) { ...OfferingUserRest } }`,
+  ...withBody(USERNAME, (input, request) => ({ id: pathId("OfferingUser", request), ...input })),
   kind: "object",
 });
 
 const transitions = OFFERING_USER_OPERATIONS.map((operation): RouteSpec => {
   const mutation = transitionMutationName(operation);
   const route = { method: "POST", path: `${OFFERING_USERS}/:uuid/${operation}/`, summary: `Offering user operation ${operation}`, kind: "empty" } as const;
-  if (!storesComment(operation)) return { ...route, document: `mutation($uuid: ID!) { ${mutation}(input: { uuid: $uuid }) { uuid } }`, variables: byUuid };
+  if (!storesComment(operation)) return { ...route, document: `mutation($id: ID!) { ${mutation}(input: { id: $id }) { uuid } }`, variables: byId("OfferingUser") };
   return {
     ...route,
-    document: `mutation($uuid: ID!, $comment: String, $commentUrl: String) { ${mutation}(input: { uuid: $uuid, comment: $comment, commentUrl: $commentUrl }) { uuid } }`,
-    ...withBody(TRANSITION_COMMENT, (input, { params }) => ({ uuid: params.uuid, ...input })),
+    document: `mutation($id: ID!, $comment: String, $commentUrl: String) { ${mutation}(input: { id: $id, comment: $comment, commentUrl: $commentUrl }) { uuid } }`,
+    ...withBody(TRANSITION_COMMENT, (input, request) => ({ id: pathId("OfferingUser", request), ...input })),
   };
 });
 
@@ -76,15 +76,15 @@ export const offeringUserRoutes: RouteSpec[] = [
   retrieveRoute(OFFERING_USERS, "Retrieve an offering user", "offeringUser", "OfferingUserRest"),
   update("PUT"),
   update("PATCH"),
-  deleteRoute(OFFERING_USERS, "Delete an offering user", "deleteOfferingUser"),
+  deleteRoute(OFFERING_USERS, "Delete an offering user", "deleteOfferingUser", "OfferingUser"),
   {
     method: "PATCH",
     path: `${OFFERING_USERS}/:uuid/update_comments/`,
     summary: "Update the service-provider comment and its URL; the state does not change",
-    document: `mutation($uuid: ID!, $serviceProviderComment: String, $serviceProviderCommentUrl: String) {
-      updateOfferingUserComments(input: { uuid: $uuid, serviceProviderComment: $serviceProviderComment, serviceProviderCommentUrl: $serviceProviderCommentUrl }) {
+    document: `mutation($id: ID!, $serviceProviderComment: String, $serviceProviderCommentUrl: String) {
+      updateOfferingUserComments(input: { id: $id, serviceProviderComment: $serviceProviderComment, serviceProviderCommentUrl: $serviceProviderCommentUrl }) {
         service_provider_comment: serviceProviderComment service_provider_comment_url: serviceProviderCommentUrl } }`,
-    ...withBody(COMMENTS, (input, { params }) => ({ uuid: params.uuid, ...input })),
+    ...withBody(COMMENTS, (input, request) => ({ id: pathId("OfferingUser", request), ...input })),
     kind: "object",
   },
   ...transitions,

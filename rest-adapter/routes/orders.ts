@@ -6,7 +6,7 @@ import { COLLECTIONS } from "../../src/platform/collections.ts";
 import { fieldError } from "../../src/platform/errors.ts";
 import { type BodyFields, bodyField, choice, defineBody, flag, json, link, text, withBody } from "../body-contract.ts";
 import type { RouteSpec } from "../route.ts";
-import { byUuid, deleteRoute, listRoute, retrieveRoute } from "./common.ts";
+import { byId, deleteRoute, listRoute, pathId, retrieveRoute } from "./common.ts";
 
 const ORDERS = `/api/${COLLECTIONS.order}`;
 
@@ -53,10 +53,10 @@ const actions: RouteSpec[] = ORDER_ACTIONS.map((action) => {
     method: "POST",
     path: `${ORDERS}/:uuid/${action}/`,
     summary: `Order action ${action}: ${from.join(", ")} → ${to}`,
-    document: `mutation($uuid: ID!${args}) { ${effect.mutation}(input: { uuid: $uuid${passed} }) { detail state } }`,
+    document: `mutation($id: ID!${args}) { ${effect.mutation}(input: { id: $id${passed} }) { detail state } }`,
     ...(Object.keys(fields).length
-      ? withBody(defineBody(fields), (input, { params }) => ({ uuid: params.uuid, ...input }))
-      : { variables: byUuid }),
+      ? withBody(defineBody(fields), (input, request) => ({ id: pathId("Order", request), ...input }))
+      : { variables: byId("Order") }),
     kind: "empty",
     ...RESPONSES[action],
   };
@@ -83,13 +83,13 @@ export const orderRoutes: RouteSpec[] = [
     status: 201,
   },
   retrieveRoute(ORDERS, "Retrieve an order", "order", "OrderRest"),
-  deleteRoute(ORDERS, "Delete an order (pending-consumer or pending-provider only)", "deleteOrder"),
+  deleteRoute(ORDERS, "Delete an order (pending-consumer or pending-provider only)", "deleteOrder", "Order"),
   {
     method: "POST",
     path: `${ORDERS}/:uuid/unlink/`,
     summary: "Remove an order in any state (staff only)",
-    document: `mutation($uuid: ID!) { unlinkOrder(input: { uuid: $uuid }) { uuid } }`,
-    variables: byUuid,
+    document: `mutation($id: ID!) { unlinkOrder(input: { id: $id }) { uuid } }`,
+    variables: byId("Order"),
     kind: "empty",
     status: 204,
   },
@@ -97,8 +97,8 @@ export const orderRoutes: RouteSpec[] = [
     method: "POST",
     path: `${ORDERS}/:uuid/set_backend_id/`,
     summary: "Set the order's backend id",
-    document: `mutation($uuid: ID!, $backendId: String!) { setOrderBackendId(input: { uuid: $uuid, backendId: $backendId }) { status } }`,
-    ...withBody(BACKEND_ID, (input, { params }) => ({ uuid: params.uuid, ...input })),
+    document: `mutation($id: ID!, $backendId: String!) { setOrderBackendId(input: { id: $id, backendId: $backendId }) { status } }`,
+    ...withBody(BACKEND_ID, (input, request) => ({ id: pathId("Order", request), ...input })),
     kind: "object",
   },
   ...actions,

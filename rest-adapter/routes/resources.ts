@@ -4,7 +4,7 @@ import { defineBody, json, type RequestBody, text, withBody } from "../body-cont
 import { readFilters } from "../collection-query.ts";
 import type { JsonSchema } from "../openapi/json-schema.ts";
 import type { QueryParameters, RouteSpec } from "../route.ts";
-import { byUuid, listRoute } from "./common.ts";
+import { byId, byUuid, listRoute, pathId } from "./common.ts";
 
 const RESOURCES = `/api/${COLLECTIONS.providerResource}`;
 
@@ -16,9 +16,9 @@ const backendAction = (action: string, summary: string, mutation: string, argume
   method: "POST",
   path: `${RESOURCES}/:uuid/${action}/`,
   summary,
-  document: `mutation($uuid: ID!, $${argument.name}: ${argument.type}!) {
-    ${mutation}(input: { uuid: $uuid, ${argument.name}: $${argument.name} }) { status } }`,
-  ...withBody(body, (input, { params }) => ({ uuid: params.uuid, ...input })),
+  document: `mutation($id: ID!, $${argument.name}: ${argument.type}!) {
+    ${mutation}(input: { id: $id, ${argument.name}: $${argument.name} }) { status } }`,
+  ...withBody(body, (input, request) => ({ id: pathId("Resource", request), ...input })),
   kind: "object",
 });
 
@@ -91,41 +91,41 @@ export const resourceRoutes: RouteSpec[] = [
     method: "POST",
     path: `${RESOURCES}/:uuid/set_end_date/`,
     summary: "Set (or, with null, clear) the resource's end date (no body)",
-    document: `mutation($uuid: ID!, $endDate: String) { setResourceEndDate(input: { uuid: $uuid, endDate: $endDate }) { changed } }`,
-    ...withBody(END_DATE, ({ endDate }, { params }) => ({ uuid: params.uuid, endDate: endDate ?? null })),
+    document: `mutation($id: ID!, $endDate: String) { setResourceEndDate(input: { id: $id, endDate: $endDate }) { changed } }`,
+    ...withBody(END_DATE, ({ endDate }, request) => ({ id: pathId("Resource", request), endDate: endDate ?? null })),
     kind: "empty",
   },
   {
     method: "POST",
     path: `${RESOURCES}/:uuid/refresh_last_sync/`,
     summary: "Record that the site agent has just synchronised the resource (no body)",
-    document: `mutation($uuid: ID!) { refreshResourceLastSync(input: { uuid: $uuid }) { changed } }`,
-    variables: byUuid,
+    document: `mutation($id: ID!) { refreshResourceLastSync(input: { id: $id }) { changed } }`,
+    variables: byId("Resource"),
     kind: "empty",
   },
   {
     method: "POST",
     path: `${RESOURCES}/:uuid/set_as_ok/`,
     summary: "The provider reports the resource in order: OK, error message cleared (no body)",
-    document: `mutation($uuid: ID!) { setResourceAsOk(input: { uuid: $uuid }) { state } }`,
-    variables: byUuid,
+    document: `mutation($id: ID!) { setResourceAsOk(input: { id: $id }) { state } }`,
+    variables: byId("Resource"),
     kind: "empty",
   },
   {
     method: "POST",
     path: `${RESOURCES}/:uuid/set_as_erred/`,
     summary: "The provider reports the resource failed: Erred, with error_message and error_traceback (no body)",
-    document: `mutation($uuid: ID!, $errorMessage: String, $errorTraceback: String) {
-      setResourceAsErred(input: { uuid: $uuid, errorMessage: $errorMessage, errorTraceback: $errorTraceback }) { state } }`,
-    ...withBody(ERROR_REPORT, (input, { params }) => ({ uuid: params.uuid, ...input })),
+    document: `mutation($id: ID!, $errorMessage: String, $errorTraceback: String) {
+      setResourceAsErred(input: { id: $id, errorMessage: $errorMessage, errorTraceback: $errorTraceback }) { state } }`,
+    ...withBody(ERROR_REPORT, (input, request) => ({ id: pathId("Resource", request), ...input })),
     kind: "empty",
   },
   {
     method: "POST",
     path: `${RESOURCES}/:uuid/set_membership_sync_statuses/`,
     summary: "The site agent's full report of each member's sync state (409 unless the offering opts in)",
-    document: `mutation($uuid: ID!, $statuses: JSON!) { setResourceMembershipSyncStatuses(input: { uuid: $uuid, statuses: $statuses }) { stored skipped } }`,
-    ...withBody(MEMBERSHIP_SYNC, (input, { params }) => ({ uuid: params.uuid, ...input })),
+    document: `mutation($id: ID!, $statuses: JSON!) { setResourceMembershipSyncStatuses(input: { id: $id, statuses: $statuses }) { stored skipped } }`,
+    ...withBody(MEMBERSHIP_SYNC, (input, request) => ({ id: pathId("Resource", request), ...input })),
     kind: "object",
   },
 ];

@@ -3,7 +3,7 @@ import { COLLECTIONS } from "../../src/platform/collections.ts";
 import { bodyField, dateTime, defineBody, json, text, withBody } from "../body-contract.ts";
 import { optionalString } from "../input.ts";
 import type { RouteSpec } from "../route.ts";
-import { deleteRoute, listRoute, retrieveRoute } from "./common.ts";
+import { deleteRoute, listRoute, pathId, retrieveRoute } from "./common.ts";
 
 const IDENTITIES = `/api/${COLLECTIONS.agentIdentity}`;
 const SERVICES = `/api/${COLLECTIONS.agentService}`;
@@ -43,7 +43,7 @@ const update = (method: "PUT" | "PATCH"): RouteSpec => ({
   path: `${IDENTITIES}/:uuid/`,
   summary: "Update what an agent reports about itself (the agent PUTs on every start)",
   document: `mutation($input: AgentIdentityUpdateInput!) { updateAgentIdentity(input: $input) { ...AgentIdentityRest } }`,
-  ...withBody(IDENTITY, (input, { params }) => ({ input: { uuid: params.uuid, ...input } })),
+  ...withBody(IDENTITY, (input, request) => ({ input: { id: pathId("AgentIdentity", request), ...input } })),
   kind: "object",
 });
 
@@ -81,7 +81,7 @@ export const siteAgentRoutes: RouteSpec[] = [
   retrieveRoute(IDENTITIES, "Retrieve a site agent identity", "agentIdentity", "AgentIdentityRest"),
   update("PUT"),
   update("PATCH"),
-  deleteRoute(IDENTITIES, "Remove a site agent identity with its services and processors", "deleteAgentIdentity"),
+  deleteRoute(IDENTITIES, "Remove a site agent identity with its services and processors", "deleteAgentIdentity", "AgentIdentity"),
   registration(
     `${IDENTITIES}/:uuid/register_service/`,
     "Register (or refresh) one of the agent's services, by name",

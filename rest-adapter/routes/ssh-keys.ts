@@ -33,7 +33,7 @@ export const sshKeyRoutes: RouteSpec[] = [
     status: 201,
   },
   retrieveRoute(KEYS, "Retrieve an SSH public key", "sshKey", "SshKeyRest"),
-  deleteRoute(KEYS, "Delete an SSH public key (its owner or staff)", "deleteSshKey"),
+  deleteRoute(KEYS, "Delete an SSH public key (its owner or staff)", "deleteSshKey", "SshKey"),
   {
     method: "GET",
     path: `/api/${COLLECTIONS.serviceProvider}/:uuid/keys/`,

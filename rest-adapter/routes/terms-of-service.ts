@@ -2,7 +2,7 @@ import { COLLECTIONS } from "../../src/platform/collections.ts";
 import { CONSENT_CONTRACT, TERMS_CONTRACT } from "../../src/terms-of-service/contract.ts";
 import { defineBody, flag, integer, link, text, withBody } from "../body-contract.ts";
 import type { RouteSpec } from "../route.ts";
-import { byUuid, deleteRoute, listRoute, retrieveRoute } from "./common.ts";
+import { byId, deleteRoute, listRoute, pathId, retrieveRoute } from "./common.ts";
 
 const TERMS = `/api/${COLLECTIONS.termsOfService}`;
 const CONSENTS = `/api/${COLLECTIONS.consent}`;
@@ -31,7 +31,7 @@ const update = (method: "PUT" | "PATCH"): RouteSpec => ({
   path: `${TERMS}/:uuid/`,
   summary: "Update terms of service (version and requires_reconsent stay as created)",
   document: `mutation($input: TermsOfServiceInput!) { updateOfferingTermsOfService(input: $input) { ...TermsOfServiceRest } }`,
-  ...withBody(TERMS_UPDATE, (input, { params }) => ({ input: { uuid: params.uuid, ...input } })),
+  ...withBody(TERMS_UPDATE, (input, request) => ({ input: { id: pathId("OfferingTermsOfService", request), ...input } })),
   kind: "object",
 });
 
@@ -57,7 +57,7 @@ export const termsOfServiceRoutes: RouteSpec[] = [
   },
   update("PUT"),
   update("PATCH"),
-  deleteRoute(TERMS, "Delete a terms-of-service configuration", "deleteOfferingTermsOfService"),
+  deleteRoute(TERMS, "Delete a terms-of-service configuration", "deleteOfferingTermsOfService", "OfferingTermsOfService"),
   listRoute({
     path: `${CONSENTS}/`,
     summary: "List consents (own; staff and support all)",
@@ -80,8 +80,8 @@ export const termsOfServiceRoutes: RouteSpec[] = [
     method: "POST",
     path: `${CONSENTS}/:uuid/revoke/`,
     summary: "Revoke a consent (its owner or staff)",
-    document: `mutation($uuid: ID!) { revokeOfferingConsent(input: { uuid: $uuid }) { ...ConsentRest } }`,
-    variables: byUuid,
+    document: `mutation($id: ID!) { revokeOfferingConsent(input: { id: $id }) { ...ConsentRest } }`,
+    variables: byId("UserOfferingConsent"),
     kind: "object",
   },
 ];

@@ -2,6 +2,7 @@ import { readTokenLifetime } from "../../src/auth/tokens.ts";
 import { COLLECTIONS } from "../../src/platform/collections.ts";
 import { bodyField, defineBody, withBody } from "../body-contract.ts";
 import type { RouteSpec } from "../route.ts";
+import { pathId } from "./common.ts";
 
 const USERS = `/api/${COLLECTIONS.user}`;
 
@@ -48,8 +49,8 @@ export const tokenRoutes: RouteSpec[] = [
     method: "PATCH",
     path: `${USERS}/:uuid/`,
     summary: "Update a user (the user themself, or staff); only token_lifetime is modelled",
-    document: `mutation($uuid: ID!, $tokenLifetime: Int) { updateUser(input: { uuid: $uuid, tokenLifetime: $tokenLifetime }) { ...UserRest token_lifetime: tokenLifetime } }`,
-    ...withBody(USER_UPDATE, (input, { params }) => ({ uuid: params.uuid, ...input })),
+    document: `mutation($id: ID!, $tokenLifetime: Int) { updateUser(input: { id: $id, tokenLifetime: $tokenLifetime }) { ...UserRest token_lifetime: tokenLifetime } }`,
+    ...withBody(USER_UPDATE, (input, request) => ({ id: pathId("User", request), ...input })),
     kind: "object",
   },
 ];

@@ -6,7 +6,7 @@ import { bodyField, defineBody, link, type RequestBody, text, withBody } from ".
 import { pythonTypeName } from "../input.ts";
 import type { RouteSpec } from "../route.ts";
 import { checkedDecimal, DECIMAL } from "./body-fields.ts";
-import { deleteRoute, listRoute, retrieveRoute } from "./common.ts";
+import { deleteRoute, listRoute, pathId, retrieveRoute } from "./common.ts";
 
 const LIMITS = `/api/${COLLECTIONS.componentUserUsageLimit}`;
 const FRAGMENT = "ComponentUserUsageLimitRest";
@@ -53,8 +53,8 @@ const update = (method: "PUT" | "PATCH"): RouteSpec => ({
   method,
   path: `${LIMITS}/:uuid/`,
   summary: "Change a per-user component limit (resource, component and user stay as created)",
-  document: `mutation($uuid: ID!, $limit: String) { updateComponentUserUsageLimit(input: { uuid: $uuid, limit: $limit }) { ...${FRAGMENT} } }`,
-  ...withBody(limitChange(method), (input, { params }) => ({ uuid: params.uuid, ...input })),
+  document: `mutation($id: ID!, $limit: String) { updateComponentUserUsageLimit(input: { id: $id, limit: $limit }) { ...${FRAGMENT} } }`,
+  ...withBody(limitChange(method), (input, request) => ({ id: pathId("ComponentUserUsageLimit", request), ...input })),
   kind: "object",
 });
 
@@ -79,5 +79,5 @@ export const userUsageLimitRoutes: RouteSpec[] = [
   retrieveRoute(LIMITS, "Retrieve a per-user component usage limit", "componentUserUsageLimit", FRAGMENT),
   update("PUT"),
   update("PATCH"),
-  deleteRoute(LIMITS, "Delete a per-user component usage limit", "deleteComponentUserUsageLimit"),
+  deleteRoute(LIMITS, "Delete a per-user component usage limit", "deleteComponentUserUsageLimit", "ComponentUserUsageLimit"),
 ];

@@ -1,6 +1,6 @@
 import { builder } from "../graphql/builder.ts";
 import * as tokens from "./tokens.ts";
-import { MUTATION_RESULT } from "../graphql/mutations.ts";
+import { MUTATION_RESULT, objectIdField, uuidOf } from "../graphql/mutations.ts";
 
 builder.prismaObjectField("User", "tokenLifetime", (t) =>
   t.int({
@@ -39,7 +39,7 @@ const LoggedOutRef = builder.objectRef<{ userId: string }>("LoggedOut").implemen
 const RefreshUserTokenInput = builder.inputType("RefreshUserTokenInput", { fields: (t) => ({ userUuid: t.id({ required: true }) }) });
 
 const UpdateUserInput = builder.inputType("UpdateUserInput", {
-  fields: (t) => ({ uuid: t.id({ required: true }), tokenLifetime: t.int() }),
+  fields: (t) => ({ id: objectIdField(t), tokenLifetime: t.int() }),
 });
 
 builder.mutationFields((t) => ({
@@ -65,6 +65,6 @@ builder.mutationFields((t) => ({
     ...MUTATION_RESULT,
     description: "Change a user (the user themself, or staff). Only `tokenLifetime` is modelled; an absent field is left unchanged",
     args: { input: t.arg({ type: UpdateUserInput, required: true }) },
-    resolve: (query, _r, { input }, ctx) => tokens.setTokenLifetime(ctx, String(input.uuid), input.tokenLifetime, query),
+    resolve: (query, _r, { input }, ctx) => tokens.setTokenLifetime(ctx, uuidOf("User", input.id), input.tokenLifetime, query),
   }),
 }));

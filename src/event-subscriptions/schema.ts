@@ -1,7 +1,7 @@
 import { builder, nullIfMissing } from "../graphql/builder.ts";
 import { collectionInputs } from "../graphql/collection-inputs.ts";
 import { deleted, DeletionRef } from "../graphql/deletion.ts";
-import { inputTypeName, MUTATION_RESULT, uuidInput } from "../graphql/mutations.ts";
+import { idInput, inputTypeName, MUTATION_RESULT, uuidOf } from "../graphql/mutations.ts";
 import { visibleNode } from "../graphql/nodes.ts";
 import { connectionType, nodesQuery, pageArgs, relayConnection, toPage } from "../graphql/pagination.ts";
 import { apiUrl } from "../graphql/urls.ts";
@@ -183,14 +183,14 @@ builder.mutationFields((t) => ({
     type: DeletionRef,
     ...MUTATION_RESULT,
     description: "Removes the subscription with its queues and broker login",
-    args: { input: t.arg({ type: uuidInput("deleteEventSubscription"), required: true }) },
-    resolve: async (_r, { input }, ctx) => deleted("EventSubscription", await subscriptions.deleteEventSubscription(ctx, String(input.uuid))),
+    args: { input: t.arg({ type: idInput("deleteEventSubscription"), required: true }) },
+    resolve: async (_r, { input }, ctx) => deleted("EventSubscription", await subscriptions.deleteEventSubscription(ctx, uuidOf("EventSubscription", input.id))),
   }),
   deleteEventSubscriptionQueue: t.field({
     type: DeletionRef,
     ...MUTATION_RESULT,
-    args: { input: t.arg({ type: uuidInput("deleteEventSubscriptionQueue"), required: true }) },
-    resolve: async (_r, { input }, ctx) => deleted("EventSubscriptionQueue", await queues.deleteEventSubscriptionQueue(ctx, String(input.uuid))),
+    args: { input: t.arg({ type: idInput("deleteEventSubscriptionQueue"), required: true }) },
+    resolve: async (_r, { input }, ctx) => deleted("EventSubscriptionQueue", await queues.deleteEventSubscriptionQueue(ctx, uuidOf("EventSubscriptionQueue", input.id))),
   }),
   registerAgentQueue: t.field({
     type: ConsumerQueueRegistrationRef,

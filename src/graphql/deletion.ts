@@ -1,5 +1,5 @@
 import { encodeGlobalID } from "@pothos/plugin-relay";
-import { parseUuid, toHex } from "../platform/ids.ts";
+import { toHex } from "../platform/ids.ts";
 import { builder } from "./builder.ts";
 
 interface Deleted {
@@ -11,7 +11,7 @@ interface Deleted {
 export const DeletionRef = builder.objectRef<Deleted>("Deletion").implement({
   description: "What a delete removed: its global id (to evict it from a normalised cache) and its uuid",
   fields: (t) => ({
-    deletedId: t.id({ resolve: (d) => encodeGlobalID(d.typename, parseUuid(d.uuid) ?? d.uuid) }),
+    deletedId: t.id({ resolve: (d) => encodeGlobalID(d.typename, toHex(d.uuid)) }),
     uuid: t.string({ resolve: (d) => toHex(d.uuid) }),
   }),
 });

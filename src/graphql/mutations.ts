@@ -1,11 +1,37 @@
-import { builder } from "./builder.ts";
+import { decodeGlobalID } from "@pothos/plugin-relay";
+import { notFound } from "../platform/errors.ts";
+import { parseUuid } from "../platform/ids.ts";
+import { builder, type Types } from "./builder.ts";
 
 /** Every mutation takes one `input: <Mutation>Input!`. */
 export const inputTypeName = (mutation: string) => `${mutation[0].toUpperCase()}${mutation.slice(1)}Input`;
 
-/** The input of a mutation that names one object and nothing more: `{ uuid }`. */
-export const uuidInput = (mutation: string) =>
-  builder.inputType(inputTypeName(mutation), { fields: (t) => ({ uuid: t.id({ required: true }) }) });
+/** The input field naming the object a mutation acts on: its global id, as `node(id:)` takes it. */
+export const objectIdField = (t: PothosSchemaTypes.InputFieldBuilder<Types, "InputObject">) =>
+  t.id({ required: true, description: "The global id of the object to act on" });
+
+/** The input of a mutation that names one object and nothing more: `{ id }`. */
+export const idInput = (mutation: string) =>
+  builder.inputType(inputTypeName(mutation), { fields: (t) => ({ id: objectIdField(t) }) });
+
+/**
+ * The uuid of the `typename` object that global id `id` names. An id that is malformed, names another type or
+ * names nothing the viewer may see is one and the same NOT_FOUND: the caller learns nothing from which it was.
+ */
+export function uuidOf(typename: string, id: string | number): string {
+  const decoded = decodeOrNull(String(id));
+  const uuid = decoded?.typename === typename ? parseUuid(decoded.id) : null;
+  if (!uuid) throw notFound();
+  return uuid;
+}
+
+function decodeOrNull(id: string) {
+  try {
+    return decodeGlobalID(id);
+  } catch {
+    return null;
+  }
+}
 
 /** Every mutation's result: its object or a typed failure (graphql/errors.ts); null only when an error went to `errors[]`. */
 export const MUTATION_RESULT = { errors: {}, nullable: true } as const;

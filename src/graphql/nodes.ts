@@ -1,7 +1,7 @@
 import type { Context } from "../context.ts";
 import { tickBatch } from "../platform/batch.ts";
 import { notFound } from "../platform/errors.ts";
-import { parseUuid } from "../platform/ids.ts";
+import { parseUuid, toHex } from "../platform/ids.ts";
 
 type LookUp = (ctx: Context, key: string) => Promise<unknown>;
 
@@ -15,17 +15,18 @@ export interface NodeBatch {
 }
 
 /**
- * Relay node options for a Prisma model: the global id wraps the primary key, and `node(id:)` loads a record only
+ * Relay node options for a Prisma model: the global id wraps the primary key as 32 hex characters (the `uuid`
+ * field's and REST's spelling; the dashed form is accepted too), and `node(id:)` loads a record only
  * once the domain's own lookup (`lookUp`, NOT_FOUND for what the viewer may not see) has found it. With `batch`,
  * the ids asked for in one turn of the event loop (a page of events with their subjects) are decided together.
  */
 export function visibleNode(lookUp: LookUp, batch?: NodeBatch) {
   return {
-    id: { field: "id" as const },
+    id: { resolve: (record: { id: string }) => toHex(record.id) },
     findUnique: async (id: string, ctx: Context) => {
       if (!batch) await lookUp(ctx, id);
       else if (!(await visibilityOf(ctx, batch)(id))) throw notFound();
-      return { id };
+      return { id: parseUuid(id) ?? id };
     },
   };
 }

@@ -5,7 +5,7 @@ import * as announcements from "./admin-announcements.ts";
 import { AnnouncementTypeEnum } from "./schema-types.ts";
 import { AdminAnnouncementRef } from "./schema-admin-announcement-type.ts";
 import { deleted, DeletionRef } from "../graphql/deletion.ts";
-import { MUTATION_RESULT, uuidInput } from "../graphql/mutations.ts";
+import { idInput, MUTATION_RESULT, objectIdField, uuidOf } from "../graphql/mutations.ts";
 
 const { Filter: FilterInput, Order: OrderEnum } = collectionInputs("AdminAnnouncement", announcements.ADMIN_ANNOUNCEMENT_CONTRACT, {
   AnnouncementType: AnnouncementTypeEnum,
@@ -23,7 +23,7 @@ const CreateInput = builder.inputType("CreateAdminAnnouncementInput", {
 const UpdateInput = builder.inputType("UpdateAdminAnnouncementInput", {
   description: "Fields left out keep their value",
   fields: (t) => ({
-    uuid: t.id({ required: true }),
+    id: objectIdField(t),
     description: t.string(),
     type: t.field({ type: AnnouncementTypeEnum }),
     activeFrom: t.field({ type: "DateTime" }),
@@ -66,13 +66,13 @@ builder.mutationFields((t) => ({
     ...MUTATION_RESULT,
     description: "Staff only",
     args: { input: t.arg({ type: UpdateInput, required: true }) },
-    resolve: (query, _root, { input: { uuid, ...fields } }, ctx) => announcements.updateAdminAnnouncement(ctx, String(uuid), fields, query),
+    resolve: (query, _root, { input: { id, ...fields } }, ctx) => announcements.updateAdminAnnouncement(ctx, uuidOf("AdminAnnouncement", id), fields, query),
   }),
   deleteAdminAnnouncement: t.field({
     type: DeletionRef,
     ...MUTATION_RESULT,
     description: "Staff only; a maintenance's announcement deleted this way is not recreated by later edits",
-    args: { input: t.arg({ type: uuidInput("deleteAdminAnnouncement"), required: true }) },
-    resolve: async (_root, { input }, ctx) => deleted("AdminAnnouncement", await announcements.deleteAdminAnnouncement(ctx, String(input.uuid))),
+    args: { input: t.arg({ type: idInput("deleteAdminAnnouncement"), required: true }) },
+    resolve: async (_root, { input }, ctx) => deleted("AdminAnnouncement", await announcements.deleteAdminAnnouncement(ctx, uuidOf("AdminAnnouncement", input.id))),
   }),
 }));

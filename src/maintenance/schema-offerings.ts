@@ -5,7 +5,7 @@ import { MAINTENANCE_OFFERING_CONTRACT } from "./contract.ts";
 import * as links from "./offerings.ts";
 import { ImpactLevelEnum, MaintenanceAnnouncementOfferingRef } from "./schema-types.ts";
 import { deleted, DeletionRef } from "../graphql/deletion.ts";
-import { MUTATION_RESULT, uuidInput } from "../graphql/mutations.ts";
+import { idInput, MUTATION_RESULT, objectIdField, uuidOf } from "../graphql/mutations.ts";
 
 const { Filter: LinkFilterInput, Order: LinkOrderEnum } = collectionInputs("MaintenanceAnnouncementOffering", MAINTENANCE_OFFERING_CONTRACT);
 
@@ -21,7 +21,7 @@ const CreateLinkInput = builder.inputType("CreateMaintenanceAnnouncementOffering
 const UpdateLinkInput = builder.inputType("UpdateMaintenanceAnnouncementOfferingInput", {
   description: "Fields left out keep their value",
   fields: (t) => ({
-    uuid: t.id({ required: true }),
+    id: objectIdField(t),
     maintenanceUuid: t.id(),
     offeringUuid: t.id({ description: "An offering of the announcing service provider" }),
     impactLevel: t.field({ type: ImpactLevelEnum }),
@@ -62,12 +62,12 @@ builder.mutationFields((t) => ({
     type: "MaintenanceAnnouncementOffering",
     ...MUTATION_RESULT,
     args: { input: t.arg({ type: UpdateLinkInput, required: true }) },
-    resolve: (query, _root, { input: { uuid, ...fields } }, ctx) => links.updateMaintenanceOffering(ctx, String(uuid), fields, query),
+    resolve: (query, _root, { input: { id, ...fields } }, ctx) => links.updateMaintenanceOffering(ctx, uuidOf("MaintenanceAnnouncementOffering", id), fields, query),
   }),
   deleteMaintenanceAnnouncementOffering: t.field({
     type: DeletionRef,
     ...MUTATION_RESULT,
-    args: { input: t.arg({ type: uuidInput("deleteMaintenanceAnnouncementOffering"), required: true }) },
-    resolve: async (_root, { input }, ctx) => deleted("MaintenanceAnnouncementOffering", await links.deleteMaintenanceOffering(ctx, String(input.uuid))),
+    args: { input: t.arg({ type: idInput("deleteMaintenanceAnnouncementOffering"), required: true }) },
+    resolve: async (_root, { input }, ctx) => deleted("MaintenanceAnnouncementOffering", await links.deleteMaintenanceOffering(ctx, uuidOf("MaintenanceAnnouncementOffering", input.id))),
   }),
 }));

@@ -11,7 +11,7 @@ import { MaintenanceAnnouncementRef, MaintenanceStateEnum, MaintenanceTypeEnum, 
 import * as service from "./service.ts";
 import { MAINTENANCE_ACTIONS, MAINTENANCE_TRANSITIONS } from "./transitions.ts";
 import { deleted, DeletionRef } from "../graphql/deletion.ts";
-import { MUTATION_RESULT, uuidInput } from "../graphql/mutations.ts";
+import { idInput, MUTATION_RESULT, objectIdField, uuidOf } from "../graphql/mutations.ts";
 import { afterArgument, resumable } from "../events/resume.ts";
 
 /** Shared by the management and the public list, which take the same filters and orderings. */
@@ -37,7 +37,7 @@ const CreateMaintenanceInput = builder.inputType("CreateMaintenanceAnnouncementI
 const UpdateMaintenanceInput = builder.inputType("UpdateMaintenanceAnnouncementInput", {
   description: "Fields left out keep their value",
   fields: (t) => ({
-    uuid: t.id({ required: true }),
+    id: objectIdField(t),
     name: t.string(),
     message: t.string(),
     internalNotes: t.string(),
@@ -83,14 +83,14 @@ builder.mutationFields((t) => ({
     type: "MaintenanceAnnouncement",
     ...MUTATION_RESULT,
     args: { input: t.arg({ type: UpdateMaintenanceInput, required: true }) },
-    resolve: (query, _root, { input: { uuid, ...fields } }, ctx) => service.updateMaintenance(ctx, String(uuid), fields, query),
+    resolve: (query, _root, { input: { id, ...fields } }, ctx) => service.updateMaintenance(ctx, uuidOf("MaintenanceAnnouncement", id), fields, query),
   }),
   deleteMaintenanceAnnouncement: t.field({
     type: DeletionRef,
     ...MUTATION_RESULT,
     description: "Deletes the announcement, its offering links and its system announcement",
-    args: { input: t.arg({ type: uuidInput("deleteMaintenanceAnnouncement"), required: true }) },
-    resolve: async (_root, { input }, ctx) => deleted("MaintenanceAnnouncement", await service.deleteMaintenance(ctx, String(input.uuid))),
+    args: { input: t.arg({ type: idInput("deleteMaintenanceAnnouncement"), required: true }) },
+    resolve: async (_root, { input }, ctx) => deleted("MaintenanceAnnouncement", await service.deleteMaintenance(ctx, uuidOf("MaintenanceAnnouncement", input.id))),
   }),
   ...Object.fromEntries(
     MAINTENANCE_ACTIONS.map((action) => {
@@ -101,8 +101,8 @@ builder.mutationFields((t) => ({
           type: "MaintenanceAnnouncement",
           ...MUTATION_RESULT,
           description: `${action}: ${rule.from.join(", ")} → ${rule.to}`,
-          args: { input: t.arg({ type: uuidInput(rule.effect.mutation), required: true }) },
-          resolve: (query, _root, { input }, ctx) => service.transitionMaintenance(ctx, String(input.uuid), action, query),
+          args: { input: t.arg({ type: idInput(rule.effect.mutation), required: true }) },
+          resolve: (query, _root, { input }, ctx) => service.transitionMaintenance(ctx, uuidOf("MaintenanceAnnouncement", input.id), action, query),
         }),
       ];
     }),

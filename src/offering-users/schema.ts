@@ -2,7 +2,7 @@ import { builder, nullIfMissing } from "../graphql/builder.ts";
 import { collectionInputs } from "../graphql/collection-inputs.ts";
 import { connectionType, nodesQuery, pageArgs, toPage, relayConnection } from "../graphql/pagination.ts";
 import { deleted, DeletionRef } from "../graphql/deletion.ts";
-import { inputTypeName, MUTATION_RESULT, uuidInput } from "../graphql/mutations.ts";
+import { idInput, inputTypeName, MUTATION_RESULT, objectIdField, uuidOf } from "../graphql/mutations.ts";
 import { apiUrl } from "../graphql/urls.ts";
 import { toHex } from "../platform/ids.ts";
 import type { OfferingUserChangedPayload } from "./offering-user-changed.ts";
@@ -102,12 +102,12 @@ const TransitionInputs = Object.fromEntries(
     const input = storesComment(operation)
       ? builder.inputType(name, {
           fields: (t) => ({
-            uuid: t.id({ required: true }),
+            id: objectIdField(t),
             comment: t.string({ description: "Stored as the service provider's comment" }),
             commentUrl: t.string({ description: "Stored as the service provider's comment URL" }),
           }),
         })
-      : uuidInput(transitionMutationName(operation));
+      : idInput(transitionMutationName(operation));
     return [operation, input];
   }),
 );
@@ -124,7 +124,7 @@ builder.mutationFields((t) =>
           description: `${operation}: ${rule.from.join(", ")} → ${rule.to}`,
           args: { input: t.arg({ type: TransitionInputs[operation], required: true }) },
           resolve: (query, _root, { input }, ctx) =>
-            service.transitionOfferingUser(ctx, String(input.uuid), operation, input as service.CommentInput, query),
+            service.transitionOfferingUser(ctx, uuidOf("OfferingUser", input.id), operation, input as service.CommentInput, query),
         }),
       ];
     }),
@@ -140,11 +140,11 @@ const CreateOfferingUserInput = builder.inputType("CreateOfferingUserInput", {
 });
 
 const UpdateOfferingUserInput = builder.inputType("UpdateOfferingUserInput", {
-  fields: (t) => ({ uuid: t.id({ required: true }), username: t.string() }),
+  fields: (t) => ({ id: objectIdField(t), username: t.string() }),
 });
 
 const UpdateOfferingUserCommentsInput = builder.inputType("UpdateOfferingUserCommentsInput", {
-  fields: (t) => ({ uuid: t.id({ required: true }), serviceProviderComment: t.string(), serviceProviderCommentUrl: t.string() }),
+  fields: (t) => ({ id: objectIdField(t), serviceProviderComment: t.string(), serviceProviderCommentUrl: t.string() }),
 });
 
 builder.mutationFields((t) => ({
@@ -161,19 +161,19 @@ builder.mutationFields((t) => ({
     description: "Push back the local username; a new non-empty one moves a user still being created to OK",
     args: { input: t.arg({ type: UpdateOfferingUserInput, required: true }) },
     resolve: (query, _root, { input }, ctx) =>
-      service.updateOfferingUser(ctx, String(input.uuid), input.username === undefined ? {} : { username: input.username }, query),
+      service.updateOfferingUser(ctx, uuidOf("OfferingUser", input.id), input.username === undefined ? {} : { username: input.username }, query),
   }),
   updateOfferingUserComments: t.prismaField({
     type: "OfferingUser",
     ...MUTATION_RESULT,
     args: { input: t.arg({ type: UpdateOfferingUserCommentsInput, required: true }) },
-    resolve: (query, _root, { input }, ctx) => service.updateOfferingUserComments(ctx, String(input.uuid), input, query),
+    resolve: (query, _root, { input }, ctx) => service.updateOfferingUserComments(ctx, uuidOf("OfferingUser", input.id), input, query),
   }),
   deleteOfferingUser: t.field({
     type: DeletionRef,
     ...MUTATION_RESULT,
-    args: { input: t.arg({ type: uuidInput("deleteOfferingUser"), required: true }) },
-    resolve: async (_root, { input }, ctx) => deleted("OfferingUser", await service.deleteOfferingUser(ctx, String(input.uuid))),
+    args: { input: t.arg({ type: idInput("deleteOfferingUser"), required: true }) },
+    resolve: async (_root, { input }, ctx) => deleted("OfferingUser", await service.deleteOfferingUser(ctx, uuidOf("OfferingUser", input.id))),
   }),
 }));
 

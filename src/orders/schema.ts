@@ -15,7 +15,7 @@ import { OrderRef, OrderStateEnum, OrderTypeEnum } from "./order-type.ts";
 import { ORDER_ACTIONS, ORDER_TRANSITIONS, type OrderAction, type OrderEffect } from "./transitions.ts";
 import * as service from "./service.ts";
 import { deleted, DeletionRef } from "../graphql/deletion.ts";
-import { inputTypeName, MUTATION_RESULT, uuidInput } from "../graphql/mutations.ts";
+import { idInput, inputTypeName, MUTATION_RESULT, objectIdField, uuidOf } from "../graphql/mutations.ts";
 import { afterArgument, resumable } from "../events/resume.ts";
 
 export { OrderRef, OrderStateEnum, OrderTypeEnum };
@@ -81,10 +81,10 @@ const BackendIdResultRef = builder.objectRef<{ orderId: string; changed: boolean
 /** The input of an order action: the order, and what the action takes besides (see OrderEffect). */
 function actionInput(action: OrderAction) {
   const effect: OrderEffect = ORDER_TRANSITIONS[action].effect;
-  if (!effect.storesError && effect.approves !== "provider") return uuidInput(effect.mutation);
+  if (!effect.storesError && effect.approves !== "provider") return idInput(effect.mutation);
   return builder.inputType(inputTypeName(effect.mutation), {
     fields: (t) => ({
-      uuid: t.id({ required: true }),
+      id: objectIdField(t),
       ...(effect.storesError ? { errorMessage: t.string(), errorTraceback: t.string() } : {}),
       ...(effect.approves === "provider" ? { attributes: t.field({ type: "JSON", description: "A dictionary merged into the order's attributes" }) } : {}),
     }),
@@ -92,7 +92,7 @@ function actionInput(action: OrderAction) {
 }
 
 const SetOrderBackendIdInput = builder.inputType("SetOrderBackendIdInput", {
-  fields: (t) => ({ uuid: t.id({ required: true }), backendId: t.string({ required: true }) }),
+  fields: (t) => ({ id: objectIdField(t), backendId: t.string({ required: true }) }),
 });
 
 builder.mutationFields((t) => ({
@@ -124,8 +124,8 @@ builder.mutationFields((t) => ({
           ...MUTATION_RESULT,
           description: `${action}: ${rule.from.join(", ")} → ${rule.to}${effect.approves ? " (or the next approval still required)" : ""}`,
           args: { input: t.arg({ type: actionInput(action), required: true }) },
-          resolve: (_root, { input: { uuid, ...input } }, ctx, info) =>
-            service.transitionOrder(ctx, String(uuid), action, input, nestedQuery(ctx, info, "Order", "order")),
+          resolve: (_root, { input: { id, ...input } }, ctx, info) =>
+            service.transitionOrder(ctx, uuidOf("Order", id), action, input, nestedQuery(ctx, info, "Order", "order")),
         }),
       ];
     }),
@@ -135,21 +135,21 @@ builder.mutationFields((t) => ({
     ...MUTATION_RESULT,
     args: { input: t.arg({ type: SetOrderBackendIdInput, required: true }) },
     resolve: (_root, { input }, ctx, info) =>
-      service.setOrderBackendId(ctx, String(input.uuid), input.backendId, nestedQuery(ctx, info, "Order", "order")),
+      service.setOrderBackendId(ctx, uuidOf("Order", input.id), input.backendId, nestedQuery(ctx, info, "Order", "order")),
   }),
   deleteOrder: t.field({
     type: DeletionRef,
     ...MUTATION_RESULT,
     description: "Only pending-consumer and pending-provider orders",
-    args: { input: t.arg({ type: uuidInput("deleteOrder"), required: true }) },
-    resolve: async (_root, { input }, ctx) => deleted("Order", await service.deleteOrder(ctx, String(input.uuid))),
+    args: { input: t.arg({ type: idInput("deleteOrder"), required: true }) },
+    resolve: async (_root, { input }, ctx) => deleted("Order", await service.deleteOrder(ctx, uuidOf("Order", input.id))),
   }),
   unlinkOrder: t.field({
     type: DeletionRef,
     ...MUTATION_RESULT,
     description: "Staff only: removes the order in any state",
-    args: { input: t.arg({ type: uuidInput("unlinkOrder"), required: true }) },
-    resolve: async (_root, { input }, ctx) => deleted("Order", await service.unlinkOrder(ctx, String(input.uuid))),
+    args: { input: t.arg({ type: idInput("unlinkOrder"), required: true }) },
+    resolve: async (_root, { input }, ctx) => deleted("Order", await service.unlinkOrder(ctx, uuidOf("Order", input.id))),
   }),
 }));
 

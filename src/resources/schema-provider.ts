@@ -1,7 +1,7 @@
 import type { GraphQLResolveInfo } from "graphql";
 import type { Resource, ResourceState } from "../generated/prisma/client.ts";
 import { builder } from "../graphql/builder.ts";
-import { inputTypeName, MUTATION_RESULT, uuidInput } from "../graphql/mutations.ts";
+import { idInput, inputTypeName, MUTATION_RESULT, objectIdField, uuidOf } from "../graphql/mutations.ts";
 import { nestedQuery } from "../graphql/nested-query.ts";
 import { apiUrl } from "../graphql/urls.ts";
 import { toHex } from "../platform/ids.ts";
@@ -90,16 +90,16 @@ const ResourceBackendResultRef = builder
 const resourceQuery = (ctx: object, info: GraphQLResolveInfo) => nestedQuery(ctx, info, "Resource", "resource");
 
 const SetResourceBackendIdInput = builder.inputType(inputTypeName("setResourceBackendId"), {
-  fields: (t) => ({ uuid: t.id({ required: true }), backendId: t.string({ required: true }) }),
+  fields: (t) => ({ id: objectIdField(t), backendId: t.string({ required: true }) }),
 });
 const SetResourceBackendMetadataInput = builder.inputType(inputTypeName("setResourceBackendMetadata"), {
-  fields: (t) => ({ uuid: t.id({ required: true }), backendMetadata: t.field({ type: "JSON", required: true }) }),
+  fields: (t) => ({ id: objectIdField(t), backendMetadata: t.field({ type: "JSON", required: true }) }),
 });
 const SetResourceLimitsInput = builder.inputType(inputTypeName("setResourceLimits"), {
-  fields: (t) => ({ uuid: t.id({ required: true }), limits: t.field({ type: "JSON", required: true }) }),
+  fields: (t) => ({ id: objectIdField(t), limits: t.field({ type: "JSON", required: true }) }),
 });
 const SetResourceEndDateInput = builder.inputType(inputTypeName("setResourceEndDate"), {
-  fields: (t) => ({ uuid: t.id({ required: true }), endDate: t.string({ description: "YYYY-MM-DD; null clears it" }) }),
+  fields: (t) => ({ id: objectIdField(t), endDate: t.string({ description: "YYYY-MM-DD; null clears it" }) }),
 });
 
 builder.mutationFields((t) => ({
@@ -108,7 +108,7 @@ builder.mutationFields((t) => ({
     ...MUTATION_RESULT,
     description: "The provider records the resource's id in its backend",
     args: { input: t.arg({ type: SetResourceBackendIdInput, required: true }) },
-    resolve: (_r, { input }, ctx, info) => backend.setResourceBackendId(ctx, String(input.uuid), input.backendId, resourceQuery(ctx, info)),
+    resolve: (_r, { input }, ctx, info) => backend.setResourceBackendId(ctx, uuidOf("Resource", input.id), input.backendId, resourceQuery(ctx, info)),
   }),
   setResourceBackendMetadata: t.field({
     type: ResourceBackendResultRef,
@@ -116,28 +116,28 @@ builder.mutationFields((t) => ({
     description: "Replaces the backend metadata (a JSON object)",
     args: { input: t.arg({ type: SetResourceBackendMetadataInput, required: true }) },
     resolve: (_r, { input }, ctx, info) =>
-      backend.setResourceBackendMetadata(ctx, String(input.uuid), input.backendMetadata, resourceQuery(ctx, info)),
+      backend.setResourceBackendMetadata(ctx, uuidOf("Resource", input.id), input.backendMetadata, resourceQuery(ctx, info)),
   }),
   setResourceLimits: t.field({
     type: ResourceBackendResultRef,
     ...MUTATION_RESULT,
     description: "Replaces the limits applied on the backend (component type → number)",
     args: { input: t.arg({ type: SetResourceLimitsInput, required: true }) },
-    resolve: (_r, { input }, ctx, info) => backend.setResourceLimits(ctx, String(input.uuid), input.limits, resourceQuery(ctx, info)),
+    resolve: (_r, { input }, ctx, info) => backend.setResourceLimits(ctx, uuidOf("Resource", input.id), input.limits, resourceQuery(ctx, info)),
   }),
   setResourceEndDate: t.field({
     type: ResourceBackendResultRef,
     ...MUTATION_RESULT,
     description: "The provider sets (or, with null, clears) the resource's end date (YYYY-MM-DD)",
     args: { input: t.arg({ type: SetResourceEndDateInput, required: true }) },
-    resolve: (_r, { input }, ctx, info) => backend.setResourceEndDate(ctx, String(input.uuid), input.endDate ?? null, resourceQuery(ctx, info)),
+    resolve: (_r, { input }, ctx, info) => backend.setResourceEndDate(ctx, uuidOf("Resource", input.id), input.endDate ?? null, resourceQuery(ctx, info)),
   }),
   refreshResourceLastSync: t.field({
     type: ResourceBackendResultRef,
     ...MUTATION_RESULT,
     description: "Marks the resource as synchronised with its backend now",
-    args: { input: t.arg({ type: uuidInput("refreshResourceLastSync"), required: true }) },
-    resolve: (_r, { input }, ctx, info) => backend.refreshResourceLastSync(ctx, String(input.uuid), resourceQuery(ctx, info)),
+    args: { input: t.arg({ type: idInput("refreshResourceLastSync"), required: true }) },
+    resolve: (_r, { input }, ctx, info) => backend.refreshResourceLastSync(ctx, uuidOf("Resource", input.id), resourceQuery(ctx, info)),
   }),
 }));
 
@@ -161,10 +161,10 @@ const MemberSyncReportRef = builder.objectRef<{ stored: number; skipped: string[
 });
 
 const SetResourceAsErredInput = builder.inputType(inputTypeName("setResourceAsErred"), {
-  fields: (t) => ({ uuid: t.id({ required: true }), errorMessage: t.string(), errorTraceback: t.string() }),
+  fields: (t) => ({ id: objectIdField(t), errorMessage: t.string(), errorTraceback: t.string() }),
 });
 const SetResourceMembershipSyncStatusesInput = builder.inputType(inputTypeName("setResourceMembershipSyncStatuses"), {
-  fields: (t) => ({ uuid: t.id({ required: true }), statuses: t.field({ type: "JSON", required: true }) }),
+  fields: (t) => ({ id: objectIdField(t), statuses: t.field({ type: "JSON", required: true }) }),
 });
 
 builder.mutationFields((t) => ({
@@ -172,21 +172,21 @@ builder.mutationFields((t) => ({
     type: ResourceStateResultRef,
     ...MUTATION_RESULT,
     description: "The provider reports the resource in order on its backend: OK, error message cleared",
-    args: { input: t.arg({ type: uuidInput("setResourceAsOk"), required: true }) },
-    resolve: (_r, { input }, ctx, info) => transitionResource(ctx, String(input.uuid), "setAsOk", {}, resourceQuery(ctx, info)),
+    args: { input: t.arg({ type: idInput("setResourceAsOk"), required: true }) },
+    resolve: (_r, { input }, ctx, info) => transitionResource(ctx, uuidOf("Resource", input.id), "setAsOk", {}, resourceQuery(ctx, info)),
   }),
   setResourceAsErred: t.field({
     type: ResourceStateResultRef,
     ...MUTATION_RESULT,
     description: "The provider reports the resource failed on its backend: Erred, with the error",
     args: { input: t.arg({ type: SetResourceAsErredInput, required: true }) },
-    resolve: (_r, { input }, ctx, info) => transitionResource(ctx, String(input.uuid), "setAsErred", input, resourceQuery(ctx, info)),
+    resolve: (_r, { input }, ctx, info) => transitionResource(ctx, uuidOf("Resource", input.id), "setAsErred", input, resourceQuery(ctx, info)),
   }),
   setResourceMembershipSyncStatuses: t.field({
     type: MemberSyncReportRef,
     ...MUTATION_RESULT,
     description: "The site agent's full report of how each member's role reached the backend (Waldur's entry fields)",
     args: { input: t.arg({ type: SetResourceMembershipSyncStatusesInput, required: true }) },
-    resolve: (_r, { input }, ctx) => setMembershipSyncStatuses(ctx, String(input.uuid), input.statuses),
+    resolve: (_r, { input }, ctx) => setMembershipSyncStatuses(ctx, uuidOf("Resource", input.id), input.statuses),
   }),
 }));

@@ -10,7 +10,7 @@ import { AGENT_SERVICE_STATE_LABELS, agentCompatibility, agentServiceState, type
 import { visibleAgentIdentities } from "./visibility.ts";
 import { visibleNode } from "../graphql/nodes.ts";
 import { deleted, DeletionRef } from "../graphql/deletion.ts";
-import { inputTypeName, MUTATION_RESULT, uuidInput } from "../graphql/mutations.ts";
+import { idInput, inputTypeName, MUTATION_RESULT, objectIdField, uuidOf } from "../graphql/mutations.ts";
 import { restPresentation } from "../graphql/sub-graphs.ts";
 
 export const AgentProcessorRef = builder.prismaNode("AgentProcessor", {
@@ -156,7 +156,7 @@ const RegistrationRef = builder
 
 const IdentityUpdateInput = builder.inputType("AgentIdentityUpdateInput", {
   fields: (t) => ({
-    uuid: t.id({ required: true }),
+    id: objectIdField(t),
     offeringUuid: t.id({ description: "Must stay the identity's offering" }),
     name: t.string(),
     version: t.string(),
@@ -223,14 +223,14 @@ builder.mutationFields((t) => ({
     type: "AgentIdentity",
     ...MUTATION_RESULT,
     args: { input: t.arg({ type: IdentityUpdateInput, required: true }) },
-    resolve: (query, _r, { input: { uuid, ...input } }, ctx) => identities.updateAgentIdentity(ctx, String(uuid), identityInput(input), query),
+    resolve: (query, _r, { input: { id, ...input } }, ctx) => identities.updateAgentIdentity(ctx, uuidOf("AgentIdentity", id), identityInput(input), query),
   }),
   deleteAgentIdentity: t.field({
     type: DeletionRef,
     ...MUTATION_RESULT,
     description: "Removes the identity with its services and processors",
-    args: { input: t.arg({ type: uuidInput("deleteAgentIdentity"), required: true }) },
-    resolve: async (_root, { input }, ctx) => deleted("AgentIdentity", await identities.deleteAgentIdentity(ctx, String(input.uuid))),
+    args: { input: t.arg({ type: idInput("deleteAgentIdentity"), required: true }) },
+    resolve: async (_root, { input }, ctx) => deleted("AgentIdentity", await identities.deleteAgentIdentity(ctx, uuidOf("AgentIdentity", input.id))),
   }),
   registerAgentService: t.field({
     type: RegistrationRef,

@@ -9,7 +9,7 @@ import { listServiceProviderKeys } from "./provider-keys.ts";
 import * as keys from "./service.ts";
 import { visibleNode } from "../graphql/nodes.ts";
 import { deleted, DeletionRef } from "../graphql/deletion.ts";
-import { MUTATION_RESULT, uuidInput } from "../graphql/mutations.ts";
+import { idInput, MUTATION_RESULT, uuidOf } from "../graphql/mutations.ts";
 import { restPresentation } from "../graphql/sub-graphs.ts";
 
 export const SshKeyRef = builder.prismaNode("SshKey", {
@@ -83,7 +83,7 @@ builder.mutationFields((t) => ({
     type: DeletionRef,
     ...MUTATION_RESULT,
     description: "Deletes the key (its owner or staff)",
-    args: { input: t.arg({ type: uuidInput("deleteSshKey"), required: true }) },
-    resolve: async (_root, { input }, ctx) => deleted("SshKey", await keys.deleteSshKey(ctx, String(input.uuid))),
+    args: { input: t.arg({ type: idInput("deleteSshKey"), required: true }) },
+    resolve: async (_root, { input }, ctx) => deleted("SshKey", await keys.deleteSshKey(ctx, uuidOf("SshKey", input.id))),
   }),
 }));

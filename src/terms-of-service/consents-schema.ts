@@ -4,7 +4,7 @@ import { connectionType, nodesQuery, pageArgs, toPage, relayConnection } from ".
 import * as consents from "./consents.ts";
 import { CONSENT_CONTRACT } from "./contract.ts";
 import { ConsentRef } from "./schema.ts";
-import { inputTypeName, MUTATION_RESULT, uuidInput } from "../graphql/mutations.ts";
+import { idInput, inputTypeName, MUTATION_RESULT, uuidOf } from "../graphql/mutations.ts";
 
 const { Filter: ConsentFilterInput, Order: ConsentOrderEnum } = collectionInputs("UserOfferingConsent", CONSENT_CONTRACT);
 
@@ -39,7 +39,7 @@ builder.mutationFields((t) => ({
   revokeOfferingConsent: t.prismaField({
     type: "UserOfferingConsent",
     ...MUTATION_RESULT,
-    args: { input: t.arg({ type: uuidInput("revokeOfferingConsent"), required: true }) },
-    resolve: (query, _r, { input }, ctx) => consents.revokeConsent(ctx, String(input.uuid), query),
+    args: { input: t.arg({ type: idInput("revokeOfferingConsent"), required: true }) },
+    resolve: (query, _r, { input }, ctx) => consents.revokeConsent(ctx, uuidOf("UserOfferingConsent", input.id), query),
   }),
 }));

@@ -9,7 +9,7 @@ import * as terms from "./service.ts";
 import { getConsent } from "./consents.ts";
 import { visibleNode } from "../graphql/nodes.ts";
 import { deleted, DeletionRef } from "../graphql/deletion.ts";
-import { MUTATION_RESULT, uuidInput } from "../graphql/mutations.ts";
+import { idInput, MUTATION_RESULT, objectIdField, uuidOf } from "../graphql/mutations.ts";
 import { restPresentation } from "../graphql/sub-graphs.ts";
 
 const UserConsentInfoRef = builder
@@ -146,7 +146,7 @@ builder.prismaObjectField("Offering", "hasActiveTos", (t) =>
 const { Filter: TermsFilterInput, Order: TermsOrderEnum } = collectionInputs("TermsOfService", TERMS_CONTRACT);
 const TermsInput = builder.inputType("TermsOfServiceInput", {
   fields: (t) => ({
-    uuid: t.id({ required: true }),
+    id: objectIdField(t),
     termsOfService: t.string(),
     termsOfServiceLink: t.string(),
     isActive: t.boolean(),
@@ -191,13 +191,13 @@ builder.mutationFields((t) => ({
     type: "OfferingTermsOfService",
     ...MUTATION_RESULT,
     args: { input: t.arg({ type: TermsInput, required: true }) },
-    resolve: (query, _r, { input }, ctx) => terms.updateTerms(ctx, String(input.uuid), input, query),
+    resolve: (query, _r, { input }, ctx) => terms.updateTerms(ctx, uuidOf("OfferingTermsOfService", input.id), input, query),
   }),
   deleteOfferingTermsOfService: t.field({
     type: DeletionRef,
     ...MUTATION_RESULT,
     description: "Deletes the configuration",
-    args: { input: t.arg({ type: uuidInput("deleteOfferingTermsOfService"), required: true }) },
-    resolve: async (_root, { input }, ctx) => deleted("OfferingTermsOfService", await terms.deleteTerms(ctx, String(input.uuid))),
+    args: { input: t.arg({ type: idInput("deleteOfferingTermsOfService"), required: true }) },
+    resolve: async (_root, { input }, ctx) => deleted("OfferingTermsOfService", await terms.deleteTerms(ctx, uuidOf("OfferingTermsOfService", input.id))),
   }),
 }));

@@ -7,7 +7,7 @@ import * as limits from "./user-limits.ts";
 import { USER_LIMIT_CONTRACT } from "./user-limits-contract.ts";
 import { visibleNode } from "../graphql/nodes.ts";
 import { deleted, DeletionRef } from "../graphql/deletion.ts";
-import { inputTypeName, MUTATION_RESULT, uuidInput } from "../graphql/mutations.ts";
+import { idInput, inputTypeName, MUTATION_RESULT, objectIdField, uuidOf } from "../graphql/mutations.ts";
 import { restPresentation } from "../graphql/sub-graphs.ts";
 
 export const ComponentUserUsageLimitRef = builder.prismaNode("ComponentUserUsageLimit", {
@@ -48,7 +48,7 @@ const CreateUserLimitInput = builder.inputType("CreateComponentUserUsageLimitInp
 
 const UpdateUserLimitInput = builder.inputType(inputTypeName("updateComponentUserUsageLimit"), {
   fields: (t) => ({
-    uuid: t.id({ required: true }),
+    id: objectIdField(t),
     limit: t.string({ description: "Decimal ≥ 0; unchanged when omitted" }),
   }),
 });
@@ -94,13 +94,13 @@ builder.mutationFields((t) => ({
     type: "ComponentUserUsageLimit",
     ...MUTATION_RESULT,
     args: { input: t.arg({ type: UpdateUserLimitInput, required: true }) },
-    resolve: (query, _r, { input }, ctx) => limits.updateUserLimit(ctx, String(input.uuid), { limit: input.limit }, query),
+    resolve: (query, _r, { input }, ctx) => limits.updateUserLimit(ctx, uuidOf("ComponentUserUsageLimit", input.id), { limit: input.limit }, query),
   }),
   deleteComponentUserUsageLimit: t.field({
     type: DeletionRef,
     ...MUTATION_RESULT,
     description: "Deletes the limit",
-    args: { input: t.arg({ type: uuidInput("deleteComponentUserUsageLimit"), required: true }) },
-    resolve: async (_root, { input }, ctx) => deleted("ComponentUserUsageLimit", await limits.deleteUserLimit(ctx, String(input.uuid))),
+    args: { input: t.arg({ type: idInput("deleteComponentUserUsageLimit"), required: true }) },
+    resolve: async (_root, { input }, ctx) => deleted("ComponentUserUsageLimit", await limits.deleteUserLimit(ctx, uuidOf("ComponentUserUsageLimit", input.id))),
   }),
 }));

@@ -1,5 +1,5 @@
 import { builder } from "../../graphql/builder.ts";
-import { MUTATION_RESULT, uuidInput } from "../../graphql/mutations.ts";
+import { idInput, MUTATION_RESULT, uuidOf } from "../../graphql/mutations.ts";
 import * as offerings from "../offerings.ts";
 import * as organisations from "../organisations.ts";
 import * as users from "../users.ts";
@@ -116,7 +116,7 @@ builder.mutationFields((t) => ({
     type: "Offering",
     ...MUTATION_RESULT,
     description: `activate: ${offerings.OFFERING_TRANSITIONS.activate.from.join(", ")} → ${offerings.OFFERING_TRANSITIONS.activate.to}`,
-    args: { input: t.arg({ type: uuidInput("activateOffering"), required: true }) },
-    resolve: (query, _r, { input }, ctx) => offerings.activateOffering(ctx, String(input.uuid), query),
+    args: { input: t.arg({ type: idInput("activateOffering"), required: true }) },
+    resolve: (query, _r, { input }, ctx) => offerings.activateOffering(ctx, uuidOf("Offering", input.id), query),
   }),
 }));
