@@ -2,7 +2,7 @@
 // client preset over schema.graphql, the public graph: relations as objects, enums rather than REST's labels.
 // `scripts/codegen-check.sh` generates ./gql and type-checks this file with it.
 import { graphql } from "./gql";
-import type { DashboardQuery, SetOkMutation, ChangesSubscription } from "./gql/graphql";
+import type { DashboardQuery, SetOkMutation, SetOkMutationVariables, ChangesSubscription } from "./gql/graphql";
 
 export const Dashboard = graphql(`
   query Dashboard($first: Int, $after: String, $filter: OfferingUserFilter) {
@@ -55,6 +55,9 @@ export function describe(answer: SetOkMutation): string {
       return result.message;
   }
 }
+
+/** An action names its object by the global id selected on it, as it came: `input: { id }`. */
+export const setOk = (node: DashboardQuery["offeringUsers"]["nodes"][number]): SetOkMutationVariables => ({ input: { id: node.id } });
 
 export const pending = (data: DashboardQuery) => data.offeringUsers.nodes.filter((node) => node.availableTransitions.some((a) => a.permitted));
 export const resumeFrom = (change: ChangesSubscription) => change.offeringUserChanged.event.eventId;

@@ -1,6 +1,6 @@
 // A small Relay app against a running gateway (scripts/relay-check.sh): a @refetchable fragment paged through a
-// @connection with a filter argument, a subscription that updates the normalised store, and a delete with
-// @deleteRecord. Every step checks the store, not only the answers; any mismatch exits 1.
+// @connection with a filter argument, a subscription that updates the normalised store, and a delete by global id
+// with @deleteRecord. Every step checks the store, not only the answers; any mismatch exits 1.
 import assert from "node:assert/strict";
 import { createClient } from "graphql-ws";
 import {
@@ -88,24 +88,30 @@ const moved = new Promise<string>((resolve, reject) => {
 });
 await new Promise((resolve) => setTimeout(resolve, 500));
 const target = allIds[0];
-const uuid = Buffer.from(target, "base64").toString().split(":")[1];
+// REST names the record by its uuid, read from the store; the global id stays opaque.
+const uuid = env.getStore().getSource().get(target)?.uuid;
+assert.equal(typeof uuid, "string", "the store holds the record's uuid");
 const transition = await fetch(`${base}/api/marketplace-offering-users/${uuid}/begin_creating/`, { method: "POST", headers: { authorization: `Token ${token}` } });
 assert.equal(transition.status, 200, "REST transition");
 assert.equal(await moved, target, "the subscription names the record");
 assert.equal(env.getStore().getSource().get(target)?.state, "CREATING", "the store follows the change");
 
-// A delete evicts the record from the store.
+// A delete by the record's global id (the store's data id, as it came) evicts it from the store.
 const victim = allIds.at(-1)!;
-const victimUuid = Buffer.from(victim, "base64").toString().split(":")[1];
-await new Promise<void>((resolve, reject) =>
-  commitMutation<appDeleteOfferingUserMutation>(env, {
-    mutation: remove,
-    variables: { input: { uuid: victimUuid } },
-    onCompleted: (data) => (data.deleteOfferingUser?.__typename === "Deletion" ? resolve() : reject(new Error(JSON.stringify(data)))),
-    onError: reject,
-  }),
-);
+const deleteById = (id: string) =>
+  new Promise<appDeleteOfferingUserMutation["response"]["deleteOfferingUser"]>((resolve, reject) =>
+    commitMutation<appDeleteOfferingUserMutation>(env, {
+      mutation: remove,
+      variables: { input: { id } },
+      onCompleted: (data) => resolve(data.deleteOfferingUser),
+      onError: reject,
+    }),
+  );
+const deleted = await deleteById(victim);
+assert.equal(deleted?.__typename, "Deletion", `the delete: ${JSON.stringify(deleted)}`);
 assert.equal(env.getStore().getSource().get(victim), null, "@deleteRecord evicts it");
+// The same id again names nothing: the typed NotFoundError, not an error in errors[].
+assert.equal((await deleteById(victim))?.__typename, "NotFoundError", "a deleted record's id is not found");
 
 await socket.dispose();
 console.log(`relay: ${allIds.length} offering users paged, a change followed, one deleted — all through the store`);

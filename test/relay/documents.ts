@@ -17,6 +17,7 @@ export const list = graphql`
       edges {
         node {
           id
+          uuid
           state
           user {
             username

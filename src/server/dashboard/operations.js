@@ -90,7 +90,7 @@ export function operationsPanel({ onError }) {
   async function run(kind, object, transition) {
     let said;
     try {
-      const result = await runTransition(kind, transition.mutation, { uuid: object.uuid });
+      const result = await runTransition(kind, transition.mutation, { id: object.id });
       said = result.message ? { failed: true, text: describeFailure(result) } : { failed: false, text: `Now ${humanize(result.state)}.` };
     } catch (error) {
       said = { failed: true, text: error.message };

@@ -171,7 +171,7 @@ export function offeringUsersPanel({ onOfferings, onError }) {
     const commentUrl = field("commentUrl", user.serviceProviderCommentUrl, { type: "url", placeholder: "https://…" });
     const said = h("p", { className: outcome?.failed ? "outcome failed" : "outcome", role: "status" }, outcome?.text ?? "");
     const run = async (transition) => {
-      const input = { uuid: user.uuid };
+      const input = { id: user.id };
       if (TAKES_COMMENT.has(transition.mutation)) Object.assign(input, { comment: comment.value, commentUrl: commentUrl.value });
       try {
         const result = await runTransition("OfferingUser", transition.mutation, input);
