@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { globalId } from "./support/global-ids.ts";
 import { orderIn } from "./support/order-fixtures.ts";
 import { ed25519Key } from "./support/ssh-test-keys.ts";
 import { useProxiedGateway } from "./support/proxied-gateway.ts";
@@ -30,7 +31,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("a connection lost right after C
   it("an order approved over GraphQL answers with the order and its relations", async () => {
     const order = await orderIn(gateway.seeding.prisma, gateway.world, "PENDING_PROVIDER");
     const response = await cutAfterCommit("/graphql", {
-      query: `mutation { approveOrderByProvider(input: { uuid: "${order.uuid}" }) { ... on OrderActionResult { state order { uuid state project { name } } } } }`,
+      query: `mutation { approveOrderByProvider(input: { id: "${globalId("Order", order.uuid)}" }) { ... on OrderActionResult { state order { uuid state project { name } } } } }`,
     });
     const { rows } = await gateway.observer.query("SELECT state FROM orders WHERE id = $1", [order.id]);
     expect(rows[0].state).toBe("EXECUTING");

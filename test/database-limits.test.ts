@@ -1,6 +1,7 @@
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { createApp } from "../src/app.ts";
+import { globalId } from "./support/global-ids.ts";
 import { APPLICATION_NAME, openDatabase } from "../src/platform/database.ts";
 import { killGateways, startGateway } from "./support/server-process.ts";
 import { type GatewayStorage, postgresStorage } from "./support/storage.ts";
@@ -69,7 +70,7 @@ describe.skipIf(!postgresUrl)("DATABASE_POOL_SIZE and DATABASE_STATEMENT_TIMEOUT
     const graphql = await fetch(`${gateway.baseUrl}/graphql`, {
       method: "POST",
       headers: { authorization: `Token ${world.tokens.staff}`, "content-type": "application/json" },
-      body: JSON.stringify({ query: `mutation { beginCreatingOfferingUser(input: { uuid: "${offeringUser.uuid}" }) { ... on OfferingUser { state } } }` }),
+      body: JSON.stringify({ query: `mutation { beginCreatingOfferingUser(input: { id: "${globalId("OfferingUser", offeringUser.uuid)}" }) { ... on OfferingUser { state } } }` }),
     });
     await locker.query("ROLLBACK");
 

@@ -1,5 +1,6 @@
 import pg from "pg";
 import { describe, expect, it, vi } from "vitest";
+import { globalId } from "./support/global-ids.ts";
 import { type ProxiedGateway, useProxiedGateway } from "./support/proxied-gateway.ts";
 import { sleep } from "./support/ws.ts";
 
@@ -90,7 +91,7 @@ describe.skipIf(!postgresUrl)("PostgreSQL connection failures", () => {
 
     await gateway.proxy.resume();
     const cutAgain = gateway.proxy.cutAfterNextCommit();
-    const graphql = await gateway.fetch("POST", "/graphql", { query: `mutation { setOkOfferingUser(input: { uuid: "${ou.uuid}" }) { ... on OfferingUser { uuid state offering { name } } } }` });
+    const graphql = await gateway.fetch("POST", "/graphql", { query: `mutation { setOkOfferingUser(input: { id: "${globalId("OfferingUser", ou.uuid)}" }) { ... on OfferingUser { uuid state offering { name } } } }` });
     await cutAgain;
     expect(await stateOf(ou.id)).toBe("OK");
     expect(await graphql.json()).toEqual({ data: { setOkOfferingUser: { uuid: ou.uuid, state: "OK", offering: { name: expect.any(String) } } } });

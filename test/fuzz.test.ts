@@ -3,6 +3,7 @@ import { compileRoutes, type CompiledRoute } from "../rest-adapter/execute.ts";
 import { ROUTES } from "../rest-adapter/routes/index.ts";
 import { internalSchema, schema } from "../src/schema.ts";
 import { startTestApp, type TestApp } from "./support/app.ts";
+import { globalId } from "./support/global-ids.ts";
 import { type FuzzCase, type GraphqlDocument, graphqlCase, graphqlDocuments, type OpenApiDocument, restCase } from "./support/fuzz-cases.ts";
 import { createBody } from "./support/maintenance-fixtures.ts";
 import { makeResource } from "./support/order-fixtures.ts";
@@ -199,10 +200,10 @@ describe("found by fuzzing", () => {
 
   it("a GraphQL JSON variable nested deeper than 512 levels is a validation error", async () => {
     const resource = await makeResource(t.app.deps.db, t.world, "OK");
-    const query = "mutation($uuid: ID!, $m: JSON!) { setResourceBackendMetadata(input: { uuid: $uuid, backendMetadata: $m }) { ... on ResourceBackendResult { status } } }";
+    const query = "mutation($id: ID!, $m: JSON!) { setResourceBackendMetadata(input: { id: $id, backendMetadata: $m }) { ... on ResourceBackendResult { status } } }";
     const res = await t.http("POST", "/graphql", {
       token: staff(),
-      raw: serialize({ query, variables: { uuid: resource.uuid, m: nested(50_000, false) } }),
+      raw: serialize({ query, variables: { id: globalId("Resource", resource.uuid), m: nested(50_000, false) } }),
       headers: { "content-type": "application/json" },
     });
     expect(res.status).toBeLessThan(500);
@@ -216,7 +217,11 @@ describe("found by fuzzing", () => {
       const res = await t.http("PATCH", path, { token: staff(), body: { last_restarted: value } });
       expect(res.status).toBe(400);
       expect(Object.keys(res.body)).toEqual(["last_restarted"]);
-      const overGraphql = await t.gql("mutation($uuid: ID!, $at: DateTime) { updateAgentIdentity(input: { uuid: $uuid, lastRestarted: $at }) { ... on AgentIdentity { uuid } } }", { uuid: created.body.uuid, at: value }, staff());
+      const overGraphql = await t.gql(
+        "mutation($id: ID!, $at: DateTime) { updateAgentIdentity(input: { id: $id, lastRestarted: $at }) { ... on AgentIdentity { uuid } } }",
+        { id: globalId("AgentIdentity", created.body.uuid), at: value },
+        staff(),
+      );
       expect(overGraphql.errors?.[0].message).toMatch(/Datetime has wrong format/);
     }
     expect((await t.http("GET", path, { token: staff() })).status).toBe(200);

@@ -9,6 +9,7 @@ import { makeOffering, orderIn } from "./support/order-fixtures.ts";
 import { orderStateLabel } from "../src/orders/states.ts";
 import { OFFERING_TYPES, ORDER_TRANSITIONS } from "../src/orders/transitions.ts";
 import { FAILURE } from "./support/graphql-failures.ts";
+import { globalId } from "./support/global-ids.ts";
 import { startTestApp, type TestApp } from "./support/app.ts";
 import { Random } from "./support/fuzz-values.ts";
 
@@ -31,6 +32,8 @@ interface Machine {
   name: string;
   rules: Record<string, { from: readonly string[]; to: string }>;
   scope: EventScopeType;
+  /** The GraphQL type whose global id the mutations take. */
+  typename: string;
   restPath: (uuid: string, action: string) => string;
   mutation: (action: string) => string;
   /** Who calls each action: REST and GraphQL use different callers with the same rights. */
@@ -58,8 +61,9 @@ const OFFERING_USERS: Machine = {
   name: "offering users",
   rules: labelled(OFFERING_USER_TRANSITIONS, stateLabel),
   scope: "OFFERING_USER",
+  typename: "OfferingUser",
   restPath: (uuid, action) => `/api/marketplace-offering-users/${uuid}/${action}/`,
-  mutation: (action) => `${transitionMutationName(action as never)}(input: { uuid: $uuid }) { ... on OfferingUser { uuid } ${FAILURE} }`,
+  mutation: (action) => `${transitionMutationName(action as never)}(input: { id: $id }) { ... on OfferingUser { uuid } ${FAILURE} }`,
   callers: () => ["providerOwner", "providerManager"],
   conflict: { status: 400, code: "INVALID_TRANSITION" },
   weights: { set_deleted: 0.05 },
@@ -73,9 +77,10 @@ const OFFERING_USERS: Machine = {
 
 const ORDER_BASE = {
   scope: "ORDER" as const,
+  typename: "Order",
   restPath: (uuid: string, action: string) => `/api/marketplace-orders/${uuid}/${action}/`,
   mutation: (action: string) =>
-    `${ORDER_TRANSITIONS[action as keyof typeof ORDER_TRANSITIONS].effect.mutation}(input: { uuid: $uuid }) { ... on OrderActionResult { state } ${FAILURE} }`,
+    `${ORDER_TRANSITIONS[action as keyof typeof ORDER_TRANSITIONS].effect.mutation}(input: { id: $id }) { ... on OrderActionResult { state } ${FAILURE} }`,
   callers: (action: string): [Persona, Persona] =>
     ORDER_TRANSITIONS[action as keyof typeof ORDER_TRANSITIONS].effect.side === "consumer" ? ["projectAdmin", "projectManager"] : ["providerOwner", "providerManager"],
   conflict: { status: 409, code: "CONFLICT" },
@@ -108,9 +113,10 @@ const MAINTENANCE: Machine = {
   name: "maintenance announcements",
   rules: labelled(MAINTENANCE_TRANSITIONS, maintenanceStateLabel),
   scope: "MAINTENANCE",
+  typename: "MaintenanceAnnouncement",
   restPath: (uuid, action) => `/api/maintenance-announcements/${uuid}/${action}/`,
   mutation: (action) =>
-    `${MAINTENANCE_TRANSITIONS[action as keyof typeof MAINTENANCE_TRANSITIONS].effect.mutation}(input: { uuid: $uuid }) { ... on MaintenanceAnnouncement { uuid } ${FAILURE} }`,
+    `${MAINTENANCE_TRANSITIONS[action as keyof typeof MAINTENANCE_TRANSITIONS].effect.mutation}(input: { id: $id }) { ... on MaintenanceAnnouncement { uuid } ${FAILURE} }`,
   callers: () => ["providerOwner", "providerManager"],
   conflict: { status: 409, code: "CONFLICT" },
   weights: { schedule: 3, unschedule: 3, start_maintenance: 0.5, complete_maintenance: 0.3, cancel_maintenance: 0.1 },
@@ -145,7 +151,7 @@ async function call(machine: Machine, uuid: string, action: string, via: Outcome
     const res = await t.http("POST", machine.restPath(uuid, action), { token: t.world.tokens[restCaller], body: {} });
     return { via, action, ok: res.status >= 200 && res.status < 300, detail: res.status, message: res.body?.detail };
   }
-  const result = await t.gql(`mutation($uuid: ID!) { ${machine.mutation(action)} }`, { uuid }, t.world.tokens[graphqlCaller]);
+  const result = await t.gql(`mutation($id: ID!) { ${machine.mutation(action)} }`, { id: globalId(machine.typename, uuid) }, t.world.tokens[graphqlCaller]);
   const failure = failureOf(result);
   return { via, action, ok: !failure && result.data != null, detail: failure?.code ?? "ok", message: failure?.message };
 }

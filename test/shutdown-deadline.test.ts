@@ -2,6 +2,7 @@ import http from "node:http";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { APPLICATION_NAME } from "../src/platform/database.ts";
+import { globalId } from "./support/global-ids.ts";
 import WebSocket from "ws";
 import { type GatewayProcess, killGateways, startGateway } from "./support/server-process.ts";
 import { drainReport, seeded, waitForLockWait } from "./support/shutdown.ts";
@@ -84,7 +85,7 @@ const WRITES: WaitingWrite[] = [
     request: (uuid: string) => ({
       method: "POST",
       path: "/graphql",
-      body: { query: `mutation { beginCreatingOfferingUser(input: { uuid: "${uuid}" }) { ... on OfferingUser { state } } }` },
+      body: { query: `mutation { beginCreatingOfferingUser(input: { id: "${globalId("OfferingUser", uuid)}" }) { ... on OfferingUser { state } } }` },
     }),
     // The operation's own failure (its write was stopped), not the answer to a request that began no write.
     answer: { status: 200, body: { data: { beginCreatingOfferingUser: null }, errors: [expect.objectContaining({ message: STOPPED, extensions: { code: "UNAVAILABLE" } })] } },
@@ -155,7 +156,7 @@ describe.skipIf(!postgresUrl)("a mutation on a WebSocket waits for a row lock at
     const { result, stored, updatedEvents } = await whileRowLocked({ SHUTDOWN_GRACE_MS: "10000" }, async ({ gateway, token, uuid, databaseUrl }) => {
       const socket = await acknowledgedSocket(gateway.wsUrl, token);
       const closed = new Promise<number>((resolve) => socket.on("close", (code) => resolve(code)));
-      const query = `mutation { beginCreatingOfferingUser(input: { uuid: "${uuid}" }) { ... on OfferingUser { state } } }`;
+      const query = `mutation { beginCreatingOfferingUser(input: { id: "${globalId("OfferingUser", uuid)}" }) { ... on OfferingUser { state } } }`;
       socket.send(JSON.stringify({ id: "1", type: "subscribe", payload: { query } }));
       await waitForLockWait(databaseUrl);
       const signalled = Date.now();

@@ -11,6 +11,7 @@ import { seedEveryList } from "./support/list-fixtures.ts";
 import { makeResource } from "./support/order-fixtures.ts";
 import { countSql, type SqlCount } from "./support/sql-counter.ts";
 import { toHex } from "../src/platform/ids.ts";
+import { globalId } from "./support/global-ids.ts";
 
 /** Rows seeded per endpoint: more than the larger page, so both pages are full and the count is real. */
 const ROWS = 12;
@@ -132,9 +133,9 @@ describe("SQL statements per write", () => {
 
   it("a transition answered with a reload (a GraphQL selection) runs in a transaction: the same write, and the reload in it", async () => {
     const offeringUser = await t.world.offeringUser("CREATION_REQUESTED");
-    const mutation = `mutation($uuid: ID!) { beginCreatingOfferingUser(input: { uuid: $uuid }) { __typename ... on OfferingUser { state offering { name } } } }`;
+    const mutation = `mutation($id: ID!) { beginCreatingOfferingUser(input: { id: $id }) { __typename ... on OfferingUser { state offering { name } } } }`;
     await t.gql("{ me { username } }", {}, t.world.tokens.providerOwner);
-    const { result, work, texts } = await countSql(() => t.gql(mutation, { uuid: offeringUser.uuid }, t.world.tokens.providerOwner), OWN);
+    const { result, work, texts } = await countSql(() => t.gql(mutation, { id: globalId("OfferingUser", offeringUser.uuid) }, t.world.tokens.providerOwner), OWN);
     expect(JSON.stringify(result), texts.join("\n")).toMatch(/"state":"CREATING"/);
     expect(work, texts.join("\n")).toBeLessThanOrEqual(4);
     expect(texts.some((text) => /WITH changed AS \(UPDATE offering_users/.test(text))).toBe(true);

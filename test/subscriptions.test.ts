@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { OfferingUserState } from "../src/generated/prisma/client.ts";
 import { toHex } from "../src/platform/ids.ts";
+import { globalId } from "./support/global-ids.ts";
 import { useSubscriptionApp } from "./support/subscription-app.ts";
 import { closeOnInit, type Feed, primeFeed, sleep } from "./support/ws.ts";
 
@@ -101,7 +102,11 @@ describe("offeringUserChanged over graphql-ws", () => {
     const feed = await primedChanges(t.world.tokens.providerManager);
     const ou = await t.world.offeringUser("CREATING");
     expect((await transition(ou.uuid, "set_deleted")).status).toBe(400);
-    const result = await t.gql(`mutation($uuid: ID!) { setOkOfferingUser(input: { uuid: $uuid }) { ... on OfferingUser { state } } }`, { uuid: ou.uuid }, t.world.tokens.providerOwner);
+    const result = await t.gql(
+      `mutation($id: ID!) { setOkOfferingUser(input: { id: $id }) { ... on OfferingUser { state } } }`,
+      { id: globalId("OfferingUser", ou.uuid) },
+      t.world.tokens.providerOwner,
+    );
     expect(result).toEqual({ data: { setOkOfferingUser: { state: "OK" } } });
 
     const change = (await feed.nextData()).offeringUserChanged;

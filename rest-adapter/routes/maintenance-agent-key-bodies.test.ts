@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { EVENT_CONTRACT } from "../../src/events/contract.ts";
+import { globalId } from "../../test/support/global-ids.ts";
 import { MAINTENANCE_ACTIONS } from "../../src/maintenance/transitions.ts";
 import type { RouteSpec } from "../route.ts";
 import { adminAnnouncementRoutes } from "./admin-announcements.ts";
@@ -42,9 +43,9 @@ describe("bodies are declared", () => {
 describe("the readers keep their semantics", () => {
   it("maintenance: a choice may be a numeric string, read as its enum value; a null name goes on to the domain", () => {
     const { input } = variables(route("PATCH", "/api/maintenance-announcements/:uuid/"), { maintenance_type: "2", name: null });
-    expect(input).toEqual({ uuid: UUID, maintenanceType: "EMERGENCY", name: null });
+    expect(input).toEqual({ id: globalId("MaintenanceAnnouncement", UUID), maintenanceType: "EMERGENCY", name: null });
     const link = variables(route("PATCH", "/api/maintenance-announcement-offerings/:uuid/"), { impact_level: 4 });
-    expect(link).toEqual({ input: { uuid: UUID, impactLevel: "FULL_OUTAGE" } });
+    expect(link).toEqual({ input: { id: globalId("MaintenanceAnnouncementOffering", UUID), impactLevel: "FULL_OUTAGE" } });
   });
 
   it("ssh keys: a null name and a null or empty user count as absent", () => {

@@ -5,6 +5,7 @@ import { toHex } from "../platform/ids.ts";
 import { useSubscriptionApp } from "../../test/support/subscription-app.ts";
 import { closeOnInit, sleep, SubscriptionClients } from "../../test/support/ws.ts";
 import { FAILURE, fieldsOf } from "../../test/support/graphql-failures.ts";
+import { globalId } from "../../test/support/global-ids.ts";
 import { LAST_USED_REFRESH_MS } from "./authenticate.ts";
 import { newTokenKey, tokenDigest } from "./secrets.ts";
 
@@ -104,7 +105,11 @@ describe("token_lifetime (Waldur's idle expiry)", () => {
 
   it("over GraphQL, an out-of-range lifetime is an error of the tokenLifetime argument", async () => {
     const user = await userWithToken();
-    const res = await t.gql(`mutation($uuid: ID!) { updateUser(input: { uuid: $uuid, tokenLifetime: 59 }) { ... on User { uuid } ${FAILURE} } }`, { uuid: user.uuid }, user.key);
+    const res = await t.gql(
+      `mutation($id: ID!) { updateUser(input: { id: $id, tokenLifetime: 59 }) { ... on User { uuid } ${FAILURE} } }`,
+      { id: globalId("User", user.uuid) },
+      user.key,
+    );
     expect(res.data?.updateUser).toMatchObject({ __typename: "ValidationError", code: "VALIDATION" });
     expect(fieldsOf(res.data?.updateUser)).toEqual({ tokenLifetime: ["Ensure this value is greater than or equal to 60."] });
   });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
 import { FAILURE } from "../../test/support/graphql-failures.ts";
+import { globalId } from "../../test/support/global-ids.ts";
 import { toHex } from "../platform/ids.ts";
 
 /** Directory mutations answer a refusal the client can act on as a typed result, not as an entry of `errors`. */
@@ -12,7 +13,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const MISSING = "0".repeat(32);
-const ACTIVATE = `mutation($uuid: ID!) { activateOffering(input: { uuid: $uuid }) { ... on Offering { uuid state } ${FAILURE} } }`;
+const ACTIVATE = `mutation($id: ID!) { activateOffering(input: { id: $id }) { ... on Offering { uuid state } ${FAILURE} } }`;
 const CREATE_OFFERING = `mutation($customer: ID!, $name: String!) {
   createOffering(input: { customerUuid: $customer, name: $name, type: "Marketplace.Basic" }) { ... on Offering { uuid state } ${FAILURE} } }`;
 const GRANT = `mutation($input: RoleInput!) { grantRole(input: $input) { ... on RoleGrant { uuid role isActive } ${FAILURE} } }`;
@@ -30,15 +31,22 @@ async function newUser(username: string): Promise<string> {
 
 describe("typed failures of directory mutations", () => {
   it("NotFoundError: an offering that does not exist", async () => {
-    const res = await t.gql(ACTIVATE, { uuid: MISSING }, t.world.tokens.staff);
+    const res = await t.gql(ACTIVATE, { id: globalId("Offering", MISSING) }, t.world.tokens.staff);
     expect(res).toEqual({ data: { activateOffering: { __typename: "NotFoundError", code: "NOT_FOUND", message: "Not found." } } });
+    const draft = await draftOffering("Wrong id");
+    for (const id of [globalId("Customer", t.world.provider.uuid), globalId("User", t.world.users.staff.uuid), "nope"]) {
+      const wrong = await t.gql(ACTIVATE, { id }, t.world.tokens.staff);
+      expect(wrong).toEqual({ data: { activateOffering: { __typename: "NotFoundError", code: "NOT_FOUND", message: "Not found." } } });
+    }
+    const { data } = await t.gql(`query($uuid: ID!) { offering(uuid: $uuid) { state } }`, { uuid: draft }, t.world.tokens.staff);
+    expect(data.offering).toEqual({ state: "DRAFT" });
   });
 
   it("PermissionDeniedError: a customer created by someone who is not staff, an offering activated by its provider's support", async () => {
     const customer = await t.gql(`mutation { createCustomer(input: { name: "Not mine" }) { ... on Customer { uuid } ${FAILURE} } }`, {}, t.world.tokens.providerOwner);
     expect(customer.data?.createCustomer).toMatchObject({ __typename: "PermissionDeniedError", code: "FORBIDDEN" });
     const draft = await draftOffering("Guarded");
-    const activate = await t.gql(ACTIVATE, { uuid: draft }, t.world.tokens.providerSupport);
+    const activate = await t.gql(ACTIVATE, { id: globalId("Offering", draft) }, t.world.tokens.providerSupport);
     expect(activate.data?.activateOffering).toMatchObject({ __typename: "PermissionDeniedError", code: "FORBIDDEN" });
   });
 
@@ -60,9 +68,9 @@ describe("typed failures of directory mutations", () => {
 
   it("InvalidTransitionError: activating an Active offering carries its state and the states it may start from", async () => {
     const draft = await draftOffering("Twice");
-    const first = await t.gql(ACTIVATE, { uuid: draft }, t.world.tokens.providerOwner);
+    const first = await t.gql(ACTIVATE, { id: globalId("Offering", draft) }, t.world.tokens.providerOwner);
     expect(first.data?.activateOffering).toEqual({ uuid: draft, state: "ACTIVE" });
-    const again = await t.gql(ACTIVATE, { uuid: draft }, t.world.tokens.providerOwner);
+    const again = await t.gql(ACTIVATE, { id: globalId("Offering", draft) }, t.world.tokens.providerOwner);
     expect(again).toEqual({
       data: {
         activateOffering: {
@@ -80,8 +88,8 @@ describe("typed failures of directory mutations", () => {
     const res = await t.gql(
       `mutation($missing: ID!) {
         created: createCustomer(input: { name: "Kept customer" }) { ... on Customer { name } ${FAILURE} }
-        refused: activateOffering(input: { uuid: $missing }) { ... on Offering { uuid } ${FAILURE} } }`,
-      { missing: MISSING },
+        refused: activateOffering(input: { id: $missing }) { ... on Offering { uuid } ${FAILURE} } }`,
+      { missing: globalId("Offering", MISSING) },
       t.world.tokens.staff,
     );
     expect(res.errors).toBeUndefined();

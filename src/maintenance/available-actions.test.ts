@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
+import { globalId } from "../../test/support/global-ids.ts";
 import { seedMaintenance } from "../../test/support/maintenance-fixtures.ts";
 
 let t: TestApp;
@@ -27,7 +28,7 @@ describe("MaintenanceAnnouncement.availableTransitions", () => {
     const m = await seedMaintenance(t, "SCHEDULED");
     const before = await t.gql(ACTIONS, { uuid: m.uuid }, t.world.tokens.providerOwner);
     const start = before.data.maintenanceAnnouncement.availableTransitions.find((a: { operation: string }) => a.operation === "start_maintenance");
-    const done = await t.gql(`mutation($uuid: ID!) { ${start.mutation}(input: { uuid: $uuid }) { ... on MaintenanceAnnouncement { state } } }`, { uuid: m.uuid }, t.world.tokens.providerOwner);
+    const done = await t.gql(`mutation($id: ID!) { ${start.mutation}(input: { id: $id }) { ... on MaintenanceAnnouncement { state } } }`, { id: globalId("MaintenanceAnnouncement", m.uuid) }, t.world.tokens.providerOwner);
     expect(done.data[start.mutation]).toEqual({ state: "IN_PROGRESS" });
     const after = await t.gql(ACTIONS, { uuid: m.uuid }, t.world.tokens.providerOwner);
     expect(after.data.maintenanceAnnouncement.availableTransitions.map((a: { operation: string }) => a.operation)).toEqual(["complete_maintenance"]);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
+import { globalId } from "../../test/support/global-ids.ts";
 import { FAILURE, fieldsOf } from "../../test/support/graphql-failures.ts";
 import { END, seedMaintenance, START } from "../../test/support/maintenance-fixtures.ts";
 
@@ -46,7 +47,7 @@ describe("GraphQL maintenance field errors", () => {
   it("a type or impact level that is no enum value is refused by GraphQL itself", async () => {
     const m = await seedMaintenance(t);
     const token = t.world.tokens.providerOwner;
-    const type = await t.gql(UPDATE, { input: { uuid: m.uuid, maintenanceType: 2 } }, token);
+    const type = await t.gql(UPDATE, { input: { id: globalId("MaintenanceAnnouncement", m.uuid), maintenanceType: 2 } }, token);
     expect(type.data).toBeUndefined();
     expect(type.errors?.[0].message).toContain("MaintenanceType");
     const level = await t.gql(LINK, { input: { maintenanceUuid: m.uuid, offeringUuid: t.world.offering.uuid, impactLevel: "SEVERE" } }, token);
@@ -56,13 +57,13 @@ describe("GraphQL maintenance field errors", () => {
   it("a null field and an end before the start are errors of those fields", async () => {
     const m = await seedMaintenance(t);
     const token = t.world.tokens.providerOwner;
-    expect(failedFields(await t.gql(UPDATE, { input: { uuid: m.uuid, scheduledStart: null } }, token))).toEqual({
+    expect(failedFields(await t.gql(UPDATE, { input: { id: globalId("MaintenanceAnnouncement", m.uuid), scheduledStart: null } }, token))).toEqual({
       scheduledStart: ["This field may not be null."],
     });
-    expect(failedFields(await t.gql(UPDATE, { input: { uuid: m.uuid, maintenanceType: null } }, token))).toEqual({
+    expect(failedFields(await t.gql(UPDATE, { input: { id: globalId("MaintenanceAnnouncement", m.uuid), maintenanceType: null } }, token))).toEqual({
       maintenanceType: ["This field may not be null."],
     });
-    expect(failedFields(await t.gql(UPDATE, { input: { uuid: m.uuid, scheduledEnd: START } }, token))).toEqual({
+    expect(failedFields(await t.gql(UPDATE, { input: { id: globalId("MaintenanceAnnouncement", m.uuid), scheduledEnd: START } }, token))).toEqual({
       scheduledEnd: ["Scheduled end must be after scheduled start."],
     });
   });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
 import { FAILURE } from "../../test/support/graphql-failures.ts";
+import { globalId } from "../../test/support/global-ids.ts";
 import { END, seedMaintenance, START } from "../../test/support/maintenance-fixtures.ts";
 
 let t: TestApp;
@@ -45,7 +46,7 @@ describe("GraphQL maintenance", () => {
     );
     expect(otherType.data.maintenanceAnnouncements.nodes.map((n: { uuid: string }) => n.uuid)).not.toContain(m.uuid);
 
-    const scheduled = await t.gql(`mutation($uuid: ID!) { scheduleMaintenance(input: { uuid: $uuid }) { ${FIELDS} } }`, { uuid: m.uuid }, token);
+    const scheduled = await t.gql(`mutation($id: ID!) { scheduleMaintenance(input: { id: $id }) { ${FIELDS} } }`, { id: globalId("MaintenanceAnnouncement", m.uuid) }, token);
     expect(scheduled.data.scheduleMaintenance).toMatchObject({
       state: "SCHEDULED",
       adminAnnouncement: { description: "🚨 Emergency Maintenance: Via GraphQL", type: "DANGER", maintenance: { maintenanceType: "EMERGENCY" } },
@@ -65,7 +66,7 @@ describe("GraphQL maintenance", () => {
     const relinked = await t.gql(
       `mutation($input: UpdateMaintenanceAnnouncementOfferingInput!) {
         updateMaintenanceAnnouncementOffering(input: $input) { ... on MaintenanceAnnouncementOffering { impactLevel impactDescription } ${FAILURE} } }`,
-      { input: { uuid: link.data.createMaintenanceAnnouncementOffering.uuid, impactLevel: "FULL_OUTAGE", impactDescription: "Down" } },
+      { input: { id: globalId("MaintenanceAnnouncementOffering", link.data.createMaintenanceAnnouncementOffering.uuid), impactLevel: "FULL_OUTAGE", impactDescription: "Down" } },
       token,
     );
     expect(relinked.data.updateMaintenanceAnnouncementOffering).toEqual({ impactLevel: "FULL_OUTAGE", impactDescription: "Down" });
@@ -78,7 +79,7 @@ describe("GraphQL maintenance", () => {
 
     const updated = await t.gql(
       `mutation($input: UpdateMaintenanceAnnouncementInput!) { updateMaintenanceAnnouncement(input: $input) { ${FIELDS} } }`,
-      { input: { uuid: m.uuid, message: "Changed", maintenanceType: "SCHEDULED" } },
+      { input: { id: globalId("MaintenanceAnnouncement", m.uuid), message: "Changed", maintenanceType: "SCHEDULED" } },
       token,
     );
     expect(updated.data.updateMaintenanceAnnouncement.adminAnnouncement).toEqual({
@@ -88,11 +89,11 @@ describe("GraphQL maintenance", () => {
     });
 
     const deleted = await t.gql(
-      `mutation($uuid: ID!) { deleteMaintenanceAnnouncement(input: { uuid: $uuid }) { ... on Deletion { uuid deletedId } ${FAILURE} } }`,
-      { uuid: m.uuid },
+      `mutation($id: ID!) { deleteMaintenanceAnnouncement(input: { id: $id }) { ... on Deletion { uuid deletedId } ${FAILURE} } }`,
+      { id: globalId("MaintenanceAnnouncement", m.uuid) },
       token,
     );
-    expect(deleted.data.deleteMaintenanceAnnouncement).toEqual({ uuid: m.uuid, deletedId: expect.any(String) });
+    expect(deleted.data.deleteMaintenanceAnnouncement).toEqual({ uuid: m.uuid, deletedId: globalId("MaintenanceAnnouncement", m.uuid) });
     const gone = await t.gql(`query($uuid: ID!) { maintenanceAnnouncement(uuid: $uuid) { uuid } }`, { uuid: m.uuid }, token);
     expect(gone).toEqual({ data: { maintenanceAnnouncement: null } });
   });
@@ -102,7 +103,7 @@ describe("GraphQL maintenance", () => {
     const token = t.world.tokens.projectAdmin;
     const one = await t.gql(`query($uuid: ID!) { maintenanceAnnouncement(uuid: $uuid) { uuid } }`, { uuid: m.uuid }, token);
     expect(one).toEqual({ data: { maintenanceAnnouncement: null } });
-    const act = await t.gql(`mutation($uuid: ID!) { cancelMaintenance(input: { uuid: $uuid }) { ${FAILURE} } }`, { uuid: m.uuid }, token);
+    const act = await t.gql(`mutation($id: ID!) { cancelMaintenance(input: { id: $id }) { ${FAILURE} } }`, { id: globalId("MaintenanceAnnouncement", m.uuid) }, token);
     expect(act.data.cancelMaintenance).toEqual({ __typename: "NotFoundError", code: "NOT_FOUND", message: "Not found." });
     const create = await t.gql(
       `mutation($input: CreateMaintenanceAnnouncementInput!) { createMaintenanceAnnouncement(input: $input) { ${FAILURE} } }`,
@@ -144,7 +145,7 @@ describe("GraphQL maintenance", () => {
     expect(created.data.createAdminAnnouncement).toMatchObject({ type: "WARNING", maintenance: null });
     const updated = await t.gql(
       `mutation($input: UpdateAdminAnnouncementInput!) { updateAdminAnnouncement(input: $input) { ... on AdminAnnouncement { description type } ${FAILURE} } }`,
-      { input: { uuid: created.data.createAdminAnnouncement.uuid, type: "DANGER" } },
+      { input: { id: globalId("AdminAnnouncement", created.data.createAdminAnnouncement.uuid), type: "DANGER" } },
       t.world.tokens.staff,
     );
     expect(updated.data.updateAdminAnnouncement).toEqual({ description: "GraphQL notice", type: "DANGER" });

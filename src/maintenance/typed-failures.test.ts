@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
 import { FAILURE, fieldsOf } from "../../test/support/graphql-failures.ts";
+import { globalId } from "../../test/support/global-ids.ts";
 import { END, seedMaintenance, START } from "../../test/support/maintenance-fixtures.ts";
 import { toHex } from "../platform/ids.ts";
 
@@ -14,29 +15,34 @@ afterAll(() => t.close());
 
 const NOBODY = "0123456789ab4def8123456789abcdef";
 const ACT = (mutation: string) =>
-  `mutation($uuid: ID!) { ${mutation}(input: { uuid: $uuid }) { ... on MaintenanceAnnouncement { uuid state } ${FAILURE} } }`;
+  `mutation($id: ID!) { ${mutation}(input: { id: $id }) { ... on MaintenanceAnnouncement { uuid state } ${FAILURE} } }`;
 
 describe("typed failures of maintenance mutations", () => {
   it("NotFoundError: an announcement or link that does not exist, or that the caller may not see", async () => {
     const owner = t.world.tokens.providerOwner;
-    const missing = await t.gql(ACT("startMaintenance"), { uuid: NOBODY }, owner);
+    const missing = await t.gql(ACT("startMaintenance"), { id: globalId("MaintenanceAnnouncement", NOBODY) }, owner);
     expect(missing.errors).toBeUndefined();
     expect(missing.data.startMaintenance).toEqual({ __typename: "NotFoundError", code: "NOT_FOUND", message: "Not found." });
+    const malformed = await t.gql(ACT("startMaintenance"), { id: "nope" }, owner);
+    expect(malformed.data.startMaintenance).toEqual({ __typename: "NotFoundError", code: "NOT_FOUND", message: "Not found." });
     const hidden = await seedMaintenance(t);
-    expect((await t.gql(ACT("scheduleMaintenance"), { uuid: hidden.uuid }, t.world.tokens.unrelated)).data.scheduleMaintenance.__typename).toBe("NotFoundError");
-    const link = await t.gql(
-      `mutation($input: UpdateMaintenanceAnnouncementOfferingInput!) { updateMaintenanceAnnouncementOffering(input: $input) { ${FAILURE} } }`,
-      { input: { uuid: NOBODY, impactLevel: "FULL_OUTAGE" } },
-      owner,
-    );
+    expect((await t.gql(ACT("scheduleMaintenance"), { id: globalId("MaintenanceAnnouncement", hidden.uuid) }, t.world.tokens.unrelated)).data.scheduleMaintenance.__typename).toBe("NotFoundError");
+    const otherType = await t.gql(ACT("scheduleMaintenance"), { id: globalId("Offering", t.world.offering.uuid) }, owner);
+    expect(otherType.data.scheduleMaintenance).toEqual({ __typename: "NotFoundError", code: "NOT_FOUND", message: "Not found." });
+    const LINK = `mutation($input: UpdateMaintenanceAnnouncementOfferingInput!) { updateMaintenanceAnnouncementOffering(input: $input) { ${FAILURE} } }`;
+    const link = await t.gql(LINK, { input: { id: globalId("MaintenanceAnnouncementOffering", NOBODY), impactLevel: "FULL_OUTAGE" } }, owner);
     expect(link.data.updateMaintenanceAnnouncementOffering.__typename).toBe("NotFoundError");
+    const announcementAsLink = await t.gql(LINK, { input: { id: globalId("MaintenanceAnnouncement", hidden.uuid), impactLevel: "FULL_OUTAGE" } }, owner);
+    expect(announcementAsLink.data.updateMaintenanceAnnouncementOffering.__typename).toBe("NotFoundError");
+    const stored = await t.app.deps.db.maintenanceAnnouncement.findUniqueOrThrow({ where: { id: hidden.id }, select: { state: true } });
+    expect(stored.state).toBe("DRAFT");
   });
 
   it("PermissionDeniedError: support reads but may not change; only staff write system announcements", async () => {
     const m = await seedMaintenance(t);
     const update = await t.gql(
       `mutation($input: UpdateMaintenanceAnnouncementInput!) { updateMaintenanceAnnouncement(input: $input) { ${FAILURE} } }`,
-      { input: { uuid: m.uuid, maintenanceType: "SECURITY" } },
+      { input: { id: globalId("MaintenanceAnnouncement", m.uuid), maintenanceType: "SECURITY" } },
       t.world.tokens.support,
     );
     expect(update.data.updateMaintenanceAnnouncement).toMatchObject({ __typename: "PermissionDeniedError", code: "FORBIDDEN" });
@@ -45,7 +51,7 @@ describe("typed failures of maintenance mutations", () => {
     });
     const edit = await t.gql(
       `mutation($input: UpdateAdminAnnouncementInput!) { updateAdminAnnouncement(input: $input) { ${FAILURE} } }`,
-      { input: { uuid: toHex(announcement.id), description: "Changed" } },
+      { input: { id: globalId("AdminAnnouncement", toHex(announcement.id)), description: "Changed" } },
       t.world.tokens.providerOwner,
     );
     expect(edit.data.updateAdminAnnouncement).toMatchObject({ __typename: "PermissionDeniedError", code: "FORBIDDEN" });
@@ -63,7 +69,7 @@ describe("typed failures of maintenance mutations", () => {
 
   it("InvalidTransitionError: the current state and the states the action is allowed from, with the REST message", async () => {
     const m = await seedMaintenance(t, "SCHEDULED");
-    const again = await t.gql(ACT("scheduleMaintenance"), { uuid: m.uuid }, t.world.tokens.providerOwner);
+    const again = await t.gql(ACT("scheduleMaintenance"), { id: globalId("MaintenanceAnnouncement", m.uuid) }, t.world.tokens.providerOwner);
     expect(again.data.scheduleMaintenance).toEqual({
       __typename: "InvalidTransitionError",
       code: "CONFLICT",
@@ -79,10 +85,10 @@ describe("typed failures of maintenance mutations", () => {
   it("a second mutation that fails leaves the first's result in place", async () => {
     const m = await seedMaintenance(t);
     const both = await t.gql(
-      `mutation($uuid: ID!) {
-        schedule: scheduleMaintenance(input: { uuid: $uuid }) { ... on MaintenanceAnnouncement { uuid state } ${FAILURE} }
-        complete: completeMaintenance(input: { uuid: $uuid }) { ... on MaintenanceAnnouncement { uuid state } ${FAILURE} } }`,
-      { uuid: m.uuid },
+      `mutation($id: ID!) {
+        schedule: scheduleMaintenance(input: { id: $id }) { ... on MaintenanceAnnouncement { uuid state } ${FAILURE} }
+        complete: completeMaintenance(input: { id: $id }) { ... on MaintenanceAnnouncement { uuid state } ${FAILURE} } }`,
+      { id: globalId("MaintenanceAnnouncement", m.uuid) },
       t.world.tokens.providerOwner,
     );
     expect(both.errors).toBeUndefined();

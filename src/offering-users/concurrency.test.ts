@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
+import { globalId } from "../../test/support/global-ids.ts";
 import { stateFromLabel } from "./states.ts";
 import { type OfferingUserOperation, transitionMutationName } from "./transitions.ts";
 
@@ -26,8 +27,8 @@ async function overRest(uuid: string, operation: OfferingUserOperation): Promise
 async function overGraphql(uuid: string, operation: OfferingUserOperation): Promise<Outcome> {
   const name = transitionMutationName(operation);
   const result = await t.gql(
-    `mutation($uuid: ID!) { ${name}(input: { uuid: $uuid }) { ... on OfferingUser { uuid } ... on Error { code } } }`,
-    { uuid },
+    `mutation($id: ID!) { ${name}(input: { id: $id }) { ... on OfferingUser { uuid } ... on Error { code } } }`,
+    { id: globalId("OfferingUser", uuid) },
     t.world.tokens.providerManager,
   );
   const code = (result.errors?.[0]?.extensions?.code ?? result.data?.[name]?.code) as string | undefined;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
+import { globalId } from "../../test/support/global-ids.ts";
 import { toHex } from "../platform/ids.ts";
 
 let t: TestApp;
@@ -74,7 +75,7 @@ describe("availableTransitions", () => {
     const ou = await t.world.offeringUser("OK");
     const before = await t.gql(ONE, { uuid: ou.uuid }, t.world.tokens.providerOwner);
     const [action] = before.data.offeringUser.availableTransitions;
-    const done = await t.gql(`mutation($uuid: ID!) { ${action.mutation}(input: { uuid: $uuid }) { ... on OfferingUser { state } } }`, { uuid: ou.uuid }, t.world.tokens.providerOwner);
+    const done = await t.gql(`mutation($id: ID!) { ${action.mutation}(input: { id: $id }) { ... on OfferingUser { state } } }`, { id: globalId("OfferingUser", ou.uuid) }, t.world.tokens.providerOwner);
     expect(done.data[action.mutation]).toEqual({ state: action.to });
     const after = await t.gql(ONE, { uuid: ou.uuid }, t.world.tokens.providerOwner);
     expect(after.data.offeringUser.availableTransitions.map((a: { operation: string }) => a.operation)).toEqual(["set_deleting", "set_error_deleting"]);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FAILURE, fieldsOf } from "../../test/support/graphql-failures.ts";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
+import { globalId } from "../../test/support/global-ids.ts";
 import { toHex } from "../platform/ids.ts";
 
 /** Field errors name GraphQL's arguments over GraphQL and Waldur's fields over REST. */
@@ -42,7 +43,7 @@ describe("createOfferingUser over GraphQL", () => {
 
   it("a comment URL that is not a URL names serviceProviderCommentUrl", async () => {
     const ou = await t.world.offeringUser("OK");
-    const result = await t.gql(`mutation($uuid: ID!) { updateOfferingUserComments(input: { uuid: $uuid, serviceProviderCommentUrl: "nope" }) { ... on OfferingUser { uuid } ${FAILURE} } }`, { uuid: ou.uuid }, owner);
+    const result = await t.gql(`mutation($id: ID!) { updateOfferingUserComments(input: { id: $id, serviceProviderCommentUrl: "nope" }) { ... on OfferingUser { uuid } ${FAILURE} } }`, { id: globalId("OfferingUser", ou.uuid) }, owner);
     expect(fieldsOfResult(result)).toEqual({ serviceProviderCommentUrl: ["Enter a valid URL."] });
   });
 });

@@ -3,6 +3,7 @@ import type { OfferingUserState } from "../generated/prisma/client.ts";
 import { FAILURE, fieldsOf } from "../../test/support/graphql-failures.ts";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
 import { countSql } from "../../test/support/sql-counter.ts";
+import { globalId } from "../../test/support/global-ids.ts";
 import { toHex } from "../platform/ids.ts";
 
 let t: TestApp;
@@ -110,18 +111,18 @@ describe("offeringUser", () => {
 });
 
 describe("mutations return the record or a typed failure", () => {
-  const BEGIN = `mutation($uuid: ID!) {
-    beginCreatingOfferingUser(input: { uuid: $uuid }) { ... on OfferingUser { uuid state serviceProviderComment } ${FAILURE} } }`;
+  const BEGIN = `mutation($id: ID!) {
+    beginCreatingOfferingUser(input: { id: $id }) { ... on OfferingUser { uuid state serviceProviderComment } ${FAILURE} } }`;
 
   it("a transition returns the moved record", async () => {
     const ou = await t.world.offeringUser("CREATION_REQUESTED");
-    const res = await t.gql(BEGIN, { uuid: ou.uuid }, owner);
+    const res = await t.gql(BEGIN, { id: globalId("OfferingUser", ou.uuid) }, owner);
     expect(res).toEqual({ data: { beginCreatingOfferingUser: { uuid: ou.uuid, state: "CREATING", serviceProviderComment: "" } } });
   });
 
   it("from a wrong state → InvalidTransitionError with Waldur's message, the current state and the states allowed", async () => {
     const ou = await t.world.offeringUser("OK");
-    const res = await t.gql(BEGIN, { uuid: ou.uuid }, owner);
+    const res = await t.gql(BEGIN, { id: globalId("OfferingUser", ou.uuid) }, owner);
     expect(res.errors).toBeUndefined();
     expect(res.data.beginCreatingOfferingUser).toEqual({
       __typename: "InvalidTransitionError",
@@ -134,21 +135,25 @@ describe("mutations return the record or a typed failure", () => {
 
   it("visible without UPDATE_OFFERING_USER → PermissionDeniedError; invisible → NotFoundError; nothing changes", async () => {
     const ou = await t.world.offeringUser("CREATION_REQUESTED");
-    expect((await t.gql(BEGIN, { uuid: ou.uuid }, t.world.tokens.support)).data.beginCreatingOfferingUser).toMatchObject({
+    expect((await t.gql(BEGIN, { id: globalId("OfferingUser", ou.uuid) }, t.world.tokens.support)).data.beginCreatingOfferingUser).toMatchObject({
       __typename: "PermissionDeniedError", code: "FORBIDDEN",
     });
-    expect((await t.gql(BEGIN, { uuid: ou.uuid }, t.world.tokens.unrelated)).data.beginCreatingOfferingUser).toEqual({
+    expect((await t.gql(BEGIN, { id: globalId("OfferingUser", ou.uuid) }, t.world.tokens.unrelated)).data.beginCreatingOfferingUser).toEqual({
       __typename: "NotFoundError", code: "NOT_FOUND", message: "Not found.",
     });
+    const notFound = { __typename: "NotFoundError", code: "NOT_FOUND", message: "Not found." };
+    for (const id of [globalId("User", toHex(ou.userId)), globalId("OfferingUser", "0123456789abcdef0123456789abcdef"), "nope"]) {
+      expect((await t.gql(BEGIN, { id }, owner)).data.beginCreatingOfferingUser).toEqual(notFound);
+    }
     expect((await t.app.deps.db.offeringUser.findUniqueOrThrow({ where: { id: ou.id } })).state).toBe("CREATION_REQUESTED");
   });
 
   it("a comment URL that is not a URL → ValidationError naming the input field", async () => {
     const ou = await t.world.offeringUser("CREATING");
     const res = await t.gql(
-      `mutation($uuid: ID!) {
-        setPendingAccountLinkingOfferingUser(input: { uuid: $uuid, comment: "x", commentUrl: "nope" }) { ... on OfferingUser { uuid } ${FAILURE} } }`,
-      { uuid: ou.uuid },
+      `mutation($id: ID!) {
+        setPendingAccountLinkingOfferingUser(input: { id: $id, comment: "x", commentUrl: "nope" }) { ... on OfferingUser { uuid } ${FAILURE} } }`,
+      { id: globalId("OfferingUser", ou.uuid) },
       owner,
     );
     expect(res.data.setPendingAccountLinkingOfferingUser).toEqual({
@@ -170,30 +175,32 @@ describe("mutations return the record or a typed failure", () => {
   it("updateOfferingUser, updateOfferingUserComments and deleteOfferingUser", async () => {
     const ou = await t.world.offeringUser("PENDING_ADDITIONAL_VALIDATION", { comment: "Upload ID" });
     const updated = await t.gql(
-      `mutation($uuid: ID!) { updateOfferingUser(input: { uuid: $uuid, username: "ada" }) { ... on OfferingUser { username state serviceProviderComment } } }`,
-      { uuid: ou.uuid },
+      `mutation($id: ID!) { updateOfferingUser(input: { id: $id, username: "ada" }) { ... on OfferingUser { username state serviceProviderComment } } }`,
+      { id: globalId("OfferingUser", ou.uuid) },
       owner,
     );
     expect(updated.data.updateOfferingUser).toEqual({ username: "ada", state: "OK", serviceProviderComment: "" });
 
-    const COMMENT = `mutation($uuid: ID!) {
-      updateOfferingUserComments(input: { uuid: $uuid, serviceProviderComment: "<b>hi</b><script>x</script>" }) { ... on OfferingUser { serviceProviderComment state } } }`;
-    expect((await t.gql(COMMENT, { uuid: ou.uuid }, owner)).data.updateOfferingUserComments).toEqual({ serviceProviderComment: "<b>hi</b>", state: "OK" });
+    const id = globalId("OfferingUser", ou.uuid);
+    const COMMENT = `mutation($id: ID!) {
+      updateOfferingUserComments(input: { id: $id, serviceProviderComment: "<b>hi</b><script>x</script>" }) { ... on OfferingUser { serviceProviderComment state } } }`;
+    expect((await t.gql(COMMENT, { id }, owner)).data.updateOfferingUserComments).toEqual({ serviceProviderComment: "<b>hi</b>", state: "OK" });
 
-    const DELETE = `mutation($uuid: ID!) { deleteOfferingUser(input: { uuid: $uuid }) { ... on Deletion { uuid deletedId } ${FAILURE} } }`;
-    expect((await t.gql(DELETE, { uuid: ou.uuid }, t.world.tokens.projectAdmin)).data.deleteOfferingUser).toMatchObject({
+    const DELETE = `mutation($id: ID!) { deleteOfferingUser(input: { id: $id }) { ... on Deletion { uuid deletedId } ${FAILURE} } }`;
+    expect((await t.gql(DELETE, { id }, t.world.tokens.projectAdmin)).data.deleteOfferingUser).toMatchObject({
       __typename: "PermissionDeniedError", message: "You do not have permission to delete this user.",
     });
     const { data } = await t.gql(`query($uuid: ID!) { offeringUser(uuid: $uuid) { id } }`, { uuid: ou.uuid }, owner);
-    expect((await t.gql(DELETE, { uuid: ou.uuid }, owner)).data).toEqual({ deleteOfferingUser: { uuid: ou.uuid, deletedId: data.offeringUser.id } });
-    expect((await t.gql(DELETE, { uuid: ou.uuid }, owner)).data.deleteOfferingUser.__typename).toBe("NotFoundError");
+    expect(data.offeringUser.id).toBe(id);
+    expect((await t.gql(DELETE, { id }, owner)).data).toEqual({ deleteOfferingUser: { uuid: ou.uuid, deletedId: data.offeringUser.id } });
+    expect((await t.gql(DELETE, { id }, owner)).data.deleteOfferingUser.__typename).toBe("NotFoundError");
   });
 
   it("updateOfferingUserComments on a Deleted record → PermissionDeniedError", async () => {
     const ou = await t.world.offeringUser("DELETED");
     const res = await t.gql(
-      `mutation($uuid: ID!) { updateOfferingUserComments(input: { uuid: $uuid, serviceProviderComment: "x" }) { ... on OfferingUser { uuid } ${FAILURE} } }`,
-      { uuid: ou.uuid },
+      `mutation($id: ID!) { updateOfferingUserComments(input: { id: $id, serviceProviderComment: "x" }) { ... on OfferingUser { uuid } ${FAILURE} } }`,
+      { id: globalId("OfferingUser", ou.uuid) },
       owner,
     );
     expect(res.data.updateOfferingUserComments).toMatchObject({ __typename: "PermissionDeniedError", message: "Cannot update comments for offering user in state: Deleted" });
@@ -204,9 +211,9 @@ describe("mutations return the record or a typed failure", () => {
     const second = await t.world.offeringUser("OK");
     const res = await t.gql(
       `mutation($a: ID!, $b: ID!) {
-        a: beginCreatingOfferingUser(input: { uuid: $a }) { ... on OfferingUser { state } ${FAILURE} }
-        b: beginCreatingOfferingUser(input: { uuid: $b }) { ... on OfferingUser { state } ${FAILURE} } }`,
-      { a: first.uuid, b: second.uuid },
+        a: beginCreatingOfferingUser(input: { id: $a }) { ... on OfferingUser { state } ${FAILURE} }
+        b: beginCreatingOfferingUser(input: { id: $b }) { ... on OfferingUser { state } ${FAILURE} } }`,
+      { a: globalId("OfferingUser", first.uuid), b: globalId("OfferingUser", second.uuid) },
       owner,
     );
     expect(res.errors).toBeUndefined();
@@ -216,7 +223,7 @@ describe("mutations return the record or a typed failure", () => {
 
   it("an anonymous caller still gets UNAUTHENTICATED in errors, and a null result rather than an empty response", async () => {
     const ou = await t.world.offeringUser("CREATION_REQUESTED");
-    const res = await t.gql(BEGIN, { uuid: ou.uuid });
+    const res = await t.gql(BEGIN, { id: globalId("OfferingUser", ou.uuid) });
     expect(res.data).toEqual({ beginCreatingOfferingUser: null });
     expect(res.errors?.[0].extensions?.code).toBe("UNAUTHENTICATED");
   });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { OfferingUserState } from "../generated/prisma/client.ts";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
+import { globalId } from "../../test/support/global-ids.ts";
 import { OFFERING_USER_STATE_NAMES, OFFERING_USER_STATES } from "./states.ts";
 import { OFFERING_USER_OPERATIONS, OFFERING_USER_TRANSITIONS } from "./transitions.ts";
 
@@ -87,7 +88,7 @@ describe("a transition's answer is the record as stored", () => {
   ])("%s", async (_name, selection) => {
     const ou = await t.world.offeringUser("CREATING", { comment: "old" });
     const answer = await t.gql(
-      `mutation { setPendingAccountLinkingOfferingUser(input: { uuid: "${ou.uuid}", comment: "Link your account", commentUrl: "https://docs.example.org/link" }) { ... on OfferingUser { ${selection} } } }`,
+      `mutation { setPendingAccountLinkingOfferingUser(input: { id: "${globalId("OfferingUser", ou.uuid)}", comment: "Link your account", commentUrl: "https://docs.example.org/link" }) { ... on OfferingUser { ${selection} } } }`,
       {},
       t.world.tokens.providerOwner,
     );

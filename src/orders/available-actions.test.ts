@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
 import { orderIn } from "../../test/support/order-fixtures.ts";
+import { globalId } from "../../test/support/global-ids.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -32,7 +33,7 @@ describe("Order.availableTransitions", () => {
     expect(operations).not.toContain("approve_by_provider");
     const done = data.order.availableTransitions.find((a: { operation: string }) => a.operation === "set_state_done");
     expect(done).toMatchObject({ permitted: true, to: "DONE" });
-    const result = await t.gql(`mutation($uuid: ID!) { ${done.mutation}(input: { uuid: $uuid }) { ... on OrderActionResult { state } } }`, { uuid: order.uuid }, t.world.tokens.providerOwner);
+    const result = await t.gql(`mutation($id: ID!) { ${done.mutation}(input: { id: $id }) { ... on OrderActionResult { state } } }`, { id: globalId("Order", order.uuid) }, t.world.tokens.providerOwner);
     expect(result.data[done.mutation]).toEqual({ state: "DONE" });
     const after = await t.gql(ACTIONS, { uuid: order.uuid }, t.world.tokens.providerOwner);
     const remaining = after.data.order.availableTransitions.map((a: { operation: string }) => a.operation);

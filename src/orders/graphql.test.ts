@@ -3,14 +3,15 @@ import { useSubscriptionApp } from "../../test/support/subscription-app.ts";
 import { primeFeed, sleep } from "../../test/support/ws.ts";
 import { orderIn } from "../../test/support/order-fixtures.ts";
 import { FAILURE } from "../../test/support/graphql-failures.ts";
+import { globalId } from "../../test/support/global-ids.ts";
 
 const { t, clients } = useSubscriptionApp();
 
 const CREATE = `mutation($input: CreateOrderInput!) { createOrder(input: $input) {
   ... on Order { uuid state type resource { uuid state } } ${FAILURE} } }`;
-const APPROVE = `mutation($uuid: ID!) { approveOrderByProvider(input: { uuid: $uuid }) {
+const APPROVE = `mutation($id: ID!) { approveOrderByProvider(input: { id: $id }) {
   ... on OrderActionResult { detail state order { uuid state providerReviewedBy { username } } } ${FAILURE} } }`;
-const DONE = `mutation($uuid: ID!) { setOrderStateDone(input: { uuid: $uuid }) { ... on OrderActionResult { state order { resource { state } } } } }`;
+const DONE = `mutation($id: ID!) { setOrderStateDone(input: { id: $id }) { ... on OrderActionResult { state order { resource { state } } } } }`;
 
 describe("orders over GraphQL", () => {
   it("create, approve and complete with the same rules as REST", async () => {
@@ -19,16 +20,17 @@ describe("orders over GraphQL", () => {
     expect(created.errors).toBeUndefined();
     expect(created.data.createOrder).toMatchObject({ state: "PENDING_PROVIDER", type: "CREATE", resource: { state: "CREATING" } });
     const uuid = created.data.createOrder.uuid;
+    const id = globalId("Order", uuid);
 
-    const denied = await t.gql(APPROVE, { uuid }, t.world.tokens.projectAdmin);
+    const denied = await t.gql(APPROVE, { id }, t.world.tokens.projectAdmin);
     expect(denied.data.approveOrderByProvider).toMatchObject({ __typename: "PermissionDeniedError", code: "FORBIDDEN" });
-    const approved = await t.gql(APPROVE, { uuid }, t.world.tokens.providerOwner);
+    const approved = await t.gql(APPROVE, { id }, t.world.tokens.providerOwner);
     expect(approved.data.approveOrderByProvider).toMatchObject({
       detail: "Order has been approved and is being processed.",
       state: "EXECUTING",
       order: { uuid, state: "EXECUTING", providerReviewedBy: { username: "providerOwner" } },
     });
-    const again = await t.gql(APPROVE, { uuid }, t.world.tokens.providerOwner);
+    const again = await t.gql(APPROVE, { id }, t.world.tokens.providerOwner);
     expect(again.data.approveOrderByProvider).toEqual({
       __typename: "InvalidTransitionError",
       code: "CONFLICT",
@@ -36,7 +38,7 @@ describe("orders over GraphQL", () => {
       currentState: "EXECUTING",
       allowedFrom: ["PENDING_PROVIDER"],
     });
-    const done = await t.gql(DONE, { uuid }, t.world.tokens.providerOwner);
+    const done = await t.gql(DONE, { id }, t.world.tokens.providerOwner);
     expect(done.data.setOrderStateDone).toEqual({ state: "DONE", order: { resource: { state: "OK" } } });
 
     const listed = await t.gql(`{ orders(filter: { state: [DONE] }) { totalCount nodes { uuid } } }`, {}, t.world.tokens.projectMember);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
+import { globalId } from "../../test/support/global-ids.ts";
 import { PERSONAS, type Persona } from "../../test/support/world.ts";
 import type { ResourceState } from "../generated/prisma/client.ts";
 import { makeOffering, makeResource } from "../../test/support/order-fixtures.ts";
@@ -89,8 +90,8 @@ describe("set_as_ok/", () => {
   it("runs the same through GraphQL", async () => {
     const resource = await makeResource(t.app.deps.db, t.world, "ERRED");
     const result = await t.gql<any>(
-      `mutation($uuid: ID!) { setResourceAsOk(input: { uuid: $uuid }) { ... on ResourceStateResult { state resource { state errorMessage } } } }`,
-      { uuid: resource.uuid },
+      `mutation($id: ID!) { setResourceAsOk(input: { id: $id }) { ... on ResourceStateResult { state resource { state errorMessage } } } }`,
+      { id: globalId("Resource", resource.uuid) },
       t.world.tokens.providerOwner,
     );
     expect(result.data.setResourceAsOk).toEqual({ state: "OK", resource: { state: "OK", errorMessage: "" } });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
+import { globalId } from "../../test/support/global-ids.ts";
 import { PERSONAS, type Persona } from "../../test/support/world.ts";
 import { makeResource, userWithRoles } from "../../test/support/order-fixtures.ts";
 import { FAILURE, fieldsOf } from "../../test/support/graphql-failures.ts";
@@ -78,8 +79,8 @@ describe("backend write-backs", () => {
   it("runs the same through GraphQL", async () => {
     const resource = await fresh();
     const result = await t.gql<any>(
-      `mutation($uuid: ID!) { setResourceLimits(input: { uuid: $uuid, limits: { cpu: 5 } }) { ... on ResourceBackendResult { status changed resource { limits } } } }`,
-      { uuid: resource.uuid },
+      `mutation($id: ID!) { setResourceLimits(input: { id: $id, limits: { cpu: 5 } }) { ... on ResourceBackendResult { status changed resource { limits } } } }`,
+      { id: globalId("Resource", resource.uuid) },
       t.world.tokens.offeringManager,
     );
     expect(result.data.setResourceLimits).toEqual({ status: "The resource limits are updated", changed: true, resource: { limits: { cpu: 5 } } });
@@ -88,15 +89,15 @@ describe("backend write-backs", () => {
 
 describe("write-back errors name the input's fields over GraphQL, Waldur's fields over REST", () => {
   const cases: Array<[string, string, Record<string, string[]>, string, Record<string, unknown>]> = [
-    ["setResourceBackendMetadata(input: { uuid: $uuid, backendMetadata: [1] })", "set_backend_metadata", { backendMetadata: ["Expected a dictionary of items."] }, "backend_metadata", { backend_metadata: [1] }],
-    ["setResourceLimits(input: { uuid: $uuid, limits: { cpu: -1 } })", "set_limits", { limits: ["Limits must be non-negative numbers: cpu."] }, "limits", { limits: { cpu: -1 } }],
-    ["setResourceEndDate(input: { uuid: $uuid, endDate: \"31.12.2030\" })", "set_end_date", { endDate: ["Date has wrong format. Use one of these formats instead: YYYY-MM-DD."] }, "end_date", { end_date: "31.12.2030" }],
-    [`setResourceBackendId(input: { uuid: $uuid, backendId: "${"y".repeat(256)}" })`, "set_backend_id", { backendId: ["Ensure this field has no more than 255 characters."] }, "backend_id", { backend_id: "y".repeat(256) }],
+    ["setResourceBackendMetadata(input: { id: $id, backendMetadata: [1] })", "set_backend_metadata", { backendMetadata: ["Expected a dictionary of items."] }, "backend_metadata", { backend_metadata: [1] }],
+    ["setResourceLimits(input: { id: $id, limits: { cpu: -1 } })", "set_limits", { limits: ["Limits must be non-negative numbers: cpu."] }, "limits", { limits: { cpu: -1 } }],
+    ["setResourceEndDate(input: { id: $id, endDate: \"31.12.2030\" })", "set_end_date", { endDate: ["Date has wrong format. Use one of these formats instead: YYYY-MM-DD."] }, "end_date", { end_date: "31.12.2030" }],
+    [`setResourceBackendId(input: { id: $id, backendId: "${"y".repeat(256)}" })`, "set_backend_id", { backendId: ["Ensure this field has no more than 255 characters."] }, "backend_id", { backend_id: "y".repeat(256) }],
   ];
   for (const [call, action, fields, restName, body] of cases) {
     it(`${Object.keys(fields)[0]} / ${restName}`, async () => {
       const resource = await fresh();
-      const result = await t.gql(`mutation($uuid: ID!) { outcome: ${call} { ${FAILURE} } }`, { uuid: resource.uuid }, t.world.tokens.providerOwner);
+      const result = await t.gql(`mutation($id: ID!) { outcome: ${call} { ${FAILURE} } }`, { id: globalId("Resource", resource.uuid) }, t.world.tokens.providerOwner);
       expect(result.data.outcome).toMatchObject({ __typename: "ValidationError", code: "VALIDATION" });
       expect(fieldsOf(result.data.outcome)).toEqual(fields);
       const response = await post(`${BASE}/${resource.uuid}/${action}/`, body);

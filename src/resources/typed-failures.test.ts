@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
 import { FAILURE, fieldsOf } from "../../test/support/graphql-failures.ts";
+import { globalId } from "../../test/support/global-ids.ts";
 import { makeResource } from "../../test/support/order-fixtures.ts";
 import type { Persona } from "../../test/support/world.ts";
 
@@ -12,7 +13,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const SET_AS_OK = `mutation($uuid: ID!) { setResourceAsOk(input: { uuid: $uuid }) { ... on ResourceStateResult { state } ${FAILURE} } }`;
+const SET_AS_OK = `mutation($id: ID!) { setResourceAsOk(input: { id: $id }) { ... on ResourceStateResult { state } ${FAILURE} } }`;
 const run = async (document: string, variables: Record<string, unknown>, persona: Persona = "providerOwner") => {
   const result = await t.gql(document, variables, t.world.tokens[persona]);
   expect(result.errors).toBeUndefined();
@@ -23,14 +24,18 @@ const stateOf = async (id: string) => (await t.app.deps.db.resource.findUniqueOr
 describe("typed failures of resource mutations", () => {
   it("a resource outside the provider view is a NotFoundError", async () => {
     const resource = await makeResource(t.app.deps.db, t.world, "ERRED");
-    const data = await run(SET_AS_OK, { uuid: resource.uuid }, "projectAdmin");
-    expect(data.setResourceAsOk).toEqual({ __typename: "NotFoundError", code: "NOT_FOUND", message: "Not found." });
+    const notFound = { __typename: "NotFoundError", code: "NOT_FOUND", message: "Not found." };
+    const data = await run(SET_AS_OK, { id: globalId("Resource", resource.uuid) }, "projectAdmin");
+    expect(data.setResourceAsOk).toEqual(notFound);
+    for (const id of [globalId("Resource", "0".repeat(32)), globalId("Offering", t.world.offering.uuid), "nope"]) {
+      expect((await run(SET_AS_OK, { id })).setResourceAsOk).toEqual(notFound);
+    }
     expect(await stateOf(resource.id)).toBe("ERRED");
   });
 
   it("a provider role without the right is a PermissionDeniedError", async () => {
     const resource = await makeResource(t.app.deps.db, t.world, "ERRED");
-    const data = await run(SET_AS_OK, { uuid: resource.uuid }, "providerSupport");
+    const data = await run(SET_AS_OK, { id: globalId("Resource", resource.uuid) }, "providerSupport");
     expect(data.setResourceAsOk).toMatchObject({ __typename: "PermissionDeniedError", code: "FORBIDDEN" });
     expect(await stateOf(resource.id)).toBe("ERRED");
   });
@@ -38,8 +43,8 @@ describe("typed failures of resource mutations", () => {
   it("a refused value is a ValidationError naming the input field", async () => {
     const resource = await makeResource(t.app.deps.db, t.world, "OK");
     const data = await run(
-      `mutation($uuid: ID!, $m: JSON!) { setResourceBackendMetadata(input: { uuid: $uuid, backendMetadata: $m }) { ${FAILURE} } }`,
-      { uuid: resource.uuid, m: [1] },
+      `mutation($id: ID!, $m: JSON!) { setResourceBackendMetadata(input: { id: $id, backendMetadata: $m }) { ${FAILURE} } }`,
+      { id: globalId("Resource", resource.uuid), m: [1] },
     );
     expect(data.setResourceBackendMetadata).toMatchObject({ __typename: "ValidationError", code: "VALIDATION" });
     expect(fieldsOf(data.setResourceBackendMetadata)).toEqual({ backendMetadata: ["Expected a dictionary of items."] });
@@ -47,7 +52,7 @@ describe("typed failures of resource mutations", () => {
 
   it("a state the action does not leave is an InvalidTransitionError with the current and allowed states", async () => {
     const resource = await makeResource(t.app.deps.db, t.world, "TERMINATED");
-    const data = await run(SET_AS_OK, { uuid: resource.uuid });
+    const data = await run(SET_AS_OK, { id: globalId("Resource", resource.uuid) });
     expect(data.setResourceAsOk).toEqual({
       __typename: "InvalidTransitionError",
       code: "CONFLICT",
@@ -60,8 +65,8 @@ describe("typed failures of resource mutations", () => {
   it("membership sync on an offering that has not opted in is a ConflictError", async () => {
     const resource = await makeResource(t.app.deps.db, t.world, "OK");
     const data = await run(
-      `mutation($uuid: ID!) { setResourceMembershipSyncStatuses(input: { uuid: $uuid, statuses: [] }) { ... on MemberSyncReport { stored } ${FAILURE} } }`,
-      { uuid: resource.uuid },
+      `mutation($id: ID!) { setResourceMembershipSyncStatuses(input: { id: $id, statuses: [] }) { ... on MemberSyncReport { stored } ${FAILURE} } }`,
+      { id: globalId("Resource", resource.uuid) },
     );
     expect(data.setResourceMembershipSyncStatuses).toEqual({
       __typename: "ConflictError",
@@ -73,11 +78,11 @@ describe("typed failures of resource mutations", () => {
   it("a failing second mutation keeps the first one's result", async () => {
     const resource = await makeResource(t.app.deps.db, t.world, "OK");
     const data = await run(
-      `mutation($uuid: ID!) {
-        first: setResourceBackendId(input: { uuid: $uuid, backendId: "slurm-1" }) { ... on ResourceBackendResult { changed resource { backendId project { name } } } ${FAILURE} }
-        second: setResourceAsOk(input: { uuid: $uuid }) { ... on ResourceStateResult { state } ${FAILURE} }
+      `mutation($id: ID!) {
+        first: setResourceBackendId(input: { id: $id, backendId: "slurm-1" }) { ... on ResourceBackendResult { changed resource { backendId project { name } } } ${FAILURE} }
+        second: setResourceAsOk(input: { id: $id }) { ... on ResourceStateResult { state } ${FAILURE} }
       }`,
-      { uuid: resource.uuid },
+      { id: globalId("Resource", resource.uuid) },
     );
     const project = await t.app.deps.db.project.findUniqueOrThrow({ where: { id: t.world.project.id } });
     expect(data.first).toEqual({ changed: true, resource: { backendId: "slurm-1", project: { name: project.name } } });

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { ROUTES } from "../../rest-adapter/routes/index.ts";
 import { type App, createApp } from "../app.ts";
 import { startTestApp } from "../../test/support/app.ts";
+import { globalId } from "../../test/support/global-ids.ts";
 import { useSubscriptionApp } from "../../test/support/subscription-app.ts";
 import type { AppDeps } from "../context.ts";
 import { loadConfig } from "../platform/config.ts";
@@ -25,11 +26,11 @@ const graphql = async (token: string, query: string, variables: Record<string, u
   const response = await t.http("POST", "/graphql", { token, body: { query, variables } });
   return { status: response.status, retryAfter: response.headers.get("retry-after"), errors: response.body.errors, data: response.body.data };
 };
-const COMMENT = `mutation($uuid: ID!) { updateOfferingUserComments(input: { uuid: $uuid, serviceProviderComment: "y" }) { ... on OfferingUser { uuid } } }`;
-const commentOverGraphql = (token: string, uuid: string) => graphql(token, COMMENT, { uuid });
+const COMMENT = `mutation($id: ID!) { updateOfferingUserComments(input: { id: $id, serviceProviderComment: "y" }) { ... on OfferingUser { uuid } } }`;
+const commentOverGraphql = (token: string, uuid: string) => graphql(token, COMMENT, { id: globalId("OfferingUser", uuid) });
 /** One document setting the comment `n` times under aliases a0…a(n-1), the last one winning. */
 const aliasedComments = (n: number) =>
-  `mutation($uuid: ID!) { ${Array.from({ length: n }, (_, i) => `a${i}: updateOfferingUserComments(input: { uuid: $uuid, serviceProviderComment: "alias ${i}" }) { ... on OfferingUser { uuid } }`).join(" ")} }`;
+  `mutation($id: ID!) { ${Array.from({ length: n }, (_, i) => `a${i}: updateOfferingUserComments(input: { id: $id, serviceProviderComment: "alias ${i}" }) { ... on OfferingUser { uuid } }`).join(" ")} }`;
 const commentOf = async (id: string) => (await t.app.deps.db.offeringUser.findUniqueOrThrow({ where: { id } })).serviceProviderComment;
 
 /** Lets every bucket fill up again. */
@@ -102,12 +103,12 @@ describe("mutation rate limit", () => {
     refill();
     const ou = await t.world.offeringUser("OK", { comment: "before" });
     const token = t.world.tokens.providerOwner;
-    const three = await graphql(token, aliasedComments(3), { uuid: ou.uuid });
+    const three = await graphql(token, aliasedComments(3), { id: globalId("OfferingUser", ou.uuid) });
     expect(three.errors).toBeUndefined();
     expect(await commentOf(ou.id)).toBe("alias 2");
 
     await t.app.deps.db.offeringUser.update({ where: { id: ou.id }, data: { serviceProviderComment: "before" } });
-    const two = await graphql(token, aliasedComments(2), { uuid: ou.uuid });
+    const two = await graphql(token, aliasedComments(2), { id: globalId("OfferingUser", ou.uuid) });
     expect(two).toMatchObject({ status: 429, retryAfter: "15", data: undefined });
     expect(two.errors?.[0].extensions.code).toBe("RATE_LIMITED");
     expect(await commentOf(ou.id)).toBe("before");
@@ -117,7 +118,7 @@ describe("mutation rate limit", () => {
   it("a document with more mutations than the bucket holds is a 400 that runs none of them, even with a full bucket", async () => {
     refill();
     const ou = await t.world.offeringUser("OK", { comment: "before" });
-    const res = await graphql(t.world.tokens.providerOwner, aliasedComments(30), { uuid: ou.uuid });
+    const res = await graphql(t.world.tokens.providerOwner, aliasedComments(30), { id: globalId("OfferingUser", ou.uuid) });
     expect(res).toMatchObject({ status: 400, data: undefined });
     expect(res.errors).toEqual([
       { message: "This operation runs 30 mutations; at most 4 may run in one operation.", extensions: { code: "TOO_MANY_MUTATIONS" } },
@@ -131,7 +132,7 @@ describe("mutation rate limit", () => {
     const ou = await t.world.offeringUser("OK");
     const token = t.world.tokens.providerOwner;
     for (let i = 0; i < LIMIT; i++) await comment(token, ou.uuid);
-    const feed = clients.subscribe(clients.open(token), COMMENT, { uuid: ou.uuid });
+    const feed = clients.subscribe(clients.open(token), COMMENT, { id: globalId("OfferingUser", ou.uuid) });
     const delivery = await feed.next();
     expect(delivery.errors?.[0]).toMatchObject({ message: THROTTLED.detail, extensions: { code: "RATE_LIMITED" } });
   });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
 import { FAILURE, fieldsOf } from "../../test/support/graphql-failures.ts";
+import { globalId } from "../../test/support/global-ids.ts";
 
 let t: TestApp;
 let identity: string;
@@ -20,11 +21,11 @@ const update = async (input: Record<string, unknown>, token = t.world.tokens.pro
 
 describe("site agent mutations answer refusals as typed failures", () => {
   it("an identity that does not exist is a NotFoundError", async () => {
-    expect(await update({ uuid: "0".repeat(32), name: "x" })).toEqual({ __typename: "NotFoundError", code: "NOT_FOUND", message: "Not found." });
+    expect(await update({ id: globalId("AgentIdentity", "0".repeat(32)), name: "x" })).toEqual({ __typename: "NotFoundError", code: "NOT_FOUND", message: "Not found." });
   });
 
   it("support sees the identity but may not change it: a PermissionDeniedError", async () => {
-    expect(await update({ uuid: identity, version: "9" }, t.world.tokens.support)).toMatchObject({ __typename: "PermissionDeniedError", code: "FORBIDDEN" });
+    expect(await update({ id: globalId("AgentIdentity", identity), version: "9" }, t.world.tokens.support)).toMatchObject({ __typename: "PermissionDeniedError", code: "FORBIDDEN" });
     const service = await t.gql(
       `mutation($uuid: ID!) { registerAgentService(input: { identityUuid: $uuid, name: "s" }) { ... on AgentRegistration { created } ${FAILURE} } }`,
       { uuid: identity },
@@ -34,21 +35,21 @@ describe("site agent mutations answer refusals as typed failures", () => {
   });
 
   it("invalid input is a ValidationError naming the input's fields", async () => {
-    const blank = await update({ uuid: identity, name: " " });
+    const blank = await update({ id: globalId("AgentIdentity", identity), name: " " });
     expect(blank).toMatchObject({ __typename: "ValidationError", code: "VALIDATION", message: "This field may not be blank." });
     expect(fieldsOf(blank)).toEqual({ name: ["This field may not be blank."] });
-    expect(fieldsOf(await update({ uuid: identity, configFilePath: "p".repeat(501) }))).toEqual({
+    expect(fieldsOf(await update({ id: globalId("AgentIdentity", identity), configFilePath: "p".repeat(501) }))).toEqual({
       configFilePath: ["Ensure this field has no more than 500 characters."],
     });
   });
 
   it("a second mutation that fails leaves the first's result in place", async () => {
     const result = await t.gql(
-      `mutation($o: ID!) {
+      `mutation($o: ID!, $id: ID!) {
         created: createAgentIdentity(input: { offeringUuid: $o, name: "first-of-two" }) { ... on AgentIdentity { name } ${FAILURE} }
-        refused: updateAgentIdentity(input: { uuid: "${"0".repeat(32)}", name: "second" }) { ... on AgentIdentity { name } ${FAILURE} }
+        refused: updateAgentIdentity(input: { id: $id, name: "second" }) { ... on AgentIdentity { name } ${FAILURE} }
       }`,
-      { o: t.world.offering.uuid },
+      { o: t.world.offering.uuid, id: globalId("AgentIdentity", "0".repeat(32)) },
       t.world.tokens.providerOwner,
     );
     expect(result.errors).toBeUndefined();

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
 import { FAILURE, fieldsOf } from "../../test/support/graphql-failures.ts";
 import { PERSONAS, type Persona } from "../../test/support/world.ts";
+import { globalId } from "../../test/support/global-ids.ts";
 
 const IDENTITIES = "/api/marketplace-site-agent-identities/";
 
@@ -174,7 +175,11 @@ describe("GraphQL", () => {
     expect(service.data.registerAgentService).toMatchObject({ created: true, service: { state: "ACTIVE" } });
     const listed = await t.gql<any>(`{ agentIdentities(filter: { name: "gql-agent" }) { totalCount nodes { uuid services { name } } } }`, {}, token);
     expect(listed.data.agentIdentities).toEqual({ totalCount: 1, nodes: [{ uuid, services: [{ name: "report" }] }] });
-    const denied = await t.gql<any>(`mutation { deleteAgentIdentity(input: { uuid: "${uuid}" }) { ... on Error { code } } }`, {}, t.world.tokens.support);
+    const denied = await t.gql<any>(
+      `mutation($id: ID!) { deleteAgentIdentity(input: { id: $id }) { ... on Error { code } } }`,
+      { id: globalId("AgentIdentity", uuid) },
+      t.world.tokens.support,
+    );
     expect(denied.data.deleteAgentIdentity).toEqual({ code: "FORBIDDEN" });
   });
 

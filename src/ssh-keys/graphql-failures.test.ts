@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
 import { FAILURE, fieldsOf } from "../../test/support/graphql-failures.ts";
 import { ed25519Key } from "../../test/support/ssh-test-keys.ts";
+import { globalId } from "../../test/support/global-ids.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -10,20 +11,29 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const CREATE = `mutation($input: CreateSshKeyInput!) { createSshKey(input: $input) { ... on SshKey { uuid name } ${FAILURE} } }`;
-const DELETE = `mutation($u: ID!) { deleteSshKey(input: { uuid: $u }) { ... on Deletion { uuid } ${FAILURE} } }`;
+const DELETE = `mutation($id: ID!) { deleteSshKey(input: { id: $id }) { ... on Deletion { uuid } ${FAILURE} } }`;
 const create = async (input: Record<string, unknown>, token: string) => (await t.gql(CREATE, { input }, token)).data.createSshKey;
 
 describe("SSH key mutations answer refusals as typed failures", () => {
   it("a key that does not exist is a NotFoundError", async () => {
-    const result = await t.gql(DELETE, { u: "0".repeat(32) }, t.world.tokens.staff);
+    const result = await t.gql(DELETE, { id: globalId("SshKey", "0".repeat(32)) }, t.world.tokens.staff);
     expect(result.data.deleteSshKey).toEqual({ __typename: "NotFoundError", code: "NOT_FOUND", message: "Not found." });
+  });
+
+  it("a malformed id, a bare uuid, and an existing key's uuid under another type are the same NotFoundError", async () => {
+    const own = await create({ publicKey: ed25519Key("kept") }, t.world.tokens.projectMember);
+    for (const id of ["not-a-global-id", own.uuid, globalId("User", own.uuid)]) {
+      const result = await t.gql(DELETE, { id }, t.world.tokens.staff);
+      expect(result.data.deleteSshKey).toEqual({ __typename: "NotFoundError", code: "NOT_FOUND", message: "Not found." });
+    }
+    expect(await t.app.deps.db.sshKey.count({ where: { name: "kept" } })).toBe(1);
   });
 
   it("a key for another user from a non-staff caller, and support deleting a key, are PermissionDeniedErrors", async () => {
     const forOther = await create({ publicKey: ed25519Key("other"), userUuid: t.world.users.projectMember.uuid }, t.world.tokens.providerOwner);
     expect(forOther).toEqual({ __typename: "PermissionDeniedError", code: "FORBIDDEN", message: "Only staff may add a key for another user." });
     const own = await create({ publicKey: ed25519Key("own") }, t.world.tokens.projectMember);
-    const bySupport = await t.gql(DELETE, { u: own.uuid }, t.world.tokens.support);
+    const bySupport = await t.gql(DELETE, { id: globalId("SshKey", own.uuid) }, t.world.tokens.support);
     expect(bySupport.data.deleteSshKey).toMatchObject({ __typename: "PermissionDeniedError", code: "FORBIDDEN" });
   });
 
@@ -35,11 +45,11 @@ describe("SSH key mutations answer refusals as typed failures", () => {
 
   it("a second mutation that fails leaves the first's result in place", async () => {
     const result = await t.gql(
-      `mutation($k: String!, $u: ID!) {
+      `mutation($k: String!, $id: ID!) {
         created: createSshKey(input: { publicKey: $k, name: "first-of-two" }) { ... on SshKey { name } ${FAILURE} }
-        refused: deleteSshKey(input: { uuid: $u }) { ... on Deletion { uuid } ${FAILURE} }
+        refused: deleteSshKey(input: { id: $id }) { ... on Deletion { uuid } ${FAILURE} }
       }`,
-      { k: ed25519Key(), u: "0".repeat(32) },
+      { k: ed25519Key(), id: globalId("SshKey", "0".repeat(32)) },
       t.world.tokens.projectMember,
     );
     expect(result.errors).toBeUndefined();

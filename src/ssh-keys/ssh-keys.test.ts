@@ -8,6 +8,7 @@ import { FAILURE, fieldsOf } from "../../test/support/graphql-failures.ts";
 import type { Persona } from "../../test/support/world.ts";
 import { userWithRoles } from "../../test/support/order-fixtures.ts";
 import { toHex } from "../platform/ids.ts";
+import { globalId } from "../../test/support/global-ids.ts";
 import { parsePublicKey, sha512Fingerprint } from "./openssh.ts";
 import { ecdsaKey, ed25519Key, rsaKey } from "../../test/support/ssh-test-keys.ts";
 
@@ -260,7 +261,7 @@ describe("GET /api/marketplace-service-providers/{uuid}/keys/", () => {
 
 describe("SSH keys over GraphQL", () => {
   const CREATE = `mutation($input: CreateSshKeyInput!) { createSshKey(input: $input) { ... on SshKey { uuid name type isShared user { username } } ${FAILURE} } }`;
-  const DELETE = `mutation($u: ID!) { deleteSshKey(input: { uuid: $u }) { ... on Deletion { uuid } ${FAILURE} } }`;
+  const DELETE = `mutation($id: ID!) { deleteSshKey(input: { id: $id }) { ... on Deletion { uuid } ${FAILURE} } }`;
 
   it("creates, lists, retrieves and deletes; validation errors are named as the input names its fields", async () => {
     const token = t.world.tokens.providerManager;
@@ -273,9 +274,9 @@ describe("SSH keys over GraphQL", () => {
     const listed = await t.gql(`{ sshKeys(filter: { name: "gql" }) { totalCount nodes { uuid } } }`, {}, token);
     expect(listed.data.sshKeys).toEqual({ totalCount: 1, nodes: [{ uuid: created.uuid }] });
     expect((await t.gql(`query($u: ID!) { sshKey(uuid: $u) { publicKey } }`, { u: created.uuid }, token)).data.sshKey.publicKey).toBe(line);
-    const notYours = await t.gql(DELETE, { u: created.uuid }, t.world.tokens.providerOwner);
+    const notYours = await t.gql(DELETE, { id: globalId("SshKey", created.uuid) }, t.world.tokens.providerOwner);
     expect(notYours.data.deleteSshKey).toMatchObject({ __typename: "NotFoundError", code: "NOT_FOUND" });
-    expect((await t.gql(DELETE, { u: created.uuid }, token)).data.deleteSshKey).toEqual({ uuid: created.uuid });
+    expect((await t.gql(DELETE, { id: globalId("SshKey", created.uuid) }, token)).data.deleteSshKey).toEqual({ uuid: created.uuid });
   });
 
   it("an invalid key and an unknown user are errors of publicKey and userUuid", async () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
 import { FAILURE, fieldsOf } from "../../test/support/graphql-failures.ts";
+import { globalId } from "../../test/support/global-ids.ts";
 
 const DAY = 86_400_000;
 let clock = new Date("2030-01-01T00:00:00Z").getTime();
@@ -131,9 +132,10 @@ describe("offerings the caller cannot see", () => {
 
 describe("errors over GraphQL name GraphQL's arguments", () => {
   const GRANT = `mutation($o: ID!) { grantOfferingConsent(input: { offeringUuid: $o }) { ... on UserOfferingConsent { uuid } ${FAILURE} } }`;
-  const REVOKE = `mutation($uuid: ID!) { revokeOfferingConsent(input: { uuid: $uuid }) { ... on UserOfferingConsent { revocationDate } ${FAILURE} } }`;
+  const REVOKE = `mutation($id: ID!) { revokeOfferingConsent(input: { id: $id }) { ... on UserOfferingConsent { revocationDate } ${FAILURE} } }`;
   const grant = async (o: string, token: string) => (await t.gql(GRANT, { o }, token)).data.grantOfferingConsent;
-  const revoke = async (uuid: string, token: string) => (await t.gql(REVOKE, { uuid }, token)).data.revokeOfferingConsent;
+  const revoke = async (uuid: string, token: string) =>
+    (await t.gql(REVOKE, { id: globalId("UserOfferingConsent", uuid) }, token)).data.revokeOfferingConsent;
 
   it("offeringUuid for an offering without terms; the whole input for a repeated consent or revocation", async () => {
     const token = t.world.tokens.projectMember;

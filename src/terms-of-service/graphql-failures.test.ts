@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
 import { FAILURE, fieldsOf } from "../../test/support/graphql-failures.ts";
+import { globalId } from "../../test/support/global-ids.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -8,7 +9,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const UNKNOWN = "0".repeat(32);
+const UNKNOWN = globalId("OfferingTermsOfService", "0".repeat(32));
 const owner = () => t.world.tokens.providerOwner;
 
 const CREATE = `mutation($input: CreateTermsOfServiceInput!) {
@@ -25,7 +26,7 @@ async function freshOffering(name: string) {
 
 describe("terms-of-service mutations answer refusals as typed failures", () => {
   it("terms that do not exist are a NotFoundError", async () => {
-    expect(await update({ uuid: UNKNOWN, gracePeriodDays: 1 })).toEqual({ __typename: "NotFoundError", code: "NOT_FOUND", message: "Not found." });
+    expect(await update({ id: UNKNOWN, gracePeriodDays: 1 })).toEqual({ __typename: "NotFoundError", code: "NOT_FOUND", message: "Not found." });
   });
 
   it("a consumer writing terms, and support revoking another's consent, are PermissionDeniedErrors", async () => {
@@ -38,8 +39,8 @@ describe("terms-of-service mutations answer refusals as typed failures", () => {
       t.world.tokens.projectMember,
     );
     const revoked = await t.gql(
-      `mutation($u: ID!) { revokeOfferingConsent(input: { uuid: $u }) { ... on UserOfferingConsent { uuid } ${FAILURE} } }`,
-      { u: granted.data.grantOfferingConsent.uuid },
+      `mutation($id: ID!) { revokeOfferingConsent(input: { id: $id }) { ... on UserOfferingConsent { uuid } ${FAILURE} } }`,
+      { id: globalId("UserOfferingConsent", granted.data.grantOfferingConsent.uuid) },
       t.world.tokens.support,
     );
     expect(revoked.data.revokeOfferingConsent).toEqual({
@@ -51,20 +52,20 @@ describe("terms-of-service mutations answer refusals as typed failures", () => {
 
   it("invalid input is a ValidationError naming the input's fields", async () => {
     const terms = await create({ offeringUuid: await freshOffering("Invalid"), version: "1" });
-    const negative = await update({ uuid: terms.uuid, gracePeriodDays: -1 });
+    const negative = await update({ id: globalId("OfferingTermsOfService", terms.uuid), gracePeriodDays: -1 });
     expect(negative).toMatchObject({ __typename: "ValidationError", code: "VALIDATION", message: "Ensure this value is greater than or equal to 0." });
     expect(fieldsOf(negative)).toEqual({ gracePeriodDays: ["Ensure this value is greater than or equal to 0."] });
-    expect(Object.keys(fieldsOf(await update({ uuid: terms.uuid, termsOfServiceLink: "not a url" })))).toEqual(["termsOfServiceLink"]);
+    expect(Object.keys(fieldsOf(await update({ id: globalId("OfferingTermsOfService", terms.uuid), termsOfServiceLink: "not a url" })))).toEqual(["termsOfServiceLink"]);
   });
 
   it("a second mutation that fails leaves the first's result in place", async () => {
     const offeringUuid = await freshOffering("Two");
     const result = await t.gql(
-      `mutation($o: ID!, $u: ID!) {
+      `mutation($o: ID!, $id: ID!) {
         created: createOfferingTermsOfService(input: { offeringUuid: $o, version: "first-of-two" }) { ... on OfferingTermsOfService { version } ${FAILURE} }
-        refused: updateOfferingTermsOfService(input: { uuid: $u, gracePeriodDays: 1 }) { ... on OfferingTermsOfService { version } ${FAILURE} }
+        refused: updateOfferingTermsOfService(input: { id: $id, gracePeriodDays: 1 }) { ... on OfferingTermsOfService { version } ${FAILURE} }
       }`,
-      { o: offeringUuid, u: UNKNOWN },
+      { o: offeringUuid, id: UNKNOWN },
       owner(),
     );
     expect(result.errors).toBeUndefined();

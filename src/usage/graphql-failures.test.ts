@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
+import { globalId } from "../../test/support/global-ids.ts";
 import { FAILURE, fieldsOf } from "../../test/support/graphql-failures.ts";
 import { makeResource } from "../../test/support/order-fixtures.ts";
 
@@ -42,8 +43,8 @@ describe("usage mutations answer refusals as typed failures", () => {
     const users = await t.gql(SET_USER_USAGES, { u: UNKNOWN, usages: [{ username: "x", usage: "1" }] }, owner());
     expect(users.data.setComponentUserUsages).toEqual({ __typename: "NotFoundError", code: "NOT_FOUND", message: "Not found." });
     const limit = await t.gql(
-      `mutation($u: ID!) { updateComponentUserUsageLimit(input: { uuid: $u, limit: "1" }) { ... on ComponentUserUsageLimit { limit } ${FAILURE} } }`,
-      { u: UNKNOWN },
+      `mutation($id: ID!) { updateComponentUserUsageLimit(input: { id: $id, limit: "1" }) { ... on ComponentUserUsageLimit { limit } ${FAILURE} } }`,
+      { id: globalId("ComponentUserUsageLimit", UNKNOWN) },
       owner(),
     );
     expect(limit.data.updateComponentUserUsageLimit).toMatchObject({ __typename: "NotFoundError", code: "NOT_FOUND" });

@@ -4,6 +4,7 @@ import { FAILURE, fieldsOf } from "../../test/support/graphql-failures.ts";
 import type { Persona } from "../../test/support/world.ts";
 import { makeOffering, makeResource, userWithRoles } from "../../test/support/order-fixtures.ts";
 import { toHex } from "../platform/ids.ts";
+import { globalId } from "../../test/support/global-ids.ts";
 
 let t: TestApp;
 const BASE = "/api/component-user-usage-limits/";
@@ -193,15 +194,16 @@ describe("per-user component limits over GraphQL", () => {
     const listed = await t.gql(`query($u: [ID!]) { componentUserUsageLimits(filter: { userUuid: $u }) { totalCount nodes { uuid } } }`, { u: [user] }, token);
     expect(listed.data.componentUserUsageLimits).toEqual({ totalCount: 1, nodes: [{ uuid: created.uuid }] });
     const updated = await t.gql(
-      `mutation($id: ID!) { updateComponentUserUsageLimit(input: { uuid: $id, limit: "0" }) { ... on ComponentUserUsageLimit { limit } } }`,
-      { id: created.uuid },
+      `mutation($id: ID!) { updateComponentUserUsageLimit(input: { id: $id, limit: "0" }) { ... on ComponentUserUsageLimit { limit } } }`,
+      { id: globalId("ComponentUserUsageLimit", created.uuid) },
       token,
     );
     expect(updated.data.updateComponentUserUsageLimit.limit).toBe("0.00");
-    const remove = `mutation($id: ID!) { deleteComponentUserUsageLimit(input: { uuid: $id }) { ... on Deletion { uuid } ${FAILURE} } }`;
-    const forbidden = await t.gql(remove, { id: created.uuid }, t.world.tokens.projectMember);
+    const remove = `mutation($id: ID!) { deleteComponentUserUsageLimit(input: { id: $id }) { ... on Deletion { uuid } ${FAILURE} } }`;
+    const limitId = globalId("ComponentUserUsageLimit", created.uuid);
+    const forbidden = await t.gql(remove, { id: limitId }, t.world.tokens.projectMember);
     expect(forbidden.data.deleteComponentUserUsageLimit).toMatchObject({ __typename: "PermissionDeniedError", code: "FORBIDDEN" });
-    expect((await t.gql(remove, { id: created.uuid }, token)).data.deleteComponentUserUsageLimit).toEqual({ uuid: created.uuid });
+    expect((await t.gql(remove, { id: limitId }, token)).data.deleteComponentUserUsageLimit).toEqual({ uuid: created.uuid });
     expect((await t.gql(`query($id: ID!) { componentUserUsageLimit(uuid: $id) { uuid } }`, { id: created.uuid }, token)).data).toEqual({ componentUserUsageLimit: null });
   });
 });

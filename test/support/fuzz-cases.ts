@@ -1,3 +1,4 @@
+import { encodeGlobalID } from "@pothos/plugin-relay";
 import {
   getNamedType,
   getOperationAST,
@@ -13,7 +14,7 @@ import {
 import type { CompiledRoute } from "../../rest-adapter/execute.ts";
 import { openApiPath } from "../../rest-adapter/openapi/document.ts";
 import type { World } from "./world.ts";
-import { collectionOf } from "./fuzz-targets.ts";
+import { COLLECTION_TYPENAMES, collectionOf } from "./fuzz-targets.ts";
 import { inPublicShape } from "./public-shape.ts";
 import {
   hyperlinkLike, type IdSource, jsonValue, number, pathSegment, queryString, Random, randomObject, RawJson, rawGarbage, serialize, text, uuidLike,
@@ -143,19 +144,40 @@ export function restCase(random: Random, route: CompiledRoute, doc: OpenApiDocum
   return { kind: "rest", method, path: `${path}${query ? `?${query}` : ""}`, headers, body, writes: !["GET", "HEAD", "OPTIONS"].includes(method) };
 }
 
-/** A value for a GraphQL input type: usually well typed (so resolvers run), sometimes of another type. */
-function graphqlValue(random: Random, type: GraphQLInputType, ids: IdSource, depth = 0): unknown {
+/**
+ * A global id where a mutation takes one (`input: { id }`): mostly of a real object under its own type (so resolvers
+ * run past the lookup), sometimes under another type, an unknown type or none, a bare uuid, or not base64 at all.
+ */
+function globalIdLike(random: Random, ids: IdSource): string {
+  const collection = random.pick(Object.keys(COLLECTION_TYPENAMES));
+  const uuid = uuidLike(random, ids, collection);
+  return random.weighted<string>([
+    [8, () => encodeGlobalID(COLLECTION_TYPENAMES[collection], uuid)],
+    [1, () => encodeGlobalID(random.pick(Object.values(COLLECTION_TYPENAMES)), uuid)],
+    [1, () => encodeGlobalID(text(random), uuid)],
+    [1, () => encodeGlobalID(COLLECTION_TYPENAMES[collection], text(random, ids))],
+    [1, () => Buffer.from(uuid).toString("base64")],
+    [1, () => uuid],
+    [1, () => text(random, ids)],
+  ]);
+}
+
+/**
+ * A value for a GraphQL input type: usually well typed (so resolvers run), sometimes of another type. `name` is the
+ * variable's or input field's: an `id` is a global id, any other ID a uuid.
+ */
+function graphqlValue(random: Random, type: GraphQLInputType, ids: IdSource, depth = 0, name = ""): unknown {
   if (random.chance(0.1) || depth > 4) return jsonValue(random, ids, 1);
-  if (isNonNullType(type)) return graphqlValue(random, type.ofType, ids, depth);
+  if (isNonNullType(type)) return graphqlValue(random, type.ofType, ids, depth, name);
   if (random.chance(0.1)) return null;
-  if (isListType(type)) return Array.from({ length: random.int(4) }, () => graphqlValue(random, type.ofType, ids, depth + 1));
+  if (isListType(type)) return Array.from({ length: random.int(4) }, () => graphqlValue(random, type.ofType, ids, depth + 1, name));
   if (isInputObjectType(type)) {
     const fields = Object.values(type.getFields()).filter((field) => random.chance(isNonNullType(field.type) ? 0.9 : 0.5));
-    return Object.fromEntries(fields.map((field) => [field.name, graphqlValue(random, field.type, ids, depth + 1)]));
+    return Object.fromEntries(fields.map((field) => [field.name, graphqlValue(random, field.type, ids, depth + 1, field.name)]));
   }
   if (isEnumType(type)) return random.chance(0.9) ? random.pick(type.getValues()).name : text(random);
   const scalars: Record<string, () => unknown> = {
-    ID: () => uuidLike(random, ids),
+    ID: () => (name === "id" && random.chance(0.9) ? globalIdLike(random, ids) : uuidLike(random, ids)),
     String: () => text(random, ids),
     Int: () => (random.chance(0.6) ? random.int(20) - 2 : random.pick([2 ** 31 - 1, -(2 ** 31), 300, 301, 1_000_000, -1])),
     Float: () => number(random),
@@ -202,7 +224,7 @@ function malformedRequest(random: Random, document: GraphqlDocument, variables: 
 
 export function graphqlCase(random: Random, document: GraphqlDocument, ids: IdSource, world: World): FuzzCase {
   const variables = Object.fromEntries(
-    document.variables.filter(() => random.chance(0.95)).map(({ name, type }) => [name, graphqlValue(random, type, ids)]),
+    document.variables.filter(() => random.chance(0.95)).map(({ name, type }) => [name, graphqlValue(random, type, ids, 0, name)]),
   );
   const headers: Record<string, string> = { ...extraHeaders(random, GRAPHQL_ACCEPTS), "content-type": "application/json" };
   const token = authorization(random, world);

@@ -34,6 +34,23 @@ export const COLLECTION_TABLES: Record<string, string> = {
   "marketplace-site-agent-processors": "agent_processors",
 };
 
+/** The GraphQL type of the objects under `/api/<collection>/`: the typename in the global ids mutations take (`input: { id }`). */
+export const COLLECTION_TYPENAMES: Record<string, string> = {
+  users: "User",
+  "marketplace-provider-offerings": "Offering",
+  "marketplace-offering-users": "OfferingUser",
+  "marketplace-offering-terms-of-service": "OfferingTermsOfService",
+  "marketplace-user-offering-consents": "UserOfferingConsent",
+  "marketplace-orders": "Order",
+  "marketplace-provider-resources": "Resource",
+  "component-user-usage-limits": "ComponentUserUsageLimit",
+  keys: "SshKey",
+  "maintenance-announcements": "MaintenanceAnnouncement",
+  "maintenance-announcement-offerings": "MaintenanceAnnouncementOffering",
+  "admin-announcements": "AdminAnnouncement",
+  "marketplace-site-agent-identities": "AgentIdentity",
+};
+
 /** `/api/<collection>/…` → collection. */
 export const collectionOf = (path: string) => /^\/api\/([^/]+)\//.exec(path)?.[1];
 
