@@ -22,6 +22,8 @@ export default defineConfig({
     // one server, the outage and fuzz tests were not reliable that way, so each file gets fresh modules there.
     isolate: Boolean(process.env.TEST_DATABASE_URL),
     testTimeout: 30_000,
+    // A mutation that returns a typed failure its result union does not list fails the test that made it.
+    env: { GRAPHQL_STRICT_FAILURES: "1" },
     hookTimeout: 60_000,
   },
 });

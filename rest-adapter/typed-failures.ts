@@ -20,9 +20,7 @@ const OUTCOME = "_outcome";
 /** What the adapter reads of a typed failure to answer as Waldur does. */
 const FAILURE_SELECTION = parse(`{
   ${OUTCOME}: __typename
-  ... on Error { message code }
-  ... on ValidationError { fields { path message } }
-  ... on InvalidTransitionError { currentState allowedFrom }
+  ... on Error { restMessage code restFields { path message } }
 }`).definitions.flatMap((definition) => (definition.kind === Kind.OPERATION_DEFINITION ? definition.selectionSet.selections : []));
 
 const isError = (type: GraphQLNamedType) => type.name === "Error" || (isObjectType(type) && type.getInterfaces().some((i) => i.name === "Error"));
@@ -79,24 +77,22 @@ export function selectingFailures(schema: GraphQLSchema, document: DocumentNode)
 
 interface Failure {
   [OUTCOME]: string;
-  message: string;
+  restMessage: string;
   code: ErrorCode;
-  fields?: Array<{ path: string; message: string }>;
-  currentState?: string;
-  allowedFrom?: string[];
+  restFields: Array<{ path: string; message: string }> | null;
 }
 
 const isFailure = (value: Record<string, unknown>): value is Record<string, unknown> & Failure =>
-  typeof value === "object" && typeof value[OUTCOME] === "string" && typeof value.code === "string" && typeof value.message === "string";
+  typeof value === "object" && typeof value[OUTCOME] === "string" && typeof value.code === "string" && typeof value.restMessage === "string";
 
 /** The domain error a mutation returned as a typed failure, if it did. */
 export function failureOf(value: Record<string, unknown> | null | undefined): DomainError | undefined {
   if (!value || !isFailure(value)) return undefined;
-  const fields = value.fields?.reduce<FieldErrors>((all, { path, message }) => {
+  const fields = value.restFields?.reduce<FieldErrors>((all, { path, message }) => {
     (all[path] ??= []).push(message);
     return all;
   }, {});
-  return new DomainError(value.code, value.message, { fields, currentState: value.currentState, allowedFrom: value.allowedFrom });
+  return new DomainError(value.code, value.restMessage, { fields });
 }
 
 /** A result as REST shows it: without the type name the adapter asked for. */

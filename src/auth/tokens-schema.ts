@@ -1,6 +1,7 @@
+import { ValidationError } from "../platform/errors.ts";
 import { builder } from "../graphql/builder.ts";
 import * as tokens from "./tokens.ts";
-import { MUTATION_RESULT, objectIdField, uuidOf } from "../graphql/mutations.ts";
+import { objectIdField, ON_OBJECT, resultOr, uuidOf } from "../graphql/mutations.ts";
 
 builder.prismaObjectField("User", "tokenLifetime", (t) =>
   t.int({
@@ -45,7 +46,7 @@ const UpdateUserInput = builder.inputType("UpdateUserInput", {
 builder.mutationFields((t) => ({
   logout: t.field({
     type: LoggedOutRef,
-    ...MUTATION_RESULT,
+    nullable: true,
     description: "Revoke the token this request came with; WebSockets and SSE streams it opened are closed",
     resolve: async (_r, _a, ctx) => {
       const viewer = ctx.requireViewer();
@@ -55,14 +56,14 @@ builder.mutationFields((t) => ({
   }),
   refreshUserToken: t.field({
     type: UserAuthTokenRef,
-    ...MUTATION_RESULT,
+    ...resultOr(ON_OBJECT),
     description: "Staff: delete every token of a user (closing what they opened) and issue a new one",
     args: { input: t.arg({ type: RefreshUserTokenInput, required: true }) },
     resolve: (_r, { input }, ctx) => tokens.refreshUserToken(ctx, String(input.userUuid)),
   }),
   updateUser: t.prismaField({
     type: "User",
-    ...MUTATION_RESULT,
+    ...resultOr(ON_OBJECT, ValidationError),
     description: "Change a user (the user themself, or staff). Only `tokenLifetime` is modelled; an absent field is left unchanged",
     args: { input: t.arg({ type: UpdateUserInput, required: true }) },
     resolve: (query, _r, { input }, ctx) => tokens.setTokenLifetime(ctx, uuidOf("User", input.id), input.tokenLifetime, query),

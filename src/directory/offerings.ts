@@ -1,3 +1,4 @@
+import { transitionErrorOf } from "../platform/errors.ts";
 import { Permission } from "../auth/permissions.ts";
 import type { Context } from "../context.ts";
 import type { BillingType, Offering, OfferingState, Prisma } from "../generated/prisma/client.ts";
@@ -204,8 +205,11 @@ export async function createOffering(ctx: Context, input: CreateOfferingInput, q
   return ctx.db.offering.findUniqueOrThrow({ ...query, where: { id } });
 }
 
+/** How offerings refuse an action from a state their table does not allow. */
+export class OfferingTransitionError extends transitionErrorOf<OfferingState>() {}
+
 const notAllowedFrom = (rule: TransitionRule<OfferingState>, current: OfferingState) =>
-  wrongState(`Valid states for operation: ${rule.from.map((s) => OFFERING_STATE_LABELS[s]).join(", ")}.`, current, rule.from);
+  wrongState(OfferingTransitionError, `Valid states for operation: ${rule.from.map((s) => OFFERING_STATE_LABELS[s]).join(", ")}.`, current, rule.from);
 
 export async function activateOffering(ctx: Context, uuid: string, query: OfferingQuery = {}) {
   const offering = await getOffering(ctx, uuid, { select: { id: true, name: true, state: true, customerId: true } });

@@ -5,7 +5,7 @@ import type { Prisma } from "../generated/prisma/client.ts";
 import { recordEvent } from "../events/record.ts";
 import type { FilterValues, OrderValue } from "../platform/collection-contract.ts";
 import type { Page } from "../platform/page-requests.ts";
-import { fieldError, inputError } from "../platform/errors.ts";
+import { AuthenticationError, fieldError, inputError } from "../platform/errors.ts";
 import { idSet, toHex } from "../platform/ids.ts";
 import { paginate } from "../platform/paginate.ts";
 import { maxLength } from "../platform/text.ts";
@@ -91,7 +91,7 @@ export async function obtainToken(ctx: Context, username: string, password: stri
   const user = await ctx.db.user.findUnique({ where: { username }, select: { id: true, passwordHash: true, isActive: true } });
   // Verified even without a user (against a dummy hash), so the time taken does not tell which usernames exist.
   const valid = (await verifyPassword(password, user?.passwordHash)) && user?.isActive;
-  if (!user || !valid) throw inputError("Unable to log in with provided credentials.");
+  if (!user || !valid) throw new AuthenticationError("Unable to log in with provided credentials.");
   await attempt.succeeded();
   const key = newTokenKey();
   await ctx.db.authToken.create({ data: { keyDigest: tokenDigest(key), userId: user.id } });

@@ -1,7 +1,8 @@
+import { ConflictError, ValidationError } from "../platform/errors.ts";
 import { builder, nullIfMissing } from "../graphql/builder.ts";
 import { collectionInputs } from "../graphql/collection-inputs.ts";
 import { deleted, DeletionRef } from "../graphql/deletion.ts";
-import { idInput, inputTypeName, MUTATION_RESULT, uuidOf } from "../graphql/mutations.ts";
+import { idInput, inputTypeName, ON_OBJECT, resultOr, uuidOf } from "../graphql/mutations.ts";
 import { visibleNode } from "../graphql/nodes.ts";
 import { connectionType, nodesQuery, pageArgs, relayConnection, toPage } from "../graphql/pagination.ts";
 import { apiUrl } from "../graphql/urls.ts";
@@ -167,48 +168,48 @@ const SyncRolesInput = builder.inputType(inputTypeName("requestProjectUserRolesS
 builder.mutationFields((t) => ({
   registerEventSubscription: t.field({
     type: SubscriptionRegistrationRef,
-    ...MUTATION_RESULT,
+    ...resultOr(ON_OBJECT, ValidationError),
     description: "Subscribes the viewer (per token) to one type of change for site agents; provisions its broker login",
     args: { input: t.arg({ type: RegisterInput, required: true }) },
     resolve: (_r, { input }, ctx) => subscriptions.registerEventSubscription(ctx, String(input.identityUuid), input),
   }),
   createEventSubscriptionQueue: t.field({
     type: QueueCreationRef,
-    ...MUTATION_RESULT,
+    ...resultOr(ON_OBJECT, ValidationError),
     description: "Declares the broker queue of one offering and type under a subscription",
     args: { input: t.arg({ type: CreateQueueInput, required: true }) },
     resolve: (_r, { input }, ctx) => queues.createEventSubscriptionQueue(ctx, String(input.subscriptionUuid), input),
   }),
   deleteEventSubscription: t.field({
     type: DeletionRef,
-    ...MUTATION_RESULT,
+    ...resultOr(ON_OBJECT),
     description: "Removes the subscription with its queues and broker login",
     args: { input: t.arg({ type: idInput("deleteEventSubscription"), required: true }) },
     resolve: async (_r, { input }, ctx) => deleted("EventSubscription", await subscriptions.deleteEventSubscription(ctx, uuidOf("EventSubscription", input.id))),
   }),
   deleteEventSubscriptionQueue: t.field({
     type: DeletionRef,
-    ...MUTATION_RESULT,
+    ...resultOr(ON_OBJECT),
     args: { input: t.arg({ type: idInput("deleteEventSubscriptionQueue"), required: true }) },
     resolve: async (_r, { input }, ctx) => deleted("EventSubscriptionQueue", await queues.deleteEventSubscriptionQueue(ctx, uuidOf("EventSubscriptionQueue", input.id))),
   }),
   registerAgentQueue: t.field({
     type: ConsumerQueueRegistrationRef,
-    ...MUTATION_RESULT,
+    ...resultOr(ON_OBJECT, ValidationError, ConflictError),
     description: "Registers (or refreshes) the agent identity's one consumer queue, receiving every type asked for",
     args: { input: t.arg({ type: RegisterQueueInput, required: true }) },
     resolve: (_r, { input }, ctx) => consumerQueues.registerConsumerQueue(ctx, String(input.identityUuid), input),
   }),
   requestOfferingResourcesSync: t.field({
     type: SyncRequestRef,
-    ...MUTATION_RESULT,
+    ...resultOr(ON_OBJECT, ConflictError),
     description: "Asks the offering's site agents for a full resynchronisation of its resources",
     args: { input: t.arg({ type: SyncResourcesInput, required: true }) },
     resolve: (_r, { input }, ctx) => sync.requestOfferingResourcesSync(ctx, String(input.offeringUuid)),
   }),
   requestProjectUserRolesSync: t.field({
     type: SyncRequestRef,
-    ...MUTATION_RESULT,
+    ...resultOr(ON_OBJECT),
     description: "Staff: asks the site agents of the project's offerings to synchronise its members",
     args: { input: t.arg({ type: SyncRolesInput, required: true }) },
     resolve: (_r, { input }, ctx) => sync.requestProjectUserRolesSync(ctx, String(input.projectUuid)),

@@ -80,10 +80,10 @@ export const builder = new SchemaBuilder<{
       resolve: (_root, { ids }, ctx, info) => ids.map((id) => nodeOrNull(ctx, info, id)),
     },
   },
-  // A mutation that declares `errors: {}` (MUTATION_RESULT) returns a union of its result and these failures, named `<Mutation>Result`.
+  // A mutation that declares its failures (`resultOr` in graphql/mutations.ts) returns a union of its result and them, `<Mutation>Result`.
   errors: {
     directResult: true,
-    defaultTypes: [NotFoundError, PermissionDeniedError, ValidationError, InvalidTransitionError, ConflictError],
+    defaultTypes: [],
     defaultUnionOptions: { name: ({ fieldName }) => `${fieldName[0].toUpperCase()}${fieldName.slice(1)}Result` },
   },
 });

@@ -1,30 +1,42 @@
+import type { EnumRef } from "@pothos/core";
 import {
+  AuthenticationError,
   ConflictError,
   type DomainError,
   ErrorCode,
+  type FieldErrors,
   InvalidTransitionError,
   NotFoundError,
   PermissionDeniedError,
+  type TransitionErrorClass,
   ValidationError,
 } from "../platform/errors.ts";
-import { builder } from "./builder.ts";
+import { builder, type Types } from "./builder.ts";
+import { restPresentation } from "./sub-graphs.ts";
 
 const ErrorCodeEnum = builder.enumType("ErrorCode", {
   description: "What kind of failure; the REST adapter maps each to Waldur's status",
   values: Object.values(ErrorCode),
 });
 
+const FieldErrorRef = builder.objectRef<{ path: string; message: string }>("FieldError").implement({
+  description: "One problem with one argument or input field, named as GraphQL names it (`input` for the input as a whole)",
+  fields: (t) => ({ path: t.exposeString("path"), message: t.exposeString("message") }),
+});
+
+const fieldList = (fields: FieldErrors) =>
+  Object.entries(fields).flatMap(([path, messages]) => messages.map((message) => ({ path, message })));
+
 /** Implemented by every typed failure a mutation can return instead of its result. */
 export const ErrorInterface = builder.interfaceRef<DomainError>("Error").implement({
   fields: (t) => ({
     message: t.exposeString("message"),
     code: t.field({ type: ErrorCodeEnum, resolve: (error) => error.code }),
+    ...restPresentation({
+      restMessage: t.string({ resolve: (error) => error.restMessage ?? error.message }),
+      restFields: t.field({ type: [FieldErrorRef], nullable: true, resolve: (error) => (error.fields ? fieldList(error.fields) : null) }),
+    }),
   }),
-});
-
-const FieldErrorRef = builder.objectRef<{ path: string; message: string }>("FieldError").implement({
-  description: "One problem with one argument or input field, named as GraphQL names it (`input` for the input as a whole)",
-  fields: (t) => ({ path: t.exposeString("path"), message: t.exposeString("message") }),
 });
 
 const common = { interfaces: [ErrorInterface] };
@@ -51,16 +63,32 @@ builder.objectType(ValidationError, {
   fields: (t) => ({
     fields: t.field({
       type: [FieldErrorRef],
-      resolve: (error) => Object.entries(error.fields).flatMap(([path, messages]) => messages.map((message) => ({ path, message }))),
+      resolve: (error) => fieldList(error.fields),
     }),
   }),
 });
-builder.objectType(InvalidTransitionError, {
-  ...common,
-  name: "InvalidTransitionError",
+/** Implemented by each state machine's refusal, whose states are that machine's enum. */
+export const InvalidTransitionInterface = builder.interfaceRef<InvalidTransitionError>("InvalidTransitionError").implement({
   description: "The object's state does not allow this action now",
-  fields: (t) => ({
-    currentState: t.exposeString("currentState"),
-    allowedFrom: t.exposeStringList("allowedFrom", { description: "The states the action may start from" }),
-  }),
+  interfaces: [ErrorInterface],
+});
+
+/** The typed refusal of one machine's transitions, named `<Machine>TransitionError`, its states as `states`. */
+export function transitionFailure<S extends string>(Refusal: TransitionErrorClass<S>, machine: string, states: EnumRef<Types, string, string>) {
+  builder.objectType(Refusal, {
+    name: `${machine}TransitionError`,
+    description: `The ${machine}'s state does not allow this action now`,
+    interfaces: [ErrorInterface, InvalidTransitionInterface],
+    fields: (t) => ({
+      currentState: t.field({ type: states, resolve: (error): string => error.currentState }),
+      allowedFrom: t.field({ type: [states], description: "The states the action may start from", resolve: (error): string[] => [...error.allowedFrom] }),
+    }),
+  });
+  return Refusal;
+}
+
+builder.objectType(AuthenticationError, {
+  ...common,
+  name: "AuthenticationError",
+  description: "The username and password do not match an active user",
 });

@@ -1,5 +1,5 @@
 import { decodeGlobalID } from "@pothos/plugin-relay";
-import { notFound } from "../platform/errors.ts";
+import { type DomainError, notFound, NotFoundError, PermissionDeniedError, ValidationError } from "../platform/errors.ts";
 import { parseUuid } from "../platform/ids.ts";
 import { builder, type Types } from "./builder.ts";
 
@@ -33,5 +33,18 @@ function decodeOrNull(id: string) {
   }
 }
 
-/** Every mutation's result: its object or a typed failure (graphql/errors.ts); null only when an error went to `errors[]`. */
-export const MUTATION_RESULT = { errors: {}, nullable: true } as const;
+// plugin-errors types the constructors it matches thrown errors against as taking any arguments.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Failure = new (...args: any[]) => DomainError;
+
+/**
+ * A mutation's result: its object or one of `failures`, the typed failures it can return (graphql/errors.ts), as the
+ * union `<Mutation>Result`; null only when an error went to `errors[]` (authentication, rate limits, outages).
+ */
+export const resultOr = (...failures: Array<Failure | readonly Failure[]>) =>
+  ({ errors: { types: [...new Set(failures.flat())] as Failure[] }, nullable: true as const });
+
+/** A mutation on an existing object: its id names nothing the viewer may see, or the viewer may not do this to it. */
+export const ON_OBJECT = [NotFoundError, PermissionDeniedError] as const;
+/** A mutation that makes something: the viewer may not, or the input is refused (a missing reference included). */
+export const CREATES = [PermissionDeniedError, ValidationError] as const;

@@ -1,3 +1,4 @@
+import { ValidationError } from "../platform/errors.ts";
 import { builder, nullIfMissing } from "../graphql/builder.ts";
 import { collectionInputs } from "../graphql/collection-inputs.ts";
 import { connectionType, nodesQuery, pageArgs, toPage, relayConnection } from "../graphql/pagination.ts";
@@ -5,7 +6,7 @@ import * as announcements from "./admin-announcements.ts";
 import { AnnouncementTypeEnum } from "./schema-types.ts";
 import { AdminAnnouncementRef } from "./schema-admin-announcement-type.ts";
 import { deleted, DeletionRef } from "../graphql/deletion.ts";
-import { idInput, MUTATION_RESULT, objectIdField, uuidOf } from "../graphql/mutations.ts";
+import { CREATES, idInput, objectIdField, ON_OBJECT, resultOr, uuidOf } from "../graphql/mutations.ts";
 
 const { Filter: FilterInput, Order: OrderEnum } = collectionInputs("AdminAnnouncement", announcements.ADMIN_ANNOUNCEMENT_CONTRACT, {
   AnnouncementType: AnnouncementTypeEnum,
@@ -56,21 +57,21 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   createAdminAnnouncement: t.prismaField({
     type: "AdminAnnouncement",
-    ...MUTATION_RESULT,
+    ...resultOr(CREATES),
     description: "Staff only",
     args: { input: t.arg({ type: CreateInput, required: true }) },
     resolve: (query, _root, { input }, ctx) => announcements.createAdminAnnouncement(ctx, input, query),
   }),
   updateAdminAnnouncement: t.prismaField({
     type: "AdminAnnouncement",
-    ...MUTATION_RESULT,
+    ...resultOr(ON_OBJECT, ValidationError),
     description: "Staff only",
     args: { input: t.arg({ type: UpdateInput, required: true }) },
     resolve: (query, _root, { input: { id, ...fields } }, ctx) => announcements.updateAdminAnnouncement(ctx, uuidOf("AdminAnnouncement", id), fields, query),
   }),
   deleteAdminAnnouncement: t.field({
     type: DeletionRef,
-    ...MUTATION_RESULT,
+    ...resultOr(ON_OBJECT),
     description: "Staff only; a maintenance's announcement deleted this way is not recreated by later edits",
     args: { input: t.arg({ type: idInput("deleteAdminAnnouncement"), required: true }) },
     resolve: async (_root, { input }, ctx) => deleted("AdminAnnouncement", await announcements.deleteAdminAnnouncement(ctx, uuidOf("AdminAnnouncement", input.id))),

@@ -1,3 +1,4 @@
+import { ValidationError } from "../platform/errors.ts";
 import { builder, nullIfMissing } from "../graphql/builder.ts";
 import { collectionInputs } from "../graphql/collection-inputs.ts";
 import { connectionType, nodesQuery, pageArgs, toPage, relayConnection } from "../graphql/pagination.ts";
@@ -5,7 +6,7 @@ import { MAINTENANCE_OFFERING_CONTRACT } from "./contract.ts";
 import * as links from "./offerings.ts";
 import { ImpactLevelEnum, MaintenanceAnnouncementOfferingRef } from "./schema-types.ts";
 import { deleted, DeletionRef } from "../graphql/deletion.ts";
-import { idInput, MUTATION_RESULT, objectIdField, uuidOf } from "../graphql/mutations.ts";
+import { CREATES, idInput, objectIdField, ON_OBJECT, resultOr, uuidOf } from "../graphql/mutations.ts";
 
 const { Filter: LinkFilterInput, Order: LinkOrderEnum } = collectionInputs("MaintenanceAnnouncementOffering", MAINTENANCE_OFFERING_CONTRACT);
 
@@ -54,19 +55,19 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   createMaintenanceAnnouncementOffering: t.prismaField({
     type: "MaintenanceAnnouncementOffering",
-    ...MUTATION_RESULT,
+    ...resultOr(CREATES),
     args: { input: t.arg({ type: CreateLinkInput, required: true }) },
     resolve: (query, _root, { input }, ctx) => links.createMaintenanceOffering(ctx, input, query),
   }),
   updateMaintenanceAnnouncementOffering: t.prismaField({
     type: "MaintenanceAnnouncementOffering",
-    ...MUTATION_RESULT,
+    ...resultOr(ON_OBJECT, ValidationError),
     args: { input: t.arg({ type: UpdateLinkInput, required: true }) },
     resolve: (query, _root, { input: { id, ...fields } }, ctx) => links.updateMaintenanceOffering(ctx, uuidOf("MaintenanceAnnouncementOffering", id), fields, query),
   }),
   deleteMaintenanceAnnouncementOffering: t.field({
     type: DeletionRef,
-    ...MUTATION_RESULT,
+    ...resultOr(ON_OBJECT),
     args: { input: t.arg({ type: idInput("deleteMaintenanceAnnouncementOffering"), required: true }) },
     resolve: async (_root, { input }, ctx) => deleted("MaintenanceAnnouncementOffering", await links.deleteMaintenanceOffering(ctx, uuidOf("MaintenanceAnnouncementOffering", input.id))),
   }),

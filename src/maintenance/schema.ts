@@ -1,3 +1,4 @@
+import { ValidationError } from "../platform/errors.ts";
 import { EventRef } from "../events/schema.ts";
 import { argumentFilter } from "../events/change-filters.ts";
 import { subscriberMaySee } from "../events/visibility.ts";
@@ -9,9 +10,9 @@ import type { MaintenanceChangedPayload } from "./maintenance-changed.ts";
 import { MAINTENANCE_CONTRACT } from "./contract.ts";
 import { MaintenanceAnnouncementRef, MaintenanceStateEnum, MaintenanceTypeEnum, TimingBucketEnum } from "./schema-types.ts";
 import * as service from "./service.ts";
-import { MAINTENANCE_ACTIONS, MAINTENANCE_TRANSITIONS } from "./transitions.ts";
+import { MAINTENANCE_ACTIONS, MAINTENANCE_TRANSITIONS, MaintenanceTransitionError } from "./transitions.ts";
 import { deleted, DeletionRef } from "../graphql/deletion.ts";
-import { idInput, MUTATION_RESULT, objectIdField, uuidOf } from "../graphql/mutations.ts";
+import { CREATES, idInput, objectIdField, ON_OBJECT, resultOr, uuidOf } from "../graphql/mutations.ts";
 import { afterArgument, resumable } from "../events/resume.ts";
 
 /** Shared by the management and the public list, which take the same filters and orderings. */
@@ -74,20 +75,20 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   createMaintenanceAnnouncement: t.prismaField({
     type: "MaintenanceAnnouncement",
-    ...MUTATION_RESULT,
+    ...resultOr(CREATES),
     description: "A new announcement, in Draft",
     args: { input: t.arg({ type: CreateMaintenanceInput, required: true }) },
     resolve: (query, _root, { input }, ctx) => service.createMaintenance(ctx, input, query),
   }),
   updateMaintenanceAnnouncement: t.prismaField({
     type: "MaintenanceAnnouncement",
-    ...MUTATION_RESULT,
+    ...resultOr(ON_OBJECT, ValidationError),
     args: { input: t.arg({ type: UpdateMaintenanceInput, required: true }) },
     resolve: (query, _root, { input: { id, ...fields } }, ctx) => service.updateMaintenance(ctx, uuidOf("MaintenanceAnnouncement", id), fields, query),
   }),
   deleteMaintenanceAnnouncement: t.field({
     type: DeletionRef,
-    ...MUTATION_RESULT,
+    ...resultOr(ON_OBJECT),
     description: "Deletes the announcement, its offering links and its system announcement",
     args: { input: t.arg({ type: idInput("deleteMaintenanceAnnouncement"), required: true }) },
     resolve: async (_root, { input }, ctx) => deleted("MaintenanceAnnouncement", await service.deleteMaintenance(ctx, uuidOf("MaintenanceAnnouncement", input.id))),
@@ -99,7 +100,7 @@ builder.mutationFields((t) => ({
         rule.effect.mutation,
         t.prismaField({
           type: "MaintenanceAnnouncement",
-          ...MUTATION_RESULT,
+          ...resultOr(ON_OBJECT, MaintenanceTransitionError),
           description: `${action}: ${rule.from.join(", ")} → ${rule.to}`,
           args: { input: t.arg({ type: idInput(rule.effect.mutation), required: true }) },
           resolve: (query, _root, { input }, ctx) => service.transitionMaintenance(ctx, uuidOf("MaintenanceAnnouncement", input.id), action, query),

@@ -12,7 +12,7 @@ import { MAINTENANCE_CORE, type MaintenanceCore, recordMaintenanceChange } from 
 import { maintenanceStateLabel } from "./enums.ts";
 import { type MaintenanceInput, scheduleError, validMaintenanceInput } from "./input.ts";
 import { listAnnouncements, type MaintenanceListArgs } from "./listing.ts";
-import { type MaintenanceAction, maintenanceRule } from "./transitions.ts";
+import { type MaintenanceAction, maintenanceRule, MaintenanceTransitionError } from "./transitions.ts";
 import { canManageProvider, requireManager, visibleMaintenance } from "./visibility.ts";
 import { findFirst } from "../platform/sql-reads/find.ts";
 
@@ -160,7 +160,7 @@ export async function deleteMaintenance(ctx: Context, uuid: string): Promise<str
 }
 
 const refused = (rule: TransitionRule<MaintenanceState, unknown>, current: MaintenanceState) =>
-  wrongState(`Valid states for operation: ${rule.from.map(maintenanceStateLabel).join(", ")}.`, current, rule.from);
+  wrongState(MaintenanceTransitionError, `Valid states for operation: ${rule.from.map(maintenanceStateLabel).join(", ")}.`, current, rule.from);
 
 export async function transitionMaintenance(ctx: Context, uuid: string, action: MaintenanceAction, query: MaintenanceQuery = {}) {
   const m = await loadManageable(ctx, uuid);

@@ -1,3 +1,4 @@
+import { transitionErrorOf } from "../platform/errors.ts";
 import type { EventType } from "../events/types.ts";
 import type { MaintenanceState } from "../generated/prisma/client.ts";
 import type { TransitionRule } from "../platform/state-machine.ts";
@@ -77,3 +78,6 @@ export const MAINTENANCE_TRANSITIONS = {
 export type MaintenanceAction = keyof typeof MAINTENANCE_TRANSITIONS;
 export const MAINTENANCE_ACTIONS = Object.keys(MAINTENANCE_TRANSITIONS) as MaintenanceAction[];
 export const maintenanceRule = (action: MaintenanceAction): Rule => MAINTENANCE_TRANSITIONS[action];
+
+/** How this machine refuses an action from a state its table does not allow. */
+export class MaintenanceTransitionError extends transitionErrorOf<MaintenanceState>() {}

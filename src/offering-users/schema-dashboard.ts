@@ -1,13 +1,18 @@
 import { builder } from "../graphql/builder.ts";
-import { AvailableTransitionRef } from "../graphql/transitions.ts";
+import { transitionFailure } from "../graphql/errors.ts";
+import { availableTransitionType } from "../graphql/transitions.ts";
+import { OfferingUserTransitionError } from "./transitions.ts";
 import { toHex } from "../platform/ids.ts";
 import type { OfferingUserState } from "../generated/prisma/client.ts";
 import { OfferingUserFilterInput, OfferingUserStateEnum } from "./schema.ts";
 import { availableTransitions, countOfferingUsersByState } from "./state-summary.ts";
 
+transitionFailure(OfferingUserTransitionError, "OfferingUser", OfferingUserStateEnum);
+const OfferingUserAvailableTransitionRef = availableTransitionType("OfferingUser", OfferingUserStateEnum);
+
 builder.prismaObjectField("OfferingUser", "availableTransitions", (t) =>
   t.field({
-    type: [AvailableTransitionRef],
+    type: [OfferingUserAvailableTransitionRef],
     description: "The operations the state allows now, and whether the viewer may run each",
     select: { state: true, offeringId: true, offering: { select: { customerId: true } } },
     resolve: (ou, _args, ctx) => availableTransitions(ctx, ou),

@@ -26,12 +26,15 @@ const UserAttributeConfigRef = builder.objectRef<UserAttributeConfig>("OfferingU
   }),
 });
 
+/** Waldur's states of service and course accounts (a course account may also be pending). */
+const OfferingAccountStateEnum = builder.enumType("OfferingAccountState", { values: ["OK", "PENDING", "ERRED", "CLOSED"] as const });
+
 const OfferingAccountRef = builder.objectRef<never>("OfferingAccount").implement({
   description: "A project service account or course account (not modelled by the gateway: lists are empty)",
   fields: (t) => ({
     uuid: t.string({ resolve: (a) => a }),
     username: t.string({ resolve: (a) => a }),
-    state: t.string({ resolve: (a) => a }),
+    state: t.field({ type: OfferingAccountStateEnum, resolve: (a) => a }),
     projectUuid: t.string({ resolve: (a) => a }),
   }),
 });

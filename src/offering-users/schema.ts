@@ -1,8 +1,9 @@
+import { ValidationError } from "../platform/errors.ts";
 import { builder, nullIfMissing } from "../graphql/builder.ts";
 import { collectionInputs } from "../graphql/collection-inputs.ts";
 import { connectionType, nodesQuery, pageArgs, toPage, relayConnection } from "../graphql/pagination.ts";
 import { deleted, DeletionRef } from "../graphql/deletion.ts";
-import { idInput, inputTypeName, MUTATION_RESULT, objectIdField, uuidOf } from "../graphql/mutations.ts";
+import { CREATES, idInput, inputTypeName, objectIdField, ON_OBJECT, resultOr, uuidOf } from "../graphql/mutations.ts";
 import { apiUrl } from "../graphql/urls.ts";
 import { toHex } from "../platform/ids.ts";
 import type { OfferingUserChangedPayload } from "./offering-user-changed.ts";
@@ -12,7 +13,7 @@ import { EventRef } from "../events/schema.ts";
 import { afterArgument, resumable } from "../events/resume.ts";
 import { OFFERING_USER_CONTRACT, OFFERING_USER_RUNTIME_STATES, type OfferingUserRuntimeState, runtimeStateOf } from "./contract.ts";
 import { OFFERING_USER_STATES, stateLabel } from "./states.ts";
-import { OFFERING_USER_OPERATIONS, OFFERING_USER_TRANSITIONS, transitionMutationName, storesComment } from "./transitions.ts";
+import { OFFERING_USER_OPERATIONS, OFFERING_USER_TRANSITIONS, OfferingUserTransitionError, transitionMutationName, storesComment } from "./transitions.ts";
 import * as service from "./service.ts";
 import { visibleNode } from "../graphql/nodes.ts";
 import { restPresentation } from "../graphql/sub-graphs.ts";
@@ -120,7 +121,7 @@ builder.mutationFields((t) =>
         transitionMutationName(operation),
         t.prismaField({
           type: "OfferingUser",
-          ...MUTATION_RESULT,
+          ...resultOr(ON_OBJECT, OfferingUserTransitionError, storesComment(operation) ? [ValidationError] : []),
           description: `${operation}: ${rule.from.join(", ")} → ${rule.to}`,
           args: { input: t.arg({ type: TransitionInputs[operation], required: true }) },
           resolve: (query, _root, { input }, ctx) =>
@@ -150,14 +151,14 @@ const UpdateOfferingUserCommentsInput = builder.inputType("UpdateOfferingUserCom
 builder.mutationFields((t) => ({
   createOfferingUser: t.prismaField({
     type: "OfferingUser",
-    ...MUTATION_RESULT,
+    ...resultOr(CREATES),
     args: { input: t.arg({ type: CreateOfferingUserInput, required: true }) },
     resolve: (query, _root, { input }, ctx) =>
       service.createOfferingUser(ctx, { offering: String(input.offeringUuid), user: String(input.userUuid), username: input.username }, query),
   }),
   updateOfferingUser: t.prismaField({
     type: "OfferingUser",
-    ...MUTATION_RESULT,
+    ...resultOr(ON_OBJECT, ValidationError, OfferingUserTransitionError),
     description: "Push back the local username; a new non-empty one moves a user still being created to OK",
     args: { input: t.arg({ type: UpdateOfferingUserInput, required: true }) },
     resolve: (query, _root, { input }, ctx) =>
@@ -165,13 +166,13 @@ builder.mutationFields((t) => ({
   }),
   updateOfferingUserComments: t.prismaField({
     type: "OfferingUser",
-    ...MUTATION_RESULT,
+    ...resultOr(ON_OBJECT, ValidationError),
     args: { input: t.arg({ type: UpdateOfferingUserCommentsInput, required: true }) },
     resolve: (query, _root, { input }, ctx) => service.updateOfferingUserComments(ctx, uuidOf("OfferingUser", input.id), input, query),
   }),
   deleteOfferingUser: t.field({
     type: DeletionRef,
-    ...MUTATION_RESULT,
+    ...resultOr(ON_OBJECT),
     args: { input: t.arg({ type: idInput("deleteOfferingUser"), required: true }) },
     resolve: async (_root, { input }, ctx) => deleted("OfferingUser", await service.deleteOfferingUser(ctx, uuidOf("OfferingUser", input.id))),
   }),

@@ -4,7 +4,7 @@ import type { Context } from "../context.ts";
 import type { OfferingUser, OfferingUserState, Prisma } from "../generated/prisma/client.ts";
 import type { Connection } from "../platform/paginate.ts";
 import type { Page } from "../platform/page-requests.ts";
-import { fieldError, forbidden, inputError, InvalidTransitionError, missingObject, notFound } from "../platform/errors.ts";
+import { fieldError, forbidden, inputError, missingObject, notFound } from "../platform/errors.ts";
 import { idSet, parseUuid, toHex } from "../platform/ids.ts";
 import { canTransition, swapFromObserved, type TransitionRule } from "../platform/state-machine.ts";
 import { sanitizeComment, validUrl, maxLength } from "../platform/text.ts";
@@ -30,6 +30,7 @@ import {
   COMMENTS_FROZEN_IN,
   INTERNAL_OFFERING_USER_TRANSITIONS,
   type OfferingUserOperation,
+  OfferingUserTransitionError,
   ruleFor,
 } from "./transitions.ts";
 import { countVisible } from "./tallies.ts";
@@ -108,11 +109,13 @@ async function reload(db: Tx | Db, id: string, query: OfferingUserQuery) {
 
 export function invalidTransition(rule: TransitionRule<OfferingUserState, unknown>, current: OfferingUserState) {
   const valid = rule.from.map(stateLabel).join(", ");
-  return new InvalidTransitionError(
-    `Cannot transition to ${stateLabel(rule.to)} from current state: ${OFFERING_USER_STATES[current].code}. Valid states for operation: ${valid}.`,
+  const refusal = new OfferingUserTransitionError(
+    `Cannot transition to ${stateLabel(rule.to)} from current state: ${stateLabel(current)}. Valid states for operation: ${valid}.`,
     current,
     rule.from,
   );
+  refusal.restMessage = `Cannot transition to ${stateLabel(rule.to)} from current state: ${OFFERING_USER_STATES[current].code}. Valid states for operation: ${valid}.`;
+  return refusal;
 }
 
 type WholeRecord = NonNullable<Awaited<ReturnType<typeof findWhole>>>;

@@ -1,3 +1,4 @@
+import { transitionErrorOf } from "../platform/errors.ts";
 import type { EventType } from "../events/types.ts";
 import type { OfferingUserState } from "../generated/prisma/client.ts";
 import type { TransitionRule } from "../platform/state-machine.ts";
@@ -79,3 +80,6 @@ export const transitionMutationName = (op: OfferingUserOperation) => `${camel(op
 export const storesComment = (op: OfferingUserOperation) => {
   return ruleFor(op).effect?.storesComment === true;
 };
+
+/** How this machine refuses an action from a state its table does not allow. */
+export class OfferingUserTransitionError extends transitionErrorOf<OfferingUserState>() {}

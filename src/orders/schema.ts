@@ -1,3 +1,4 @@
+import { ConflictError, ValidationError } from "../platform/errors.ts";
 import type { Context } from "../context.ts";
 import type { Order, OrderState } from "../generated/prisma/client.ts";
 import { builder, nullIfMissing } from "../graphql/builder.ts";
@@ -12,10 +13,10 @@ import { EventRef } from "../events/schema.ts";
 import { createOrder } from "./create.ts";
 import { ORDER_CONTRACT } from "./contract.ts";
 import { OrderRef, OrderStateEnum, OrderTypeEnum } from "./order-type.ts";
-import { ORDER_ACTIONS, ORDER_TRANSITIONS, type OrderAction, type OrderEffect } from "./transitions.ts";
+import { ORDER_ACTIONS, ORDER_TRANSITIONS, type OrderAction, type OrderEffect, OrderTransitionError } from "./transitions.ts";
 import * as service from "./service.ts";
 import { deleted, DeletionRef } from "../graphql/deletion.ts";
-import { idInput, inputTypeName, MUTATION_RESULT, objectIdField, uuidOf } from "../graphql/mutations.ts";
+import { CREATES, idInput, inputTypeName, objectIdField, ON_OBJECT, resultOr, uuidOf } from "../graphql/mutations.ts";
 import { afterArgument, resumable } from "../events/resume.ts";
 
 export { OrderRef, OrderStateEnum, OrderTypeEnum };
@@ -78,10 +79,12 @@ const BackendIdResultRef = builder.objectRef<{ orderId: string; changed: boolean
   }),
 });
 
+const takesFields = (effect: OrderEffect) => Boolean(effect.storesError) || effect.approves === "provider";
+
 /** The input of an order action: the order, and what the action takes besides (see OrderEffect). */
 function actionInput(action: OrderAction) {
   const effect: OrderEffect = ORDER_TRANSITIONS[action].effect;
-  if (!effect.storesError && effect.approves !== "provider") return idInput(effect.mutation);
+  if (!takesFields(effect)) return idInput(effect.mutation);
   return builder.inputType(inputTypeName(effect.mutation), {
     fields: (t) => ({
       id: objectIdField(t),
@@ -98,7 +101,7 @@ const SetOrderBackendIdInput = builder.inputType("SetOrderBackendIdInput", {
 builder.mutationFields((t) => ({
   createOrder: t.prismaField({
     type: "Order",
-    ...MUTATION_RESULT,
+    ...resultOr(CREATES),
     args: { input: t.arg({ type: CreateOrderInput, required: true }) },
     resolve: (query, _root, { input }, ctx) =>
       createOrder(
@@ -121,7 +124,7 @@ builder.mutationFields((t) => ({
         effect.mutation,
         t.field({
           type: OrderActionResultRef,
-          ...MUTATION_RESULT,
+          ...resultOr(ON_OBJECT, OrderTransitionError, takesFields(effect) ? [ValidationError] : []),
           description: `${action}: ${rule.from.join(", ")} → ${rule.to}${effect.approves ? " (or the next approval still required)" : ""}`,
           args: { input: t.arg({ type: actionInput(action), required: true }) },
           resolve: (_root, { input: { id, ...input } }, ctx, info) =>
@@ -132,21 +135,21 @@ builder.mutationFields((t) => ({
   ),
   setOrderBackendId: t.field({
     type: BackendIdResultRef,
-    ...MUTATION_RESULT,
+    ...resultOr(ON_OBJECT, ValidationError),
     args: { input: t.arg({ type: SetOrderBackendIdInput, required: true }) },
     resolve: (_root, { input }, ctx, info) =>
       service.setOrderBackendId(ctx, uuidOf("Order", input.id), input.backendId, nestedQuery(ctx, info, "Order", "order")),
   }),
   deleteOrder: t.field({
     type: DeletionRef,
-    ...MUTATION_RESULT,
+    ...resultOr(ON_OBJECT, OrderTransitionError, ConflictError),
     description: "Only pending-consumer and pending-provider orders",
     args: { input: t.arg({ type: idInput("deleteOrder"), required: true }) },
     resolve: async (_root, { input }, ctx) => deleted("Order", await service.deleteOrder(ctx, uuidOf("Order", input.id))),
   }),
   unlinkOrder: t.field({
     type: DeletionRef,
-    ...MUTATION_RESULT,
+    ...resultOr(ON_OBJECT),
     description: "Staff only: removes the order in any state",
     args: { input: t.arg({ type: idInput("unlinkOrder"), required: true }) },
     resolve: async (_root, { input }, ctx) => deleted("Order", await service.unlinkOrder(ctx, uuidOf("Order", input.id))),

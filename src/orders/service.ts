@@ -18,7 +18,7 @@ import { describeOrder, followResource, ORDER_CORE, type OrderCore, recordOrderC
 import type { FilterValues, OrderValue } from "../platform/collection-contract.ts";
 import { ORDER_CONTRACT } from "./contract.ts";
 import { orderStateLabel, TERMINAL_ORDER_STATES } from "./states.ts";
-import { DELETABLE_ORDER_STATES, type OrderAction, orderRule } from "./transitions.ts";
+import { DELETABLE_ORDER_STATES, type OrderAction, orderRule, OrderTransitionError } from "./transitions.ts";
 import { consumerScopes, providerScopes, scopesFor, visibleOrders } from "./visibility.ts";
 import { findFirst } from "../platform/sql-reads/find.ts";
 
@@ -55,7 +55,7 @@ const loadVisible = (ctx: Context, uuid: string) => findVisible(ctx, uuid, (wher
 const validStates = (from: readonly OrderState[]) => `Valid states for operation: ${from.map(orderStateLabel).join(", ")}.`;
 
 /** Waldur's 409 for an action from the wrong state; `current` is the state the order was found in. */
-export const wrongOrderState = (current: OrderState, from: readonly OrderState[]) => wrongState(validStates(from), current, from);
+export const wrongOrderState = (current: OrderState, from: readonly OrderState[]) => wrongState(OrderTransitionError, validStates(from), current, from);
 
 const unsupportedType = (type: string) =>
   new DomainError(ErrorCode.METHOD_NOT_ALLOWED, `The order's offering with ${type} type does not support this action`);

@@ -1,3 +1,4 @@
+import { transitionErrorOf } from "../platform/errors.ts";
 import type { EventType } from "../events/types.ts";
 import { Permission } from "../auth/permissions.ts";
 import type { OrderState, OrderType, ResourceState } from "../generated/prisma/client.ts";
@@ -134,3 +135,6 @@ export const ORDERABLE_RESOURCE_STATES: Record<Exclude<OrderType, "CREATE">, rea
   UPDATE: ["OK", "ERRED"],
   TERMINATE: ["OK", "ERRED"],
 };
+
+/** How this machine refuses an action from a state its table does not allow. */
+export class OrderTransitionError extends transitionErrorOf<OrderState>() {}

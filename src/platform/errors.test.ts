@@ -1,10 +1,10 @@
 import { expect, it } from "vitest";
-import { DomainError, ErrorCode, InvalidTransitionError, ValidationError } from "./errors.ts";
+import { DomainError, ErrorCode, transitionErrorOf, ValidationError } from "./errors.ts";
 
 it("a domain error is an answer: no stack frames captured, and the process's own limit is left as it was", () => {
   const limit = Error.stackTraceLimit;
   const errors = [
-    new InvalidTransitionError("Cannot transition.", "OK", ["CREATION_REQUESTED"]),
+    new (transitionErrorOf<string>())("Cannot transition.", "OK", ["CREATION_REQUESTED"]),
     new ValidationError({ username: ["This field is required."] }),
     new DomainError(ErrorCode.CONFLICT, "Already there."),
   ];

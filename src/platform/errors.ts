@@ -30,6 +30,12 @@ interface ErrorDetails {
  */
 export class DomainError extends GraphQLError {
   readonly code: ErrorCode;
+  /** Waldur's wording of the same failure, where it differs from `message` (REST answers with it). */
+  restMessage?: string;
+  /** What was wrong with which input field: a validation failure's, also where it is a subclass's (AuthenticationError). */
+  get fields(): FieldErrors | undefined {
+    return this.extensions.fields as FieldErrors | undefined;
+  }
   constructor(code: ErrorCode, message: string, extra: ErrorDetails = {}) {
     const frames = Error.stackTraceLimit;
     Error.stackTraceLimit = 0;
@@ -53,21 +59,37 @@ export class PermissionDeniedError extends DomainError {
 }
 
 export class ValidationError extends DomainError {
-  readonly fields: FieldErrors;
   constructor(fields: FieldErrors, message = Object.values(fields).flat()[0] ?? "Invalid input.") {
     super(ErrorCode.VALIDATION, message, { fields });
-    this.fields = fields;
+  }
+
+  override get fields(): FieldErrors {
+    return this.extensions.fields as FieldErrors;
   }
 }
 
-/** A state machine refused: the record is in `currentState`, the action needs one of `allowedFrom`. */
-export class InvalidTransitionError extends DomainError {
-  readonly currentState: string;
-  readonly allowedFrom: readonly string[];
-  constructor(message: string, currentState: string, allowedFrom: readonly string[], code: ErrorCode = ErrorCode.INVALID_TRANSITION) {
+/**
+ * A state machine refused: the record is in `currentState`, the action needs one of `allowedFrom`. Each machine has
+ * its own subclass (`transitionErrorOf`), which GraphQL shows with its states as an enum.
+ */
+export abstract class InvalidTransitionError<S extends string = string> extends DomainError {
+  readonly currentState: S;
+  readonly allowedFrom: readonly S[];
+  constructor(message: string, currentState: S, allowedFrom: readonly S[], code: ErrorCode = ErrorCode.INVALID_TRANSITION) {
     super(code, message, { currentState, allowedFrom });
     this.currentState = currentState;
     this.allowedFrom = allowedFrom;
+  }
+}
+
+/** The refusal class of one state machine's transitions (`OfferingUserState` → its own `InvalidTransitionError`). */
+export const transitionErrorOf = <S extends string>() => class extends InvalidTransitionError<S> {};
+export type TransitionErrorClass<S extends string> = ReturnType<typeof transitionErrorOf<S>>;
+
+/** Wrong credentials: a failure of its own in GraphQL; to REST, as to Waldur, a refused input. */
+export class AuthenticationError extends ValidationError {
+  constructor(message: string) {
+    super({ [WHOLE_INPUT]: [message] }, message);
   }
 }
 
@@ -88,9 +110,9 @@ export const conflict = (message: string) => new ConflictError(message);
 /** Invalid as a whole, in one sentence about no field (REST: 400 `{"detail": message}`). */
 export const refused = (message: string) => new ValidationError({}, message);
 
-/** Waldur's refusal of an action from the wrong state (409), typed as a transition error. */
-export const wrongState = (message: string, currentState: string, allowedFrom: readonly string[]) =>
-  new InvalidTransitionError(message, currentState, allowedFrom, ErrorCode.CONFLICT);
+/** Waldur's refusal of an action from the wrong state (409), typed as the machine's transition error. */
+export const wrongState = <S extends string>(Refusal: TransitionErrorClass<S>, message: string, currentState: S, allowedFrom: readonly S[]) =>
+  new Refusal(message, currentState, allowedFrom, ErrorCode.CONFLICT);
 
 /** The field name of an error about the input as a whole (several fields together, or none of them in particular). */
 export const WHOLE_INPUT = "input";

@@ -24,6 +24,8 @@ export interface GraphqlSettings {
   subscriptionQueueMaxMessages: number;
   /** Bytes one subscriber may have waiting: its queued changes, and on graphql-ws the socket's unsent data. */
   subscriptionQueueMaxBytes: number;
+  /** A typed failure its mutation's union does not list fails the request (src/graphql/declared-failures.ts). */
+  graphqlStrictFailures: boolean;
 }
 
 type LimitKey = { [K in keyof GraphqlSettings]: GraphqlSettings[K] extends number ? K : never }[keyof GraphqlSettings];
@@ -61,5 +63,6 @@ export function loadGraphqlSettings(env: NodeJS.ProcessEnv = process.env): Graph
     graphiql: envFlag(env.GRAPHIQL, exposed),
     graphqlFieldSuggestions: envFlag(env.GRAPHQL_FIELD_SUGGESTIONS, exposed),
     graphqlErrorDetails: envFlag(env.GRAPHQL_ERROR_DETAILS, env.NODE_ENV === "development"),
+    graphqlStrictFailures: envFlag(env.GRAPHQL_STRICT_FAILURES, false),
   };
 }

@@ -1,7 +1,10 @@
+import { transitionFailure } from "../graphql/errors.ts";
+import { ResourceTransitionError } from "./states.ts";
+import { ConflictError, ValidationError } from "../platform/errors.ts";
 import type { GraphQLResolveInfo } from "graphql";
 import type { Resource, ResourceState } from "../generated/prisma/client.ts";
 import { builder } from "../graphql/builder.ts";
-import { idInput, inputTypeName, MUTATION_RESULT, objectIdField, uuidOf } from "../graphql/mutations.ts";
+import { idInput, inputTypeName, objectIdField, ON_OBJECT, resultOr, uuidOf } from "../graphql/mutations.ts";
 import { nestedQuery } from "../graphql/nested-query.ts";
 import { apiUrl } from "../graphql/urls.ts";
 import { toHex } from "../platform/ids.ts";
@@ -14,6 +17,8 @@ import { transitionResource } from "./state-actions.ts";
 import { ResourceStateEnum } from "./schema.ts";
 import "./schema-derived.ts";
 import { restPresentation } from "../graphql/sub-graphs.ts";
+
+transitionFailure(ResourceTransitionError, "Resource", ResourceStateEnum);
 
 const dateOnly = (date: Date | null) => (date ? date.toISOString().slice(0, 10) : null);
 
@@ -105,14 +110,14 @@ const SetResourceEndDateInput = builder.inputType(inputTypeName("setResourceEndD
 builder.mutationFields((t) => ({
   setResourceBackendId: t.field({
     type: ResourceBackendResultRef,
-    ...MUTATION_RESULT,
+    ...resultOr(ON_OBJECT, ValidationError),
     description: "The provider records the resource's id in its backend",
     args: { input: t.arg({ type: SetResourceBackendIdInput, required: true }) },
     resolve: (_r, { input }, ctx, info) => backend.setResourceBackendId(ctx, uuidOf("Resource", input.id), input.backendId, resourceQuery(ctx, info)),
   }),
   setResourceBackendMetadata: t.field({
     type: ResourceBackendResultRef,
-    ...MUTATION_RESULT,
+    ...resultOr(ON_OBJECT, ValidationError),
     description: "Replaces the backend metadata (a JSON object)",
     args: { input: t.arg({ type: SetResourceBackendMetadataInput, required: true }) },
     resolve: (_r, { input }, ctx, info) =>
@@ -120,21 +125,21 @@ builder.mutationFields((t) => ({
   }),
   setResourceLimits: t.field({
     type: ResourceBackendResultRef,
-    ...MUTATION_RESULT,
+    ...resultOr(ON_OBJECT, ValidationError),
     description: "Replaces the limits applied on the backend (component type → number)",
     args: { input: t.arg({ type: SetResourceLimitsInput, required: true }) },
     resolve: (_r, { input }, ctx, info) => backend.setResourceLimits(ctx, uuidOf("Resource", input.id), input.limits, resourceQuery(ctx, info)),
   }),
   setResourceEndDate: t.field({
     type: ResourceBackendResultRef,
-    ...MUTATION_RESULT,
+    ...resultOr(ON_OBJECT, ValidationError),
     description: "The provider sets (or, with null, clears) the resource's end date (YYYY-MM-DD)",
     args: { input: t.arg({ type: SetResourceEndDateInput, required: true }) },
     resolve: (_r, { input }, ctx, info) => backend.setResourceEndDate(ctx, uuidOf("Resource", input.id), input.endDate ?? null, resourceQuery(ctx, info)),
   }),
   refreshResourceLastSync: t.field({
     type: ResourceBackendResultRef,
-    ...MUTATION_RESULT,
+    ...resultOr(ON_OBJECT),
     description: "Marks the resource as synchronised with its backend now",
     args: { input: t.arg({ type: idInput("refreshResourceLastSync"), required: true }) },
     resolve: (_r, { input }, ctx, info) => backend.refreshResourceLastSync(ctx, uuidOf("Resource", input.id), resourceQuery(ctx, info)),
@@ -170,21 +175,21 @@ const SetResourceMembershipSyncStatusesInput = builder.inputType(inputTypeName("
 builder.mutationFields((t) => ({
   setResourceAsOk: t.field({
     type: ResourceStateResultRef,
-    ...MUTATION_RESULT,
+    ...resultOr(ON_OBJECT, ResourceTransitionError),
     description: "The provider reports the resource in order on its backend: OK, error message cleared",
     args: { input: t.arg({ type: idInput("setResourceAsOk"), required: true }) },
     resolve: (_r, { input }, ctx, info) => transitionResource(ctx, uuidOf("Resource", input.id), "setAsOk", {}, resourceQuery(ctx, info)),
   }),
   setResourceAsErred: t.field({
     type: ResourceStateResultRef,
-    ...MUTATION_RESULT,
+    ...resultOr(ON_OBJECT, ResourceTransitionError, ValidationError),
     description: "The provider reports the resource failed on its backend: Erred, with the error",
     args: { input: t.arg({ type: SetResourceAsErredInput, required: true }) },
     resolve: (_r, { input }, ctx, info) => transitionResource(ctx, uuidOf("Resource", input.id), "setAsErred", input, resourceQuery(ctx, info)),
   }),
   setResourceMembershipSyncStatuses: t.field({
     type: MemberSyncReportRef,
-    ...MUTATION_RESULT,
+    ...resultOr(ON_OBJECT, ValidationError, ConflictError),
     description: "The site agent's full report of how each member's role reached the backend (Waldur's entry fields)",
     args: { input: t.arg({ type: SetResourceMembershipSyncStatusesInput, required: true }) },
     resolve: (_r, { input }, ctx) => setMembershipSyncStatuses(ctx, uuidOf("Resource", input.id), input.statuses),

@@ -10,7 +10,7 @@ import { reconcileResourceStateChange } from "../offering-users/allocations.ts";
 import { loadForProvider } from "./backend.ts";
 import { describeResource, RESOURCE_CORE, recordResourceChange } from "./changes.ts";
 import type { ResourceQuery } from "./service.ts";
-import { RESOURCE_TRANSITIONS, type ResourceTransition, resourceStateLabel } from "./states.ts";
+import { RESOURCE_TRANSITIONS, type ResourceTransition, resourceStateLabel, ResourceTransitionError } from "./states.ts";
 
 export interface ResourceErrorInput {
   errorMessage?: string | null;
@@ -24,7 +24,7 @@ const EFFECTS: Record<ResourceTransition, { eventType: EventType; keepsError: bo
 };
 
 const refused = (from: readonly ResourceState[], current: ResourceState) =>
-  wrongState(`Valid states for operation: ${from.map(resourceStateLabel).join(", ")}.`, current, from);
+  wrongState(ResourceTransitionError, `Valid states for operation: ${from.map(resourceStateLabel).join(", ")}.`, current, from);
 
 /**
  * The provider's word on a resource's state (Waldur's set_as_ok / set_as_erred): 404 outside the provider view,

@@ -1,3 +1,4 @@
+import { transitionErrorOf } from "../platform/errors.ts";
 import type { ResourceState } from "../generated/prisma/client.ts";
 import type { TransitionTable } from "../platform/state-machine.ts";
 
@@ -27,3 +28,6 @@ export const RESOURCE_TRANSITIONS = {
   setAsErred: { from: ALL_STATES, to: "ERRED" },
 } as const satisfies TransitionTable<string, ResourceState>;
 export type ResourceTransition = keyof typeof RESOURCE_TRANSITIONS;
+
+/** How this machine refuses an action from a state its table does not allow. */
+export class ResourceTransitionError extends transitionErrorOf<ResourceState>() {}

@@ -1,3 +1,4 @@
+import { useDeclaredFailures } from "../graphql/declared-failures.ts";
 import { createYoga, maskError, type Plugin, type YogaServerInstance } from "graphql-yoga";
 import { databaseErrorForClient } from "../platform/database-errors.ts";
 import { type AppDeps, buildContext, type Context } from "../context.ts";
@@ -60,7 +61,7 @@ export function createGraphqlServer(deps: AppDeps, instrumentation: Plugin[] = [
     // CORS is src/server/cors.ts (CORS_ORIGINS) for every path; yoga's default would echo any Origin with credentials.
     cors: false,
     // The rate limit comes after instrumentation, so throttled mutations are still observed.
-    plugins: [csrfPrevention, ...persistedOperationPlugins(deps.config), ...graphqlLimitPlugins(deps.config), useSharedSubscriptionResults(), ...instrumentation, mutationRateLimit(deps), useTokenSessions(deps.sessions)],
+    plugins: [csrfPrevention, ...persistedOperationPlugins(deps.config), ...graphqlLimitPlugins(deps.config), useSharedSubscriptionResults(), ...instrumentation, mutationRateLimit(deps), useTokenSessions(deps.sessions), ...(deps.config.graphqlStrictFailures ? [useDeclaredFailures()] : [])],
     logging: false,
     maskedErrors: {
       isDev: deps.config.graphqlErrorDetails,

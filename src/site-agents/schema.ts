@@ -1,3 +1,4 @@
+import { ValidationError } from "../platform/errors.ts";
 import { builder, nullIfMissing } from "../graphql/builder.ts";
 import { collectionInputs } from "../graphql/collection-inputs.ts";
 import { connectionType, nodesQuery, pageArgs, toPage, relayConnection } from "../graphql/pagination.ts";
@@ -10,7 +11,7 @@ import { AGENT_SERVICE_STATE_LABELS, agentCompatibility, agentServiceState, type
 import { visibleAgentIdentities } from "./visibility.ts";
 import { visibleNode } from "../graphql/nodes.ts";
 import { deleted, DeletionRef } from "../graphql/deletion.ts";
-import { idInput, inputTypeName, MUTATION_RESULT, objectIdField, uuidOf } from "../graphql/mutations.ts";
+import { CREATES, idInput, inputTypeName, objectIdField, ON_OBJECT, resultOr, uuidOf } from "../graphql/mutations.ts";
 import { restPresentation } from "../graphql/sub-graphs.ts";
 
 export const AgentProcessorRef = builder.prismaNode("AgentProcessor", {
@@ -215,32 +216,32 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   createAgentIdentity: t.prismaField({
     type: "AgentIdentity",
-    ...MUTATION_RESULT,
+    ...resultOr(CREATES),
     args: { input: t.arg({ type: IdentityInput, required: true }) },
     resolve: (query, _r, { input }, ctx) => identities.createAgentIdentity(ctx, identityInput(input), query),
   }),
   updateAgentIdentity: t.prismaField({
     type: "AgentIdentity",
-    ...MUTATION_RESULT,
+    ...resultOr(ON_OBJECT, ValidationError),
     args: { input: t.arg({ type: IdentityUpdateInput, required: true }) },
     resolve: (query, _r, { input: { id, ...input } }, ctx) => identities.updateAgentIdentity(ctx, uuidOf("AgentIdentity", id), identityInput(input), query),
   }),
   deleteAgentIdentity: t.field({
     type: DeletionRef,
-    ...MUTATION_RESULT,
+    ...resultOr(ON_OBJECT),
     description: "Removes the identity with its services and processors",
     args: { input: t.arg({ type: idInput("deleteAgentIdentity"), required: true }) },
     resolve: async (_root, { input }, ctx) => deleted("AgentIdentity", await identities.deleteAgentIdentity(ctx, uuidOf("AgentIdentity", input.id))),
   }),
   registerAgentService: t.field({
     type: RegistrationRef,
-    ...MUTATION_RESULT,
+    ...resultOr(ON_OBJECT, ValidationError),
     args: { input: t.arg({ type: RegisterServiceInput, required: true }) },
     resolve: (_r, { input }, ctx) => registrations.registerAgentService(ctx, String(input.identityUuid), input),
   }),
   registerAgentProcessor: t.field({
     type: RegistrationRef,
-    ...MUTATION_RESULT,
+    ...resultOr(ON_OBJECT, ValidationError),
     args: { input: t.arg({ type: RegisterProcessorInput, required: true }) },
     resolve: (_r, { input }, ctx) => registrations.registerAgentProcessor(ctx, String(input.serviceUuid), input),
   }),

@@ -9,7 +9,7 @@ import { listServiceProviderKeys } from "./provider-keys.ts";
 import * as keys from "./service.ts";
 import { visibleNode } from "../graphql/nodes.ts";
 import { deleted, DeletionRef } from "../graphql/deletion.ts";
-import { idInput, MUTATION_RESULT, uuidOf } from "../graphql/mutations.ts";
+import { CREATES, idInput, ON_OBJECT, resultOr, uuidOf } from "../graphql/mutations.ts";
 import { restPresentation } from "../graphql/sub-graphs.ts";
 
 export const SshKeyRef = builder.prismaNode("SshKey", {
@@ -74,14 +74,14 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   createSshKey: t.prismaField({
     type: "SshKey",
-    ...MUTATION_RESULT,
+    ...resultOr(CREATES),
     args: { input: t.arg({ type: CreateSshKeyInput, required: true }) },
     resolve: (query, _r, { input }, ctx) =>
       keys.createSshKey(ctx, { publicKey: input.publicKey, name: input.name, userUuid: input.userUuid == null ? null : String(input.userUuid) }, query),
   }),
   deleteSshKey: t.field({
     type: DeletionRef,
-    ...MUTATION_RESULT,
+    ...resultOr(ON_OBJECT),
     description: "Deletes the key (its owner or staff)",
     args: { input: t.arg({ type: idInput("deleteSshKey"), required: true }) },
     resolve: async (_root, { input }, ctx) => deleted("SshKey", await keys.deleteSshKey(ctx, uuidOf("SshKey", input.id))),

@@ -1,10 +1,11 @@
+import { ValidationError } from "../platform/errors.ts";
 import { builder, nullIfMissing } from "../graphql/builder.ts";
 import { collectionInputs } from "../graphql/collection-inputs.ts";
 import { connectionType, nodesQuery, pageArgs, toPage, relayConnection } from "../graphql/pagination.ts";
 import * as consents from "./consents.ts";
 import { CONSENT_CONTRACT } from "./contract.ts";
 import { ConsentRef } from "./schema.ts";
-import { idInput, inputTypeName, MUTATION_RESULT, uuidOf } from "../graphql/mutations.ts";
+import { idInput, inputTypeName, ON_OBJECT, resultOr, uuidOf } from "../graphql/mutations.ts";
 
 const { Filter: ConsentFilterInput, Order: ConsentOrderEnum } = collectionInputs("UserOfferingConsent", CONSENT_CONTRACT);
 
@@ -31,14 +32,14 @@ const GrantConsentInput = builder.inputType(inputTypeName("grantOfferingConsent"
 builder.mutationFields((t) => ({
   grantOfferingConsent: t.prismaField({
     type: "UserOfferingConsent",
-    ...MUTATION_RESULT,
+    ...resultOr(ON_OBJECT, ValidationError),
     description: "Consent to the offering's active terms of service (reactivates a revoked or outdated consent)",
     args: { input: t.arg({ type: GrantConsentInput, required: true }) },
     resolve: (query, _r, { input }, ctx) => consents.grantConsent(ctx, String(input.offeringUuid), query),
   }),
   revokeOfferingConsent: t.prismaField({
     type: "UserOfferingConsent",
-    ...MUTATION_RESULT,
+    ...resultOr(ON_OBJECT),
     args: { input: t.arg({ type: idInput("revokeOfferingConsent"), required: true }) },
     resolve: (query, _r, { input }, ctx) => consents.revokeConsent(ctx, uuidOf("UserOfferingConsent", input.id), query),
   }),

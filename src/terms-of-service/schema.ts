@@ -1,3 +1,4 @@
+import { ConflictError, ValidationError } from "../platform/errors.ts";
 import { builder, nullIfMissing } from "../graphql/builder.ts";
 import { collectionInputs } from "../graphql/collection-inputs.ts";
 import { connectionType, nodesQuery, pageArgs, toPage, relayConnection } from "../graphql/pagination.ts";
@@ -9,7 +10,7 @@ import * as terms from "./service.ts";
 import { getConsent } from "./consents.ts";
 import { visibleNode } from "../graphql/nodes.ts";
 import { deleted, DeletionRef } from "../graphql/deletion.ts";
-import { idInput, MUTATION_RESULT, objectIdField, uuidOf } from "../graphql/mutations.ts";
+import { CREATES, idInput, objectIdField, ON_OBJECT, resultOr, uuidOf } from "../graphql/mutations.ts";
 import { restPresentation } from "../graphql/sub-graphs.ts";
 
 const UserConsentInfoRef = builder
@@ -183,19 +184,19 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   createOfferingTermsOfService: t.prismaField({
     type: "OfferingTermsOfService",
-    ...MUTATION_RESULT,
+    ...resultOr(CREATES, ConflictError),
     args: { input: t.arg({ type: CreateTermsInput, required: true }) },
     resolve: (query, _r, { input }, ctx) => terms.createTerms(ctx, { ...input, offering: String(input.offeringUuid) }, query),
   }),
   updateOfferingTermsOfService: t.prismaField({
     type: "OfferingTermsOfService",
-    ...MUTATION_RESULT,
+    ...resultOr(ON_OBJECT, ValidationError, ConflictError),
     args: { input: t.arg({ type: TermsInput, required: true }) },
     resolve: (query, _r, { input }, ctx) => terms.updateTerms(ctx, uuidOf("OfferingTermsOfService", input.id), input, query),
   }),
   deleteOfferingTermsOfService: t.field({
     type: DeletionRef,
-    ...MUTATION_RESULT,
+    ...resultOr(ON_OBJECT),
     description: "Deletes the configuration",
     args: { input: t.arg({ type: idInput("deleteOfferingTermsOfService"), required: true }) },
     resolve: async (_root, { input }, ctx) => deleted("OfferingTermsOfService", await terms.deleteTerms(ctx, uuidOf("OfferingTermsOfService", input.id))),

@@ -1,3 +1,4 @@
+import { ValidationError } from "../platform/errors.ts";
 import { builder, nullIfMissing } from "../graphql/builder.ts";
 import { collectionInputs } from "../graphql/collection-inputs.ts";
 import { connectionType, nodesQuery, pageArgs, toPage, relayConnection } from "../graphql/pagination.ts";
@@ -7,7 +8,7 @@ import * as limits from "./user-limits.ts";
 import { USER_LIMIT_CONTRACT } from "./user-limits-contract.ts";
 import { visibleNode } from "../graphql/nodes.ts";
 import { deleted, DeletionRef } from "../graphql/deletion.ts";
-import { idInput, inputTypeName, MUTATION_RESULT, objectIdField, uuidOf } from "../graphql/mutations.ts";
+import { CREATES, idInput, inputTypeName, objectIdField, ON_OBJECT, resultOr, uuidOf } from "../graphql/mutations.ts";
 import { restPresentation } from "../graphql/sub-graphs.ts";
 
 export const ComponentUserUsageLimitRef = builder.prismaNode("ComponentUserUsageLimit", {
@@ -74,7 +75,7 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   createComponentUserUsageLimit: t.prismaField({
     type: "ComponentUserUsageLimit",
-    ...MUTATION_RESULT,
+    ...resultOr(CREATES),
     description: "Caps one user's usage of a resource's component (SET_RESOURCE_LIMITS on the offering or its customer)",
     args: { input: t.arg({ type: CreateUserLimitInput, required: true }) },
     resolve: (query, _r, { input }, ctx) =>
@@ -92,13 +93,13 @@ builder.mutationFields((t) => ({
   }),
   updateComponentUserUsageLimit: t.prismaField({
     type: "ComponentUserUsageLimit",
-    ...MUTATION_RESULT,
+    ...resultOr(ON_OBJECT, ValidationError),
     args: { input: t.arg({ type: UpdateUserLimitInput, required: true }) },
     resolve: (query, _r, { input }, ctx) => limits.updateUserLimit(ctx, uuidOf("ComponentUserUsageLimit", input.id), { limit: input.limit }, query),
   }),
   deleteComponentUserUsageLimit: t.field({
     type: DeletionRef,
-    ...MUTATION_RESULT,
+    ...resultOr(ON_OBJECT),
     description: "Deletes the limit",
     args: { input: t.arg({ type: idInput("deleteComponentUserUsageLimit"), required: true }) },
     resolve: async (_root, { input }, ctx) => deleted("ComponentUserUsageLimit", await limits.deleteUserLimit(ctx, uuidOf("ComponentUserUsageLimit", input.id))),

@@ -1,3 +1,4 @@
+import { NotFoundError, ValidationError } from "../platform/errors.ts";
 import { builder, nullIfMissing } from "../graphql/builder.ts";
 import { collectionInputs } from "../graphql/collection-inputs.ts";
 import { connectionType, nodesQuery, pageArgs, toPage, relayConnection } from "../graphql/pagination.ts";
@@ -8,7 +9,7 @@ import { COMPONENT_USAGE_CONTRACT, COMPONENT_USER_USAGE_CONTRACT, MISSING_USAGE_
 import { setUsage, setUserUsages } from "./report.ts";
 import * as service from "./service.ts";
 import { visibleNode } from "../graphql/nodes.ts";
-import { inputTypeName, MUTATION_RESULT } from "../graphql/mutations.ts";
+import { CREATES, inputTypeName, ON_OBJECT, resultOr } from "../graphql/mutations.ts";
 import { restPresentation } from "../graphql/sub-graphs.ts";
 
 const RESOURCE_NAMES = { select: { name: true, projectId: true, offeringId: true, offering: { select: { name: true } }, project: { select: { name: true, customerId: true, customer: { select: { name: true } } } } } } as const;
@@ -195,7 +196,7 @@ const SetComponentUserUsagesPayload = builder.objectRef<{ ids: string[] }>("SetC
 builder.mutationFields((t) => ({
   setComponentUsage: t.field({
     type: SetComponentUsagePayload,
-    ...MUTATION_RESULT,
+    ...resultOr(CREATES, NotFoundError),
     description: "Report usage of a resource's components for a month; a second report in the same month replaces the first",
     args: { input: t.arg({ type: SetComponentUsageInput, required: true }) },
     resolve: async (_root, { input }, ctx) => ({
@@ -209,7 +210,7 @@ builder.mutationFields((t) => ({
   }),
   setComponentUserUsages: t.field({
     type: SetComponentUserUsagesPayload,
-    ...MUTATION_RESULT,
+    ...resultOr(ON_OBJECT, ValidationError),
     description: "Report per-user usage of a component usage (all or nothing)",
     args: { input: t.arg({ type: SetComponentUserUsagesInput, required: true }) },
     resolve: async (_root, { input }, ctx) => {

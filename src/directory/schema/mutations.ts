@@ -1,9 +1,12 @@
+import { OfferingTransitionError } from "../offerings.ts";
+import { AuthenticationError } from "../../platform/errors.ts";
 import { builder } from "../../graphql/builder.ts";
-import { idInput, MUTATION_RESULT, uuidOf } from "../../graphql/mutations.ts";
+import { CREATES, idInput, ON_OBJECT, resultOr, uuidOf } from "../../graphql/mutations.ts";
 import * as offerings from "../offerings.ts";
 import * as organisations from "../organisations.ts";
 import * as users from "../users.ts";
-import { BillingTypeEnum } from "./types.ts";
+import { BillingTypeEnum, OfferingStateEnum } from "./types.ts";
+import { transitionFailure } from "../../graphql/errors.ts";
 
 const ComponentInput = builder.inputType("OfferingComponentInput", {
   fields: (t) => ({
@@ -72,49 +75,51 @@ const CreateOfferingInput = builder.inputType("CreateOfferingInput", {
   }),
 });
 
+transitionFailure(OfferingTransitionError, "Offering", OfferingStateEnum);
+
 builder.mutationFields((t) => ({
   obtainToken: t.field({
     type: TokenRef,
-    ...MUTATION_RESULT,
+    ...resultOr(AuthenticationError),
     description: "Exchange a username and password for a new API token",
     args: { input: t.arg({ type: ObtainTokenInput, required: true }) },
     resolve: async (_r, { input }, ctx) => ({ token: await users.obtainToken(ctx, input.username, input.password) }),
   }),
   createUser: t.prismaField({
     type: "User",
-    ...MUTATION_RESULT,
+    ...resultOr(CREATES),
     args: { input: t.arg({ type: CreateUserInput, required: true }) },
     resolve: (query, _r, { input }, ctx) => users.createUser(ctx, input, query),
   }),
   createCustomer: t.prismaField({
     type: "Customer",
-    ...MUTATION_RESULT,
+    ...resultOr(CREATES),
     args: { input: t.arg({ type: CreateCustomerInput, required: true }) },
     resolve: (query, _r, { input }, ctx) => organisations.createCustomer(ctx, input, query),
   }),
   createProject: t.prismaField({
     type: "Project",
-    ...MUTATION_RESULT,
+    ...resultOr(CREATES),
     args: { input: t.arg({ type: CreateProjectInput, required: true }) },
     resolve: (query, _r, { input }, ctx) =>
       organisations.createProject(ctx, { ...input, customerUuid: String(input.customerUuid) }, query),
   }),
   createServiceProvider: t.prismaField({
     type: "ServiceProvider",
-    ...MUTATION_RESULT,
+    ...resultOr(CREATES),
     args: { input: t.arg({ type: CreateServiceProviderInput, required: true }) },
     resolve: (query, _r, { input }, ctx) =>
       offerings.createServiceProvider(ctx, { customerUuid: String(input.customerUuid), description: input.description }, query),
   }),
   createOffering: t.prismaField({
     type: "Offering",
-    ...MUTATION_RESULT,
+    ...resultOr(CREATES),
     args: { input: t.arg({ type: CreateOfferingInput, required: true }) },
     resolve: (query, _r, { input }, ctx) => offerings.createOffering(ctx, { ...input, customerUuid: String(input.customerUuid) }, query),
   }),
   activateOffering: t.prismaField({
     type: "Offering",
-    ...MUTATION_RESULT,
+    ...resultOr(ON_OBJECT, OfferingTransitionError),
     description: `activate: ${offerings.OFFERING_TRANSITIONS.activate.from.join(", ")} → ${offerings.OFFERING_TRANSITIONS.activate.to}`,
     args: { input: t.arg({ type: idInput("activateOffering"), required: true }) },
     resolve: (query, _r, { input }, ctx) => offerings.activateOffering(ctx, uuidOf("Offering", input.id), query),

@@ -1,10 +1,11 @@
+import { ValidationError } from "../../platform/errors.ts";
 import { builder } from "../../graphql/builder.ts";
 import { visibleNode } from "../../graphql/nodes.ts";
 import { Role } from "../../auth/permissions.ts";
 import { toHex } from "../../platform/ids.ts";
 import { getRoleGrant } from "../node-lookups.ts";
 import { grantRole, type RoleInput, revokeRole, storedRole } from "../roles.ts";
-import { MUTATION_RESULT } from "../../graphql/mutations.ts";
+import { ON_OBJECT, resultOr } from "../../graphql/mutations.ts";
 import { restPresentation } from "../../graphql/sub-graphs.ts";
 
 export const RoleEnum = builder.enumType(Role, {
@@ -49,7 +50,7 @@ const serviceInput = (input: typeof RoleInputRef.$inferInput): RoleInput => ({
 builder.mutationFields((t) => ({
   grantRole: t.prismaField({
     type: "RoleGrant",
-    ...MUTATION_RESULT,
+    ...resultOr(ON_OBJECT, ValidationError),
     args: { input: t.arg({ type: RoleInputRef, required: true }) },
     resolve: async (query, _r, { input }, ctx) => {
       const grant = await grantRole(ctx, serviceInput(input));
@@ -58,7 +59,7 @@ builder.mutationFields((t) => ({
   }),
   revokeRole: t.prismaField({
     type: "RoleGrant",
-    ...MUTATION_RESULT,
+    ...resultOr(ON_OBJECT, ValidationError),
     description: "End the user's grant of the role; answers the grant, no longer active",
     args: { input: t.arg({ type: RoleInputRef, required: true }) },
     resolve: async (query, _r, { input }, ctx) => {
