@@ -8,7 +8,7 @@ import { OFFERING_USER_TRANSITIONS, transitionMutationName } from "../src/offeri
 import { makeOffering, orderIn } from "./support/order-fixtures.ts";
 import { orderStateLabel } from "../src/orders/states.ts";
 import { OFFERING_TYPES, ORDER_TRANSITIONS } from "../src/orders/transitions.ts";
-import { FAILURE } from "./support/graphql-failures.ts";
+import { failuresOf } from "./support/graphql-failures.ts";
 import { globalId } from "./support/global-ids.ts";
 import { startTestApp, type TestApp } from "./support/app.ts";
 import { Random } from "./support/fuzz-values.ts";
@@ -63,7 +63,7 @@ const OFFERING_USERS: Machine = {
   scope: "OFFERING_USER",
   typename: "OfferingUser",
   restPath: (uuid, action) => `/api/marketplace-offering-users/${uuid}/${action}/`,
-  mutation: (action) => `${transitionMutationName(action as never)}(input: { id: $id }) { ... on OfferingUser { uuid } ${FAILURE} }`,
+  mutation: (action) => `${transitionMutationName(action as never)}(input: { id: $id }) { ... on OfferingUser { uuid } ${failuresOf(transitionMutationName(action as never))} }`,
   callers: () => ["providerOwner", "providerManager"],
   conflict: { status: 400, code: "INVALID_TRANSITION" },
   weights: { set_deleted: 0.05 },
@@ -80,7 +80,7 @@ const ORDER_BASE = {
   typename: "Order",
   restPath: (uuid: string, action: string) => `/api/marketplace-orders/${uuid}/${action}/`,
   mutation: (action: string) =>
-    `${ORDER_TRANSITIONS[action as keyof typeof ORDER_TRANSITIONS].effect.mutation}(input: { id: $id }) { ... on OrderActionResult { state } ${FAILURE} }`,
+    `${ORDER_TRANSITIONS[action as keyof typeof ORDER_TRANSITIONS].effect.mutation}(input: { id: $id }) { ... on OrderActionResult { state } ${failuresOf(ORDER_TRANSITIONS[action as keyof typeof ORDER_TRANSITIONS].effect.mutation)} }`,
   callers: (action: string): [Persona, Persona] =>
     ORDER_TRANSITIONS[action as keyof typeof ORDER_TRANSITIONS].effect.side === "consumer" ? ["projectAdmin", "projectManager"] : ["providerOwner", "providerManager"],
   conflict: { status: 409, code: "CONFLICT" },
@@ -116,7 +116,7 @@ const MAINTENANCE: Machine = {
   typename: "MaintenanceAnnouncement",
   restPath: (uuid, action) => `/api/maintenance-announcements/${uuid}/${action}/`,
   mutation: (action) =>
-    `${MAINTENANCE_TRANSITIONS[action as keyof typeof MAINTENANCE_TRANSITIONS].effect.mutation}(input: { id: $id }) { ... on MaintenanceAnnouncement { uuid } ${FAILURE} }`,
+    `${MAINTENANCE_TRANSITIONS[action as keyof typeof MAINTENANCE_TRANSITIONS].effect.mutation}(input: { id: $id }) { ... on MaintenanceAnnouncement { uuid } ${failuresOf(MAINTENANCE_TRANSITIONS[action as keyof typeof MAINTENANCE_TRANSITIONS].effect.mutation)} }`,
   callers: () => ["providerOwner", "providerManager"],
   conflict: { status: 409, code: "CONFLICT" },
   weights: { schedule: 3, unschedule: 3, start_maintenance: 0.5, complete_maintenance: 0.3, cancel_maintenance: 0.1 },
@@ -324,7 +324,7 @@ describe("concurrent check-then-insert", () => {
       () => t.http("POST", "/api/marketplace-orders/", { token, body }),
       () =>
         t.gql(
-          `mutation($o: ID!, $p: ID!, $r: ID!) { createOrder(input: { offeringUuid: $o, projectUuid: $p, resourceUuid: $r, type: TERMINATE }) { ... on Order { uuid } ${FAILURE} } }`,
+          `mutation($o: ID!, $p: ID!, $r: ID!) { createOrder(input: { offeringUuid: $o, projectUuid: $p, resourceUuid: $r, type: TERMINATE }) { ... on Order { uuid } ${failuresOf("createOrder")} } }`,
           { o: t.world.offering.uuid, p: t.world.project.uuid, r: resource.uuid },
           token,
         ),

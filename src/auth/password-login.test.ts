@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
-import { FAILURE } from "../../test/support/graphql-failures.ts";
+import { failuresOf } from "../../test/support/graphql-failures.ts";
 import { loadRateLimitSettings } from "../platform/rate-limit.ts";
 import { memoryBuckets } from "../platform/token-bucket.ts";
 import { loginFailureBucket } from "./login-throttle.ts";
@@ -53,9 +53,9 @@ describe("per-username login throttle", () => {
     await userWithPassword(username, "pw-right");
     const obtain = (password: string) =>
       t.http("POST", "/graphql", {
-        body: { query: `mutation($u: String!, $p: String!) { obtainToken(input: { username: $u, password: $p }) { ... on AuthToken { token } ${FAILURE} } }`, variables: { u: username, p: password } },
+        body: { query: `mutation($u: String!, $p: String!) { obtainToken(input: { username: $u, password: $p }) { ... on AuthToken { token } ${failuresOf("obtainToken")} } }`, variables: { u: username, p: password } },
       });
-    for (let i = 0; i < 10; i++) expect((await obtain("wrong")).body.data.obtainToken).toMatchObject({ __typename: "ValidationError", code: "VALIDATION" });
+    for (let i = 0; i < 10; i++) expect((await obtain("wrong")).body.data.obtainToken).toMatchObject({ __typename: "AuthenticationError", code: "VALIDATION" });
     const refused = await obtain("pw-right");
     expect(refused.status).toBe(429);
     expect(refused.headers.get("retry-after")).toBe("30");

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
-import { FAILURE } from "../../test/support/graphql-failures.ts";
+import { failuresOf } from "../../test/support/graphql-failures.ts";
 import { globalId } from "../../test/support/global-ids.ts";
 import { toHex } from "../platform/ids.ts";
 
@@ -13,11 +13,11 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const MISSING = "0".repeat(32);
-const ACTIVATE = `mutation($id: ID!) { activateOffering(input: { id: $id }) { ... on Offering { uuid state } ${FAILURE} } }`;
+const ACTIVATE = `mutation($id: ID!) { activateOffering(input: { id: $id }) { ... on Offering { uuid state } ${failuresOf("activateOffering")} } }`;
 const CREATE_OFFERING = `mutation($customer: ID!, $name: String!) {
-  createOffering(input: { customerUuid: $customer, name: $name, type: "Marketplace.Basic" }) { ... on Offering { uuid state } ${FAILURE} } }`;
-const GRANT = `mutation($input: RoleInput!) { grantRole(input: $input) { ... on RoleGrant { uuid role isActive } ${FAILURE} } }`;
-const REVOKE = `mutation($input: RoleInput!) { revokeRole(input: $input) { ... on RoleGrant { uuid role isActive } ${FAILURE} } }`;
+  createOffering(input: { customerUuid: $customer, name: $name, type: "Marketplace.Basic" }) { ... on Offering { uuid state } ${failuresOf("createOffering")} } }`;
+const GRANT = `mutation($input: RoleInput!) { grantRole(input: $input) { ... on RoleGrant { uuid role isActive } ${failuresOf("grantRole")} } }`;
+const REVOKE = `mutation($input: RoleInput!) { revokeRole(input: $input) { ... on RoleGrant { uuid role isActive } ${failuresOf("revokeRole")} } }`;
 
 async function draftOffering(name: string): Promise<string> {
   const res = await t.gql(CREATE_OFFERING, { customer: t.world.provider.uuid, name }, t.world.tokens.providerOwner);
@@ -43,7 +43,7 @@ describe("typed failures of directory mutations", () => {
   });
 
   it("PermissionDeniedError: a customer created by someone who is not staff, an offering activated by its provider's support", async () => {
-    const customer = await t.gql(`mutation { createCustomer(input: { name: "Not mine" }) { ... on Customer { uuid } ${FAILURE} } }`, {}, t.world.tokens.providerOwner);
+    const customer = await t.gql(`mutation { createCustomer(input: { name: "Not mine" }) { ... on Customer { uuid } ${failuresOf("createCustomer")} } }`, {}, t.world.tokens.providerOwner);
     expect(customer.data?.createCustomer).toMatchObject({ __typename: "PermissionDeniedError", code: "FORBIDDEN" });
     const draft = await draftOffering("Guarded");
     const activate = await t.gql(ACTIVATE, { id: globalId("Offering", draft) }, t.world.tokens.providerSupport);
@@ -52,7 +52,7 @@ describe("typed failures of directory mutations", () => {
 
   it("ValidationError: fields by their camelCase input names", async () => {
     const res = await t.gql(
-      `mutation { createUser(input: { username: "bad name", firstName: "${"f".repeat(101)}" }) { ... on User { uuid } ${FAILURE} } }`,
+      `mutation { createUser(input: { username: "bad name", firstName: "${"f".repeat(101)}" }) { ... on User { uuid } ${failuresOf("createUser")} } }`,
       {},
       t.world.tokens.staff,
     );
@@ -74,7 +74,7 @@ describe("typed failures of directory mutations", () => {
     expect(again).toEqual({
       data: {
         activateOffering: {
-          __typename: "InvalidTransitionError",
+          __typename: "OfferingTransitionError",
           code: "CONFLICT",
           message: "Valid states for operation: Draft, Paused.",
           currentState: "ACTIVE",
@@ -87,8 +87,8 @@ describe("typed failures of directory mutations", () => {
   it("two mutations in one document: the second's failure leaves the first's result", async () => {
     const res = await t.gql(
       `mutation($missing: ID!) {
-        created: createCustomer(input: { name: "Kept customer" }) { ... on Customer { name } ${FAILURE} }
-        refused: activateOffering(input: { id: $missing }) { ... on Offering { uuid } ${FAILURE} } }`,
+        created: createCustomer(input: { name: "Kept customer" }) { ... on Customer { name } ${failuresOf("createCustomer")} }
+        refused: activateOffering(input: { id: $missing }) { ... on Offering { uuid } ${failuresOf("activateOffering")} } }`,
       { missing: globalId("Offering", MISSING) },
       t.world.tokens.staff,
     );

@@ -5,7 +5,7 @@ import type { Prisma } from "../generated/prisma/client.ts";
 import { recordEvent } from "../events/record.ts";
 import type { FilterValues, OrderValue } from "../platform/collection-contract.ts";
 import type { Page } from "../platform/page-requests.ts";
-import { AuthenticationError, fieldError, inputError } from "../platform/errors.ts";
+import { AuthenticationError, fieldError } from "../platform/errors.ts";
 import { idSet, toHex } from "../platform/ids.ts";
 import { paginate } from "../platform/paginate.ts";
 import { maxLength } from "../platform/text.ts";

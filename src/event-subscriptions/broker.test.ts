@@ -7,7 +7,7 @@ import { makeResource, userWithRoles } from "../../test/support/order-fixtures.t
 import { type StompConsumer, stompConsumer, stompLoginFails } from "../../test/support/stomp.ts";
 import { subscribeAsAgent as subscribeTo } from "../../test/support/agent-subscription.ts";
 import { sweepBrokerLogins } from "./teardown.ts";
-import { FAILURE } from "../../test/support/graphql-failures.ts";
+import { failuresOf } from "../../test/support/graphql-failures.ts";
 
 const broker = brokerUnderTest();
 
@@ -31,7 +31,7 @@ describe("without a broker", () => {
     expect(await t.app.deps.db.eventSubscription.count()).toBe(0);
 
     const graphql = await t.gql(
-      `mutation($input: RegisterEventSubscriptionInput!) { registerEventSubscription(input: $input) { ... on EventSubscriptionRegistration { created } ${FAILURE} } }`,
+      `mutation($input: RegisterEventSubscriptionInput!) { registerEventSubscription(input: $input) { ... on EventSubscriptionRegistration { created } ${failuresOf("registerEventSubscription")} } }`,
       { input: { identityUuid: identity.body.uuid, observableObjectType: "order" } },
       t.world.tokens.providerOwner,
     );

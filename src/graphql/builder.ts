@@ -7,16 +7,7 @@ import SubGraphPlugin from "@pothos/plugin-sub-graph";
 import type PrismaTypes from "../generated/pothos-types.ts";
 import { getDatamodel } from "../generated/pothos-types.ts";
 import type { Context } from "../context.ts";
-import {
-  ConflictError,
-  DomainError,
-  ErrorCode,
-  fieldError,
-  InvalidTransitionError,
-  NotFoundError,
-  PermissionDeniedError,
-  ValidationError,
-} from "../platform/errors.ts";
+import { DomainError, ErrorCode, fieldError } from "../platform/errors.ts";
 
 const isNotFound = (error: unknown) => error instanceof DomainError && error.extensions.code === ErrorCode.NOT_FOUND;
 

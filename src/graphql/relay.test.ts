@@ -138,3 +138,27 @@ describe("Relay connections, forward and backward", () => {
     expect(foreign.errors?.[0].extensions).toMatchObject({ code: "VALIDATION", fields: { before: ["Invalid cursor."] } });
   });
 });
+
+describe("one uuid spelling", () => {
+  const DASHED = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
+  const PAGE = `{
+    offeringUsers(first: 5) { nodes { id uuid user { id uuid } offering { id uuid customer { id uuid } } } }
+    orders(first: 5) { nodes { id uuid project { id uuid } offering { id uuid } } }
+    events(first: 20) { nodes { id eventId context subject { id } } }
+  }`;
+
+  it("a global id holds the uuid as the uuid field spells it (32 hex characters), and no answer holds a dashed uuid", async () => {
+    const { data, errors } = await t.gql(PAGE, {}, t.world.tokens.staff);
+    expect(errors).toBeUndefined();
+    expect(JSON.stringify(data)).not.toMatch(DASHED);
+    const objects = [...data.offeringUsers.nodes, ...data.offeringUsers.nodes.flatMap((n: any) => [n.user, n.offering, n.offering.customer]), ...data.orders.nodes];
+    expect(objects.length).toBeGreaterThan(3);
+    for (const object of objects) expect(Buffer.from(object.id, "base64").toString().split(":")[1]).toBe(object.uuid);
+  });
+
+  it("an id of the earlier dashed form still names its object", async () => {
+    const dashed = Buffer.from(`OfferingUser:${ou.uuid.replace(/^(.{8})(.{4})(.{4})(.{4})/, "$1-$2-$3-$4-")}`).toString("base64");
+    const found = await t.gql(NODE, { id: dashed }, t.world.tokens.providerOwner);
+    expect(found.data.node).toMatchObject({ __typename: "OfferingUser", uuid: ou.uuid });
+  });
+});

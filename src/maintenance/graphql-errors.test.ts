@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
 import { globalId } from "../../test/support/global-ids.ts";
-import { FAILURE, fieldsOf } from "../../test/support/graphql-failures.ts";
+import { failuresOf, fieldsOf } from "../../test/support/graphql-failures.ts";
 import { END, seedMaintenance, START } from "../../test/support/maintenance-fixtures.ts";
 
 /** GraphQL clients get field errors under the names of the input's own fields, and whole-input errors under `input`. */
@@ -12,10 +12,10 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const CREATE = `mutation($input: CreateMaintenanceAnnouncementInput!) { createMaintenanceAnnouncement(input: $input) { ${FAILURE} } }`;
-const UPDATE = `mutation($input: UpdateMaintenanceAnnouncementInput!) { updateMaintenanceAnnouncement(input: $input) { ${FAILURE} } }`;
+const CREATE = `mutation($input: CreateMaintenanceAnnouncementInput!) { createMaintenanceAnnouncement(input: $input) { ${failuresOf("createMaintenanceAnnouncement")} } }`;
+const UPDATE = `mutation($input: UpdateMaintenanceAnnouncementInput!) { updateMaintenanceAnnouncement(input: $input) { ${failuresOf("updateMaintenanceAnnouncement")} } }`;
 const LINK = `mutation($input: CreateMaintenanceAnnouncementOfferingInput!) {
-  createMaintenanceAnnouncementOffering(input: $input) { ... on MaintenanceAnnouncementOffering { uuid } ${FAILURE} } }`;
+  createMaintenanceAnnouncementOffering(input: $input) { ... on MaintenanceAnnouncementOffering { uuid } ${failuresOf("createMaintenanceAnnouncementOffering")} } }`;
 
 type Result = { data?: Record<string, { __typename: string; fields?: Array<{ path: string; message: string }> }> };
 /** The field errors of the one mutation a result answers, `{ path: [messages] }`. */
@@ -88,7 +88,7 @@ describe("GraphQL maintenance field errors", () => {
 
   it("an admin announcement's window ending before it starts is an error of activeTo", async () => {
     const created = await t.gql(
-      `mutation($input: CreateAdminAnnouncementInput!) { createAdminAnnouncement(input: $input) { ${FAILURE} } }`,
+      `mutation($input: CreateAdminAnnouncementInput!) { createAdminAnnouncement(input: $input) { ${failuresOf("createAdminAnnouncement")} } }`,
       { input: { description: "Backwards", activeFrom: END, activeTo: START } },
       t.world.tokens.staff,
     );

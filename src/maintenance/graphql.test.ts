@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
-import { FAILURE } from "../../test/support/graphql-failures.ts";
+import { failuresOf } from "../../test/support/graphql-failures.ts";
 import { globalId } from "../../test/support/global-ids.ts";
 import { END, seedMaintenance, START } from "../../test/support/maintenance-fixtures.ts";
 
@@ -13,13 +13,15 @@ afterAll(() => t.close());
 const FIELDS = `... on MaintenanceAnnouncement { uuid name state maintenanceType
   actualStart internalNotes serviceProvider { customer { name } }
   affectedOfferings { uuid offeringName impactLevel }
-  adminAnnouncement { description type maintenance { maintenanceType affectedOfferings { impactLevel } } } } ${FAILURE}`;
+  adminAnnouncement { description type maintenance { maintenanceType affectedOfferings { impactLevel } } } }`;
+/** The announcement's fields and what `mutation` can fail with. */
+const answer = (mutation: string) => `${FIELDS} ${failuresOf(mutation)}`;
 
 describe("GraphQL maintenance", () => {
   it("create, query with filters, act, link offerings and delete", async () => {
     const token = t.world.tokens.providerOwner;
     const created = await t.gql(
-      `mutation($input: CreateMaintenanceAnnouncementInput!) { createMaintenanceAnnouncement(input: $input) { ${FIELDS} } }`,
+      `mutation($input: CreateMaintenanceAnnouncementInput!) { createMaintenanceAnnouncement(input: $input) { ${answer("createMaintenanceAnnouncement")} } }`,
       { input: { name: "GQL", message: "Via GraphQL", scheduledStart: START, scheduledEnd: END, serviceProviderUuid: t.world.serviceProvider.uuid, maintenanceType: "EMERGENCY" } },
       token,
     );
@@ -46,7 +48,7 @@ describe("GraphQL maintenance", () => {
     );
     expect(otherType.data.maintenanceAnnouncements.nodes.map((n: { uuid: string }) => n.uuid)).not.toContain(m.uuid);
 
-    const scheduled = await t.gql(`mutation($id: ID!) { scheduleMaintenance(input: { id: $id }) { ${FIELDS} } }`, { id: globalId("MaintenanceAnnouncement", m.uuid) }, token);
+    const scheduled = await t.gql(`mutation($id: ID!) { scheduleMaintenance(input: { id: $id }) { ${answer("scheduleMaintenance")} } }`, { id: globalId("MaintenanceAnnouncement", m.uuid) }, token);
     expect(scheduled.data.scheduleMaintenance).toMatchObject({
       state: "SCHEDULED",
       adminAnnouncement: { description: "🚨 Emergency Maintenance: Via GraphQL", type: "DANGER", maintenance: { maintenanceType: "EMERGENCY" } },
@@ -54,7 +56,7 @@ describe("GraphQL maintenance", () => {
 
     const link = await t.gql(
       `mutation($input: CreateMaintenanceAnnouncementOfferingInput!) {
-        createMaintenanceAnnouncementOffering(input: $input) { ... on MaintenanceAnnouncementOffering { uuid offeringName maintenanceUuid impactLevel } ${FAILURE} } }`,
+        createMaintenanceAnnouncementOffering(input: $input) { ... on MaintenanceAnnouncementOffering { uuid offeringName maintenanceUuid impactLevel } ${failuresOf("createMaintenanceAnnouncementOffering")} } }`,
       { input: { maintenanceUuid: m.uuid, offeringUuid: t.world.offering.uuid, impactLevel: "DEGRADED_PERFORMANCE" } },
       token,
     );
@@ -65,7 +67,7 @@ describe("GraphQL maintenance", () => {
     });
     const relinked = await t.gql(
       `mutation($input: UpdateMaintenanceAnnouncementOfferingInput!) {
-        updateMaintenanceAnnouncementOffering(input: $input) { ... on MaintenanceAnnouncementOffering { impactLevel impactDescription } ${FAILURE} } }`,
+        updateMaintenanceAnnouncementOffering(input: $input) { ... on MaintenanceAnnouncementOffering { impactLevel impactDescription } ${failuresOf("updateMaintenanceAnnouncementOffering")} } }`,
       { input: { id: globalId("MaintenanceAnnouncementOffering", link.data.createMaintenanceAnnouncementOffering.uuid), impactLevel: "FULL_OUTAGE", impactDescription: "Down" } },
       token,
     );
@@ -78,7 +80,7 @@ describe("GraphQL maintenance", () => {
     expect(links.data.maintenanceAnnouncementOfferings.totalCount).toBe(1);
 
     const updated = await t.gql(
-      `mutation($input: UpdateMaintenanceAnnouncementInput!) { updateMaintenanceAnnouncement(input: $input) { ${FIELDS} } }`,
+      `mutation($input: UpdateMaintenanceAnnouncementInput!) { updateMaintenanceAnnouncement(input: $input) { ${answer("updateMaintenanceAnnouncement")} } }`,
       { input: { id: globalId("MaintenanceAnnouncement", m.uuid), message: "Changed", maintenanceType: "SCHEDULED" } },
       token,
     );
@@ -89,7 +91,7 @@ describe("GraphQL maintenance", () => {
     });
 
     const deleted = await t.gql(
-      `mutation($id: ID!) { deleteMaintenanceAnnouncement(input: { id: $id }) { ... on Deletion { uuid deletedId } ${FAILURE} } }`,
+      `mutation($id: ID!) { deleteMaintenanceAnnouncement(input: { id: $id }) { ... on Deletion { uuid deletedId } ${failuresOf("deleteMaintenanceAnnouncement")} } }`,
       { id: globalId("MaintenanceAnnouncement", m.uuid) },
       token,
     );
@@ -103,10 +105,10 @@ describe("GraphQL maintenance", () => {
     const token = t.world.tokens.projectAdmin;
     const one = await t.gql(`query($uuid: ID!) { maintenanceAnnouncement(uuid: $uuid) { uuid } }`, { uuid: m.uuid }, token);
     expect(one).toEqual({ data: { maintenanceAnnouncement: null } });
-    const act = await t.gql(`mutation($id: ID!) { cancelMaintenance(input: { id: $id }) { ${FAILURE} } }`, { id: globalId("MaintenanceAnnouncement", m.uuid) }, token);
+    const act = await t.gql(`mutation($id: ID!) { cancelMaintenance(input: { id: $id }) { ${failuresOf("cancelMaintenance")} } }`, { id: globalId("MaintenanceAnnouncement", m.uuid) }, token);
     expect(act.data.cancelMaintenance).toEqual({ __typename: "NotFoundError", code: "NOT_FOUND", message: "Not found." });
     const create = await t.gql(
-      `mutation($input: CreateMaintenanceAnnouncementInput!) { createMaintenanceAnnouncement(input: $input) { ${FAILURE} } }`,
+      `mutation($input: CreateMaintenanceAnnouncementInput!) { createMaintenanceAnnouncement(input: $input) { ${failuresOf("createMaintenanceAnnouncement")} } }`,
       { input: { name: "x", scheduledStart: START, scheduledEnd: END, serviceProviderUuid: t.world.serviceProvider.uuid } },
       token,
     );
@@ -138,13 +140,13 @@ describe("GraphQL maintenance", () => {
   it("admin announcements: read by any user, written by staff only", async () => {
     const input = { description: "GraphQL notice", activeFrom: START, activeTo: END, type: "WARNING" };
     const CREATE = `mutation($input: CreateAdminAnnouncementInput!) {
-      createAdminAnnouncement(input: $input) { ... on AdminAnnouncement { uuid type maintenance { uuid } } ${FAILURE} } }`;
+      createAdminAnnouncement(input: $input) { ... on AdminAnnouncement { uuid type maintenance { uuid } } ${failuresOf("createAdminAnnouncement")} } }`;
     const denied = await t.gql(CREATE, { input }, t.world.tokens.providerOwner);
     expect(denied.data.createAdminAnnouncement).toMatchObject({ __typename: "PermissionDeniedError", code: "FORBIDDEN" });
     const created = await t.gql(CREATE, { input }, t.world.tokens.staff);
     expect(created.data.createAdminAnnouncement).toMatchObject({ type: "WARNING", maintenance: null });
     const updated = await t.gql(
-      `mutation($input: UpdateAdminAnnouncementInput!) { updateAdminAnnouncement(input: $input) { ... on AdminAnnouncement { description type } ${FAILURE} } }`,
+      `mutation($input: UpdateAdminAnnouncementInput!) { updateAdminAnnouncement(input: $input) { ... on AdminAnnouncement { description type } ${failuresOf("updateAdminAnnouncement")} } }`,
       { input: { id: globalId("AdminAnnouncement", created.data.createAdminAnnouncement.uuid), type: "DANGER" } },
       t.world.tokens.staff,
     );

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
-import { FAILURE, fieldsOf } from "../../test/support/graphql-failures.ts";
+import { failuresOf, fieldsOf } from "../../test/support/graphql-failures.ts";
 import { globalId } from "../../test/support/global-ids.ts";
 import { END, seedMaintenance, START } from "../../test/support/maintenance-fixtures.ts";
 import { toHex } from "../platform/ids.ts";
@@ -15,7 +15,7 @@ afterAll(() => t.close());
 
 const NOBODY = "0123456789ab4def8123456789abcdef";
 const ACT = (mutation: string) =>
-  `mutation($id: ID!) { ${mutation}(input: { id: $id }) { ... on MaintenanceAnnouncement { uuid state } ${FAILURE} } }`;
+  `mutation($id: ID!) { ${mutation}(input: { id: $id }) { ... on MaintenanceAnnouncement { uuid state } ${failuresOf(mutation)} } }`;
 
 describe("typed failures of maintenance mutations", () => {
   it("NotFoundError: an announcement or link that does not exist, or that the caller may not see", async () => {
@@ -29,7 +29,7 @@ describe("typed failures of maintenance mutations", () => {
     expect((await t.gql(ACT("scheduleMaintenance"), { id: globalId("MaintenanceAnnouncement", hidden.uuid) }, t.world.tokens.unrelated)).data.scheduleMaintenance.__typename).toBe("NotFoundError");
     const otherType = await t.gql(ACT("scheduleMaintenance"), { id: globalId("Offering", t.world.offering.uuid) }, owner);
     expect(otherType.data.scheduleMaintenance).toEqual({ __typename: "NotFoundError", code: "NOT_FOUND", message: "Not found." });
-    const LINK = `mutation($input: UpdateMaintenanceAnnouncementOfferingInput!) { updateMaintenanceAnnouncementOffering(input: $input) { ${FAILURE} } }`;
+    const LINK = `mutation($input: UpdateMaintenanceAnnouncementOfferingInput!) { updateMaintenanceAnnouncementOffering(input: $input) { ${failuresOf("updateMaintenanceAnnouncementOffering")} } }`;
     const link = await t.gql(LINK, { input: { id: globalId("MaintenanceAnnouncementOffering", NOBODY), impactLevel: "FULL_OUTAGE" } }, owner);
     expect(link.data.updateMaintenanceAnnouncementOffering.__typename).toBe("NotFoundError");
     const announcementAsLink = await t.gql(LINK, { input: { id: globalId("MaintenanceAnnouncement", hidden.uuid), impactLevel: "FULL_OUTAGE" } }, owner);
@@ -41,7 +41,7 @@ describe("typed failures of maintenance mutations", () => {
   it("PermissionDeniedError: support reads but may not change; only staff write system announcements", async () => {
     const m = await seedMaintenance(t);
     const update = await t.gql(
-      `mutation($input: UpdateMaintenanceAnnouncementInput!) { updateMaintenanceAnnouncement(input: $input) { ${FAILURE} } }`,
+      `mutation($input: UpdateMaintenanceAnnouncementInput!) { updateMaintenanceAnnouncement(input: $input) { ${failuresOf("updateMaintenanceAnnouncement")} } }`,
       { input: { id: globalId("MaintenanceAnnouncement", m.uuid), maintenanceType: "SECURITY" } },
       t.world.tokens.support,
     );
@@ -50,7 +50,7 @@ describe("typed failures of maintenance mutations", () => {
       data: { description: "Notice", activeFrom: new Date(START), activeTo: new Date(END) },
     });
     const edit = await t.gql(
-      `mutation($input: UpdateAdminAnnouncementInput!) { updateAdminAnnouncement(input: $input) { ${FAILURE} } }`,
+      `mutation($input: UpdateAdminAnnouncementInput!) { updateAdminAnnouncement(input: $input) { ${failuresOf("updateAdminAnnouncement")} } }`,
       { input: { id: globalId("AdminAnnouncement", toHex(announcement.id)), description: "Changed" } },
       t.world.tokens.providerOwner,
     );
@@ -59,7 +59,7 @@ describe("typed failures of maintenance mutations", () => {
 
   it("ValidationError: fields named as the input names them", async () => {
     const created = await t.gql(
-      `mutation($input: CreateMaintenanceAnnouncementInput!) { createMaintenanceAnnouncement(input: $input) { ${FAILURE} } }`,
+      `mutation($input: CreateMaintenanceAnnouncementInput!) { createMaintenanceAnnouncement(input: $input) { ${failuresOf("createMaintenanceAnnouncement")} } }`,
       { input: { name: "Backwards", scheduledStart: END, scheduledEnd: START, serviceProviderUuid: t.world.serviceProvider.uuid } },
       t.world.tokens.providerOwner,
     );
@@ -71,7 +71,7 @@ describe("typed failures of maintenance mutations", () => {
     const m = await seedMaintenance(t, "SCHEDULED");
     const again = await t.gql(ACT("scheduleMaintenance"), { id: globalId("MaintenanceAnnouncement", m.uuid) }, t.world.tokens.providerOwner);
     expect(again.data.scheduleMaintenance).toEqual({
-      __typename: "InvalidTransitionError",
+      __typename: "MaintenanceTransitionError",
       code: "CONFLICT",
       message: "Valid states for operation: Draft.",
       currentState: "SCHEDULED",
@@ -86,14 +86,14 @@ describe("typed failures of maintenance mutations", () => {
     const m = await seedMaintenance(t);
     const both = await t.gql(
       `mutation($id: ID!) {
-        schedule: scheduleMaintenance(input: { id: $id }) { ... on MaintenanceAnnouncement { uuid state } ${FAILURE} }
-        complete: completeMaintenance(input: { id: $id }) { ... on MaintenanceAnnouncement { uuid state } ${FAILURE} } }`,
+        schedule: scheduleMaintenance(input: { id: $id }) { ... on MaintenanceAnnouncement { uuid state } ${failuresOf("scheduleMaintenance")} }
+        complete: completeMaintenance(input: { id: $id }) { ... on MaintenanceAnnouncement { uuid state } ${failuresOf("completeMaintenance")} } }`,
       { id: globalId("MaintenanceAnnouncement", m.uuid) },
       t.world.tokens.providerOwner,
     );
     expect(both.errors).toBeUndefined();
     expect(both.data.schedule).toEqual({ uuid: m.uuid, state: "SCHEDULED" });
-    expect(both.data.complete).toMatchObject({ __typename: "InvalidTransitionError", currentState: "SCHEDULED", allowedFrom: ["IN_PROGRESS"] });
+    expect(both.data.complete).toMatchObject({ __typename: "MaintenanceTransitionError", currentState: "SCHEDULED", allowedFrom: ["IN_PROGRESS"] });
     const stored = await t.app.deps.db.maintenanceAnnouncement.findUniqueOrThrow({ where: { id: m.id }, select: { state: true } });
     expect(stored.state).toBe("SCHEDULED");
   });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FAILURE, fieldsOf } from "../../test/support/graphql-failures.ts";
+import { failuresOf, fieldsOf } from "../../test/support/graphql-failures.ts";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
 import { globalId } from "../../test/support/global-ids.ts";
 import { toHex } from "../platform/ids.ts";
@@ -8,7 +8,7 @@ import { toHex } from "../platform/ids.ts";
 
 const BASE = "/api/marketplace-offering-users/";
 const MISSING = "0123456789abcdef0123456789abcdef";
-const CREATE = `mutation($input: CreateOfferingUserInput!) { createOfferingUser(input: $input) { ... on OfferingUser { uuid } ${FAILURE} } }`;
+const CREATE = `mutation($input: CreateOfferingUserInput!) { createOfferingUser(input: $input) { ... on OfferingUser { uuid } ${failuresOf("createOfferingUser")} } }`;
 
 let t: TestApp;
 let owner: string;
@@ -43,7 +43,7 @@ describe("createOfferingUser over GraphQL", () => {
 
   it("a comment URL that is not a URL names serviceProviderCommentUrl", async () => {
     const ou = await t.world.offeringUser("OK");
-    const result = await t.gql(`mutation($id: ID!) { updateOfferingUserComments(input: { id: $id, serviceProviderCommentUrl: "nope" }) { ... on OfferingUser { uuid } ${FAILURE} } }`, { id: globalId("OfferingUser", ou.uuid) }, owner);
+    const result = await t.gql(`mutation($id: ID!) { updateOfferingUserComments(input: { id: $id, serviceProviderCommentUrl: "nope" }) { ... on OfferingUser { uuid } ${failuresOf("updateOfferingUserComments")} } }`, { id: globalId("OfferingUser", ou.uuid) }, owner);
     expect(fieldsOfResult(result)).toEqual({ serviceProviderCommentUrl: ["Enter a valid URL."] });
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { OfferingUserState } from "../generated/prisma/client.ts";
-import { FAILURE, fieldsOf } from "../../test/support/graphql-failures.ts";
+import { failuresOf, fieldsOf } from "../../test/support/graphql-failures.ts";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
 import { countSql } from "../../test/support/sql-counter.ts";
 import { globalId } from "../../test/support/global-ids.ts";
@@ -112,7 +112,7 @@ describe("offeringUser", () => {
 
 describe("mutations return the record or a typed failure", () => {
   const BEGIN = `mutation($id: ID!) {
-    beginCreatingOfferingUser(input: { id: $id }) { ... on OfferingUser { uuid state serviceProviderComment } ${FAILURE} } }`;
+    beginCreatingOfferingUser(input: { id: $id }) { ... on OfferingUser { uuid state serviceProviderComment } ${failuresOf("beginCreatingOfferingUser")} } }`;
 
   it("a transition returns the moved record", async () => {
     const ou = await t.world.offeringUser("CREATION_REQUESTED");
@@ -120,17 +120,19 @@ describe("mutations return the record or a typed failure", () => {
     expect(res).toEqual({ data: { beginCreatingOfferingUser: { uuid: ou.uuid, state: "CREATING", serviceProviderComment: "" } } });
   });
 
-  it("from a wrong state → InvalidTransitionError with Waldur's message, the current state and the states allowed", async () => {
+  it("from a wrong state → OfferingUserTransitionError naming the states, the current state and those allowed as enum values; REST keeps Waldur's integer", async () => {
     const ou = await t.world.offeringUser("OK");
     const res = await t.gql(BEGIN, { id: globalId("OfferingUser", ou.uuid) }, owner);
     expect(res.errors).toBeUndefined();
     expect(res.data.beginCreatingOfferingUser).toEqual({
-      __typename: "InvalidTransitionError",
+      __typename: "OfferingUserTransitionError",
       code: "INVALID_TRANSITION",
-      message: "Cannot transition to Creating from current state: 5. Valid states for operation: Requested, Error creating.",
+      message: "Cannot transition to Creating from current state: OK. Valid states for operation: Requested, Error creating.",
       currentState: "OK",
       allowedFrom: ["CREATION_REQUESTED", "ERROR_CREATING"],
     });
+    const rest = await t.http("POST", `/api/marketplace-offering-users/${ou.uuid}/begin_creating/`, { token: owner });
+    expect([rest.status, rest.body]).toEqual([400, { detail: "Cannot transition to Creating from current state: 5. Valid states for operation: Requested, Error creating." }]);
   });
 
   it("visible without UPDATE_OFFERING_USER → PermissionDeniedError; invisible → NotFoundError; nothing changes", async () => {
@@ -152,7 +154,7 @@ describe("mutations return the record or a typed failure", () => {
     const ou = await t.world.offeringUser("CREATING");
     const res = await t.gql(
       `mutation($id: ID!) {
-        setPendingAccountLinkingOfferingUser(input: { id: $id, comment: "x", commentUrl: "nope" }) { ... on OfferingUser { uuid } ${FAILURE} } }`,
+        setPendingAccountLinkingOfferingUser(input: { id: $id, comment: "x", commentUrl: "nope" }) { ... on OfferingUser { uuid } ${failuresOf("setPendingAccountLinkingOfferingUser")} } }`,
       { id: globalId("OfferingUser", ou.uuid) },
       owner,
     );
@@ -164,7 +166,7 @@ describe("mutations return the record or a typed failure", () => {
   it("createOfferingUser returns the record; a duplicate → ValidationError about the whole input", async () => {
     const user = await t.app.deps.db.user.create({ data: { username: "gql-create" } });
     const CREATE = `mutation($input: CreateOfferingUserInput!) {
-      createOfferingUser(input: $input) { ... on OfferingUser { state username offering { name } user { username } } ${FAILURE} } }`;
+      createOfferingUser(input: $input) { ... on OfferingUser { state username offering { name } user { username } } ${failuresOf("createOfferingUser")} } }`;
     const input = { offeringUuid: t.world.offering.uuid, userUuid: toHex(user.id), username: "gc" };
     const created = await t.gql(CREATE, { input }, owner);
     expect(created.data.createOfferingUser).toEqual({ state: "OK", username: "gc", offering: { name: "HPC" }, user: { username: "gql-create" } });
@@ -186,7 +188,7 @@ describe("mutations return the record or a typed failure", () => {
       updateOfferingUserComments(input: { id: $id, serviceProviderComment: "<b>hi</b><script>x</script>" }) { ... on OfferingUser { serviceProviderComment state } } }`;
     expect((await t.gql(COMMENT, { id }, owner)).data.updateOfferingUserComments).toEqual({ serviceProviderComment: "<b>hi</b>", state: "OK" });
 
-    const DELETE = `mutation($id: ID!) { deleteOfferingUser(input: { id: $id }) { ... on Deletion { uuid deletedId } ${FAILURE} } }`;
+    const DELETE = `mutation($id: ID!) { deleteOfferingUser(input: { id: $id }) { ... on Deletion { uuid deletedId } ${failuresOf("deleteOfferingUser")} } }`;
     expect((await t.gql(DELETE, { id }, t.world.tokens.projectAdmin)).data.deleteOfferingUser).toMatchObject({
       __typename: "PermissionDeniedError", message: "You do not have permission to delete this user.",
     });
@@ -199,7 +201,7 @@ describe("mutations return the record or a typed failure", () => {
   it("updateOfferingUserComments on a Deleted record → PermissionDeniedError", async () => {
     const ou = await t.world.offeringUser("DELETED");
     const res = await t.gql(
-      `mutation($id: ID!) { updateOfferingUserComments(input: { id: $id, serviceProviderComment: "x" }) { ... on OfferingUser { uuid } ${FAILURE} } }`,
+      `mutation($id: ID!) { updateOfferingUserComments(input: { id: $id, serviceProviderComment: "x" }) { ... on OfferingUser { uuid } ${failuresOf("updateOfferingUserComments")} } }`,
       { id: globalId("OfferingUser", ou.uuid) },
       owner,
     );
@@ -211,14 +213,14 @@ describe("mutations return the record or a typed failure", () => {
     const second = await t.world.offeringUser("OK");
     const res = await t.gql(
       `mutation($a: ID!, $b: ID!) {
-        a: beginCreatingOfferingUser(input: { id: $a }) { ... on OfferingUser { state } ${FAILURE} }
-        b: beginCreatingOfferingUser(input: { id: $b }) { ... on OfferingUser { state } ${FAILURE} } }`,
+        a: beginCreatingOfferingUser(input: { id: $a }) { ... on OfferingUser { state } ${failuresOf("beginCreatingOfferingUser")} }
+        b: beginCreatingOfferingUser(input: { id: $b }) { ... on OfferingUser { state } ${failuresOf("beginCreatingOfferingUser")} } }`,
       { a: globalId("OfferingUser", first.uuid), b: globalId("OfferingUser", second.uuid) },
       owner,
     );
     expect(res.errors).toBeUndefined();
     expect(res.data.a).toEqual({ state: "CREATING" });
-    expect(res.data.b).toMatchObject({ __typename: "InvalidTransitionError", currentState: "OK" });
+    expect(res.data.b).toMatchObject({ __typename: "OfferingUserTransitionError", currentState: "OK" });
   });
 
   it("an anonymous caller still gets UNAUTHENTICATED in errors, and a null result rather than an empty response", async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
-import { FAILURE } from "../../test/support/graphql-failures.ts";
+import { failuresOf } from "../../test/support/graphql-failures.ts";
 import { PERSONAS, type Persona } from "../../test/support/world.ts";
 import { makeResource, orderIn, userWithRoles } from "../../test/support/order-fixtures.ts";
 
@@ -84,7 +84,7 @@ describe("who may create an order", () => {
   it("over GraphQL the refusal is FORBIDDEN", async () => {
     const before = await written();
     const result = await t.gql(
-      `mutation($o: ID!, $p: ID!) { createOrder(input: { offeringUuid: $o, projectUuid: $p }) { ... on Order { uuid } ${FAILURE} } }`,
+      `mutation($o: ID!, $p: ID!) { createOrder(input: { offeringUuid: $o, projectUuid: $p }) { ... on Order { uuid } ${failuresOf("createOrder")} } }`,
       { o: t.world.offering.uuid, p: t.world.project.uuid },
       t.world.tokens.support,
     );

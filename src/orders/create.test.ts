@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
-import { FAILURE, fieldsOf } from "../../test/support/graphql-failures.ts";
+import { failuresOf, fieldsOf } from "../../test/support/graphql-failures.ts";
 import { makeOffering, makeResource, orderIn, userWithRoles } from "../../test/support/order-fixtures.ts";
 import { OFFERING_TYPES } from "./transitions.ts";
 
@@ -121,7 +121,7 @@ describe("validation", () => {
 });
 
 describe("validation over GraphQL names CreateOrderInput's fields", () => {
-  const CREATE = `mutation($input: CreateOrderInput!) { createOrder(input: $input) { ... on Order { uuid } ${FAILURE} } }`;
+  const CREATE = `mutation($input: CreateOrderInput!) { createOrder(input: $input) { ... on Order { uuid } ${failuresOf("createOrder")} } }`;
   const cases: Array<[string, Record<string, unknown>, Record<string, string[]>]> = [
     ["unknown offering", { offeringUuid: "0".repeat(32) }, { offeringUuid: ["Object does not exist."] }],
     ["update without resource", { type: "UPDATE" }, { resourceUuid: ["This field is required."] }],

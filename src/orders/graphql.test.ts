@@ -2,15 +2,15 @@ import { describe, expect, it } from "vitest";
 import { useSubscriptionApp } from "../../test/support/subscription-app.ts";
 import { primeFeed, sleep } from "../../test/support/ws.ts";
 import { orderIn } from "../../test/support/order-fixtures.ts";
-import { FAILURE } from "../../test/support/graphql-failures.ts";
+import { failuresOf } from "../../test/support/graphql-failures.ts";
 import { globalId } from "../../test/support/global-ids.ts";
 
 const { t, clients } = useSubscriptionApp();
 
 const CREATE = `mutation($input: CreateOrderInput!) { createOrder(input: $input) {
-  ... on Order { uuid state type resource { uuid state } } ${FAILURE} } }`;
+  ... on Order { uuid state type resource { uuid state } } ${failuresOf("createOrder")} } }`;
 const APPROVE = `mutation($id: ID!) { approveOrderByProvider(input: { id: $id }) {
-  ... on OrderActionResult { detail state order { uuid state providerReviewedBy { username } } } ${FAILURE} } }`;
+  ... on OrderActionResult { detail state order { uuid state providerReviewedBy { username } } } ${failuresOf("approveOrderByProvider")} } }`;
 const DONE = `mutation($id: ID!) { setOrderStateDone(input: { id: $id }) { ... on OrderActionResult { state order { resource { state } } } } }`;
 
 describe("orders over GraphQL", () => {
@@ -32,7 +32,7 @@ describe("orders over GraphQL", () => {
     });
     const again = await t.gql(APPROVE, { id }, t.world.tokens.providerOwner);
     expect(again.data.approveOrderByProvider).toEqual({
-      __typename: "InvalidTransitionError",
+      __typename: "OrderTransitionError",
       code: "CONFLICT",
       message: "Valid states for operation: pending-provider.",
       currentState: "EXECUTING",

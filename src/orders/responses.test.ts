@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
-import { FAILURE } from "../../test/support/graphql-failures.ts";
+import { failuresOf } from "../../test/support/graphql-failures.ts";
 import { responseProblems, WALDUR, waldurOperation } from "../../test/waldur/py-client-models.ts";
 import { toHex } from "../platform/ids.ts";
 
@@ -126,7 +126,7 @@ describe("order responses as py-client reads them", () => {
 
   it("Restore orders are Waldur's own: creating one is refused over GraphQL as over REST", async () => {
     const input = { offeringUuid: t.world.offering.uuid, projectUuid: t.world.project.uuid, type: "RESTORE" };
-    const res = await t.gql(`mutation($input: CreateOrderInput!) { createOrder(input: $input) { ... on Order { uuid } ${FAILURE} } }`, { input }, t.world.tokens.projectAdmin);
+    const res = await t.gql(`mutation($input: CreateOrderInput!) { createOrder(input: $input) { ... on Order { uuid } ${failuresOf("createOrder")} } }`, { input }, t.world.tokens.projectAdmin);
     expect(res.data.createOrder).toMatchObject({ __typename: "ValidationError", fields: [{ path: "type", message: '"Restore" is not a valid choice.' }] });
     const rest = await t.http("POST", "/api/marketplace-orders/", {
       token: t.world.tokens.projectAdmin,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
-import { FAILURE, fieldsOf } from "../../test/support/graphql-failures.ts";
+import { failuresOf, fieldsOf } from "../../test/support/graphql-failures.ts";
 import { parseUuid } from "../platform/ids.ts";
 
 /** start_date is a DRF DateField: anything but a real calendar date of years 1–9999 is a field error, never a 500 or non_field_errors. */
@@ -48,7 +48,7 @@ describe("order start_date", () => {
 
   it("GraphQL createOrder: year 0 is a startDate field error too", async () => {
     const result = await t.gql(
-      `mutation($input: CreateOrderInput!) { createOrder(input: $input) { ... on Order { uuid } ${FAILURE} } }`,
+      `mutation($input: CreateOrderInput!) { createOrder(input: $input) { ... on Order { uuid } ${failuresOf("createOrder")} } }`,
       { input: { offeringUuid: t.world.offering.uuid, projectUuid: t.world.project.uuid, startDate: "0000-01-01" } },
       t.world.tokens.projectAdmin,
     );

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
-import { FAILURE, fieldsOf } from "../../test/support/graphql-failures.ts";
+import { failuresOf, fieldsOf } from "../../test/support/graphql-failures.ts";
 import { globalId } from "../../test/support/global-ids.ts";
 import { orderIn } from "../../test/support/order-fixtures.ts";
 
@@ -10,10 +10,10 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const APPROVE = `mutation($input: ApproveOrderByProviderInput!) { approveOrderByProvider(input: $input) { ... on OrderActionResult { state } ${FAILURE} } }`;
-const DONE = `mutation($id: ID!) { setOrderStateDone(input: { id: $id }) { ... on OrderActionResult { state } ${FAILURE} } }`;
+const APPROVE = `mutation($input: ApproveOrderByProviderInput!) { approveOrderByProvider(input: $input) { ... on OrderActionResult { state } ${failuresOf("approveOrderByProvider")} } }`;
+const DONE = `mutation($id: ID!) { setOrderStateDone(input: { id: $id }) { ... on OrderActionResult { state } ${failuresOf("setOrderStateDone")} } }`;
 const BACKEND_ID = `mutation($id: ID!, $backendId: String!) {
-  setOrderBackendId(input: { id: $id, backendId: $backendId }) { ... on OrderBackendIdResult { changed order { backendId } } ${FAILURE} } }`;
+  setOrderBackendId(input: { id: $id, backendId: $backendId }) { ... on OrderBackendIdResult { changed order { backendId } } ${failuresOf("setOrderBackendId")} } }`;
 
 describe("order mutations answer their failures as typed results", () => {
   it("an order the caller cannot see is a NotFoundError", async () => {
@@ -50,7 +50,7 @@ describe("order mutations answer their failures as typed results", () => {
     expect(fieldsOf(notADictionary.data.approveOrderByProvider)).toEqual({ attributes: ["Expected a dictionary of items."] });
 
     const create = await t.gql(
-      `mutation($input: CreateOrderInput!) { createOrder(input: $input) { ... on Order { uuid } ${FAILURE} } }`,
+      `mutation($input: CreateOrderInput!) { createOrder(input: $input) { ... on Order { uuid } ${failuresOf("createOrder")} } }`,
       { input: { offeringUuid: t.world.offering.uuid, projectUuid: t.world.project.uuid, requestComment: "x".repeat(256) } },
       t.world.tokens.projectAdmin,
     );
@@ -62,7 +62,7 @@ describe("order mutations answer their failures as typed results", () => {
     const order = await orderIn(t.app.deps.db, t.world, "PENDING_PROVIDER");
     const done = await t.gql(DONE, { id: globalId("Order", order.uuid) }, t.world.tokens.providerOwner);
     expect(done.data.setOrderStateDone).toEqual({
-      __typename: "InvalidTransitionError",
+      __typename: "OrderTransitionError",
       code: "CONFLICT",
       message: "Valid states for operation: executing.",
       currentState: "PENDING_PROVIDER",
@@ -71,12 +71,12 @@ describe("order mutations answer their failures as typed results", () => {
 
     const executing = await orderIn(t.app.deps.db, t.world, "EXECUTING");
     const deleted = await t.gql(
-      `mutation($id: ID!) { deleteOrder(input: { id: $id }) { ... on Deletion { uuid } ${FAILURE} } }`,
+      `mutation($id: ID!) { deleteOrder(input: { id: $id }) { ... on Deletion { uuid } ${failuresOf("deleteOrder")} } }`,
       { id: globalId("Order", executing.uuid) },
       t.world.tokens.projectAdmin,
     );
     expect(deleted.data.deleteOrder).toMatchObject({
-      __typename: "InvalidTransitionError",
+      __typename: "OrderTransitionError",
       message: "Valid states for operation: pending-consumer, pending-provider.",
       currentState: "EXECUTING",
       allowedFrom: ["PENDING_CONSUMER", "PENDING_PROVIDER"],
@@ -87,14 +87,14 @@ describe("order mutations answer their failures as typed results", () => {
     const order = await orderIn(t.app.deps.db, t.world, "PENDING_PROVIDER");
     const result = await t.gql(
       `mutation($id: ID!) {
-        first: setOrderBackendId(input: { id: $id, backendId: "kept" }) { ... on OrderBackendIdResult { changed order { backendId } } ${FAILURE} }
-        second: setOrderStateDone(input: { id: $id }) { ... on OrderActionResult { state } ${FAILURE} } }`,
+        first: setOrderBackendId(input: { id: $id, backendId: "kept" }) { ... on OrderBackendIdResult { changed order { backendId } } ${failuresOf("setOrderBackendId")} }
+        second: setOrderStateDone(input: { id: $id }) { ... on OrderActionResult { state } ${failuresOf("setOrderStateDone")} } }`,
       { id: globalId("Order", order.uuid) },
       t.world.tokens.providerOwner,
     );
     expect(result.errors).toBeUndefined();
     expect(result.data.first).toEqual({ changed: true, order: { backendId: "kept" } });
-    expect(result.data.second).toMatchObject({ __typename: "InvalidTransitionError", currentState: "PENDING_PROVIDER" });
+    expect(result.data.second).toMatchObject({ __typename: "OrderTransitionError", currentState: "PENDING_PROVIDER" });
     expect(await t.app.deps.db.order.findUniqueOrThrow({ where: { id: order.id } })).toMatchObject({ backendId: "kept", state: "PENDING_PROVIDER" });
   });
 });

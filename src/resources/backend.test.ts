@@ -3,7 +3,7 @@ import { startTestApp, type TestApp } from "../../test/support/app.ts";
 import { globalId } from "../../test/support/global-ids.ts";
 import { PERSONAS, type Persona } from "../../test/support/world.ts";
 import { makeResource, userWithRoles } from "../../test/support/order-fixtures.ts";
-import { FAILURE, fieldsOf } from "../../test/support/graphql-failures.ts";
+import { failuresOf, fieldsOf } from "../../test/support/graphql-failures.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -97,7 +97,7 @@ describe("write-back errors name the input's fields over GraphQL, Waldur's field
   for (const [call, action, fields, restName, body] of cases) {
     it(`${Object.keys(fields)[0]} / ${restName}`, async () => {
       const resource = await fresh();
-      const result = await t.gql(`mutation($id: ID!) { outcome: ${call} { ${FAILURE} } }`, { id: globalId("Resource", resource.uuid) }, t.world.tokens.providerOwner);
+      const result = await t.gql(`mutation($id: ID!) { outcome: ${call} { ${failuresOf("setResourceBackendId")} } }`, { id: globalId("Resource", resource.uuid) }, t.world.tokens.providerOwner);
       expect(result.data.outcome).toMatchObject({ __typename: "ValidationError", code: "VALIDATION" });
       expect(fieldsOf(result.data.outcome)).toEqual(fields);
       const response = await post(`${BASE}/${resource.uuid}/${action}/`, body);

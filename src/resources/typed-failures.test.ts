@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
-import { FAILURE, fieldsOf } from "../../test/support/graphql-failures.ts";
+import { failuresOf, fieldsOf } from "../../test/support/graphql-failures.ts";
 import { globalId } from "../../test/support/global-ids.ts";
 import { makeResource } from "../../test/support/order-fixtures.ts";
 import type { Persona } from "../../test/support/world.ts";
@@ -13,7 +13,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const SET_AS_OK = `mutation($id: ID!) { setResourceAsOk(input: { id: $id }) { ... on ResourceStateResult { state } ${FAILURE} } }`;
+const SET_AS_OK = `mutation($id: ID!) { setResourceAsOk(input: { id: $id }) { ... on ResourceStateResult { state } ${failuresOf("setResourceAsOk")} } }`;
 const run = async (document: string, variables: Record<string, unknown>, persona: Persona = "providerOwner") => {
   const result = await t.gql(document, variables, t.world.tokens[persona]);
   expect(result.errors).toBeUndefined();
@@ -43,7 +43,7 @@ describe("typed failures of resource mutations", () => {
   it("a refused value is a ValidationError naming the input field", async () => {
     const resource = await makeResource(t.app.deps.db, t.world, "OK");
     const data = await run(
-      `mutation($id: ID!, $m: JSON!) { setResourceBackendMetadata(input: { id: $id, backendMetadata: $m }) { ${FAILURE} } }`,
+      `mutation($id: ID!, $m: JSON!) { setResourceBackendMetadata(input: { id: $id, backendMetadata: $m }) { ${failuresOf("setResourceBackendMetadata")} } }`,
       { id: globalId("Resource", resource.uuid), m: [1] },
     );
     expect(data.setResourceBackendMetadata).toMatchObject({ __typename: "ValidationError", code: "VALIDATION" });
@@ -54,7 +54,7 @@ describe("typed failures of resource mutations", () => {
     const resource = await makeResource(t.app.deps.db, t.world, "TERMINATED");
     const data = await run(SET_AS_OK, { id: globalId("Resource", resource.uuid) });
     expect(data.setResourceAsOk).toEqual({
-      __typename: "InvalidTransitionError",
+      __typename: "ResourceTransitionError",
       code: "CONFLICT",
       message: "Valid states for operation: Creating, Updating, Terminating, Erred.",
       currentState: "TERMINATED",
@@ -65,7 +65,7 @@ describe("typed failures of resource mutations", () => {
   it("membership sync on an offering that has not opted in is a ConflictError", async () => {
     const resource = await makeResource(t.app.deps.db, t.world, "OK");
     const data = await run(
-      `mutation($id: ID!) { setResourceMembershipSyncStatuses(input: { id: $id, statuses: [] }) { ... on MemberSyncReport { stored } ${FAILURE} } }`,
+      `mutation($id: ID!) { setResourceMembershipSyncStatuses(input: { id: $id, statuses: [] }) { ... on MemberSyncReport { stored } ${failuresOf("setResourceMembershipSyncStatuses")} } }`,
       { id: globalId("Resource", resource.uuid) },
     );
     expect(data.setResourceMembershipSyncStatuses).toEqual({
@@ -79,14 +79,14 @@ describe("typed failures of resource mutations", () => {
     const resource = await makeResource(t.app.deps.db, t.world, "OK");
     const data = await run(
       `mutation($id: ID!) {
-        first: setResourceBackendId(input: { id: $id, backendId: "slurm-1" }) { ... on ResourceBackendResult { changed resource { backendId project { name } } } ${FAILURE} }
-        second: setResourceAsOk(input: { id: $id }) { ... on ResourceStateResult { state } ${FAILURE} }
+        first: setResourceBackendId(input: { id: $id, backendId: "slurm-1" }) { ... on ResourceBackendResult { changed resource { backendId project { name } } } ${failuresOf("setResourceBackendId")} }
+        second: setResourceAsOk(input: { id: $id }) { ... on ResourceStateResult { state } ${failuresOf("setResourceAsOk")} }
       }`,
       { id: globalId("Resource", resource.uuid) },
     );
     const project = await t.app.deps.db.project.findUniqueOrThrow({ where: { id: t.world.project.id } });
     expect(data.first).toEqual({ changed: true, resource: { backendId: "slurm-1", project: { name: project.name } } });
-    expect(data.second).toMatchObject({ __typename: "InvalidTransitionError", currentState: "OK" });
+    expect(data.second).toMatchObject({ __typename: "ResourceTransitionError", currentState: "OK" });
     expect((await t.app.deps.db.resource.findUniqueOrThrow({ where: { id: resource.id } })).backendId).toBe("slurm-1");
   });
 });

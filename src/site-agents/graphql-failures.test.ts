@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
-import { FAILURE, fieldsOf } from "../../test/support/graphql-failures.ts";
+import { failuresOf, fieldsOf } from "../../test/support/graphql-failures.ts";
 import { globalId } from "../../test/support/global-ids.ts";
 
 let t: TestApp;
@@ -15,7 +15,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const UPDATE = `mutation($input: AgentIdentityUpdateInput!) { updateAgentIdentity(input: $input) { ... on AgentIdentity { uuid name } ${FAILURE} } }`;
+const UPDATE = `mutation($input: AgentIdentityUpdateInput!) { updateAgentIdentity(input: $input) { ... on AgentIdentity { uuid name } ${failuresOf("updateAgentIdentity")} } }`;
 const update = async (input: Record<string, unknown>, token = t.world.tokens.providerOwner) =>
   (await t.gql(UPDATE, { input }, token)).data.updateAgentIdentity;
 
@@ -27,7 +27,7 @@ describe("site agent mutations answer refusals as typed failures", () => {
   it("support sees the identity but may not change it: a PermissionDeniedError", async () => {
     expect(await update({ id: globalId("AgentIdentity", identity), version: "9" }, t.world.tokens.support)).toMatchObject({ __typename: "PermissionDeniedError", code: "FORBIDDEN" });
     const service = await t.gql(
-      `mutation($uuid: ID!) { registerAgentService(input: { identityUuid: $uuid, name: "s" }) { ... on AgentRegistration { created } ${FAILURE} } }`,
+      `mutation($uuid: ID!) { registerAgentService(input: { identityUuid: $uuid, name: "s" }) { ... on AgentRegistration { created } ${failuresOf("registerAgentService")} } }`,
       { uuid: identity },
       t.world.tokens.support,
     );
@@ -46,8 +46,8 @@ describe("site agent mutations answer refusals as typed failures", () => {
   it("a second mutation that fails leaves the first's result in place", async () => {
     const result = await t.gql(
       `mutation($o: ID!, $id: ID!) {
-        created: createAgentIdentity(input: { offeringUuid: $o, name: "first-of-two" }) { ... on AgentIdentity { name } ${FAILURE} }
-        refused: updateAgentIdentity(input: { id: $id, name: "second" }) { ... on AgentIdentity { name } ${FAILURE} }
+        created: createAgentIdentity(input: { offeringUuid: $o, name: "first-of-two" }) { ... on AgentIdentity { name } ${failuresOf("createAgentIdentity")} }
+        refused: updateAgentIdentity(input: { id: $id, name: "second" }) { ... on AgentIdentity { name } ${failuresOf("updateAgentIdentity")} }
       }`,
       { o: t.world.offering.uuid, id: globalId("AgentIdentity", "0".repeat(32)) },
       t.world.tokens.providerOwner,

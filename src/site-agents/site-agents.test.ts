@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
-import { FAILURE, fieldsOf } from "../../test/support/graphql-failures.ts";
+import { failuresOf, fieldsOf } from "../../test/support/graphql-failures.ts";
 import { PERSONAS, type Persona } from "../../test/support/world.ts";
 import { globalId } from "../../test/support/global-ids.ts";
 
@@ -185,7 +185,7 @@ describe("GraphQL", () => {
 
   it("names field errors as the input names them", async () => {
     const token = t.world.tokens.providerOwner;
-    const create = `mutation($input: AgentIdentityInput!) { createAgentIdentity(input: $input) { ... on AgentIdentity { uuid } ${FAILURE} } }`;
+    const create = `mutation($input: AgentIdentityInput!) { createAgentIdentity(input: $input) { ... on AgentIdentity { uuid } ${failuresOf("createAgentIdentity")} } }`;
     const fieldsOfCreate = async (input: Record<string, unknown>) => fieldsOf((await t.gql<any>(create, { input }, token)).data.createAgentIdentity);
     expect(await fieldsOfCreate({ version: "1" })).toEqual({ offeringUuid: ["This field is required."], name: ["This field is required."] });
     expect(await fieldsOfCreate({ offeringUuid: t.world.offering.uuid, name: "long-path", configFilePath: "p".repeat(501) })).toEqual({
@@ -200,7 +200,7 @@ describe("GraphQL", () => {
       token,
     );
     const processor = await t.gql<any>(
-      `mutation($uuid: ID!, $type: String) { registerAgentProcessor(input: { serviceUuid: $uuid, name: "p", backendType: $type }) { ... on AgentRegistration { created } ${FAILURE} } }`,
+      `mutation($uuid: ID!, $type: String) { registerAgentProcessor(input: { serviceUuid: $uuid, name: "p", backendType: $type }) { ... on AgentRegistration { created } ${failuresOf("registerAgentProcessor")} } }`,
       { uuid: service.data.registerAgentService.service.uuid, type: "b".repeat(256) },
       token,
     );

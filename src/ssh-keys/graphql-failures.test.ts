@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
-import { FAILURE, fieldsOf } from "../../test/support/graphql-failures.ts";
+import { failuresOf, fieldsOf } from "../../test/support/graphql-failures.ts";
 import { ed25519Key } from "../../test/support/ssh-test-keys.ts";
 import { globalId } from "../../test/support/global-ids.ts";
 
@@ -10,8 +10,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const CREATE = `mutation($input: CreateSshKeyInput!) { createSshKey(input: $input) { ... on SshKey { uuid name } ${FAILURE} } }`;
-const DELETE = `mutation($id: ID!) { deleteSshKey(input: { id: $id }) { ... on Deletion { uuid } ${FAILURE} } }`;
+const CREATE = `mutation($input: CreateSshKeyInput!) { createSshKey(input: $input) { ... on SshKey { uuid name } ${failuresOf("createSshKey")} } }`;
+const DELETE = `mutation($id: ID!) { deleteSshKey(input: { id: $id }) { ... on Deletion { uuid } ${failuresOf("deleteSshKey")} } }`;
 const create = async (input: Record<string, unknown>, token: string) => (await t.gql(CREATE, { input }, token)).data.createSshKey;
 
 describe("SSH key mutations answer refusals as typed failures", () => {
@@ -46,8 +46,8 @@ describe("SSH key mutations answer refusals as typed failures", () => {
   it("a second mutation that fails leaves the first's result in place", async () => {
     const result = await t.gql(
       `mutation($k: String!, $id: ID!) {
-        created: createSshKey(input: { publicKey: $k, name: "first-of-two" }) { ... on SshKey { name } ${FAILURE} }
-        refused: deleteSshKey(input: { id: $id }) { ... on Deletion { uuid } ${FAILURE} }
+        created: createSshKey(input: { publicKey: $k, name: "first-of-two" }) { ... on SshKey { name } ${failuresOf("createSshKey")} }
+        refused: deleteSshKey(input: { id: $id }) { ... on Deletion { uuid } ${failuresOf("deleteSshKey")} }
       }`,
       { k: ed25519Key(), id: globalId("SshKey", "0".repeat(32)) },
       t.world.tokens.projectMember,

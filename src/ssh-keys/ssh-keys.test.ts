@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
-import { FAILURE, fieldsOf } from "../../test/support/graphql-failures.ts";
+import { failuresOf, fieldsOf } from "../../test/support/graphql-failures.ts";
 import type { Persona } from "../../test/support/world.ts";
 import { userWithRoles } from "../../test/support/order-fixtures.ts";
 import { toHex } from "../platform/ids.ts";
@@ -260,8 +260,8 @@ describe("GET /api/marketplace-service-providers/{uuid}/keys/", () => {
 });
 
 describe("SSH keys over GraphQL", () => {
-  const CREATE = `mutation($input: CreateSshKeyInput!) { createSshKey(input: $input) { ... on SshKey { uuid name type isShared user { username } } ${FAILURE} } }`;
-  const DELETE = `mutation($id: ID!) { deleteSshKey(input: { id: $id }) { ... on Deletion { uuid } ${FAILURE} } }`;
+  const CREATE = `mutation($input: CreateSshKeyInput!) { createSshKey(input: $input) { ... on SshKey { uuid name type isShared user { username } } ${failuresOf("createSshKey")} } }`;
+  const DELETE = `mutation($id: ID!) { deleteSshKey(input: { id: $id }) { ... on Deletion { uuid } ${failuresOf("deleteSshKey")} } }`;
 
   it("creates, lists, retrieves and deletes; validation errors are named as the input names its fields", async () => {
     const token = t.world.tokens.providerManager;

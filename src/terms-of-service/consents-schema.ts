@@ -39,7 +39,7 @@ builder.mutationFields((t) => ({
   }),
   revokeOfferingConsent: t.prismaField({
     type: "UserOfferingConsent",
-    ...resultOr(ON_OBJECT),
+    ...resultOr(ON_OBJECT, ValidationError),
     args: { input: t.arg({ type: idInput("revokeOfferingConsent"), required: true }) },
     resolve: (query, _r, { input }, ctx) => consents.revokeConsent(ctx, uuidOf("UserOfferingConsent", input.id), query),
   }),

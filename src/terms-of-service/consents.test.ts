@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
-import { FAILURE, fieldsOf } from "../../test/support/graphql-failures.ts";
+import { failuresOf, fieldsOf } from "../../test/support/graphql-failures.ts";
 import { globalId } from "../../test/support/global-ids.ts";
 
 const DAY = 86_400_000;
@@ -113,7 +113,7 @@ describe("offerings the caller cannot see", () => {
       expect(terms.body).toEqual([]);
     }
     const graphql = await t.gql(
-      `mutation($o: ID!) { grantOfferingConsent(input: { offeringUuid: $o }) { ... on UserOfferingConsent { uuid } ${FAILURE} } }`,
+      `mutation($o: ID!) { grantOfferingConsent(input: { offeringUuid: $o }) { ... on UserOfferingConsent { uuid } ${failuresOf("grantOfferingConsent")} } }`,
       { o: draft.uuid },
       t.world.tokens.unrelated,
     );
@@ -131,8 +131,8 @@ describe("offerings the caller cannot see", () => {
 });
 
 describe("errors over GraphQL name GraphQL's arguments", () => {
-  const GRANT = `mutation($o: ID!) { grantOfferingConsent(input: { offeringUuid: $o }) { ... on UserOfferingConsent { uuid } ${FAILURE} } }`;
-  const REVOKE = `mutation($id: ID!) { revokeOfferingConsent(input: { id: $id }) { ... on UserOfferingConsent { revocationDate } ${FAILURE} } }`;
+  const GRANT = `mutation($o: ID!) { grantOfferingConsent(input: { offeringUuid: $o }) { ... on UserOfferingConsent { uuid } ${failuresOf("grantOfferingConsent")} } }`;
+  const REVOKE = `mutation($id: ID!) { revokeOfferingConsent(input: { id: $id }) { ... on UserOfferingConsent { revocationDate } ${failuresOf("revokeOfferingConsent")} } }`;
   const grant = async (o: string, token: string) => (await t.gql(GRANT, { o }, token)).data.grantOfferingConsent;
   const revoke = async (uuid: string, token: string) =>
     (await t.gql(REVOKE, { id: globalId("UserOfferingConsent", uuid) }, token)).data.revokeOfferingConsent;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
-import { FAILURE, fieldsOf } from "../../test/support/graphql-failures.ts";
+import { failuresOf, fieldsOf } from "../../test/support/graphql-failures.ts";
 import { globalId } from "../../test/support/global-ids.ts";
 
 let t: TestApp;
@@ -13,9 +13,9 @@ const UNKNOWN = globalId("OfferingTermsOfService", "0".repeat(32));
 const owner = () => t.world.tokens.providerOwner;
 
 const CREATE = `mutation($input: CreateTermsOfServiceInput!) {
-  createOfferingTermsOfService(input: $input) { ... on OfferingTermsOfService { uuid version } ${FAILURE} } }`;
+  createOfferingTermsOfService(input: $input) { ... on OfferingTermsOfService { uuid version } ${failuresOf("createOfferingTermsOfService")} } }`;
 const UPDATE = `mutation($input: TermsOfServiceInput!) {
-  updateOfferingTermsOfService(input: $input) { ... on OfferingTermsOfService { uuid gracePeriodDays } ${FAILURE} } }`;
+  updateOfferingTermsOfService(input: $input) { ... on OfferingTermsOfService { uuid gracePeriodDays } ${failuresOf("updateOfferingTermsOfService")} } }`;
 const create = async (input: Record<string, unknown>, token = owner()) => (await t.gql(CREATE, { input }, token)).data.createOfferingTermsOfService;
 const update = async (input: Record<string, unknown>, token = owner()) => (await t.gql(UPDATE, { input }, token)).data.updateOfferingTermsOfService;
 
@@ -34,12 +34,12 @@ describe("terms-of-service mutations answer refusals as typed failures", () => {
     expect(await create({ offeringUuid, version: "1" }, t.world.tokens.projectMember)).toMatchObject({ __typename: "PermissionDeniedError", code: "FORBIDDEN" });
     expect(await create({ offeringUuid, version: "1", isActive: true })).toMatchObject({ version: "1" });
     const granted = await t.gql(
-      `mutation($o: ID!) { grantOfferingConsent(input: { offeringUuid: $o }) { ... on UserOfferingConsent { uuid } ${FAILURE} } }`,
+      `mutation($o: ID!) { grantOfferingConsent(input: { offeringUuid: $o }) { ... on UserOfferingConsent { uuid } ${failuresOf("grantOfferingConsent")} } }`,
       { o: offeringUuid },
       t.world.tokens.projectMember,
     );
     const revoked = await t.gql(
-      `mutation($id: ID!) { revokeOfferingConsent(input: { id: $id }) { ... on UserOfferingConsent { uuid } ${FAILURE} } }`,
+      `mutation($id: ID!) { revokeOfferingConsent(input: { id: $id }) { ... on UserOfferingConsent { uuid } ${failuresOf("revokeOfferingConsent")} } }`,
       { id: globalId("UserOfferingConsent", granted.data.grantOfferingConsent.uuid) },
       t.world.tokens.support,
     );
@@ -62,8 +62,8 @@ describe("terms-of-service mutations answer refusals as typed failures", () => {
     const offeringUuid = await freshOffering("Two");
     const result = await t.gql(
       `mutation($o: ID!, $id: ID!) {
-        created: createOfferingTermsOfService(input: { offeringUuid: $o, version: "first-of-two" }) { ... on OfferingTermsOfService { version } ${FAILURE} }
-        refused: updateOfferingTermsOfService(input: { id: $id, gracePeriodDays: 1 }) { ... on OfferingTermsOfService { version } ${FAILURE} }
+        created: createOfferingTermsOfService(input: { offeringUuid: $o, version: "first-of-two" }) { ... on OfferingTermsOfService { version } ${failuresOf("createOfferingTermsOfService")} }
+        refused: updateOfferingTermsOfService(input: { id: $id, gracePeriodDays: 1 }) { ... on OfferingTermsOfService { version } ${failuresOf("updateOfferingTermsOfService")} }
       }`,
       { o: offeringUuid, id: UNKNOWN },
       owner(),

@@ -1,4 +1,4 @@
-import { ConflictError, ValidationError } from "../platform/errors.ts";
+import { ValidationError } from "../platform/errors.ts";
 import { builder, nullIfMissing } from "../graphql/builder.ts";
 import { collectionInputs } from "../graphql/collection-inputs.ts";
 import { connectionType, nodesQuery, pageArgs, toPage, relayConnection } from "../graphql/pagination.ts";
@@ -184,13 +184,13 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   createOfferingTermsOfService: t.prismaField({
     type: "OfferingTermsOfService",
-    ...resultOr(CREATES, ConflictError),
+    ...resultOr(CREATES),
     args: { input: t.arg({ type: CreateTermsInput, required: true }) },
     resolve: (query, _r, { input }, ctx) => terms.createTerms(ctx, { ...input, offering: String(input.offeringUuid) }, query),
   }),
   updateOfferingTermsOfService: t.prismaField({
     type: "OfferingTermsOfService",
-    ...resultOr(ON_OBJECT, ValidationError, ConflictError),
+    ...resultOr(ON_OBJECT, ValidationError),
     args: { input: t.arg({ type: TermsInput, required: true }) },
     resolve: (query, _r, { input }, ctx) => terms.updateTerms(ctx, uuidOf("OfferingTermsOfService", input.id), input, query),
   }),

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
-import { FAILURE, fieldsOf } from "../../test/support/graphql-failures.ts";
+import { failuresOf, fieldsOf } from "../../test/support/graphql-failures.ts";
 import type { Persona } from "../../test/support/world.ts";
 
 let t: TestApp;
@@ -172,7 +172,7 @@ describe("terms-of-service configurations", () => {
     const { url } = await freshOffering("GraphQL");
     const offeringUuid = url.split("/").at(-2);
     const create = `mutation($o: ID!, $v: String!) { createOfferingTermsOfService(input: { offeringUuid: $o, version: $v, isActive: true }) {
-      ... on OfferingTermsOfService { uuid isActive gracePeriodDays offering { name } } ${FAILURE} } }`;
+      ... on OfferingTermsOfService { uuid isActive gracePeriodDays offering { name } } ${failuresOf("createOfferingTermsOfService")} } }`;
     const created = await t.gql(create, { o: offeringUuid, v: "g1" }, t.world.tokens.providerOwner);
     expect(created.data.createOfferingTermsOfService).toMatchObject({ isActive: true, gracePeriodDays: 60, offering: { name: "GraphQL" } });
     const again = (await t.gql(create, { o: offeringUuid, v: "g2" }, t.world.tokens.providerOwner)).data.createOfferingTermsOfService;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
 import { globalId } from "../../test/support/global-ids.ts";
-import { FAILURE, fieldsOf } from "../../test/support/graphql-failures.ts";
+import { failuresOf, fieldsOf } from "../../test/support/graphql-failures.ts";
 import { makeResource } from "../../test/support/order-fixtures.ts";
 
 let t: TestApp;
@@ -15,10 +15,10 @@ const UNKNOWN = "0".repeat(32);
 
 const SET_USAGE = `mutation($r: ID, $usages: [UsageReportInput!]!) {
   setComponentUsage(input: { resourceUuid: $r, usages: $usages }) {
-    ... on SetComponentUsagePayload { componentUsages { uuid type usage resource { uuid } } } ${FAILURE} } }`;
+    ... on SetComponentUsagePayload { componentUsages { uuid type usage resource { uuid } } } ${failuresOf("setComponentUsage")} } }`;
 const SET_USER_USAGES = `mutation($u: ID!, $usages: [UserUsageReportInput!]!) {
   setComponentUserUsages(input: { componentUsageUuid: $u, usages: $usages }) {
-    ... on SetComponentUserUsagesPayload { componentUserUsages { username usage componentUsage { uuid } } } ${FAILURE} } }`;
+    ... on SetComponentUserUsagesPayload { componentUserUsages { username usage componentUsage { uuid } } } ${failuresOf("setComponentUserUsages")} } }`;
 
 const setUsage = async (variables: Record<string, unknown>, token = owner()) => (await t.gql(SET_USAGE, variables, token)).data.setComponentUsage;
 
@@ -43,7 +43,7 @@ describe("usage mutations answer refusals as typed failures", () => {
     const users = await t.gql(SET_USER_USAGES, { u: UNKNOWN, usages: [{ username: "x", usage: "1" }] }, owner());
     expect(users.data.setComponentUserUsages).toEqual({ __typename: "NotFoundError", code: "NOT_FOUND", message: "Not found." });
     const limit = await t.gql(
-      `mutation($id: ID!) { updateComponentUserUsageLimit(input: { id: $id, limit: "1" }) { ... on ComponentUserUsageLimit { limit } ${FAILURE} } }`,
+      `mutation($id: ID!) { updateComponentUserUsageLimit(input: { id: $id, limit: "1" }) { ... on ComponentUserUsageLimit { limit } ${failuresOf("updateComponentUserUsageLimit")} } }`,
       { id: globalId("ComponentUserUsageLimit", UNKNOWN) },
       owner(),
     );
@@ -75,9 +75,9 @@ describe("usage mutations answer refusals as typed failures", () => {
     const result = await t.gql(
       `mutation($r: ID!, $u: ID!) {
         reported: setComponentUsage(input: { resourceUuid: $r, usages: [{ type: "cpu", amount: "3" }] }) {
-          ... on SetComponentUsagePayload { componentUsages { usage } } ${FAILURE} }
+          ... on SetComponentUsagePayload { componentUsages { usage } } ${failuresOf("setComponentUsage")} }
         refused: setComponentUserUsages(input: { componentUsageUuid: $u, usages: [{ username: "x", usage: "1" }] }) {
-          ... on SetComponentUserUsagesPayload { componentUserUsages { uuid } } ${FAILURE} }
+          ... on SetComponentUserUsagesPayload { componentUserUsages { uuid } } ${failuresOf("setComponentUserUsages")} }
       }`,
       { r: resource.uuid, u: UNKNOWN },
       owner(),

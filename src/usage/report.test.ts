@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
-import { FAILURE, fieldsOf } from "../../test/support/graphql-failures.ts";
+import { failuresOf, fieldsOf } from "../../test/support/graphql-failures.ts";
 import { makeResource } from "../../test/support/order-fixtures.ts";
 import { billingPeriodOf, dateOnly } from "./amounts.ts";
 
@@ -136,7 +136,7 @@ describe("set_usage", () => {
 
 describe("setComponentUsage over GraphQL names its arguments", () => {
   const SET = `mutation($r: ID, $p: ID, $usages: [UsageReportInput!]!) {
-    setComponentUsage(input: { resourceUuid: $r, planPeriodUuid: $p, usages: $usages }) { ... on SetComponentUsagePayload { __typename } ${FAILURE} } }`;
+    setComponentUsage(input: { resourceUuid: $r, planPeriodUuid: $p, usages: $usages }) { ... on SetComponentUsagePayload { __typename } ${failuresOf("setComponentUsage")} } }`;
   const CPU = [{ type: "cpu", amount: "1" }];
   const cases: Array<[string, (r: { uuid: string }) => Record<string, unknown>, Record<string, string[]>]> = [
     ["neither resource nor plan period", () => ({ usages: CPU }), { input: ["Either plan_period or resource should be provided."] }],

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
-import { FAILURE, fieldsOf } from "../../test/support/graphql-failures.ts";
+import { failuresOf, fieldsOf } from "../../test/support/graphql-failures.ts";
 import type { Persona } from "../../test/support/world.ts";
 import { makeOffering, makeResource, userWithRoles } from "../../test/support/order-fixtures.ts";
 import { toHex } from "../platform/ids.ts";
@@ -185,7 +185,7 @@ describe("per-user component limits over GraphQL", () => {
     const token = owner();
     const create = `mutation($r: ID!, $u: ID!, $limit: String!) {
       createComponentUserUsageLimit(input: { resourceUuid: $r, userUuid: $u, componentType: "cpu", limit: $limit }) {
-        ... on ComponentUserUsageLimit { uuid limit component { type } username resource { name } } ${FAILURE} } }`;
+        ... on ComponentUserUsageLimit { uuid limit component { type } username resource { name } } ${failuresOf("createComponentUserUsageLimit")} } }`;
     const created = (await t.gql(create, { r: resource.uuid, u: user, limit: "12" }, token)).data.createComponentUserUsageLimit;
     expect(created).toMatchObject({ limit: "12.00", component: { type: "cpu" }, resource: { name: "limited" } });
     const bad = (await t.gql(create, { r: resource.uuid, u: user, limit: "-1" }, token)).data.createComponentUserUsageLimit;
@@ -199,7 +199,7 @@ describe("per-user component limits over GraphQL", () => {
       token,
     );
     expect(updated.data.updateComponentUserUsageLimit.limit).toBe("0.00");
-    const remove = `mutation($id: ID!) { deleteComponentUserUsageLimit(input: { id: $id }) { ... on Deletion { uuid } ${FAILURE} } }`;
+    const remove = `mutation($id: ID!) { deleteComponentUserUsageLimit(input: { id: $id }) { ... on Deletion { uuid } ${failuresOf("deleteComponentUserUsageLimit")} } }`;
     const limitId = globalId("ComponentUserUsageLimit", created.uuid);
     const forbidden = await t.gql(remove, { id: limitId }, t.world.tokens.projectMember);
     expect(forbidden.data.deleteComponentUserUsageLimit).toMatchObject({ __typename: "PermissionDeniedError", code: "FORBIDDEN" });
@@ -209,7 +209,7 @@ describe("per-user component limits over GraphQL", () => {
 });
 
 describe("per-user limit errors over GraphQL name CreateComponentUserUsageLimitInput's fields", () => {
-  const CREATE = `mutation($input: CreateComponentUserUsageLimitInput!) { createComponentUserUsageLimit(input: $input) { ... on ComponentUserUsageLimit { uuid } ${FAILURE} } }`;
+  const CREATE = `mutation($input: CreateComponentUserUsageLimitInput!) { createComponentUserUsageLimit(input: $input) { ... on ComponentUserUsageLimit { uuid } ${failuresOf("createComponentUserUsageLimit")} } }`;
   const createOver = async (input: Record<string, unknown>) => {
     const result = (await t.gql(CREATE, { input: { resourceUuid: resource.uuid, limit: "1", ...input } }, owner())).data.createComponentUserUsageLimit;
     return "code" in result ? { code: result.code, fields: fieldsOf(result) } : undefined;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
-import { FAILURE, fieldsOf } from "../../test/support/graphql-failures.ts";
+import { failuresOf, fieldsOf } from "../../test/support/graphql-failures.ts";
 import { PERSONAS, type Persona } from "../../test/support/world.ts";
 import { makeResource } from "../../test/support/order-fixtures.ts";
 import { parseUuid } from "../platform/ids.ts";
@@ -107,7 +107,7 @@ describe("setComponentUserUsages over GraphQL", () => {
     const result = await t.gql(
       `mutation($u: ID!) {
         setComponentUserUsages(input: { componentUsageUuid: $u, usages: [{ username: "x", usage: "1", offeringUserUuid: "${"0".repeat(32)}" }] }) {
-          ... on SetComponentUserUsagesPayload { componentUserUsages { uuid } } ${FAILURE} } }`,
+          ... on SetComponentUserUsagesPayload { componentUserUsages { uuid } } ${failuresOf("setComponentUserUsages")} } }`,
       { u: usage.uuid },
       owner(),
     );

@@ -2,7 +2,7 @@
 // client preset over schema.graphql, the public graph: relations as objects, enums rather than REST's labels.
 // `scripts/codegen-check.sh` generates ./gql and type-checks this file with it.
 import { graphql } from "./gql";
-import type { DashboardQuery, SetOkMutation, SetOkMutationVariables, ChangesSubscription } from "./gql/graphql";
+import type { DashboardQuery, OfferingUserState, SetOkMutation, SetOkMutationVariables, ChangesSubscription } from "./gql/graphql";
 
 export const Dashboard = graphql(`
   query Dashboard($first: Int, $after: String, $filter: OfferingUserFilter) {
@@ -28,8 +28,7 @@ export const SetOk = graphql(`
       __typename
       ... on OfferingUser { id state }
       ... on Error { message code }
-      ... on ValidationError { fields { path message } }
-      ... on InvalidTransitionError { currentState allowedFrom }
+      ... on OfferingUserTransitionError { currentState allowedFrom }
     }
   }
 `);
@@ -47,10 +46,13 @@ export function describe(answer: SetOkMutation): string {
   switch (result.__typename) {
     case "OfferingUser":
       return `now ${result.state satisfies string}`;
-    case "InvalidTransitionError":
-      return `${result.currentState} is not one of ${result.allowedFrom.join(", ")}`;
+    case "OfferingUserTransitionError": {
+      const allowed: OfferingUserState[] = result.allowedFrom;
+      return `${result.currentState satisfies OfferingUserState} is not one of ${allowed.join(", ")}`;
+    }
+    // @ts-expect-error setOk takes nothing but the id, so its union has no ValidationError for a client to handle
     case "ValidationError":
-      return result.fields.map((field) => `${field.path}: ${field.message}`).join("; ");
+      return "unreachable";
     default:
       return result.message;
   }

@@ -45,10 +45,9 @@ export async function gql(query, variables = {}, { token = session.token } = {})
   return body.data;
 }
 
-const FAILURE = `__typename
-  ... on Error { message code }
-  ... on ValidationError { fields { path message } }
-  ... on InvalidTransitionError { currentState allowedFrom }`;
+/** Every typed failure's message; a union lists only the failures its mutation can produce, so the rest is per mutation. */
+const FAILURE = "__typename ... on Error { message code }";
+const FIELD_ERRORS = "... on ValidationError { fields { path message } }";
 
 /** A username and password traded for a token (the `obtainToken` mutation); throws with the typed failure's message. */
 export async function obtainToken(username, password) {
@@ -62,21 +61,23 @@ export async function obtainToken(username, password) {
   return result.token;
 }
 
-/** What each kind of object's transition mutations answer on success. */
+/** What each kind of object's transition mutations answer on success, and how its state machine refuses one. */
 const SUCCESS = {
-  OfferingUser: "... on OfferingUser { id state }",
-  Order: "... on OrderActionResult { state order { id state } }",
-  MaintenanceAnnouncement: "... on MaintenanceAnnouncement { id state }",
+  OfferingUser: "... on OfferingUser { id state } ... on OfferingUserTransitionError { currentState allowedFrom }",
+  Order: "... on OrderActionResult { state order { id state } } ... on OrderTransitionError { currentState allowedFrom }",
+  MaintenanceAnnouncement: "... on MaintenanceAnnouncement { id state } ... on MaintenanceTransitionError { currentState allowedFrom }",
 };
 
 /**
- * Runs an `availableTransitions` entry: `mutation` is the mutation's name, `input` its input object. Answers the
- * union's member: the new state (`{ __typename, state }`) or a typed failure (`{ __typename, message, fields, … }`).
+ * Runs an `availableTransitions` entry: `mutation` is the mutation's name, `input` its input object (`takesFields`:
+ * more than the id, which may be refused field by field). Answers the union's member: the new state
+ * (`{ __typename, state }`) or a typed failure (`{ __typename, message, fields, … }`).
  */
-export async function runTransition(kind, mutation, input) {
+export async function runTransition(kind, mutation, input, { takesFields = false } = {}) {
   if (!/^[a-z][A-Za-z]*$/.test(mutation) || !SUCCESS[kind]) throw new RequestError(`Unknown action ${mutation}.`);
   const inputType = `${mutation[0].toUpperCase()}${mutation.slice(1)}Input`;
-  const data = await gql(`mutation Transition($input: ${inputType}!) { result: ${mutation}(input: $input) { ${SUCCESS[kind]} ${FAILURE} } }`, { input });
+  const failures = takesFields ? `${FAILURE} ${FIELD_ERRORS}` : FAILURE;
+  const data = await gql(`mutation Transition($input: ${inputType}!) { result: ${mutation}(input: $input) { ${SUCCESS[kind]} ${failures} } }`, { input });
   return data.result;
 }
 

@@ -174,7 +174,7 @@ export function offeringUsersPanel({ onOfferings, onError }) {
       const input = { id: user.id };
       if (TAKES_COMMENT.has(transition.mutation)) Object.assign(input, { comment: comment.value, commentUrl: commentUrl.value });
       try {
-        const result = await runTransition("OfferingUser", transition.mutation, input);
+        const result = await runTransition("OfferingUser", transition.mutation, input, { takesFields: TAKES_COMMENT.has(transition.mutation) });
         const failed = result.__typename !== "OfferingUser";
         outcome = { failed, text: failed ? describeFailure(result) : `Now ${humanize(result.state)}.` };
         if (!failed) draft = {};
