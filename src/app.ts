@@ -1,3 +1,4 @@
+import { followRoleChanges, ROLE_CHANGE_EVENTS } from "./offering-users/allocations.ts";
 import type { Server } from "node:http";
 import { serve } from "@hono/node-server";
 import { Hono } from "hono";
@@ -13,7 +14,7 @@ import { observeHttp } from "./observability/http.ts";
 import { createLogger, type Logger } from "./observability/logger.ts";
 import { brokerReports, countingPublishes, countWebSocketConnections, GatewayMetrics, metricsEndpoint, observePubSub } from "./observability/metrics.ts";
 import { openPubSub, type PubSubHandle } from "./platform/pubsub.ts";
-import type { Topics } from "./topics.ts";
+import type { Topics } from "./platform/topics.ts";
 import { clearGrantsAfter, watchGrantChanges } from "./auth/grants-cache.ts";
 import { TokenSessions, watchTokenSessions } from "./auth/tokens-sessions.ts";
 import { openTokenBuckets } from "./platform/token-bucket.ts";
@@ -102,8 +103,9 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
       follow: async (ctx, tx, outbox, event) => {
         clearGrantsAfter(ctx.sessions.grants, outbox, event.type);
         if (agentBroker) await followForAgents(ctx, tx, outbox, event);
+        await followRoleChanges(ctx, tx, outbox, event);
       },
-      writesFor: (type) => Boolean(agentBroker) && agentsHearOf(type),
+      writesFor: (type) => ROLE_CHANGE_EVENTS.has(type) || (Boolean(agentBroker) && agentsHearOf(type)),
     },
     writeGate,
   };

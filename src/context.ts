@@ -7,11 +7,9 @@ import type { Db } from "./platform/database.ts";
 import { type DomainError, unauthenticated } from "./platform/errors.ts";
 import type { PubSub } from "./platform/pubsub.ts";
 import type { TokenSessions } from "./auth/tokens-sessions.ts";
-import type { Topics } from "./topics.ts";
+import type { Topics } from "./platform/topics.ts";
 import type { TokenBuckets } from "./platform/token-bucket.ts";
 import type { BrokerManagement } from "./broker/management.ts";
-import type { EventSpec } from "./events/spec.ts";
-import type { Outbox, Tx } from "./platform/transaction.ts";
 import type { WriteGate, Writes } from "./platform/write-gate.ts";
 
 export interface BrokerDeps {
@@ -21,15 +19,6 @@ export interface BrokerDeps {
   wake(): void;
 }
 
-/**
- * Called with every recorded event, inside its transaction: what must commit with it (the site agents' messages). A
- * change whose event it writes nothing for may commit alone, in one statement; then `tx` is the database itself.
- */
-export interface EventFollower {
-  follow(ctx: Context, tx: Tx, outbox: Outbox<Topics>, event: EventSpec): Promise<void>;
-  /** Whether following an event of this type writes (then its change cannot commit alone, in one statement). */
-  writesFor(type: EventSpec["type"]): boolean;
-}
 
 /** The absolute base of the URLs we answer with: PUBLIC_URL, else the origin the request was sent to. */
 export const baseUrlOf = (publicUrl: string | undefined, requestUrl: string) => publicUrl ?? new URL(requestUrl).origin;
@@ -46,8 +35,6 @@ export interface AppDeps {
   sessions: TokenSessions;
   /** The site agents' RabbitMQ, when one is configured. */
   broker: BrokerDeps | undefined;
-  /** What follows every recorded event in its transaction: cached grants emptied after a change of roles, and the broker outbox when a broker is configured. */
-  followEvent: EventFollower | undefined;
   /** The server's writes, which the end of a shutdown's grace period stops (a context's `writes` begin here). */
   writeGate: WriteGate;
 }

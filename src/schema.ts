@@ -5,7 +5,7 @@ import "./graphql/errors.ts";
 import "./directory/schema/types.ts";
 import "./directory/schema/operations.ts";
 import "./directory/schema/viewer.ts";
-import "./auth/tokens-schema.ts";
+import "./tokens/schema.ts";
 import "./events/schema.ts";
 import "./offering-users/schema.ts";
 import "./offering-users/schema-provider.ts";

@@ -42,7 +42,7 @@ beforeAll(async () => {
   t = await startTestApp();
   for (let round = 0; round < 2; round++) await seedTargets(t);
   doc = (await t.http("GET", "/api/schema/")).body;
-  // Revoking the tokens the generated requests carry would turn the rest of the run into 401s (src/auth/tokens.test.ts covers them).
+  // Revoking the tokens the generated requests carry would turn the rest of the run into 401s (src/tokens/tokens.test.ts covers them).
   routes = compileRoutes(ROUTES.filter((route) => !REVOKES_TOKENS.has(route.path)), internalSchema);
   documents = graphqlDocuments(routes, schema);
 });

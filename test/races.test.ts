@@ -6,7 +6,7 @@ import { MAINTENANCE_TRANSITIONS } from "../src/maintenance/transitions.ts";
 import { OFFERING_USER_STATES, stateLabel } from "../src/offering-users/states.ts";
 import { OFFERING_USER_TRANSITIONS, transitionMutationName } from "../src/offering-users/transitions.ts";
 import { makeOffering, orderIn } from "./support/order-fixtures.ts";
-import { orderStateLabel } from "../src/orders/states.ts";
+import { orderStateLabel } from "../src/resources/order-states.ts";
 import { OFFERING_TYPES, ORDER_TRANSITIONS } from "../src/orders/transitions.ts";
 import { failuresOf } from "./support/graphql-failures.ts";
 import { globalId } from "./support/global-ids.ts";

@@ -1,4 +1,4 @@
-import { readTokenLifetime } from "../../src/auth/tokens.ts";
+import { readTokenLifetime } from "../../src/tokens/tokens.ts";
 import { COLLECTIONS } from "../../src/platform/collections.ts";
 import { bodyField, defineBody, withBody } from "../body-contract.ts";
 import type { RouteSpec } from "../route.ts";

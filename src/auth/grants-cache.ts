@@ -1,4 +1,4 @@
-import type { EventCreatedPayload } from "../events/event-created.ts";
+import type { Topics } from "../platform/topics.ts";
 import { followTopic, type PubSub } from "../platform/pubsub.ts";
 import type { Grant, GrantsStore } from "./grants.ts";
 
@@ -57,8 +57,8 @@ export class GrantsCache implements GrantsStore {
  * every instance over Redis), and again whenever the feed breaks and comes back (a Redis outage may have lost
  * some). Returns the stop.
  */
-export function watchGrantChanges(pubsub: PubSub<{ eventCreated: EventCreatedPayload }>, cache: GrantsCache): () => void {
-  const clearOn = (event: EventCreatedPayload) => {
+export function watchGrantChanges(pubsub: PubSub<Pick<Topics, "eventCreated">>, cache: GrantsCache): () => void {
+  const clearOn = (event: Topics["eventCreated"]) => {
     if (GRANT_CHANGING_EVENTS.has(event.eventType)) cache.clear();
   };
   const following = followTopic(pubsub, "eventCreated", clearOn, { onSubscribe: () => cache.clear(), onEnd: () => cache.clear() });

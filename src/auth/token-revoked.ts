@@ -3,3 +3,9 @@ export interface TokenRevokedPayload {
   tokenDigests: string[];
   reason: "revoked" | "expired";
 }
+
+declare module "../platform/topics.ts" {
+  interface Topics {
+    tokenRevoked: TokenRevokedPayload;
+  }
+}

@@ -1,6 +1,5 @@
 import type { Context } from "../context.ts";
 import type { OfferingPlan, Prisma } from "../generated/prisma/client.ts";
-import { BILLING_UNITS } from "../orders/states.ts";
 import { visibleOne } from "./lookup.ts";
 import { visibleOfferings } from "./visibility.ts";
 import { findFirst } from "../platform/sql-reads/find.ts";
@@ -24,6 +23,9 @@ export const planType = (plan: Pick<OfferingPlan, "unitPrice">) => (plan.unitPri
 
 /** Waldur's minimal_price: the sum of the fixed prices, here the unit price. */
 export const minimalPrice = (plan: Pick<OfferingPlan, "unitPrice">) => plan.unitPrice.toFixed(10);
+
+/** Waldur's plan billing units (BillingUnit); a plan's unit outside them is shown as none. */
+const BILLING_UNITS: readonly string[] = ["day", "half_month", "hour", "month", "quantity", "quarter"];
 
 /** The plan's unit when it is one of Waldur's billing units (BillingUnit), else null. */
 export const billingUnit = (plan: Pick<OfferingPlan, "unit">) => (BILLING_UNITS.includes(plan.unit) ? plan.unit : null);

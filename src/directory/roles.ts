@@ -5,7 +5,6 @@ import { recordEvent } from "../events/record.ts";
 import { fieldError, inputError, notFound } from "../platform/errors.ts";
 import { toHex } from "../platform/ids.ts";
 import { transact } from "../platform/transaction.ts";
-import { reconcileRoleChange } from "../offering-users/allocations.ts";
 import { referenced } from "./lookup.ts";
 import { getOffering } from "./offerings.ts";
 import { getCustomer, getProject } from "./organisations.ts";
@@ -89,8 +88,8 @@ export async function grantRole(ctx: Context, input: RoleInput) {
       message: `User ${user.username} has gained role ${role} in ${scope.name}.`,
       context: { affected_user_uuid: toHex(user.id), affected_user_username: user.username, role_name: role, scope_type: input.scopeType, scope_uuid: toHex(scope.id) },
       scopes: eventScopes(input.scopeType, scope, user.id),
+      roleChange: { userId: user.id, scopeType: input.scopeType, scopeId: scope.id, role },
     });
-    await reconcileRoleChange(ctx, tx, outbox, { userId: user.id, scopeType: input.scopeType, scopeId: scope.id, role });
     return grant;
   });
 }
@@ -110,8 +109,8 @@ export async function revokeRole(ctx: Context, input: RoleInput) {
       message: `User ${user.username} has lost role ${role} in ${scope.name}.`,
       context: { affected_user_uuid: toHex(user.id), affected_user_username: user.username, role_name: role, scope_type: input.scopeType, scope_uuid: toHex(scope.id) },
       scopes: eventScopes(input.scopeType, scope, user.id),
+      roleChange: { userId: user.id, scopeType: input.scopeType, scopeId: scope.id, role },
     });
-    await reconcileRoleChange(ctx, tx, outbox, { userId: user.id, scopeType: input.scopeType, scopeId: scope.id, role });
     return revoked;
   });
 }

@@ -1,11 +1,10 @@
-import { loginAttempt } from "../auth/login-throttle.ts";
-import { hashPassword, newTokenKey, tokenDigest, verifyPassword } from "../auth/secrets.ts";
+import { hashPassword } from "../auth/secrets.ts";
 import type { Context } from "../context.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import { recordEvent } from "../events/record.ts";
 import type { FilterValues, OrderValue } from "../platform/collection-contract.ts";
 import type { Page } from "../platform/page-requests.ts";
-import { AuthenticationError, fieldError } from "../platform/errors.ts";
+import { fieldError } from "../platform/errors.ts";
 import { idSet, toHex } from "../platform/ids.ts";
 import { paginate } from "../platform/paginate.ts";
 import { maxLength } from "../platform/text.ts";
@@ -85,15 +84,3 @@ export async function createUser(ctx: Context, input: CreateUserInput, query: Us
   return ctx.db.user.findUniqueOrThrow({ ...query, where: { id } });
 }
 
-/** Exchanges a username and password for a new API token (only its digest is stored). */
-export async function obtainToken(ctx: Context, username: string, password: string): Promise<string> {
-  const attempt = await loginAttempt(ctx, username);
-  const user = await ctx.db.user.findUnique({ where: { username }, select: { id: true, passwordHash: true, isActive: true } });
-  // Verified even without a user (against a dummy hash), so the time taken does not tell which usernames exist.
-  const valid = (await verifyPassword(password, user?.passwordHash)) && user?.isActive;
-  if (!user || !valid) throw new AuthenticationError("Unable to log in with provided credentials.");
-  await attempt.succeeded();
-  const key = newTokenKey();
-  await ctx.db.authToken.create({ data: { keyDigest: tokenDigest(key), userId: user.id } });
-  return key;
-}

@@ -1,10 +1,11 @@
 import { Permission, ROLE_PERMISSIONS, ROLE_SCOPE, ROLES } from "../auth/permissions.ts";
-import type { Context, EventFollower } from "../context.ts";
+import type { Context } from "../context.ts";
+import type { EventFollower } from "../events/follower.ts";
 import { grantsInForce } from "../directory/grants-in-force.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import { toHex } from "../platform/ids.ts";
 import type { Outbox, Tx } from "../platform/transaction.ts";
-import type { Topics } from "../topics.ts";
+import type { Topics } from "../platform/topics.ts";
 import type { EventType } from "../events/types.ts";
 import { AGENT_MESSAGES, type AgentMessage } from "./messages.ts";
 import { consumerQueueName, subscriptionQueueName, vhostOf } from "./naming.ts";

@@ -1,7 +1,7 @@
 import type { EventSpec } from "../events/spec.ts";
 import type { EventType } from "../events/types.ts";
 import { grantsInForce } from "../directory/grants-in-force.ts";
-import { orderStateLabel } from "../orders/states.ts";
+import { orderStateLabel } from "../resources/order-states.ts";
 import { ALLOCATIONS } from "../offering-users/allocated-resources.ts";
 import { parseUuid, toHex } from "../platform/ids.ts";
 import type { Tx } from "../platform/transaction.ts";

@@ -3,3 +3,9 @@ export interface EventCreatedPayload {
   eventId: number;
   eventType: string;
 }
+
+declare module "../platform/topics.ts" {
+  interface Topics {
+    eventCreated: EventCreatedPayload;
+  }
+}

@@ -5,7 +5,7 @@ import { Prisma } from "../generated/prisma/client.ts";
 import { toHex } from "../platform/ids.ts";
 import type { Outbox, Tx } from "../platform/transaction.ts";
 import { runWrite } from "../platform/lone-statement.ts";
-import type { Topics } from "../topics.ts";
+import type { Topics } from "../platform/topics.ts";
 
 export type { ChangeTopic, EventSpec, RecordedChange } from "./spec.ts";
 

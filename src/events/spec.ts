@@ -1,6 +1,6 @@
 import type { EventType } from "./types.ts";
-import type { EventScopeType } from "../generated/prisma/client.ts";
-import type { Topics } from "../topics.ts";
+import type { EventScopeType, ScopeType } from "../generated/prisma/client.ts";
+import type { Topics } from "../platform/topics.ts";
 
 /** Topics whose changes subscribers may resume: the domain changes, each published with its event's id. */
 export type ChangeTopic = "offeringUserChanged" | "orderChanged" | "resourceChanged" | "maintenanceChanged";
@@ -17,4 +17,14 @@ export interface EventSpec {
   scopes: Array<{ type: EventScopeType; id: string }>;
   /** The change the caller publishes after this event, with the event's id (see events/resume.ts). */
   change?: RecordedChange;
+  /** A role given or ended: whose access it may change, which followers of the event reconcile (offering users). */
+  roleChange?: RoleChange;
+}
+
+/** The user whose role in a scope began or ended. */
+export interface RoleChange {
+  userId: string;
+  scopeType: ScopeType;
+  scopeId: string;
+  role: string;
 }

@@ -10,7 +10,7 @@ import { parseUuid, toHex } from "../platform/ids.ts";
 import { paginate } from "../platform/paginate.ts";
 import { icontains } from "../platform/text-match.ts";
 import { type Outbox, type Tx, transact } from "../platform/transaction.ts";
-import type { Topics } from "../topics.ts";
+import type { Topics } from "../platform/topics.ts";
 import { ANNOUNCEMENT_TYPE_LABELS } from "./enums.ts";
 import { findUnique } from "../platform/sql-reads/find.ts";
 

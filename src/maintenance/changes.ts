@@ -4,7 +4,7 @@ import { recordEvent, stateChangeContext } from "../events/record.ts";
 import type { MaintenanceState } from "../generated/prisma/client.ts";
 import { toHex } from "../platform/ids.ts";
 import type { Outbox, Tx } from "../platform/transaction.ts";
-import type { Topics } from "../topics.ts";
+import type { Topics } from "../platform/topics.ts";
 import { maintenanceStateLabel } from "./enums.ts";
 
 /** What an event about a maintenance announcement needs to know about it. */

@@ -9,3 +9,9 @@ export interface MaintenanceChangedPayload {
   previousState: MaintenanceState | null;
   eventId: number;
 }
+
+declare module "../platform/topics.ts" {
+  interface Topics {
+    maintenanceChanged: MaintenanceChangedPayload;
+  }
+}

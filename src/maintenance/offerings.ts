@@ -7,7 +7,7 @@ import { fieldError, type FieldErrors, inputError, invalid, missingObject, notFo
 import { parseUuid, toHex } from "../platform/ids.ts";
 import { paginate } from "../platform/paginate.ts";
 import { type Outbox, type Tx, transact } from "../platform/transaction.ts";
-import type { Topics } from "../topics.ts";
+import type { Topics } from "../platform/topics.ts";
 import { MAINTENANCE_CORE, type MaintenanceCore, recordMaintenanceChange } from "./changes.ts";
 import { MAINTENANCE_OFFERING_CONTRACT } from "./contract.ts";
 import { type ImpactLevel, impactLevelDisplay, impactLevels } from "./enums.ts";

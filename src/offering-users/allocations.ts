@@ -1,3 +1,4 @@
+import type { EventSpec, RoleChange } from "../events/spec.ts";
 import type { ScopeType } from "../auth/access.ts";
 import { Role } from "../auth/permissions.ts";
 import type { Context } from "../context.ts";
@@ -6,7 +7,7 @@ import { ALLOCATIONS, TAKEN_UP } from "./allocated-resources.ts";
 import { advisoryLock } from "../platform/locks.ts";
 import { swapFromObserved } from "../platform/state-machine.ts";
 import type { Outbox, Tx } from "../platform/transaction.ts";
-import type { Topics } from "../topics.ts";
+import type { Topics } from "../platform/topics.ts";
 import { consentStatus, hasConsent } from "../terms-of-service/consent-status.ts";
 import { describe, OFFERING_USER_CORE, type OfferingUserCore, recordOfferingUserChange } from "./changes.ts";
 import { stateLabel } from "./states.ts";
@@ -110,13 +111,18 @@ export async function reconcileAccess(ctx: Context, tx: Tx, outbox: Outbox<Topic
   }
 }
 
-/** The users a role change can connect or disconnect: the grantee, against every offering reached through the scope. */
-export async function reconcileRoleChange(
-  ctx: Context,
-  tx: Tx,
-  outbox: Outbox<Topics>,
-  change: { userId: string; scopeType: ScopeType; scopeId: string; role: string },
-) {
+/** The events that carry a `roleChange`, which `followRoleChanges` may write after. */
+export const ROLE_CHANGE_EVENTS: ReadonlySet<string> = new Set(["role_granted", "role_revoked"]);
+
+/**
+ * Follows every recorded event: after a role given or ended (`roleChange`), the users it can connect or disconnect —
+ * the grantee, against every offering reached through the scope — in the same transaction.
+ */
+export async function followRoleChanges(ctx: Context, tx: Tx, outbox: Outbox<Topics>, { roleChange }: EventSpec) {
+  if (roleChange) await reconcileRoleChange(ctx, tx, outbox, roleChange);
+}
+
+async function reconcileRoleChange(ctx: Context, tx: Tx, outbox: Outbox<Topics>, change: RoleChange) {
   const reached = await REACHED_BY[change.scopeType]?.(tx, change.scopeId, change.role);
   if (!reached) return;
   await advisoryLock(tx, [customerLock(reached.customerId)]);

@@ -4,7 +4,7 @@ import type { Context } from "../context.ts";
 import { type EventSpec, recordChange, recordEvent, stateChangeContext } from "../events/record.ts";
 import { toHex } from "../platform/ids.ts";
 import type { Outbox, Tx } from "../platform/transaction.ts";
-import type { Topics } from "../topics.ts";
+import type { Topics } from "../platform/topics.ts";
 import { stateLabel } from "./states.ts";
 
 /** What an event about an offering user needs to know about it. */

@@ -9,3 +9,9 @@ export interface OfferingUserChangedPayload {
   previousState: OfferingUserState | null;
   eventId: number;
 }
+
+declare module "../platform/topics.ts" {
+  interface Topics {
+    offeringUserChanged: OfferingUserChangedPayload;
+  }
+}

@@ -1,3 +1,4 @@
+import { createOfferingUser } from "./create.ts";
 import { ValidationError } from "../platform/errors.ts";
 import { builder, nullIfMissing } from "../graphql/builder.ts";
 import { collectionInputs } from "../graphql/collection-inputs.ts";
@@ -154,7 +155,7 @@ builder.mutationFields((t) => ({
     ...resultOr(CREATES),
     args: { input: t.arg({ type: CreateOfferingUserInput, required: true }) },
     resolve: (query, _root, { input }, ctx) =>
-      service.createOfferingUser(ctx, { offering: String(input.offeringUuid), user: String(input.userUuid), username: input.username }, query),
+      createOfferingUser(ctx, { offering: String(input.offeringUuid), user: String(input.userUuid), username: input.username }, query),
   }),
   updateOfferingUser: t.prismaField({
     type: "OfferingUser",

@@ -1,10 +1,10 @@
-import { allocationProviderScopes, offeringProviderScopes } from "../auth/access.ts";
+import { allocationProviderScopes } from "../auth/access.ts";
 import { Permission } from "../auth/permissions.ts";
 import type { Context } from "../context.ts";
 import type { OfferingUser, OfferingUserState, Prisma } from "../generated/prisma/client.ts";
 import type { Connection } from "../platform/paginate.ts";
 import type { Page } from "../platform/page-requests.ts";
-import { fieldError, forbidden, inputError, missingObject, notFound } from "../platform/errors.ts";
+import { forbidden, notFound } from "../platform/errors.ts";
 import { idSet, parseUuid, toHex } from "../platform/ids.ts";
 import { canTransition, swapFromObserved, type TransitionRule } from "../platform/state-machine.ts";
 import { sanitizeComment, validUrl, maxLength } from "../platform/text.ts";
@@ -25,12 +25,12 @@ import { changedComments, commentData, type CommentInput } from "./comments.ts";
 import { changeCommitsAlone } from "../events/record.ts";
 import { type FilterValues, type OrderValue } from "../platform/collection-contract.ts";
 import { OFFERING_USER_CONTRACT } from "./contract.ts";
-import { OFFERING_USER_STATES, stateLabel } from "./states.ts";
+import { stateLabel } from "./states.ts";
 import {
   COMMENTS_FROZEN_IN,
   INTERNAL_OFFERING_USER_TRANSITIONS,
+  invalidTransition,
   type OfferingUserOperation,
-  OfferingUserTransitionError,
   ruleFor,
 } from "./transitions.ts";
 import { countVisible } from "./tallies.ts";
@@ -107,16 +107,6 @@ async function reload(db: Tx | Db, id: string, query: OfferingUserQuery) {
   return row;
 }
 
-export function invalidTransition(rule: TransitionRule<OfferingUserState, unknown>, current: OfferingUserState) {
-  const valid = rule.from.map(stateLabel).join(", ");
-  const refusal = new OfferingUserTransitionError(
-    `Cannot transition to ${stateLabel(rule.to)} from current state: ${stateLabel(current)}. Valid states for operation: ${valid}.`,
-    current,
-    rule.from,
-  );
-  refusal.restMessage = `Cannot transition to ${stateLabel(rule.to)} from current state: ${OFFERING_USER_STATES[current].code}. Valid states for operation: ${valid}.`;
-  return refusal;
-}
 
 type WholeRecord = NonNullable<Awaited<ReturnType<typeof findWhole>>>;
 
@@ -254,56 +244,6 @@ export async function deleteOfferingUser(ctx: Context, uuid: string): Promise<st
     });
   });
   return toHex(ou.id);
-}
-
-export interface CreateOfferingUserInput {
-  offering: string;
-  user: string;
-  username?: string | null;
-}
-
-export async function createOfferingUser(ctx: Context, input: CreateOfferingUserInput, query: OfferingUserQuery = {}) {
-  ctx.requireViewer();
-  const offeringId = parseUuid(input.offering);
-  const userId = parseUuid(input.user);
-  const [offering, user] = await Promise.all([
-    offeringId ? ctx.db.offering.findUnique({ where: { id: offeringId }, select: { id: true, name: true, customerId: true, pluginOptions: true } }) : null,
-    userId ? ctx.db.user.findUnique({ where: { id: userId }, select: { id: true, username: true } }) : null,
-  ]);
-  if (!offering) throw missingObject("offeringUuid");
-  if (!user) throw missingObject("userUuid");
-  await ctx.access.require(Permission.CREATE_OFFERING_USER, offeringProviderScopes(offering));
-  const options = (offering.pluginOptions ?? {}) as Record<string, unknown>;
-  if (options.service_provider_can_create_offering_user !== true) {
-    throw fieldError("offeringUuid", "It is not allowed to create users for current offering.");
-  }
-  const username = input.username ? maxLength("username", input.username, 100) : (input.username ?? null);
-  const state: OfferingUserState = username ? "OK" : "CREATION_REQUESTED";
-  const duplicate = () => inputError("The fields offering, user must make a unique set.");
-  return transact(ctx, async (tx, outbox) => {
-    const exists = await tx.offeringUser.findUnique({ where: { offeringId_userId: { offeringId: offering.id, userId: user.id } }, select: { id: true } });
-    if (exists) throw duplicate();
-    const created = await tx.offeringUser.create({
-      data: { offeringId: offering.id, userId: user.id, username, state, created: ctx.now() },
-      select: { id: true },
-    });
-    const core: OfferingUserCore = {
-      id: created.id, state, username, offeringId: offering.id, userId: user.id,
-      serviceProviderComment: "", serviceProviderCommentUrl: "",
-      offering: { name: offering.name, customerId: offering.customerId }, userUsername: user.username,
-    };
-    await recordOfferingUserChange(ctx, tx, outbox, core, {
-      eventType: "marketplace_offering_user_created",
-      message: `Offering user ${describe(core)} has been created.`,
-      previousState: null,
-      state,
-      context: { username },
-    });
-    return reload(tx, created.id, query);
-  }).catch((error: unknown) => {
-    if ((error as { code?: string }).code === "P2002") throw duplicate();
-    throw error;
-  });
 }
 
 /**

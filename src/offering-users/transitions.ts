@@ -2,6 +2,7 @@ import { transitionErrorOf } from "../platform/errors.ts";
 import type { EventType } from "../events/types.ts";
 import type { OfferingUserState } from "../generated/prisma/client.ts";
 import type { TransitionRule } from "../platform/state-machine.ts";
+import { OFFERING_USER_STATES, stateLabel } from "./states.ts";
 
 export interface OfferingUserEffect {
   /** The operation takes `comment` / `comment_url` and stores them as the service-provider comment. */
@@ -83,3 +84,15 @@ export const storesComment = (op: OfferingUserOperation) => {
 
 /** How this machine refuses an action from a state its table does not allow. */
 export class OfferingUserTransitionError extends transitionErrorOf<OfferingUserState>() {}
+
+/** The refusal of `rule` from `current`: named states to GraphQL, Waldur's integer code to REST (`restMessage`). */
+export function invalidTransition(rule: TransitionRule<OfferingUserState, unknown>, current: OfferingUserState) {
+  const valid = rule.from.map(stateLabel).join(", ");
+  const refusal = new OfferingUserTransitionError(
+    `Cannot transition to ${stateLabel(rule.to)} from current state: ${stateLabel(current)}. Valid states for operation: ${valid}.`,
+    current,
+    rule.from,
+  );
+  refusal.restMessage = `Cannot transition to ${stateLabel(rule.to)} from current state: ${OFFERING_USER_STATES[current].code}. Valid states for operation: ${valid}.`;
+  return refusal;
+}

@@ -4,11 +4,12 @@ import type { OrderState, OrderType, Prisma } from "../generated/prisma/client.t
 import { allocationEventParts, recordEvent, stateChangeContext } from "../events/record.ts";
 import { toHex } from "../platform/ids.ts";
 import type { Outbox, Tx } from "../platform/transaction.ts";
-import type { Topics } from "../topics.ts";
+import type { Topics } from "../platform/topics.ts";
 import { describeResource, RESOURCE_CORE, type ResourceCore, recordResourceChange } from "../resources/changes.ts";
 import { resourceStateLabel } from "../resources/states.ts";
 import { reconcileResourceStateChange } from "../offering-users/allocations.ts";
-import { orderStateLabel, orderTypeLabel } from "./states.ts";
+import { orderTypeLabel } from "./states.ts";
+import { orderStateLabel } from "../resources/order-states.ts";
 import { RESOURCE_FOLLOWS_ORDER } from "./transitions.ts";
 
 /** What the order actions and their events need to know about an order. */

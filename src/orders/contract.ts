@@ -5,7 +5,8 @@ import type { OrderState, Prisma } from "../generated/prisma/client.ts";
 import { absentFlag, choiceFilter, defineContract, type Narrowing, postgresNulls, valuesByLabel } from "../platform/collection-contract.ts";
 import { parseUuid } from "../platform/ids.ts";
 import { icontains } from "../platform/text-match.ts";
-import { ORDER_STATE_LABELS, REQUEST_TYPE_LABELS, type RequestType } from "./states.ts";
+import { REQUEST_TYPE_LABELS, type RequestType } from "./states.ts";
+import { ORDER_STATE_LABELS } from "../resources/order-states.ts";
 import { rolesWith } from "./visibility.ts";
 
 /** What no order here has (categories, parent offerings, order slugs, auto-approval rules). */

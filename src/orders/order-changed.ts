@@ -11,3 +11,9 @@ export interface OrderChangedPayload {
   previousState: OrderState | null;
   eventId: number;
 }
+
+declare module "../platform/topics.ts" {
+  interface Topics {
+    orderChanged: OrderChangedPayload;
+  }
+}

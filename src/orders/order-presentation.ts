@@ -2,7 +2,9 @@ import { builder } from "../graphql/builder.ts";
 import { restPresentation } from "../graphql/sub-graphs.ts";
 import { apiUrl } from "../graphql/urls.ts";
 import { toHex } from "../platform/ids.ts";
-import { BILLING_UNITS, orderStateLabel, orderTypeLabel } from "./states.ts";
+import { billingUnit } from "../directory/plans.ts";
+import { orderTypeLabel } from "./states.ts";
+import { orderStateLabel } from "../resources/order-states.ts";
 
 type Person = { username: string; firstName: string; lastName: string } | null;
 const fullName = (u: Person) => (u ? `${u.firstName} ${u.lastName}`.trim() : "");
@@ -46,7 +48,7 @@ builder.prismaObjectFields("Order", (t) =>
       nullable: true,
       description: "One of Waldur's billing units, else null",
       select: { plan: { select: { unit: true } } },
-      resolve: (o) => (o.plan && BILLING_UNITS.includes(o.plan.unit) ? o.plan.unit : null),
+      resolve: (o) => (o.plan ? billingUnit(o.plan) : null),
     }),
     resourceUuid: t.string({ nullable: true, resolve: (o) => (o.resourceId ? toHex(o.resourceId) : null) }),
     resourceName: t.string({ select: { resource: { select: { name: true } } }, resolve: (o) => o.resource?.name ?? "" }),

@@ -2,7 +2,8 @@ import type { OrderState } from "../generated/prisma/client.ts";
 import { builder } from "../graphql/builder.ts";
 import { toHex } from "../platform/ids.ts";
 import { canTransition } from "../platform/state-machine.ts";
-import { ORDER_STATE_LABELS, REQUEST_TYPE_LABELS } from "./states.ts";
+import { REQUEST_TYPE_LABELS } from "./states.ts";
+import { OrderStateEnum } from "../resources/schema.ts";
 import { orderRule } from "./transitions.ts";
 import { getOrder, visibleOrderIds } from "./service.ts";
 import { visibleNode } from "../graphql/nodes.ts";
@@ -12,7 +13,6 @@ import "./order-presentation.ts";
 const labelled = <K extends string>(labels: Record<K, string>) =>
   Object.fromEntries(Object.entries(labels).map(([value, label]) => [value, { description: `REST label "${label}"` }])) as Record<K, { description: string }>;
 
-export const OrderStateEnum = builder.enumType("OrderState", { values: labelled(ORDER_STATE_LABELS) });
 export const OrderTypeEnum = builder.enumType("OrderType", {
   description: "Waldur's request types; RESTORE is Waldur's own and no order here has it",
   values: labelled(REQUEST_TYPE_LABELS),

@@ -1,7 +1,7 @@
 import { builder } from "../graphql/builder.ts";
 import { transitionFailure } from "../graphql/errors.ts";
 import { availableTransitionType } from "../graphql/transitions.ts";
-import { OrderStateEnum } from "./order-type.ts";
+import { OrderStateEnum } from "../resources/schema.ts";
 import { OrderTransitionError } from "./transitions.ts";
 import { availableOrderActions } from "./available-actions.ts";
 import { ORDER_CORE } from "./changes.ts";

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { OrderState } from "../generated/prisma/client.ts";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
 import { makeOffering, orderIn } from "../../test/support/order-fixtures.ts";
-import { ORDER_STATE_LABELS } from "./states.ts";
+import { ORDER_STATE_LABELS } from "../resources/order-states.ts";
 import { OFFERING_TYPES, ORDER_ACTIONS, ORDER_TRANSITIONS } from "./transitions.ts";
 
 const STATES = Object.keys(ORDER_STATE_LABELS) as OrderState[];

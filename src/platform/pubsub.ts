@@ -6,7 +6,7 @@ import { type Accept, type EndReason, type Lag, type QueueLimits, type Subscript
  * Topics by name, each with its payload type: the caller's topic map. Payloads carry ids only: they cross instances
  * through Redis, and each subscriber reloads what it may see.
  */
-export type TopicMap = Record<string, unknown>;
+export type TopicMap = object;
 
 export interface PubSub<T extends TopicMap> {
   publish<K extends keyof T & string>(topic: K, payload: T[K]): void;

@@ -4,7 +4,7 @@ import type { ResourceState } from "../generated/prisma/client.ts";
 import { allocationEventParts, recordEvent, stateChangeContext } from "../events/record.ts";
 import { toHex } from "../platform/ids.ts";
 import type { Outbox, Tx } from "../platform/transaction.ts";
-import type { Topics } from "../topics.ts";
+import type { Topics } from "../platform/topics.ts";
 import { resourceStateLabel } from "./states.ts";
 
 /** What an event about a resource needs to know about it. */

@@ -3,7 +3,7 @@ import { choiceFilter, defineContract, postgresNulls, universalFlag, valuesByLab
 import { invalid } from "../platform/errors.ts";
 import { comparableWithJson, holdsLoneSurrogates } from "../platform/json-depth.ts";
 import { icontains } from "../platform/text-match.ts";
-import { ORDER_STATE_LABELS } from "../orders/states.ts";
+import { ORDER_STATE_LABELS } from "./order-states.ts";
 import {
   componentCount,
   type LookupEnv,

@@ -10,3 +10,9 @@ export interface ResourceChangedPayload {
   previousState: ResourceState | null;
   eventId: number;
 }
+
+declare module "../platform/topics.ts" {
+  interface Topics {
+    resourceChanged: ResourceChangedPayload;
+  }
+}

@@ -1,3 +1,4 @@
+import { billingUnit } from "../directory/plans.ts";
 import { getRefFromModel } from "@pothos/plugin-prisma";
 import type { Context } from "../context.ts";
 import { builder } from "../graphql/builder.ts";
@@ -12,9 +13,6 @@ import { restPresentation } from "../graphql/sub-graphs.ts";
  */
 
 const dateOnly = (date: Date | null) => (date ? date.toISOString().slice(0, 10) : null);
-
-/** Waldur's plan units (BillingUnit); a unit outside them is not reported. */
-const BILLING_UNITS = ["hour", "day", "half_month", "month", "quarter", "quantity"];
 
 /** No row has the nil uuid, so a viewer-less request selects nothing of the viewer's. */
 const NIL_UUID = "00000000-0000-0000-0000-000000000000";
@@ -52,7 +50,7 @@ builder.prismaObjectFields("Resource", (t) =>
     planUnit: t.string({
       nullable: true,
       select: { plan: { select: { unit: true } } },
-      resolve: (r) => (r.plan && BILLING_UNITS.includes(r.plan.unit) ? r.plan.unit : null),
+      resolve: (r) => (r.plan ? billingUnit(r.plan) : null),
     }),
     projectEffectiveEndDate: t.string({
       nullable: true,

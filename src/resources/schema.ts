@@ -7,7 +7,7 @@ import { argumentFilter } from "../events/change-filters.ts";
 import { subscriberMaySee } from "../events/visibility.ts";
 import { EventRef } from "../events/schema.ts";
 import { collectionInputs } from "../graphql/collection-inputs.ts";
-import { OrderStateEnum } from "../orders/schema.ts";
+import { ORDER_STATE_LABELS } from "./order-states.ts";
 import { RESOURCE_CONTRACT } from "./contract.ts";
 import { RESOURCE_STATE_LABELS, resourceStateLabel } from "./states.ts";
 import * as service from "./service.ts";
@@ -15,6 +15,14 @@ import { visibleNode } from "../graphql/nodes.ts";
 import { afterArgument, resumable } from "../events/resume.ts";
 import { restPresentation } from "../graphql/sub-graphs.ts";
 import { showing } from "../directory/schema/shown-through.ts";
+
+/** The states of a resource's orders (see order-states.ts); the orders' own type shows them too. */
+export const OrderStateEnum = builder.enumType("OrderState", {
+  values: Object.fromEntries(Object.entries(ORDER_STATE_LABELS).map(([state, label]) => [state, { description: `REST label "${label}"` }])) as Record<
+    keyof typeof ORDER_STATE_LABELS,
+    { description: string }
+  >,
+});
 
 export const ResourceStateEnum = builder.enumType("ResourceState", {
   values: Object.fromEntries(

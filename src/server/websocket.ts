@@ -4,7 +4,7 @@ import { CloseCode } from "graphql-ws";
 import { useServer } from "graphql-ws/use/ws";
 import { WebSocketServer } from "ws";
 import { authenticate } from "../auth/authenticate.ts";
-import { openSocketSession } from "../auth/tokens-streams.ts";
+import { openSocketSession } from "../tokens/streams.ts";
 import { type AppDeps, type Context, contextFor } from "../context.ts";
 import { unauthenticated } from "../platform/errors.ts";
 import type { WriteScope } from "../platform/write-gate.ts";

@@ -10,7 +10,7 @@ import { graphqlLimitPlugins } from "./graphql-limits.ts";
 import { mutationRateLimit } from "./mutation-rate-limit.ts";
 import { DOCUMENT_ID_PARAM, persistedOperationPlugins } from "./persisted-operations.ts";
 import { useSharedSubscriptionResults } from "./shared-subscription-results.ts";
-import { useTokenSessions } from "../auth/tokens-streams.ts";
+import { useTokenSessions } from "../tokens/streams.ts";
 import type { Writes } from "../platform/write-gate.ts";
 
 /** Callers that built the context themselves (REST adapter, WebSocket) hand it over as `gatewayContext`. */

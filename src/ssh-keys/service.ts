@@ -10,7 +10,7 @@ import { parseUuid, toHex } from "../platform/ids.ts";
 import { paginate } from "../platform/paginate.ts";
 import { maxLength } from "../platform/text.ts";
 import { type Outbox, transact, type Tx } from "../platform/transaction.ts";
-import type { Topics } from "../topics.ts";
+import type { Topics } from "../platform/topics.ts";
 import { SSH_KEY_CONTRACT } from "./contract.ts";
 import { parsePublicKey } from "./openssh.ts";
 import { visibleSshKeys } from "./visibility.ts";

@@ -10,7 +10,7 @@ import { type Connection, paginate } from "../platform/paginate.ts";
 import { type Page } from "../platform/page-requests.ts";
 import { advisoryLock } from "../platform/locks.ts";
 import { type Outbox, transact, type Tx } from "../platform/transaction.ts";
-import type { Topics } from "../topics.ts";
+import type { Topics } from "../platform/topics.ts";
 import { CONSENT_CONTRACT } from "./contract.ts";
 import { findFirst } from "../platform/sql-reads/find.ts";
 

@@ -13,7 +13,7 @@ import { type Connection, paginate } from "../platform/paginate.ts";
 import { type Page } from "../platform/page-requests.ts";
 import { maxLength, validUrl } from "../platform/text.ts";
 import { type Outbox, transact, type Tx } from "../platform/transaction.ts";
-import type { Topics } from "../topics.ts";
+import type { Topics } from "../platform/topics.ts";
 import { TERMS_CONTRACT } from "./contract.ts";
 import { visibleTerms } from "./visibility.ts";
 import { findFirst } from "../platform/sql-reads/find.ts";

@@ -12,7 +12,7 @@ import { parseUuid, toHex } from "../platform/ids.ts";
 import { paginate } from "../platform/paginate.ts";
 import type { Db } from "../platform/database.ts";
 import { type Outbox, transact, type Tx } from "../platform/transaction.ts";
-import type { Topics } from "../topics.ts";
+import type { Topics } from "../platform/topics.ts";
 import { visibleResources } from "../resources/visibility.ts";
 import { amountError, toDecimal } from "./amounts.ts";
 import { USER_LIMIT_CONTRACT } from "./user-limits-contract.ts";

@@ -1,5 +1,4 @@
 import { OfferingTransitionError } from "../offerings.ts";
-import { AuthenticationError } from "../../platform/errors.ts";
 import { builder } from "../../graphql/builder.ts";
 import { CREATES, idInput, ON_OBJECT, resultOr, uuidOf } from "../../graphql/mutations.ts";
 import * as offerings from "../offerings.ts";
@@ -21,14 +20,6 @@ const ComponentInput = builder.inputType("OfferingComponentInput", {
 
 const PlanInput = builder.inputType("OfferingPlanInput", {
   fields: (t) => ({ name: t.string({ required: true }), unitPrice: t.string(), unit: t.string() }),
-});
-
-const TokenRef = builder.objectRef<{ token: string }>("AuthToken").implement({
-  fields: (t) => ({ token: t.exposeString("token") }),
-});
-
-const ObtainTokenInput = builder.inputType("ObtainTokenInput", {
-  fields: (t) => ({ username: t.string({ required: true }), password: t.string({ required: true }) }),
 });
 
 const CreateUserInput = builder.inputType("CreateUserInput", {
@@ -78,13 +69,6 @@ const CreateOfferingInput = builder.inputType("CreateOfferingInput", {
 transitionFailure(OfferingTransitionError, "Offering", OfferingStateEnum);
 
 builder.mutationFields((t) => ({
-  obtainToken: t.field({
-    type: TokenRef,
-    ...resultOr(AuthenticationError),
-    description: "Exchange a username and password for a new API token",
-    args: { input: t.arg({ type: ObtainTokenInput, required: true }) },
-    resolve: async (_r, { input }, ctx) => ({ token: await users.obtainToken(ctx, input.username, input.password) }),
-  }),
   createUser: t.prismaField({
     type: "User",
     ...resultOr(CREATES),

@@ -20,7 +20,7 @@ function importsOf(file: string): string[] {
   return [...text.matchAll(/^(?:import|export)\s[^;]*?from\s+"(\.{1,2}\/[^"]+\.ts)"/gms)].map(([, target]) => path.resolve(path.dirname(file), target));
 }
 
-/** Tarjan's strongly connected components of more than one file. */
+/** Tarjan's strongly connected components of more than one node (files, or folders). */
 function cycles(graph: Map<string, string[]>): string[][] {
   const index = new Map<string, number>();
   const low = new Map<string, number>();
@@ -41,7 +41,7 @@ function cycles(graph: Map<string, string[]>): string[][] {
     const component: string[] = [];
     for (let member = stack.pop()!; ; member = stack.pop()!) {
       onStack.delete(member);
-      component.push(path.relative(ROOT, member));
+      component.push(member);
       if (member === node) break;
     }
     if (component.length > 1) found.push(component.sort());
@@ -50,7 +50,32 @@ function cycles(graph: Map<string, string[]>): string[][] {
   return found;
 }
 
+const files = LAYERS.flatMap((layer) => sources(path.join(ROOT, layer)));
+
 it("no two files of src/ and rest-adapter/ import each other, however indirectly", () => {
-  const files = LAYERS.flatMap((layer) => sources(path.join(ROOT, layer)));
-  expect(cycles(new Map(files.map((file) => [file, importsOf(file)])))).toEqual([]);
+  const graph = new Map(files.map((file) => [path.relative(ROOT, file), importsOf(file).map((target) => path.relative(ROOT, target))]));
+  expect(cycles(graph)).toEqual([]);
+});
+
+/** A file's folder: src/<folder>, a file directly in src/ on its own, or rest-adapter as a whole. */
+function folderOf(relative: string): string {
+  const [layer, first] = relative.split(path.sep);
+  return layer === "src" ? `src/${first}` : layer;
+}
+
+it("folders import one way: no two folders of src/ (nor rest-adapter/) depend on each other, however indirectly", () => {
+  const graph = new Map<string, Set<string>>();
+  for (const file of files) {
+    const from = folderOf(path.relative(ROOT, file));
+    const targets = graph.get(from) ?? new Set<string>();
+    for (const target of importsOf(file)) if (folderOf(path.relative(ROOT, target)) !== from) targets.add(folderOf(path.relative(ROOT, target)));
+    graph.set(from, targets);
+  }
+  expect(graph.size).toBeGreaterThan(20);
+  expect(cycles(new Map([...graph].map(([folder, targets]) => [folder, [...targets]])))).toEqual([]);
+});
+
+it("no production file of src/ or rest-adapter/ is over 300 lines", () => {
+  const long = files.map((file) => [path.relative(ROOT, file), readFileSync(file, "utf8").split("\n").length - 1] as const).filter(([, lines]) => lines > 300);
+  expect(long).toEqual([]);
 });

@@ -6,8 +6,8 @@ import { useSubscriptionApp } from "../../test/support/subscription-app.ts";
 import { closeOnInit, sleep, SubscriptionClients } from "../../test/support/ws.ts";
 import { failuresOf, fieldsOf } from "../../test/support/graphql-failures.ts";
 import { globalId } from "../../test/support/global-ids.ts";
-import { LAST_USED_REFRESH_MS } from "./authenticate.ts";
-import { newTokenKey, tokenDigest } from "./secrets.ts";
+import { LAST_USED_REFRESH_MS } from "../auth/authenticate.ts";
+import { newTokenKey, tokenDigest } from "../auth/secrets.ts";
 
 const redisUrl = process.env.REDIS_URL;
 const pubsubPrefix = `tokens-${Math.random().toString(16).slice(2, 10)}`;

@@ -2,10 +2,11 @@ import type { Context } from "../context.ts";
 import { requireStaff, visibleOne } from "../directory/lookup.ts";
 import { getUser, type UserQuery } from "../directory/users.ts";
 import { recordEvent } from "../events/record.ts";
-import { fieldError, forbidden, unauthenticated } from "../platform/errors.ts";
+import { AuthenticationError, fieldError, forbidden, unauthenticated } from "../platform/errors.ts";
 import { toHex } from "../platform/ids.ts";
 import { transact } from "../platform/transaction.ts";
-import { newTokenKey, tokenDigest } from "./secrets.ts";
+import { newTokenKey, tokenDigest, verifyPassword } from "../auth/secrets.ts";
+import { loginAttempt } from "./login-throttle.ts";
 
 /** PositiveIntegerField with MinValueValidator(60), as Waldur's User.token_lifetime. */
 const TOKEN_LIFETIME_RANGE = { min: 60, max: 2_147_483_647 };
@@ -92,4 +93,17 @@ export async function refreshUserToken(ctx: Context, uuid: string) {
   });
   ctx.sessions.end(revoked, "revoked");
   return { token: key, created, userId: user.id, userUuid: toHex(user.id) };
+}
+
+/** Exchanges a username and password for a new API token (only its digest is stored). */
+export async function obtainToken(ctx: Context, username: string, password: string): Promise<string> {
+  const attempt = await loginAttempt(ctx, username);
+  const user = await ctx.db.user.findUnique({ where: { username }, select: { id: true, passwordHash: true, isActive: true } });
+  // Verified even without a user (against a dummy hash), so the time taken does not tell which usernames exist.
+  const valid = (await verifyPassword(password, user?.passwordHash)) && user?.isActive;
+  if (!user || !valid) throw new AuthenticationError("Unable to log in with provided credentials.");
+  await attempt.succeeded();
+  const key = newTokenKey();
+  await ctx.db.authToken.create({ data: { keyDigest: tokenDigest(key), userId: user.id } });
+  return key;
 }

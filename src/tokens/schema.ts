@@ -1,4 +1,4 @@
-import { ValidationError } from "../platform/errors.ts";
+import { AuthenticationError, ValidationError } from "../platform/errors.ts";
 import { builder } from "../graphql/builder.ts";
 import * as tokens from "./tokens.ts";
 import { objectIdField, ON_OBJECT, resultOr, uuidOf } from "../graphql/mutations.ts";
@@ -67,5 +67,23 @@ builder.mutationFields((t) => ({
     description: "Change a user (the user themself, or staff). Only `tokenLifetime` is modelled; an absent field is left unchanged",
     args: { input: t.arg({ type: UpdateUserInput, required: true }) },
     resolve: (query, _r, { input }, ctx) => tokens.setTokenLifetime(ctx, uuidOf("User", input.id), input.tokenLifetime, query),
+  }),
+}));
+
+const TokenRef = builder.objectRef<{ token: string }>("AuthToken").implement({
+  fields: (t) => ({ token: t.exposeString("token") }),
+});
+
+const ObtainTokenInput = builder.inputType("ObtainTokenInput", {
+  fields: (t) => ({ username: t.string({ required: true }), password: t.string({ required: true }) }),
+});
+
+builder.mutationFields((t) => ({
+  obtainToken: t.field({
+    type: TokenRef,
+    ...resultOr(AuthenticationError),
+    description: "Exchange a username and password for a new API token",
+    args: { input: t.arg({ type: ObtainTokenInput, required: true }) },
+    resolve: async (_r, { input }, ctx) => ({ token: await tokens.obtainToken(ctx, input.username, input.password) }),
   }),
 }));

@@ -2,7 +2,7 @@ import { type ExecutionResult, GraphQLError } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import type { Context } from "../context.ts";
 import { ErrorCode } from "../platform/errors.ts";
-import { SESSION_END, type SessionEnd, SOCKET_CLOSE, TOO_MANY_CONNECTIONS, type TokenSessions } from "./tokens-sessions.ts";
+import { SESSION_END, type SessionEnd, SOCKET_CLOSE, TOO_MANY_CONNECTIONS, type TokenSessions } from "../auth/tokens-sessions.ts";
 
 /** How long a client over the per-user cap is asked to wait: connections are long-lived, so not at once. */
 export const CONNECTIONS_RETRY_AFTER_SECONDS = 30;
