@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, Server } from "node:http";
 import type { Duplex } from "node:stream";
 import type { Handler } from "hono";
+import { untranslatedReads } from "../platform/sql-reads/find.ts";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { PoolUsage } from "../platform/database.ts";
 import type { PubSub, PubSubOptions, TopicMap } from "../platform/pubsub.ts";
@@ -131,6 +132,16 @@ export class GatewayMetrics {
   });
 
   constructor(poolUsage: () => PoolUsage) {
+    new Counter({
+      name: "gateway_sql_reads_untranslated_total",
+      help: "Reads src/platform/sql-reads could not translate to one statement, which went to Prisma's client instead, by model (0 expected: SQL_READS_STRICT fails the tests on one)",
+      labelNames: ["model"] as const,
+      registers: this.registers,
+      collect() {
+        this.reset();
+        for (const [model, reads] of untranslatedReads) this.inc({ model }, reads);
+      },
+    });
     new Gauge({
       name: "gateway_database_connections",
       help: "Database connections by state (total, idle; waiting = queries queued for a connection)",

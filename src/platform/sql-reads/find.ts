@@ -24,13 +24,31 @@ interface CompiledRead {
 const FIND_ARGS = new Set(["select", "include", "where", "orderBy", "take", "skip"]);
 
 /** What `build` compiles, or undefined when something in it is not translated. */
-function translated(build: () => CompiledRead): CompiledRead | undefined {
+function translated(key: ModelKey, build: () => CompiledRead): CompiledRead | undefined {
   try {
     return build();
   } catch (error) {
-    if (error instanceof Untranslated) return undefined;
-    throw error;
+    if (!(error instanceof Untranslated)) throw error;
+    untranslatedRead(key, error.message);
+    return undefined;
   }
+}
+
+/** Reads that went to Prisma's client because they did not translate, by model (the metric `gateway_sql_reads_untranslated_total`). */
+export const untranslatedReads = new Map<string, number>();
+
+/**
+ * SQL_READS_STRICT (on in the tests): a read that does not translate throws, naming what did not, instead of going to
+ * Prisma's client, so that the suites cannot pass on the slower path unnoticed. Otherwise it is counted.
+ */
+export const readRule = { strict: process.env.SQL_READS_STRICT === "1" };
+
+function untranslatedRead(key: ModelKey, what: string) {
+  if (readRule.strict) {
+    console.error(`SQL_READS_STRICT: a read of ${key} does not translate to SQL (${what})`);
+    throw new Error(`SQL_READS_STRICT: a read of ${key} does not translate to SQL (${what})`);
+  }
+  untranslatedReads.set(key, (untranslatedReads.get(key) ?? 0) + 1);
 }
 
 /** A path of fields from a model: to-one relations, then a scalar (["plan", "unitPrice"]). */
@@ -77,7 +95,7 @@ function statement(key: ModelKey, parts: StatementParts, start: (model: ModelTab
  * each row also reads the value of each path exactly, as "$key0", "$key1", …
  */
 export function compileFind(key: ModelKey, args: FindArgs, limit?: number, unique = false, keys?: readonly FieldPath[]): CompiledRead | undefined {
-  return translated(() => {
+  return translated(key, () => {
     for (const name of Object.keys(args)) if (!FIND_ARGS.has(name) && (args as Record<string, unknown>)[name] !== undefined) throw new Untranslated(name);
     const { b, shape, text } = statement(key, { where: args.where, orderBy: args.orderBy, keys }, (model) => startWithSelectList(model, args), unique);
     const take = limit === undefined ? args.take : Math.min(limit, args.take ?? limit);
@@ -89,7 +107,7 @@ const COUNT_LIST = { columns: "COUNT(*) AS count", shape: [] };
 
 /** A count of a model's rows under a condition as one statement, or undefined when the condition is not translated. */
 export function compileCount(key: ModelKey, where: object | undefined): CompiledRead | undefined {
-  return translated(() => {
+  return translated(key, () => {
     const { b, text } = statement(key, { where }, () => {
       const b = new StatementBuilder();
       return { b, alias: b.alias(), list: COUNT_LIST };

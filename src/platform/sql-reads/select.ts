@@ -35,6 +35,10 @@ export function selectList(b: StatementBuilder, model: ModelTable, alias: string
   const columns: string[] = [];
   const shape: RowShape = [];
   for (const [name, value] of selectedFields(model, selection)) {
+    if (name === "_count") {
+      columns.push(`${countsSql(b, model, alias, value)} AS ${quote(name)}`);
+      continue;
+    }
     const field = fieldOf(model, name);
     if (isRelation(field)) {
       const related = relationSql(b, alias, field, value);
@@ -57,6 +61,10 @@ function objectSql(b: StatementBuilder, model: ModelTable, alias: string, select
   const fields = selectedFields(model, selection);
   if (fields.length > MAX_JSON_FIELDS) throw new Untranslated("too many fields");
   for (const [name, value] of fields) {
+    if (name === "_count") {
+      pairs.push(`'_count', ${countsSql(b, model, alias, value)}`);
+      continue;
+    }
     const field = fieldOf(model, name);
     if (isRelation(field)) {
       const related = relationSql(b, alias, field, value);
@@ -102,6 +110,38 @@ const convertRow = (shape: RowShape) => (row: Record<string, unknown>) => {
 export function shapeRows<T>(rows: Array<Record<string, unknown>>, shape: RowShape): T[] {
   if (shape.length) rows.forEach(convertRow(shape));
   return rows as T[];
+}
+
+/**
+ * Prisma's `_count` of list relations (`true`: every one; `{ select: { plans: true, resources: { where } } }`: these):
+ * one JSON object of counts, each a subquery of the row's own, as Prisma answers them (numbers).
+ */
+function countsSql(b: StatementBuilder, model: ModelTable, owner: string, value: unknown): string {
+  const listRelations = Object.entries(model.fields).filter((entry): entry is [string, RelationField] => isRelation(entry[1]) && entry[1].list);
+  const asked = value === true ? listRelations.map(([name]): [string, unknown] => [name, true]) : countsAsked(value);
+  const pairs = asked.map(([name, args]) => {
+    const relation = fieldOf(model, name);
+    if (!isRelation(relation) || !relation.list) throw new Untranslated(`_count of ${name}`);
+    const where = args === true ? undefined : (args as { where?: object }).where;
+    const related = modelNamed(relation.model);
+    const alias = b.alias();
+    const joins = new FromClause(b);
+    const condition = whereSql(joins, related, alias, where);
+    return `'${name}', (SELECT COUNT(*) FROM ${quote(related.table)} AS ${alias}${joins} WHERE ${joinOn(owner, relation, alias)}${condition === "TRUE" ? "" : ` AND ${condition}`})`;
+  });
+  return `JSONB_BUILD_OBJECT(${pairs.join(", ")})`;
+}
+
+function countsAsked(value: unknown): Array<[string, unknown]> {
+  const select = (value as { select?: unknown } | null)?.select;
+  if (typeof value !== "object" || value === null || Object.keys(value).some((key) => key !== "select") || typeof select !== "object" || select === null) {
+    throw new Untranslated("_count arguments");
+  }
+  const asked = Object.entries(select).filter(([, args]) => args !== false && args !== undefined);
+  for (const [name, args] of asked) {
+    if (args !== true && (typeof args !== "object" || args === null || Object.keys(args).some((key) => key !== "where"))) throw new Untranslated(`_count of ${name}`);
+  }
+  return asked;
 }
 
 const RELATION_ARGS = new Set(["select", "include", "where", "orderBy", "take", "skip"]);

@@ -10,7 +10,7 @@ import { Prisma } from "../../generated/prisma/client.ts";
 import type { Db } from "../database.ts";
 import { applyMigrations } from "../migrations.ts";
 import { openDatabase } from "../database.ts";
-import { compileFind, count, findFirst, findMany, findManyWithKeys, findUnique, type ModelKey, readKeys } from "./find.ts";
+import { compileFind, count, findFirst, findMany, findManyWithKeys, findUnique, type ModelKey, readKeys, readRule, untranslatedReads } from "./find.ts";
 
 const MIGRATIONS_DIR = new URL("../../../prisma/migrations", import.meta.url).pathname;
 
@@ -91,6 +91,9 @@ type Case = [name: string, key: ModelKey, args: () => object];
 const WHERE_CASES: Case[] = [
   ["no condition", "offeringUser", () => ({})],
   ["an id", "offeringUser", () => ({ where: { id: ids.offeringUsers[1].id } })],
+  ["every", "user", () => ({ where: { roles: { every: { isActive: true } } } })],
+  ["every, on a nullable column (NULL says nothing)", "user", () => ({ where: { roles: { every: { expirationTime: { gt: new Date("2000-01-01") } } } } })],
+  ["every of nothing, and none of nothing", "user", () => ({ where: { roles: { every: {} }, sshKeys: { none: {} } } })],
   ["AND with an empty part", "offeringUser", () => ({ where: { AND: [{ id: ids.offeringUsers[1].id }, {}] } })],
   ["in and notIn, empty too", "offeringUser", () => ({ where: { id: { in: [ids.offeringUsers[0].id, ids.offeringUsers[2].id] }, userId: { notIn: [] } } })],
   ["in nothing", "offeringUser", () => ({ where: { id: { in: [] } } })],
@@ -153,6 +156,11 @@ const WHERE_CASES: Case[] = [
 
 const SELECT_CASES: Case[] = [
   ["every scalar: nullable text and Int", "user", () => ({ orderBy: { username: "asc" } })],
+  ["_count of every list relation", "project", () => ({ select: { name: true, _count: true }, orderBy: { name: "asc" } })],
+  ["_count of some, one under a condition, in a relation's object too", "offering", () => ({
+    select: { name: true, _count: { select: { plans: true, resources: { where: { state: "OK" } } } }, customer: { select: { _count: { select: { projects: true } } } } },
+    orderBy: { name: "asc" },
+  })],
   ["JSON, nullable JSON, Int id", "event", () => ({ orderBy: { id: "asc" } })],
   ["Decimal", "offeringPlan", () => ({ orderBy: { name: "asc" } })],
   ["BigInt", "offeringUserTally", () => ({})],
@@ -191,11 +199,10 @@ const SELECT_CASES: Case[] = [
 
 /** Reads left to Prisma's client: they still answer, unchanged. */
 const UNTRANSLATED: Case[] = [
-  ["a relation count", "offering", () => ({ select: { id: true, _count: { select: { plans: true } } } })],
   ["distinct", "offeringUser", () => ({ distinct: ["state"], select: { state: true }, orderBy: { state: "asc" } })],
+  ["a _count argument Prisma has not (orderBy)", "offering", () => ({ select: { _count: { select: { plans: { orderBy: { name: "asc" } } } } } })],
   ["order by a relation's count", "offering", () => ({ orderBy: { plans: { _count: "asc" } } })],
   ["a negative take", "offeringUser", () => ({ take: -1, orderBy: { id: "asc" } })],
-  ["every", "user", () => ({ where: { roles: { every: { isActive: true } } } })],
   ["two operations of a list filter (Prisma refuses them)", "agentConsumerQueue", () => ({ where: { objectTypes: { has: "order", hasSome: ["x"] } } })],
   ["a compound key outside findUnique (Prisma refuses it)", "offeringUser", () => ({ where: { offeringId_userId: { offeringId: ids.managed.id, userId: ids.users[1].id } } })],
 ];
@@ -217,10 +224,27 @@ describe("reads compiled to SQL answer as Prisma's client does", () => {
     expect(await findMany(db, key, args() as never)).toEqual(expected);
   });
 
-  it.each(UNTRANSLATED)("left to Prisma: %s", async (_name, key, args) => {
-    expect(compileFind(key, args())).toBeUndefined();
-    const expected = await prismaFindMany(key, args()).catch((error: Error) => error.name);
-    expect(await findMany(db, key, args() as never).catch((error: Error) => error.name)).toEqual(expected);
+  describe("what does not translate", () => {
+    const strict = readRule.strict;
+    beforeAll(() => void (readRule.strict = false));
+    afterAll(() => void (readRule.strict = strict));
+
+    it.each(UNTRANSLATED)("left to Prisma, and counted: %s", async (_name, key, args) => {
+      const before = untranslatedReads.get(key) ?? 0;
+      expect(compileFind(key, args())).toBeUndefined();
+      const expected = await prismaFindMany(key, args()).catch((error: Error) => error.name);
+      expect(await findMany(db, key, args() as never).catch((error: Error) => error.name)).toEqual(expected);
+      expect(untranslatedReads.get(key)).toBe(before + 2);
+    });
+
+    it("SQL_READS_STRICT (the tests' setting) throws instead, naming what did not translate", () => {
+      readRule.strict = true;
+      try {
+        expect(() => compileFind("offeringUser", { distinct: ["state"], select: { state: true } } as never)).toThrow(/SQL_READS_STRICT: a read of offeringUser does not translate to SQL \(distinct\)/);
+      } finally {
+        readRule.strict = false;
+      }
+    });
   });
 
   it("compiles a selection once, and a selection with other values in its conditions apart", async () => {

@@ -71,7 +71,7 @@ const isScalarValue = (value: unknown) => value === null || !isPlainObject(value
 
 /**
  * A relation's condition. A to-one relation is LEFT JOINed to the statement (or subquery) the condition is part of, once
- * per relation, and its condition said of the joined row, which must exist; a list relation's some/none is an EXISTS
+ * per relation, and its condition said of the joined row, which must exist; a list relation's some/none/every is an EXISTS
  * over its rows — both as Prisma's compiler writes them, so the planner sees the statement Prisma's would be.
  */
 function relationSql(from: FromClause, alias: string, name: string, relation: RelationField, value: unknown): string {
@@ -82,13 +82,15 @@ function relationSql(from: FromClause, alias: string, name: string, relation: Re
   if (relation.list) {
     const parts = Object.entries(value).map(([op, where]) => {
       if (where === undefined) return "TRUE";
-      if (op !== "some" && op !== "none") throw new Untranslated(`list relation ${op}`);
+      if (op !== "some" && op !== "none" && op !== "every") throw new Untranslated(`list relation ${op}`);
       if (!isPlainObject(where)) throw new Untranslated("list relation condition");
       const inner = from.subquery();
       const innerAlias = inner.b.alias();
-      const condition = whereSql(inner, related, innerAlias, where);
+      const said = whereSql(inner, related, innerAlias, where);
+      // every: no row for which the condition is false (a row it says nothing of, NULL, does not count against it).
+      const condition = op === "every" ? (said === "TRUE" ? "FALSE" : `NOT (${said})`) : said;
       const body = `SELECT 1 FROM ${quote(related.table)} AS ${innerAlias}${inner} WHERE ${joinOn(alias, relation, innerAlias)}${condition === "TRUE" ? "" : ` AND ${condition}`}`;
-      return `${op === "none" ? "NOT " : ""}EXISTS (${body})`;
+      return `${op === "some" ? "" : "NOT "}EXISTS (${body})`;
     });
     return all(parts);
   }
