@@ -318,3 +318,14 @@ describe("every REST filter narrows its list", () => {
     });
   }
 });
+
+describe("a filter shared by lists means the same in each (src/directory/offering-filters.ts)", () => {
+  const BY_OFFERING = ["/api/marketplace-offering-users/", "/api/marketplace-orders/", "/api/marketplace-provider-resources/"];
+  it.each(BY_OFFERING)("%s: offering_slug is trimmed, comma-split, its blanks left out", async (path) => {
+    const staff = d.world.tokens.staff;
+    const plain = await uuids(path, { offering_slug: d.storage.slug }, staff);
+    expect(plain.length).toBeGreaterThan(0);
+    expect(await uuids(path, { offering_slug: ` ${d.storage.slug} ,, ` }, staff)).toEqual(plain);
+    expect(await uuids(path, { offering_slug: " , " }, staff)).toEqual([]);
+  });
+});

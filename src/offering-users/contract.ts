@@ -1,6 +1,7 @@
+import { byOffering } from "../directory/offering-filters.ts";
 import type { Context } from "../context.ts";
 import type { OfferingUserState, Prisma } from "../generated/prisma/client.ts";
-import { choiceFilter, commaList, defineContract, postgresNulls, universalFlag, valuesByLabel } from "../platform/collection-contract.ts";
+import { choiceFilter, defineContract, postgresNulls, universalFlag, valuesByLabel } from "../platform/collection-contract.ts";
 import { icontains } from "../platform/text-match.ts";
 import { OFFERING_USER_STATES } from "./states.ts";
 
@@ -39,6 +40,7 @@ const NOTHING: Prisma.OfferingUserWhereInput = { id: { in: [] } };
 
 export const OFFERING_USER_CONTRACT = defineContract<Prisma.OfferingUserWhereInput, Prisma.OfferingUserOrderByWithRelationInput, Context>()({
   filters: {
+    ...byOffering((offering) => ({ offering }), NOTHING),
     state: choiceFilter({
       rest: "state",
       labels: STATE_BY_LABEL,
@@ -46,12 +48,6 @@ export const OFFERING_USER_CONTRACT = defineContract<Prisma.OfferingUserWhereInp
       description: "Any of these states",
       where: (states) => ({ state: { in: states } }),
     }),
-    providerUuid: {
-      kind: "uuids",
-      rest: { provider_uuid: "uuid" },
-      description: "Customer uuid of the offering's service provider",
-      where: (ids) => ({ offering: { customerId: { in: ids } } }),
-    },
     offeringUuid: {
       kind: "uuids",
       rest: { offering_uuid: "uuids", offering: { url: "offering" } },
@@ -80,18 +76,6 @@ export const OFFERING_USER_CONTRACT = defineContract<Prisma.OfferingUserWhereInp
       description: "Any of these runtime states (Active: any state but the two pending ones)",
       where: (runtimeStates) => ({ OR: runtimeStates.map(inRuntimeState) }),
     }),
-    offeringSlug: {
-      kind: "texts",
-      rest: "offering_slug",
-      description: "Any of these offering slugs (repeated or comma-separated)",
-      where: (slugs) => ({ offering: { slug: { in: commaList(slugs) } } }),
-    },
-    parentOfferingUuid: {
-      kind: "uuids",
-      rest: { parent_offering_uuid: "uuid" },
-      description: "Offerings here have no parent offering: matches nothing",
-      where: () => NOTHING,
-    },
     hasConsent: {
       kind: "boolean",
       rest: "has_consent",

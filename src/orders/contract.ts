@@ -1,3 +1,4 @@
+import { byOffering } from "../directory/offering-filters.ts";
 import { grantsOf } from "../auth/grants.ts";
 import { Permission } from "../auth/permissions.ts";
 import type { Context } from "../context.ts";
@@ -30,6 +31,7 @@ async function managedOfferings(ctx: Context, userIds: string[]): Promise<Prisma
 
 export const ORDER_CONTRACT = defineContract<Prisma.OrderWhereInput, Prisma.OrderOrderByWithRelationInput, Context>()({
   filters: {
+    ...byOffering((offering) => ({ offering }), NOTHING),
     state: choiceFilter({
       rest: "state",
       labels: valuesByLabel(ORDER_STATE_LABELS),
@@ -50,30 +52,12 @@ export const ORDER_CONTRACT = defineContract<Prisma.OrderWhereInput, Prisma.Orde
       description: "Any of these offerings",
       where: (ids) => ({ offeringId: { in: ids } }),
     },
-    offeringSlug: {
-      kind: "texts",
-      rest: "offering_slug",
-      description: "Offering slugs, repeated or comma-separated",
-      where: (slugs) => ({ offering: { slug: { in: slugs.flatMap((slug) => slug.split(",")).filter(Boolean) } } }),
-    },
     offeringType: { kind: "texts", rest: "offering_type", where: (types) => ({ offering: { type: { in: types } } }) },
-    parentOfferingUuid: {
-      kind: "uuids",
-      rest: { parent_offering_uuid: "uuid" },
-      description: "No offering here has a parent: matches nothing",
-      where: () => NOTHING,
-    },
     categoryUuid: {
       kind: "uuids",
       rest: { category_uuid: "uuid" },
       description: "No offering here has a category: matches nothing",
       where: () => NOTHING,
-    },
-    providerUuid: {
-      kind: "uuids",
-      rest: { provider_uuid: "uuid" },
-      description: "The provider organisation (the offering's customer)",
-      where: (ids) => ({ offering: { customerId: { in: ids } } }),
     },
     customerUuid: {
       kind: "uuids",

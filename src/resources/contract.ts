@@ -1,3 +1,4 @@
+import { byOffering } from "../directory/offering-filters.ts";
 import type { OrderState, Prisma } from "../generated/prisma/client.ts";
 import { choiceFilter, defineContract, postgresNulls, universalFlag, valuesByLabel } from "../platform/collection-contract.ts";
 import { invalid } from "../platform/errors.ts";
@@ -47,6 +48,7 @@ function attributesWhere(text: string): Prisma.ResourceWhereInput {
 
 export const RESOURCE_CONTRACT = defineContract<Prisma.ResourceWhereInput, Prisma.ResourceOrderByWithRelationInput, LookupEnv>()({
   filters: {
+    ...byOffering((offering) => ({ offering }), NOTHING),
     state: choiceFilter({
       rest: "state",
       labels: valuesByLabel(RESOURCE_STATE_LABELS),
@@ -67,21 +69,9 @@ export const RESOURCE_CONTRACT = defineContract<Prisma.ResourceWhereInput, Prism
       description: "Any of these offerings",
       where: (ids) => ({ offeringId: { in: ids } }),
     },
-    offeringSlug: {
-      kind: "texts",
-      rest: "offering_slug",
-      description: "Any of these offering slugs (also comma-separated)",
-      where: (slugs) => ({ offering: { slug: { in: slugs.flatMap((s) => s.split(",")).map((s) => s.trim()) } } }),
-    },
     offeringType: { kind: "text", rest: "offering_type", where: (type) => ({ offering: { type } }) },
     offeringBillable: { kind: "boolean", rest: "offering_billable", where: everyOffering },
     offeringShared: { kind: "boolean", rest: "offering_shared", where: everyOffering },
-    parentOfferingUuid: {
-      kind: "uuids",
-      rest: { parent_offering_uuid: "uuid" },
-      description: "Offerings here have no parent offering: matches nothing",
-      where: () => NOTHING,
-    },
     categoryUuid: {
       kind: "uuids",
       rest: { category_uuid: "uuid" },
@@ -96,12 +86,6 @@ export const RESOURCE_CONTRACT = defineContract<Prisma.ResourceWhereInput, Prism
       rest: { customer_uuid: "uuid", customer: { url: "customer" } },
       description: "The consumer organisation (the project's customer)",
       where: (ids) => ({ project: { customerId: { in: ids } } }),
-    },
-    providerUuid: {
-      kind: "uuids",
-      rest: { provider_uuid: "uuid" },
-      description: "The provider organisation (the offering's customer)",
-      where: (ids) => ({ offering: { customerId: { in: ids } } }),
     },
     serviceManagerUuid: {
       kind: "uuids",
