@@ -42,7 +42,7 @@ type Failure = new (...args: any[]) => DomainError;
  * union `<Mutation>Result`; null only when an error went to `errors[]` (authentication, rate limits, outages).
  */
 export const resultOr = (...failures: Array<Failure | readonly Failure[]>) =>
-  ({ errors: { types: [...new Set(failures.flat())] as Failure[] }, nullable: true as const });
+  ({ errors: { types: [...new Set(failures.flat())] }, nullable: true as const });
 
 /** A mutation on an existing object: its id names nothing the viewer may see, or the viewer may not do this to it. */
 export const ON_OBJECT = [NotFoundError, PermissionDeniedError] as const;

@@ -32,16 +32,15 @@ export class DomainError extends GraphQLError {
   readonly code: ErrorCode;
   /** Waldur's wording of the same failure, where it differs from `message` (REST answers with it). */
   restMessage?: string;
-  /** What was wrong with which input field: a validation failure's, also where it is a subclass's (AuthenticationError). */
-  get fields(): FieldErrors | undefined {
-    return this.extensions.fields as FieldErrors | undefined;
-  }
+  /** What was wrong with which input field: a validation failure's (AuthenticationError's too). */
+  readonly fields?: FieldErrors;
   constructor(code: ErrorCode, message: string, extra: ErrorDetails = {}) {
     const frames = Error.stackTraceLimit;
     Error.stackTraceLimit = 0;
     super(message, { extensions: { code, ...extra } });
     Error.stackTraceLimit = frames;
     this.code = code;
+    this.fields = extra.fields;
   }
 }
 
@@ -59,12 +58,9 @@ export class PermissionDeniedError extends DomainError {
 }
 
 export class ValidationError extends DomainError {
+  declare readonly fields: FieldErrors;
   constructor(fields: FieldErrors, message = Object.values(fields).flat()[0] ?? "Invalid input.") {
     super(ErrorCode.VALIDATION, message, { fields });
-  }
-
-  override get fields(): FieldErrors {
-    return this.extensions.fields as FieldErrors;
   }
 }
 

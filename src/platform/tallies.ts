@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import type { PrismaClient } from "../generated/prisma/client.ts";
 import { runMaintenance } from "./lone-statement.ts";
 
@@ -99,6 +100,9 @@ async function newestId(db: PrismaClient, { table }: TallyTable<unknown>): Promi
  */
 const FOLD_CHUNK = 100_000n;
 
+/** The async context of the server's own timed work (a tally fold), which no request asked for: its name. */
+export const backgroundWork = new AsyncLocalStorage<string>();
+
 /**
  * Folds each table's tallies written since its last fold every `intervalMs` (a quiet table is left alone); `close`
  * waits for a fold under way. A row whose transaction commits during a fold may be left as it is until its key
@@ -124,9 +128,11 @@ export function foldTalliesEvery(
   };
   let running: Promise<void> | undefined;
   const timer = setInterval(() => {
-    running ??= (async () => {
-      for (const table of tables) await fold(table).catch(onError);
-    })().finally(() => (running = undefined));
+    running ??= backgroundWork
+      .run("tally fold", async () => {
+        for (const table of tables) await fold(table).catch(onError);
+      })
+      .finally(() => (running = undefined));
   }, intervalMs);
   timer.unref();
   return {

@@ -1,3 +1,4 @@
+import { backgroundWork } from "../../src/platform/tallies.ts";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { PGlite, type Transaction } from "@electric-sql/pglite";
 import pg from "pg";
@@ -31,11 +32,13 @@ const counting = new AsyncLocalStorage<true>();
  * Counts the SQL statements sent to the database while `run` runs, at the driver: PGlite's `query` (embedded) and
  * node-postgres' `Client.query` (PostgreSQL; Pool.query and transactions go through it too). `of: "database"` (the
  * default) counts whatever is sent meanwhile (what a write makes subscribers read, say), so nothing else may use the
- * database then; `of: "run"` counts only what `run` itself sends, not the app's timers (a tally fold).
+ * database then; `of: "run"` counts only what `run` itself sends. Neither counts the app's own timed work (a tally
+ * fold, run in `backgroundWork`), which no request made.
  */
 export async function countSql<T>(run: () => Promise<T>, { of = "database" }: { of?: "database" | "run" } = {}): Promise<SqlCount<T>> {
   const texts: string[] = [];
   const record = (text: string) => {
+    if (backgroundWork.getStore()) return;
     if (of === "database" || counting.getStore()) texts.push(text);
   };
   const targets = [owningPrototype(PGlite.prototype), pg.Client.prototype as unknown as Queryable];
