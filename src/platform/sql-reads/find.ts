@@ -45,8 +45,9 @@ export const readRule = { strict: process.env.SQL_READS_STRICT === "1" };
 
 function untranslatedRead(key: ModelKey, what: string) {
   if (readRule.strict) {
-    console.error(`SQL_READS_STRICT: a read of ${key} does not translate to SQL (${what})`);
-    throw new Error(`SQL_READS_STRICT: a read of ${key} does not translate to SQL (${what})`);
+    const problem = `SQL_READS_STRICT: a read of ${key} does not translate to SQL (${what})`;
+    console.error(problem);
+    throw new Error(problem);
   }
   untranslatedReads.set(key, (untranslatedReads.get(key) ?? 0) + 1);
 }
