@@ -1,3 +1,4 @@
+import { labelledValues } from "../graphql/labelled-values.ts";
 import { builder } from "../graphql/builder.ts";
 import { apiUrl } from "../graphql/urls.ts";
 import { toHex } from "../platform/ids.ts";
@@ -20,9 +21,7 @@ import { visibleNode } from "../graphql/nodes.ts";
 import { restPresentation } from "../graphql/sub-graphs.ts";
 
 export const MaintenanceStateEnum = builder.enumType("MaintenanceState", {
-  values: Object.fromEntries(
-    Object.entries(MAINTENANCE_STATES).map(([state, { label }]) => [state, { description: `REST label "${label}"` }]),
-  ) as Record<keyof typeof MAINTENANCE_STATES, { description: string }>,
+  values: labelledValues(MAINTENANCE_STATES),
 });
 
 export const TimingBucketEnum = builder.enumType("TimingBucket", {

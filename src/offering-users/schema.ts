@@ -1,3 +1,4 @@
+import { labelledValues } from "../graphql/labelled-values.ts";
 import { createOfferingUser } from "./create.ts";
 import { ValidationError } from "../platform/errors.ts";
 import { builder, nullIfMissing } from "../graphql/builder.ts";
@@ -12,7 +13,7 @@ import { argumentFilter } from "../events/change-filters.ts";
 import { subscriberMaySee } from "../events/visibility.ts";
 import { EventRef } from "../events/schema.ts";
 import { afterArgument, resumable } from "../events/resume.ts";
-import { OFFERING_USER_CONTRACT, OFFERING_USER_RUNTIME_STATES, type OfferingUserRuntimeState, runtimeStateOf } from "./contract.ts";
+import { OFFERING_USER_CONTRACT, OFFERING_USER_RUNTIME_STATES, runtimeStateOf } from "./contract.ts";
 import { OFFERING_USER_STATES, stateLabel } from "./states.ts";
 import { OFFERING_USER_OPERATIONS, OFFERING_USER_TRANSITIONS, OfferingUserTransitionError, transitionMutationName, storesComment } from "./transitions.ts";
 import * as service from "./service.ts";
@@ -21,15 +22,11 @@ import { restPresentation } from "../graphql/sub-graphs.ts";
 import { showing } from "../directory/schema/shown-through.ts";
 
 export const OfferingUserStateEnum = builder.enumType("OfferingUserState", {
-  values: Object.fromEntries(
-    Object.entries(OFFERING_USER_STATES).map(([state, { label }]) => [state, { description: `REST label "${label}"` }]),
-  ) as Record<keyof typeof OFFERING_USER_STATES, { description: string }>,
+  values: labelledValues(OFFERING_USER_STATES),
 });
 
 const OfferingUserRuntimeStateEnum = builder.enumType("OfferingUserRuntimeState", {
-  values: Object.fromEntries(
-    Object.entries(OFFERING_USER_RUNTIME_STATES).map(([value, label]) => [value, { description: `REST label "${label}"` }]),
-  ) as Record<OfferingUserRuntimeState, { description: string }>,
+  values: labelledValues(OFFERING_USER_RUNTIME_STATES),
 });
 
 export const OfferingUserRef = builder.prismaNode("OfferingUser", {

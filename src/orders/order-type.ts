@@ -1,3 +1,4 @@
+import { labelledValues } from "../graphql/labelled-values.ts";
 import type { OrderState } from "../generated/prisma/client.ts";
 import { builder } from "../graphql/builder.ts";
 import { toHex } from "../platform/ids.ts";
@@ -10,12 +11,9 @@ import { visibleNode } from "../graphql/nodes.ts";
 import { showing } from "../directory/schema/shown-through.ts";
 import "./order-presentation.ts";
 
-const labelled = <K extends string>(labels: Record<K, string>) =>
-  Object.fromEntries(Object.entries(labels).map(([value, label]) => [value, { description: `REST label "${label}"` }])) as Record<K, { description: string }>;
-
 export const OrderTypeEnum = builder.enumType("OrderType", {
   description: "Waldur's request types; RESTORE is Waldur's own and no order here has it",
-  values: labelled(REQUEST_TYPE_LABELS),
+  values: labelledValues(REQUEST_TYPE_LABELS),
 });
 
 const dateOnly = (date: Date | null) => (date ? date.toISOString().slice(0, 10) : null);

@@ -1,3 +1,4 @@
+import { labelledValues } from "../graphql/labelled-values.ts";
 import { builder, nullIfMissing } from "../graphql/builder.ts";
 import { connectionType, nodesQuery, pageArgs, toPage, relayConnection } from "../graphql/pagination.ts";
 import { apiUrl } from "../graphql/urls.ts";
@@ -18,16 +19,11 @@ import { showing } from "../directory/schema/shown-through.ts";
 
 /** The states of a resource's orders (see order-states.ts); the orders' own type shows them too. */
 export const OrderStateEnum = builder.enumType("OrderState", {
-  values: Object.fromEntries(Object.entries(ORDER_STATE_LABELS).map(([state, label]) => [state, { description: `REST label "${label}"` }])) as Record<
-    keyof typeof ORDER_STATE_LABELS,
-    { description: string }
-  >,
+  values: labelledValues(ORDER_STATE_LABELS),
 });
 
 export const ResourceStateEnum = builder.enumType("ResourceState", {
-  values: Object.fromEntries(
-    Object.entries(RESOURCE_STATE_LABELS).map(([state, label]) => [state, { description: `REST label "${label}"` }]),
-  ) as Record<keyof typeof RESOURCE_STATE_LABELS, { description: string }>,
+  values: labelledValues(RESOURCE_STATE_LABELS),
 });
 
 const dateOnly = (date: Date | null) => (date ? date.toISOString().slice(0, 10) : null);
