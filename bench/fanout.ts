@@ -5,7 +5,8 @@ import { fetchJson, percentile } from "./load.ts";
 import { LOAD_CPU, openFileLimit, SERVER_CPU } from "./machine.ts";
 import { type ServerProcess, startServer } from "./server-process.ts";
 import type { FanoutCase, FanoutDocuments, Settings } from "./settings.ts";
-import { cyclingOfferingUsers, nextStateOf, type Tracked, transitionRequest } from "./transitions.ts";
+import { cyclingOfferingUsers, nextStateOf, type Tracked } from "./offering-user-cycle.ts";
+import { transitionRequest } from "./transitions.ts";
 
 /**
  * Subscription fan-out: N graphql-ws subscribers of offeringUserChanged on one fresh gateway process, held by

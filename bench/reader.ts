@@ -4,7 +4,8 @@ import { fetchJson, runLoad } from "./load.ts";
 import { SERVER_CPU } from "./machine.ts";
 import { startServer } from "./server-process.ts";
 import type { Settings } from "./settings.ts";
-import { cyclingOfferingUsers, requestsFor, transitionRequest } from "./transitions.ts";
+import { cyclingOfferingUsers } from "./offering-user-cycle.ts";
+import { requestsFor, transitionRequest } from "./transitions.ts";
 
 /**
  * One reader that keeps up, under a write load the server cannot follow: a graphql-ws subscriber of

@@ -1,7 +1,7 @@
 import pg from "pg";
 import { runClosedLoops } from "./load.ts";
 import { transition, type Viewer } from "./bare-transition.ts";
-import { nextOperationOf, type Tracked } from "./transitions.ts";
+import { nextOperationOf, type Tracked } from "./offering-user-cycle.ts";
 
 /**
  * What the database alone sustains of the transition on this machine: the bare handler's statements
