@@ -65,7 +65,7 @@ export async function firstPageUuids(baseUrl: string, token: string): Promise<st
 
 /**
  * Every layer must answer both reads with REST's JSON. Returns one line per difference (a layer below the gateway
- * lags behind rest-adapter/fragments.ts when it grew), so the report can say so rather than compare unlike work.
+ * lags behind the serializer, src/offering-users/rest.ts, when it grew), so the report can say so rather than compare unlike work.
  */
 export async function compareLayers(baseUrls: Record<Layer, string>, token: string, uuids: string[]): Promise<string[]> {
   const differences: string[] = [];
