@@ -17,8 +17,11 @@ export interface RestSurface {
   fragments: RestFragment[];
 }
 
-/** Surfaces served as one: their routes in the order given, and all their serializers. */
-export const joinSurfaces = (surfaces: RestSurface[]): RestSurface => ({
-  routes: surfaces.flatMap((surface) => surface.routes),
-  fragments: surfaces.flatMap((surface) => surface.fragments),
-});
+/** Surfaces served as one: their routes in the order given, and all their serializers, each name declared once. */
+export function joinSurfaces(surfaces: RestSurface[]): RestSurface {
+  const fragments = surfaces.flatMap((surface) => surface.fragments);
+  const names = fragments.map((fragment) => fragment.name);
+  const twice = names.filter((name, index) => names.indexOf(name) !== index);
+  if (twice.length) throw new Error(`REST fragments declared twice: ${twice.join(", ")}`);
+  return { routes: surfaces.flatMap((surface) => surface.routes), fragments };
+}

@@ -247,4 +247,13 @@ const directoryRoutes: RouteSpec[] = [
   ...roleRoutes,
 ];
 
-export const directoryRest: RestSurface = { routes: directoryRoutes, fragments: [USER_REST_FRAGMENT, CUSTOMER_REST_FRAGMENT, PROJECT_REST_FRAGMENT, SERVICE_PROVIDER_REST_FRAGMENT, OFFERING_REST_FRAGMENT] };
+export const directoryRest: RestSurface = {
+  routes: directoryRoutes,
+  fragments: [
+    USER_REST_FRAGMENT,
+    CUSTOMER_REST_FRAGMENT,
+    PROJECT_REST_FRAGMENT,
+    SERVICE_PROVIDER_REST_FRAGMENT,
+    OFFERING_REST_FRAGMENT,
+  ],
+};

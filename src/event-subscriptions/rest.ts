@@ -117,4 +117,7 @@ const eventSubscriptionRoutes: RouteSpec[] = [
   ),
 ];
 
-export const eventSubscriptionRest: RestSurface = { routes: eventSubscriptionRoutes, fragments: [EVENT_SUBSCRIPTION_REST_FRAGMENT, EVENT_SUBSCRIPTION_QUEUE_REST_FRAGMENT] };
+export const eventSubscriptionRest: RestSurface = {
+  routes: eventSubscriptionRoutes,
+  fragments: [EVENT_SUBSCRIPTION_REST_FRAGMENT, EVENT_SUBSCRIPTION_QUEUE_REST_FRAGMENT],
+};

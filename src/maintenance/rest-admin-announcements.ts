@@ -100,4 +100,7 @@ const adminAnnouncementRoutes: RouteSpec[] = [
   deleteRoute(BASE, "Delete a system announcement (staff)", "deleteAdminAnnouncement", "AdminAnnouncement"),
 ];
 
-export const adminAnnouncementRest: RestSurface = { routes: adminAnnouncementRoutes, fragments: [ADMIN_ANNOUNCEMENT_REST_FRAGMENT] };
+export const adminAnnouncementRest: RestSurface = {
+  routes: adminAnnouncementRoutes,
+  fragments: [ADMIN_ANNOUNCEMENT_REST_FRAGMENT],
+};

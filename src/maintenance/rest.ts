@@ -20,7 +20,11 @@ const PUBLIC_MAINTENANCE_FIELDS = `url uuid name message maintenance_type: maint
   scheduled_start: scheduledStart scheduled_end: scheduledEnd actual_start: actualStart actual_end: actualEnd
   service_provider_name: serviceProviderName affected_offerings: affectedOfferings { ${MAINTENANCE_OFFERING_FIELDS} }`;
 
-const MAINTENANCE_ANNOUNCEMENT_OFFERING_REST_FRAGMENT = restFragment("MaintenanceAnnouncementOfferingRest", "MaintenanceAnnouncementOffering", MAINTENANCE_OFFERING_FIELDS);
+const MAINTENANCE_ANNOUNCEMENT_OFFERING_REST_FRAGMENT = restFragment(
+  "MaintenanceAnnouncementOfferingRest",
+  "MaintenanceAnnouncementOffering",
+  MAINTENANCE_OFFERING_FIELDS,
+);
 
 const MAINTENANCE_ANNOUNCEMENT_REST_FRAGMENT = restFragment(
   "MaintenanceAnnouncementRest",
@@ -30,7 +34,11 @@ const MAINTENANCE_ANNOUNCEMENT_REST_FRAGMENT = restFragment(
    overrun_minutes: overrunMinutes start_delta_minutes: startDeltaMinutes timing_bucket: timingBucketLabel`,
 );
 
-const PUBLIC_MAINTENANCE_ANNOUNCEMENT_REST_FRAGMENT = restFragment("PublicMaintenanceAnnouncementRest", "PublicMaintenanceAnnouncement", PUBLIC_MAINTENANCE_FIELDS);
+const PUBLIC_MAINTENANCE_ANNOUNCEMENT_REST_FRAGMENT = restFragment(
+  "PublicMaintenanceAnnouncementRest",
+  "PublicMaintenanceAnnouncement",
+  PUBLIC_MAINTENANCE_FIELDS,
+);
 
 const BASE = `/api/${COLLECTIONS.maintenanceAnnouncement}`;
 const LINKS = `/api/${COLLECTIONS.maintenanceAnnouncementOffering}`;
@@ -182,4 +190,11 @@ const maintenanceRoutes: RouteSpec[] = [
   { ...retrieveRoute(PUBLIC, "Retrieve a public maintenance announcement", "publicMaintenanceAnnouncement", "PublicMaintenanceAnnouncementRest"), public: true },
 ];
 
-export const maintenanceRest: RestSurface = { routes: maintenanceRoutes, fragments: [MAINTENANCE_ANNOUNCEMENT_OFFERING_REST_FRAGMENT, MAINTENANCE_ANNOUNCEMENT_REST_FRAGMENT, PUBLIC_MAINTENANCE_ANNOUNCEMENT_REST_FRAGMENT] };
+export const maintenanceRest: RestSurface = {
+  routes: maintenanceRoutes,
+  fragments: [
+    MAINTENANCE_ANNOUNCEMENT_OFFERING_REST_FRAGMENT,
+    MAINTENANCE_ANNOUNCEMENT_REST_FRAGMENT,
+    PUBLIC_MAINTENANCE_ANNOUNCEMENT_REST_FRAGMENT,
+  ],
+};

@@ -127,4 +127,7 @@ const siteAgentRoutes: RouteSpec[] = [
   retrieveRoute(PROCESSORS, "Retrieve a site agent processor", "agentProcessor", "AgentProcessorRest"),
 ];
 
-export const siteAgentRest: RestSurface = { routes: siteAgentRoutes, fragments: [AGENT_PROCESSOR_REST_FRAGMENT, AGENT_SERVICE_REST_FRAGMENT, AGENT_IDENTITY_REST_FRAGMENT] };
+export const siteAgentRest: RestSurface = {
+  routes: siteAgentRoutes,
+  fragments: [AGENT_PROCESSOR_REST_FRAGMENT, AGENT_SERVICE_REST_FRAGMENT, AGENT_IDENTITY_REST_FRAGMENT],
+};

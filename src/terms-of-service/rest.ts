@@ -106,4 +106,7 @@ const termsOfServiceRoutes: RouteSpec[] = [
   },
 ];
 
-export const termsOfServiceRest: RestSurface = { routes: termsOfServiceRoutes, fragments: [TERMS_OF_SERVICE_REST_FRAGMENT, CONSENT_REST_FRAGMENT] };
+export const termsOfServiceRest: RestSurface = {
+  routes: termsOfServiceRoutes,
+  fragments: [TERMS_OF_SERVICE_REST_FRAGMENT, CONSENT_REST_FRAGMENT],
+};

@@ -90,4 +90,7 @@ const userUsageLimitRoutes: RouteSpec[] = [
   deleteRoute(LIMITS, "Delete a per-user component usage limit", "deleteComponentUserUsageLimit", "ComponentUserUsageLimit"),
 ];
 
-export const userUsageLimitRest: RestSurface = { routes: userUsageLimitRoutes, fragments: [COMPONENT_USER_USAGE_LIMIT_REST_FRAGMENT] };
+export const userUsageLimitRest: RestSurface = {
+  routes: userUsageLimitRoutes,
+  fragments: [COMPONENT_USER_USAGE_LIMIT_REST_FRAGMENT],
+};

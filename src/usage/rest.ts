@@ -129,4 +129,7 @@ const usageRoutes: RouteSpec[] = [
   retrieveRoute(USER_USAGES, "Retrieve a component user usage", "componentUserUsage", "ComponentUserUsageRest"),
 ];
 
-export const usageRest: RestSurface = { routes: usageRoutes, fragments: [COMPONENT_USAGE_REST_FRAGMENT, COMPONENT_USER_USAGE_REST_FRAGMENT] };
+export const usageRest: RestSurface = {
+  routes: usageRoutes,
+  fragments: [COMPONENT_USAGE_REST_FRAGMENT, COMPONENT_USER_USAGE_REST_FRAGMENT],
+};
