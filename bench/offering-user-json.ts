@@ -3,7 +3,7 @@ import { stateLabel } from "../src/offering-users/states.ts";
 
 /**
  * The Waldur JSON of an offering user, written by hand for the layers below the gateway (bare node:http + pg and
- * Hono + Prisma), from one flat row. The fields are those of rest-adapter/fragments.ts OfferingUserRest, in order.
+ * Hono + Prisma), from one flat row. The fields are those of OfferingUserRest (src/offering-users/rest.ts), in order.
  */
 export interface OfferingUserRow {
   id: string;

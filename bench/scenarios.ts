@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from "node:util";
 import { documentWithFragments } from "../rest-adapter/execute.ts";
 import type { RouteSpec } from "../rest-adapter/route.ts";
-import { ROUTES } from "../rest-adapter/routes/index.ts";
+import { REST_API } from "../src/modules.ts";
 import { fetchJson, type RequestSpec } from "./load.ts";
 import { OFFERING_USERS_PATH } from "./offering-user-json.ts";
 
@@ -16,7 +16,7 @@ export const PAGE_SIZE = 10;
 const LIST_QUERY = `page_size=${PAGE_SIZE}`;
 
 const auth = (token: string) => ({ authorization: `Token ${token}` });
-const routeOf = (path: string) => ROUTES.find((r) => r.method === "GET" && r.path === path)!;
+const routeOf = (path: string) => REST_API.routes.find((r) => r.method === "GET" && r.path === path)!;
 const LIST_ROUTE = routeOf(OFFERING_USERS_PATH);
 const ONE_ROUTE = routeOf(`${OFFERING_USERS_PATH}:uuid/`);
 
@@ -31,7 +31,7 @@ function graphqlRequest(token: string, route: RouteSpec, variables: Record<strin
     method: "POST",
     path: "/graphql",
     headers: { ...auth(token), "content-type": "application/json", accept: "application/json" },
-    body: Buffer.from(JSON.stringify({ query: documentWithFragments(route.document), variables })),
+    body: Buffer.from(JSON.stringify({ query: documentWithFragments(route.document, REST_API.fragments), variables })),
   };
 }
 
@@ -65,7 +65,7 @@ export async function firstPageUuids(baseUrl: string, token: string): Promise<st
 
 /**
  * Every layer must answer both reads with REST's JSON. Returns one line per difference (a layer below the gateway
- * lags behind rest-adapter/fragments.ts when it grew), so the report can say so rather than compare unlike work.
+ * lags behind the serializer, src/offering-users/rest.ts, when it grew), so the report can say so rather than compare unlike work.
  */
 export async function compareLayers(baseUrls: Record<Layer, string>, token: string, uuids: string[]): Promise<string[]> {
   const differences: string[] = [];

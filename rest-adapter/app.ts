@@ -1,19 +1,15 @@
 import type { IncomingMessage } from "node:http";
 import type { Context as HonoContext, Hono } from "hono";
 import type { ContentfulStatusCode, StatusCode } from "hono/utils/http-status";
-import type { GraphQLError } from "graphql";
-import { type AppDeps, buildContext } from "../src/context.ts";
-import { type FieldErrors, fieldError, invalid, notFound } from "../src/platform/errors.ts";
+import type { GraphQLError, GraphQLSchema } from "graphql";
+import type { AppDeps, Context } from "../src/context.ts";
+import { BODY_TOO_LARGE, type FieldErrors, fieldError, invalid, notFound } from "../src/platform/errors.ts";
 import { MAX_JSON_DEPTH, nestsDeeperThan } from "../src/platform/json-depth.ts";
 import { reportServerError } from "../src/observability/request-scope.ts";
-import { clientAddress } from "../src/server/client-address.ts";
-import { BODY_TOO_LARGE } from "../src/server/body-limit.ts";
-import { requestInfo, type Yoga } from "../src/server/yoga.ts";
-import { internalSchema } from "../src/schema.ts";
-import { type CompiledRoute, compileRoutes, runOperation } from "./execute.ts";
+import { type CompiledRoute, compileRoutes, type OperationPipeline, runOperation } from "./execute.ts";
 import type { RestRequest } from "./route.ts";
+import type { RestSurface } from "./surface.ts";
 import { pythonTypeName } from "./input.ts";
-import { ROUTES } from "./routes/index.ts";
 import { mountOpenApi } from "./openapi/mount.ts";
 import { mountApiRoot } from "./api-root.ts";
 import { withRestFieldNames } from "./field-names.ts";
@@ -113,16 +109,16 @@ function respond(c: HonoContext, status: number, body: unknown, headers: Record<
   return c.json(body as object, status as ContentfulStatusCode);
 }
 
-async function handle(c: HonoContext, route: CompiledRoute, yoga: Yoga, deps: AppDeps) {
+async function handle(c: HonoContext, route: CompiledRoute, { pipeline, contextOf, deps }: RestMount) {
   try {
-    const ctx = await buildContext(deps, requestInfo(c.req.raw, { clientAddress: clientAddress(c, deps.config), writes: c.get("writeScope") }));
+    const ctx = await contextOf(c);
     const url = new URL(c.req.url);
     const request: RestRequest = { params: c.req.param() as Record<string, string>, query: url.searchParams, body: await readBody(c, deps.config.maxBodyBytes) };
     rejectNullCharacters(request);
     if (!route.public) ctx.requireViewer();
     let page = route.kind === "list" ? pageRequest(url.searchParams) : undefined;
     const run = (at: PageRequest | undefined) =>
-      runOperation(yoga, ctx, c.req.raw, route, {
+      runOperation(pipeline, ctx, c.req.raw, route, {
         ...route.variables?.(request),
         ...(at ? { first: at.pageSize, offset: (at.page - 1) * at.pageSize } : {}),
       });
@@ -161,29 +157,42 @@ async function handle(c: HonoContext, route: CompiledRoute, yoga: Yoga, deps: Ap
 /** Waldur's paths end with a slash; clients that drop it are served too. */
 const withAndWithoutSlash = (path: string) => [path, path.replace(/\/$/, "")];
 
-/** Registers every route of the table on the Hono app; unknown methods on known paths answer 405. */
-export function mountRest(app: Hono, yoga: Yoga, deps: AppDeps) {
-  const routes = compileRoutes(ROUTES, internalSchema);
+/**
+ * What the composition root (src/app.ts) hands the engine: the REST surface it serves and the schema its documents
+ * run on, and what the server lends it, which the engine (below the domains, so below the server) cannot import.
+ */
+export interface RestMount {
+  api: RestSurface;
+  schema: GraphQLSchema;
+  pipeline: OperationPipeline;
+  /** A request's context, built as /graphql builds it (client address, the request's write scope). */
+  contextOf: (c: HonoContext) => Promise<Context>;
+  deps: AppDeps;
+}
+
+/** Registers every route of the surface on the Hono app; unknown methods on known paths answer 405. */
+export function mountRest(app: Hono, mount: RestMount) {
+  const { api, schema, deps } = mount;
+  const routes = compileRoutes(api, schema);
   for (const route of routes) {
-    for (const path of withAndWithoutSlash(route.path)) app.on(route.method, path, (c) => handle(c, route, yoga, deps));
+    for (const path of withAndWithoutSlash(route.path)) app.on(route.method, path, (c) => handle(c, route, mount));
   }
   const publicPaths = new Set(routes.filter((r) => r.public).flatMap((r) => withAndWithoutSlash(r.path)));
   for (const path of new Set(routes.flatMap((r) => withAndWithoutSlash(r.path)))) {
-    app.all(path, (c) => methodNotAllowed(c, deps, publicPaths.has(path)));
+    app.all(path, (c) => methodNotAllowed(c, mount, publicPaths.has(path)));
   }
-  mountOpenApi(app, routes, internalSchema, deps.config);
+  mountOpenApi(app, routes, schema, deps.config);
   mountApiRoot(app, routes, deps);
   return routes;
 }
 
 /** As in DRF, authentication runs before the method check: an anonymous caller gets 401, not 405. */
-async function methodNotAllowed(c: HonoContext, deps: AppDeps, isPublic: boolean) {
+async function methodNotAllowed(c: HonoContext, { contextOf }: RestMount, isPublic: boolean) {
   try {
-    if (!isPublic) (await buildContext(deps, requestInfo(c.req.raw))).requireViewer();
+    if (!isPublic) (await contextOf(c)).requireViewer();
   } catch (error) {
     const failure = toWaldurError(error as GraphQLError);
     return respond(c, failure.status, failure.body, failure.headers);
   }
   return respond(c, 405, { detail: `Method "${c.req.method}" not allowed.` });
 }
-

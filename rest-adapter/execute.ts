@@ -1,8 +1,7 @@
-import { type DocumentNode, type ExecutionResult, GraphQLError, type GraphQLSchema, parse, validate } from "graphql";
+import { type DocumentNode, type ExecutionArgs, type ExecutionResult, GraphQLError, type GraphQLSchema, parse, validate } from "graphql";
 import type { Context } from "../src/context.ts";
-import type { Yoga } from "../src/server/yoga.ts";
 import type { RouteSpec } from "./route.ts";
-import { FRAGMENTS } from "./fragments.ts";
+import type { RestFragment, RestSurface } from "./surface.ts";
 import { selectingFailures } from "./typed-failures.ts";
 
 export interface CompiledRoute extends RouteSpec {
@@ -12,12 +11,12 @@ export interface CompiledRoute extends RouteSpec {
 }
 
 /** The text of every fragment a document spreads, directly or inside another fragment. */
-function fragmentsUsedBy(document: string): string[] {
+function fragmentsUsedBy(document: string, fragments: RestFragment[]): string[] {
   const used = new Map<string, string>();
   const pending = [document];
   while (pending.length) {
     const text = pending.pop()!;
-    for (const f of FRAGMENTS) {
+    for (const f of fragments) {
       if (!used.has(f.name) && new RegExp(`\\.\\.\\.${f.name}\\b`).test(text)) {
         used.set(f.name, f.text);
         pending.push(f.text);
@@ -28,16 +27,27 @@ function fragmentsUsedBy(document: string): string[] {
 }
 
 /** A route's document with every fragment it spreads: the operation the adapter runs. */
-export const documentWithFragments = (document: string) => [document, ...fragmentsUsedBy(document)].join("\n");
+export const documentWithFragments = (document: string, fragments: RestFragment[]) => [document, ...fragmentsUsedBy(document, fragments)].join("\n");
 
 /** Parses and validates every route's document once, at start-up: a broken route fails the boot, not a request. */
-export function compileRoutes(routes: RouteSpec[], schema: GraphQLSchema): CompiledRoute[] {
+export function compileRoutes({ routes, fragments }: RestSurface, schema: GraphQLSchema): CompiledRoute[] {
   return routes.map((route) => {
-    const parsed = selectingFailures(schema, parse(documentWithFragments(route.document)));
+    const parsed = selectingFailures(schema, parse(documentWithFragments(route.document, fragments)));
     const errors = validate(schema, parsed);
     if (errors.length) throw new Error(`${route.method} ${route.path}: ${errors.map((e) => e.message).join("; ")}`);
     return { ...route, parsed, schema };
   });
+}
+
+/**
+ * Yoga's envelop pipeline (src/server/yoga.ts), with the same plugins as /graphql: the server lends it to the engine,
+ * which sits below the server (the domains' REST surfaces import the engine; the server imports domains).
+ */
+export interface OperationPipeline {
+  getEnveloped(initial: { gatewayContext: Context; request: Request }): {
+    execute: (args: ExecutionArgs) => unknown;
+    contextFactory: () => unknown;
+  };
 }
 
 /**
@@ -46,13 +56,13 @@ export function compileRoutes(routes: RouteSpec[], schema: GraphQLSchema): Compi
  * context carries the HTTP `request` for the plugins that observe it.
  */
 export async function runOperation(
-  yoga: Yoga,
+  pipeline: OperationPipeline,
   ctx: Context,
   request: Request,
   route: CompiledRoute,
   variableValues: Record<string, unknown>,
 ): Promise<ExecutionResult> {
-  const enveloped = yoga.getEnveloped({ gatewayContext: ctx, request });
+  const enveloped = pipeline.getEnveloped({ gatewayContext: ctx, request });
   const result = (await enveloped.execute({
     schema: route.schema,
     document: route.parsed,

@@ -3,7 +3,7 @@ import { type HttpResponse, startTestApp, type TestApp } from "../test/support/a
 import { buildSplitData, CUTOFF, type SplitData } from "../test/support/split-data.ts";
 import { restParameters } from "./collection-query.ts";
 import type { RouteSpec } from "./route.ts";
-import { ROUTES } from "./routes/index.ts";
+import { REST_API } from "../src/modules.ts";
 
 /**
  * Every REST filter of every served list narrows it: for each parameter its contract reads, a value that, on data
@@ -284,7 +284,7 @@ async function expectOfferingNarrowed(path: string, parameter: string, one: Case
   if (kept.length) expect((await action(kept[0], filterOf(parameter, one))).status).toBe(200);
 }
 
-const LISTS = ROUTES.filter((route): route is RouteSpec & Required<Pick<RouteSpec, "contract">> =>
+const LISTS = REST_API.routes.filter((route): route is RouteSpec & Required<Pick<RouteSpec, "contract">> =>
   Boolean(route.kind === "list" && route.method === "GET" && route.contract),
 );
 

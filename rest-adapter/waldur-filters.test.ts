@@ -2,14 +2,14 @@ import { describe, expect, it } from "vitest";
 import { orderValue } from "../src/platform/collection-contract.ts";
 import { WALDUR, waldurOperation } from "../test/waldur/py-client-models.ts";
 import { restParameters } from "./collection-query.ts";
-import { ROUTES } from "./routes/index.ts";
+import { REST_API } from "../src/modules.ts";
 
 /** Every filter and ordering Waldur's published client sends to a list we serve is read by the list's contract. */
 
 /** Not filters: paging, and `field`, which every list and retrieve reads outside the contracts. */
 const NOT_FILTERS = new Set(["page", "page_size", "field", "o"]);
 
-const lists = ROUTES.filter((route) => route.kind === "list" && route.method === "GET");
+const lists = REST_API.routes.filter((route) => route.kind === "list" && route.method === "GET");
 
 describe("Waldur's list parameters are all read", () => {
   it("the py-client contract covers the served lists", () => {

@@ -1,9 +1,9 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { filterReference } from "../rest-adapter/filter-reference.ts";
-import { ROUTES } from "../rest-adapter/routes/index.ts";
+import { REST_API } from "../src/modules.ts";
 
 const target = new URL("../docs/rest-filters.md", import.meta.url);
-const text = filterReference(ROUTES);
+const text = filterReference(REST_API.routes);
 const current = (() => {
   try {
     return readFileSync(target, "utf8");

@@ -4,7 +4,9 @@ import { serve } from "@hono/node-server";
 import { Hono } from "hono";
 import type { DestinationStream } from "pino";
 import { mountRest } from "../rest-adapter/app.ts";
-import type { AppDeps } from "./context.ts";
+import { type AppDeps, buildContext } from "./context.ts";
+import { REST_API } from "./modules.ts";
+import { internalSchema } from "./schema.ts";
 import { type Config, loadConfig } from "./platform/config.ts";
 import { type Database, openDatabase } from "./platform/database.ts";
 import { applyMigrations } from "./platform/migrations.ts";
@@ -29,7 +31,7 @@ import { limitBody } from "./server/body-limit.ts";
 import { corsMiddleware } from "./server/cors.ts";
 import { allowedHostsOnly } from "./server/hosts.ts";
 import { securityHeaders } from "./server/security-headers.ts";
-import { createGraphqlServer, wholeJson } from "./server/yoga.ts";
+import { createGraphqlServer, requestInfo, wholeJson } from "./server/yoga.ts";
 import { mountGraphiQLAssets } from "./server/graphiql.ts";
 import { mountLanding } from "./server/landing.ts";
 import { mountDashboard } from "./server/dashboard.ts";
@@ -140,7 +142,14 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
   hono.on(["GET", "POST", "OPTIONS"], "/graphql", async (c) =>
     wholeJson(await yoga.fetch(c.req.raw, { clientAddress: clientAddress(c, config), writes: c.get("writeScope"), unsentBytes: unsentResponseBytes(c) })),
   );
-  for (const route of mountRest(hono, yoga, deps)) restPaths.add(route.path);
+  const restRoutes = mountRest(hono, {
+    api: REST_API,
+    schema: internalSchema,
+    pipeline: yoga,
+    contextOf: (c) => buildContext(deps, requestInfo(c.req.raw, { clientAddress: clientAddress(c, deps.config), writes: c.get("writeScope") })),
+    deps,
+  });
+  for (const route of restRoutes) restPaths.add(route.path);
   hono.notFound((c) => c.json({ detail: "Not found." }, 404));
   // observeHttp logs the error (c.error) with the request's line.
   hono.onError((_error, c) => c.json({ detail: "Internal server error." }, 500));

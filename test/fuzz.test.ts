@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compileRoutes, type CompiledRoute } from "../rest-adapter/execute.ts";
-import { ROUTES } from "../rest-adapter/routes/index.ts";
+import { REST_API } from "../src/modules.ts";
 import { internalSchema, schema } from "../src/schema.ts";
 import { startTestApp, type TestApp } from "./support/app.ts";
 import { globalId } from "./support/global-ids.ts";
@@ -43,7 +43,7 @@ beforeAll(async () => {
   for (let round = 0; round < 2; round++) await seedTargets(t);
   doc = (await t.http("GET", "/api/schema/")).body;
   // Revoking the tokens the generated requests carry would turn the rest of the run into 401s (src/tokens/tokens.test.ts covers them).
-  routes = compileRoutes(ROUTES.filter((route) => !REVOKES_TOKENS.has(route.path)), internalSchema);
+  routes = compileRoutes({ ...REST_API, routes: REST_API.routes.filter((route) => !REVOKES_TOKENS.has(route.path)) }, internalSchema);
   documents = graphqlDocuments(routes, schema);
 });
 afterAll(() => t?.close());

@@ -3,7 +3,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import ajvFormats from "ajv-formats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
-import { ROUTES } from "../routes/index.ts";
+import { REST_API } from "../../src/modules.ts";
 import { openApiPath } from "./document.ts";
 
 let t: TestApp;
@@ -43,8 +43,8 @@ describe("GET /api/schema/", () => {
   });
 
   it("documents every route of the table, and nothing else (HEAD for each list)", () => {
-    const routes = new Set(ROUTES.map((r) => `${r.method} ${openApiPath(r.path)}`));
-    const lists = new Set(ROUTES.filter((r) => r.kind === "list").map((r) => `HEAD ${openApiPath(r.path)}`));
+    const routes = new Set(REST_API.routes.map((r) => `${r.method} ${openApiPath(r.path)}`));
+    const lists = new Set(REST_API.routes.filter((r) => r.kind === "list").map((r) => `HEAD ${openApiPath(r.path)}`));
     const documented = new Set(operations().map(({ method, path }) => `${method.toUpperCase()} ${path}`));
     expect([...routes].filter((route) => !documented.has(route))).toEqual([]);
     expect([...documented].filter((op) => !routes.has(op) && !lists.has(op))).toEqual([]);
@@ -158,7 +158,7 @@ describe("real responses match the documented schemas", () => {
       body: { offering: t.world.offering.uuid, project: t.world.project.uuid, attributes: { name: "alloc" }, limits: { cpu: 1 } },
     });
     expect(order.status).toBe(201);
-    const lists = ROUTES.filter((r) => r.kind === "list" && !r.path.includes(":"));
+    const lists = REST_API.routes.filter((r) => r.kind === "list" && !r.path.includes(":"));
     for (const route of lists) {
       const res = await expectDocumented("GET", route.path);
       expect(res.status, route.path).toBe(200);

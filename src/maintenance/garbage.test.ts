@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { maintenanceRoutes } from "../../rest-adapter/routes/maintenance.ts";
-import { adminAnnouncementRoutes } from "../../rest-adapter/routes/admin-announcements.ts";
+import { maintenanceRest } from "./rest.ts";
+import { adminAnnouncementRest } from "./rest-admin-announcements.ts";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
 import { toHex } from "../platform/ids.ts";
 import { seedMaintenance } from "../../test/support/maintenance-fixtures.ts";
@@ -41,7 +41,7 @@ const validBody = (t: TestApp, maintenanceUuid: string): Record<string, unknown>
 });
 
 describe("odd input never causes a server error", () => {
-  for (const route of [...maintenanceRoutes, ...adminAnnouncementRoutes]) {
+  for (const route of [...maintenanceRest.routes, ...adminAnnouncementRest.routes]) {
     it(`${route.method} ${route.path}`, async () => {
       const paths = route.path.includes(":uuid")
         ? [...(await realUuids(route.path)), "garbage"].map((uuid) => route.path.replace(":uuid", uuid))

@@ -117,3 +117,6 @@ export const inputError = (message: string) => fieldError(WHOLE_INPUT, message);
 /** A reference to an object that does not exist (or that the caller may not see). */
 export const MISSING_OBJECT = "Object does not exist.";
 export const missingObject = (field: string) => fieldError(field, MISSING_OBJECT);
+
+/** What REST and /graphql answer (413) to a body over MAX_BODY_BYTES. */
+export const BODY_TOO_LARGE = { detail: "Request body is too large." };

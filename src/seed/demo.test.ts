@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ROUTES } from "../../rest-adapter/routes/index.ts";
+import { REST_API } from "../modules.ts";
 import { freshDatabase } from "../../test/support/database.ts";
 import { hashPassword } from "../auth/secrets.ts";
 import { loadConfig } from "../platform/config.ts";
@@ -102,7 +102,7 @@ describe("the demo data", () => {
     return route.replace(":uuid", owner.id);
   }
 
-  const lists = ROUTES.filter((route) => route.kind === "list" && route.method === "GET");
+  const lists = REST_API.routes.filter((route) => route.kind === "list" && route.method === "GET");
   it.each(lists.map((route) => [route.path]))("GET %s answers staff with demo data (or is empty by design)", async (route) => {
     const response = await app.fetch(new Request(`http://localhost${await pathOf(route)}`, { headers: { authorization: `Token ${staffToken}` } }));
     expect(response.status, await response.clone().text()).toBe(200);

@@ -1,8 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
-
-/** What REST and /graphql answer (413) to a body over MAX_BODY_BYTES. */
-export const BODY_TOO_LARGE = { detail: "Request body is too large." };
+import { BODY_TOO_LARGE } from "../platform/errors.ts";
 
 /**
  * 413 for a body over `maxBytes`: at once when Content-Length says so; a chunked body is read up to the limit and no

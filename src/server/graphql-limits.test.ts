@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { print } from "graphql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compileRoutes } from "../../rest-adapter/execute.ts";
-import { ROUTES } from "../../rest-adapter/routes/index.ts";
+import { REST_API } from "../modules.ts";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
 import { internalSchema } from "../schema.ts";
 import { loadGraphqlSettings } from "../platform/graphql-settings.ts";
@@ -84,7 +84,7 @@ describe("operation limits", () => {
 
   it("every REST route document fits the default limits, measured on the internal schema it runs on", () => {
     const enveloped = createGraphqlServer(t.app.deps).getEnveloped({});
-    for (const route of compileRoutes(ROUTES, internalSchema)) {
+    for (const route of compileRoutes(REST_API, internalSchema)) {
       const document = enveloped.parse(print(route.parsed));
       expect(enveloped.validate(internalSchema, document), `${route.method} ${route.path}`).toEqual([]);
     }
@@ -99,7 +99,7 @@ describe("operation limits", () => {
     const needs = /the largest need depth (\d+), (\d+) aliases .*?, (\d+) tokens and a cost of (\d+)\./s.exec(docs);
     expect(needs).not.toBeNull();
     const [depth, aliases, tokens, cost] = needs!.slice(1).map(Number);
-    const documents = compileRoutes(ROUTES, internalSchema).map((route) => print(route.parsed));
+    const documents = compileRoutes(REST_API, internalSchema).map((route) => print(route.parsed));
     const fitsAll = (setting: (typeof LIMITS)[number][1], limit: number) => {
       const enveloped = createGraphqlServer({ ...t.app.deps, config: { ...t.app.deps.config, [setting]: limit } }).getEnveloped({});
       return documents.every((document) => {

@@ -2,7 +2,7 @@ import { EnvelopArmor } from "@escape.tech/graphql-armor";
 import { GraphQLError, NoSchemaIntrospectionCustomRule, type ValidationContext } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import type { GraphqlSettings } from "../platform/graphql-settings.ts";
-import { errorForClient } from "./error-messages.ts";
+import { errorForClient } from "../platform/error-messages.ts";
 
 type GraphQLArmorConfig = NonNullable<ConstructorParameters<typeof EnvelopArmor>[0]>;
 type Protection = "maxTokens" | "maxDepth" | "maxAliases" | "maxDirectives" | "costLimit";
@@ -39,7 +39,7 @@ function armorConfig(settings: GraphqlSettings): GraphQLArmorConfig {
 }
 
 /**
- * Parse and validation errors as clients may see them (see error-messages.ts): echoed input bounded, and "Did you
+ * Parse and validation errors as clients may see them (see src/platform/error-messages.ts): echoed input bounded, and "Did you
  * mean …?" hints (which would let a caller map the schema without introspection) removed unless `suggestions`.
  * yoga's maskError does the same for every other error; graphql-ws sends parse and validation errors unmasked.
  */

@@ -1,6 +1,6 @@
 import { getOperationAST, parse } from "graphql";
 import { describe, expect, it } from "vitest";
-import { ROUTES } from "../../rest-adapter/routes/index.ts";
+import { REST_API } from "../modules.ts";
 import { type App, createApp } from "../app.ts";
 import { startTestApp } from "../../test/support/app.ts";
 import { globalId } from "../../test/support/global-ids.ts";
@@ -147,9 +147,9 @@ describe("mutation rate limit", () => {
   });
 
   it("every REST write route runs a mutation and every read a query, so the one plugin sees all writes", () => {
-    const kinds = ROUTES.map((route) => `${route.method === "GET" ? "read" : "write"} ${getOperationAST(parse(route.document))?.operation}`);
+    const kinds = REST_API.routes.map((route) => `${route.method === "GET" ? "read" : "write"} ${getOperationAST(parse(route.document))?.operation}`);
     expect(new Set(kinds)).toEqual(new Set(["read query", "write mutation"]));
-    for (const route of ROUTES) expect(mutationFieldCount(parse(route.document)), `${route.method} ${route.path}`).toBe(route.method === "GET" ? 0 : 1);
+    for (const route of REST_API.routes) expect(mutationFieldCount(parse(route.document)), `${route.method} ${route.path}`).toBe(route.method === "GET" ? 0 : 1);
   });
 });
 

@@ -4,7 +4,7 @@ import { databaseErrorForClient } from "../platform/database-errors.ts";
 import { type AppDeps, buildContext, type Context } from "../context.ts";
 import { schema } from "../schema.ts";
 import { csrfPrevention } from "./csrf.ts";
-import { errorForClient } from "./error-messages.ts";
+import { errorForClient } from "../platform/error-messages.ts";
 import { GRAPHIQL_OPTIONS, renderGraphiQLPage } from "./graphiql.ts";
 import { graphqlLimitPlugins } from "./graphql-limits.ts";
 import { mutationRateLimit } from "./mutation-rate-limit.ts";

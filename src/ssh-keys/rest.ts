@@ -1,10 +1,19 @@
-import { COLLECTIONS } from "../../src/platform/collections.ts";
-import { SSH_KEY_CONTRACT } from "../../src/ssh-keys/contract.ts";
-import { defineBody, link, text, withBody } from "../body-contract.ts";
-import { readFilters, readOrdering } from "../collection-query.ts";
-import { compact } from "../input.ts";
-import type { RouteSpec } from "../route.ts";
-import { deleteRoute, listRoute, retrieveRoute } from "./common.ts";
+import { COLLECTIONS } from "../platform/collections.ts";
+import { SSH_KEY_CONTRACT } from "./contract.ts";
+import { defineBody, link, text, withBody } from "../../rest-adapter/body-contract.ts";
+import { readFilters, readOrdering } from "../../rest-adapter/collection-query.ts";
+import { compact } from "../../rest-adapter/input.ts";
+import type { RouteSpec } from "../../rest-adapter/route.ts";
+import { deleteRoute, listRoute, retrieveRoute } from "../../rest-adapter/common-routes.ts";
+import { type RestSurface, restFragment } from "../../rest-adapter/surface.ts";
+
+const SSH_KEY_REST_FRAGMENT = restFragment(
+  "SshKeyRest",
+  "SshKey",
+  `url uuid name public_key: publicKey fingerprint_md5: fingerprintMd5 fingerprint_sha256: fingerprintSha256
+   fingerprint_sha512: fingerprintSha512 type
+   is_shared: isShared user_uuid: userUuid`,
+);
 
 const KEYS = `/api/${COLLECTIONS.sshKey}`;
 
@@ -14,7 +23,7 @@ const KEY_CREATE = defineBody({
   user: link("user", { as: "userUuid", absent: [null, ""], description: "Staff only: the user the key is for (default: the caller)" }),
 });
 
-export const sshKeyRoutes: RouteSpec[] = [
+const sshKeyRoutes: RouteSpec[] = [
   listRoute({
     path: `${KEYS}/`,
     summary: "List SSH public keys (own; staff and support all)",
@@ -46,3 +55,5 @@ export const sshKeyRoutes: RouteSpec[] = [
     contract: SSH_KEY_CONTRACT,
   },
 ];
+
+export const sshKeyRest: RestSurface = { routes: sshKeyRoutes, fragments: [SSH_KEY_REST_FRAGMENT] };

@@ -1,11 +1,30 @@
-import { COLLECTIONS } from "../../src/platform/collections.ts";
-import { fieldError } from "../../src/platform/errors.ts";
-import { BILLING_PERIOD_PARTS, COMPONENT_USAGE_CONTRACT, COMPONENT_USER_USAGE_CONTRACT } from "../../src/usage/contract.ts";
-import { bodyField, dateTime, defineBody, flag, items, link, text, withBody } from "../body-contract.ts";
-import { queryValue } from "../input.ts";
-import type { RouteSpec } from "../route.ts";
-import { checkedDecimal, DECIMAL, decimalText } from "./body-fields.ts";
-import { listRoute, retrieveRoute } from "./common.ts";
+import { COLLECTIONS } from "../platform/collections.ts";
+import { fieldError } from "../platform/errors.ts";
+import { BILLING_PERIOD_PARTS, COMPONENT_USAGE_CONTRACT, COMPONENT_USER_USAGE_CONTRACT } from "./contract.ts";
+import { bodyField, dateTime, defineBody, flag, items, link, text, withBody } from "../../rest-adapter/body-contract.ts";
+import { queryValue } from "../../rest-adapter/input.ts";
+import type { RouteSpec } from "../../rest-adapter/route.ts";
+import { checkedDecimal, DECIMAL, decimalText } from "./rest-decimals.ts";
+import { listRoute, retrieveRoute } from "../../rest-adapter/common-routes.ts";
+import { type RestSurface, restFragment } from "../../rest-adapter/surface.ts";
+
+const COMPONENT_USAGE_REST_FRAGMENT = restFragment(
+  "ComponentUsageRest",
+  "ComponentUsage",
+  `uuid created description type name measured_unit: measuredUnit usage date recurring
+   missing_usage_policy: missingUsagePolicyLabel billing_period: billingPeriod
+   resource_uuid: resourceUuid resource_name: resourceName offering_uuid: offeringUuid offering_name: offeringName
+   project_uuid: projectUuid project_name: projectName customer_uuid: customerUuid customer_name: customerName`,
+);
+
+const COMPONENT_USER_USAGE_REST_FRAGMENT = restFragment(
+  "ComponentUserUsageRest",
+  "ComponentUserUsage",
+  `uuid user: userUrl username component_usage: componentUsageUrl usage measured_unit: measuredUnit description
+   backend_id: backendId created modified date: componentUsageDate billing_period: billingPeriod component_type: componentType
+   resource_uuid: resourceUuid resource_name: resourceName offering_uuid: offeringUuid offering_name: offeringName
+   project_uuid: projectUuid project_name: projectName customer_uuid: customerUuid customer_name: customerName`,
+);
 
 const USAGES = `/api/${COLLECTIONS.componentUsage}`;
 const USER_USAGES = `/api/${COLLECTIONS.componentUserUsage}`;
@@ -57,7 +76,7 @@ const USER_USAGE_LIST = defineBody({ usages: items(USER_USAGE_FIELDS, { required
 const SET_USER_USAGES = `mutation($uuid: ID!, $usages: [UserUsageReportInput!]!) {
   setComponentUserUsages(input: { componentUsageUuid: $uuid, usages: $usages }) { __typename } }`;
 
-export const usageRoutes: RouteSpec[] = [
+const usageRoutes: RouteSpec[] = [
   withBillingPeriodChecks(
     listRoute({
       path: `${USAGES}/`,
@@ -109,3 +128,8 @@ export const usageRoutes: RouteSpec[] = [
   ),
   retrieveRoute(USER_USAGES, "Retrieve a component user usage", "componentUserUsage", "ComponentUserUsageRest"),
 ];
+
+export const usageRest: RestSurface = {
+  routes: usageRoutes,
+  fragments: [COMPONENT_USAGE_REST_FRAGMENT, COMPONENT_USER_USAGE_REST_FRAGMENT],
+};

@@ -1,8 +1,8 @@
-import { Role } from "../../src/auth/permissions.ts";
-import { COLLECTIONS } from "../../src/platform/collections.ts";
-import { fieldError } from "../../src/platform/errors.ts";
-import { bodyField, dateTime, defineBody, link, text, withBody } from "../body-contract.ts";
-import type { RouteSpec } from "../route.ts";
+import { Role } from "../auth/permissions.ts";
+import { COLLECTIONS } from "../platform/collections.ts";
+import { fieldError } from "../platform/errors.ts";
+import { bodyField, dateTime, defineBody, link, text, withBody } from "../../rest-adapter/body-contract.ts";
+import type { RouteSpec } from "../../rest-adapter/route.ts";
 
 const SCOPES = [
   { base: `/api/${COLLECTIONS.customer}`, scopeType: "CUSTOMER" },

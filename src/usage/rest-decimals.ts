@@ -1,6 +1,6 @@
-import { fieldError } from "../../src/platform/errors.ts";
-import { amountError } from "../../src/usage/amounts.ts";
-import type { JsonSchema } from "../openapi/json-schema.ts";
+import { fieldError } from "../platform/errors.ts";
+import { amountError } from "./amounts.ts";
+import type { JsonSchema } from "../../rest-adapter/openapi/json-schema.ts";
 
 /** Decimal fields several route files read alike (usage, per-user limits). */
 

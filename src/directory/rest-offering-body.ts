@@ -1,6 +1,6 @@
-import { fieldError } from "../../src/platform/errors.ts";
-import { bodyField, defineBody, json, link, text } from "../body-contract.ts";
-import { compact, optionalString } from "../input.ts";
+import { fieldError } from "../platform/errors.ts";
+import { bodyField, defineBody, json, link, text } from "../../rest-adapter/body-contract.ts";
+import { compact, optionalString } from "../../rest-adapter/input.ts";
 
 /** Waldur's choices, which its clients parse the offering with. */
 const BILLING_TYPES = ["usage", "fixed", "limit", "one"];

@@ -1,8 +1,9 @@
-import { readTokenLifetime } from "../../src/tokens/tokens.ts";
-import { COLLECTIONS } from "../../src/platform/collections.ts";
-import { bodyField, defineBody, withBody } from "../body-contract.ts";
-import type { RouteSpec } from "../route.ts";
-import { pathId } from "./common.ts";
+import { readTokenLifetime } from "./tokens.ts";
+import { COLLECTIONS } from "../platform/collections.ts";
+import { bodyField, defineBody, withBody } from "../../rest-adapter/body-contract.ts";
+import type { RouteSpec } from "../../rest-adapter/route.ts";
+import { pathId } from "../../rest-adapter/common-routes.ts";
+import type { RestSurface } from "../../rest-adapter/surface.ts";
 
 const USERS = `/api/${COLLECTIONS.user}`;
 
@@ -25,7 +26,7 @@ const USER_UPDATE = defineBody({
   ),
 });
 
-export const tokenRoutes: RouteSpec[] = [
+const tokenRoutes: RouteSpec[] = [
   {
     method: "POST",
     path: "/api-auth/logout/",
@@ -54,3 +55,5 @@ export const tokenRoutes: RouteSpec[] = [
     kind: "object",
   },
 ];
+
+export const tokenRest: RestSurface = { routes: tokenRoutes, fragments: [] };

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { toHex } from "../../src/platform/ids.ts";
-import { startTestApp, type TestApp } from "../../test/support/app.ts";
-import { makeResource, userWithRoles } from "../../test/support/order-fixtures.ts";
+import { toHex } from "../src/platform/ids.ts";
+import { startTestApp, type TestApp } from "./support/app.ts";
+import { makeResource, userWithRoles } from "./support/order-fixtures.ts";
 
 /** Orders, resources, offering users, usage and per-user limits declare their bodies and query parameters as data. */
 

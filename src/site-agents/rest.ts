@@ -1,9 +1,33 @@
-import { AGENT_IDENTITY_CONTRACT } from "../../src/site-agents/contract.ts";
-import { COLLECTIONS } from "../../src/platform/collections.ts";
-import { bodyField, dateTime, defineBody, json, text, withBody } from "../body-contract.ts";
-import { optionalString } from "../input.ts";
-import type { RouteSpec } from "../route.ts";
-import { deleteRoute, listRoute, pathId, retrieveRoute } from "./common.ts";
+import { AGENT_IDENTITY_CONTRACT } from "./contract.ts";
+import { COLLECTIONS } from "../platform/collections.ts";
+import { bodyField, dateTime, defineBody, json, text, withBody } from "../../rest-adapter/body-contract.ts";
+import { optionalString } from "../../rest-adapter/input.ts";
+import type { RouteSpec } from "../../rest-adapter/route.ts";
+import { deleteRoute, listRoute, pathId, retrieveRoute } from "../../rest-adapter/common-routes.ts";
+import { type RestSurface, restFragment } from "../../rest-adapter/surface.ts";
+
+const AGENT_PROCESSOR_REST_FRAGMENT = restFragment(
+  "AgentProcessorRest",
+  "AgentProcessor",
+  `uuid url service: serviceUuid service_name: serviceName name backend_type: backendType
+   backend_version: backendVersion last_run: lastRun created modified`,
+);
+
+const AGENT_SERVICE_REST_FRAGMENT = restFragment(
+  "AgentServiceRest",
+  "AgentService",
+  `uuid url identity: identityUuid identity_name: identityName name mode state: stateLabel statistics
+   processors { ...AgentProcessorRest } created modified`,
+);
+
+const AGENT_IDENTITY_REST_FRAGMENT = restFragment(
+  "AgentIdentityRest",
+  "AgentIdentity",
+  `uuid url offering: offeringUuid offering_name: offeringName created_by: createdByUuid name version
+   dependencies { package version } config_file_path: configFilePath config_file_content: configFileContent
+   last_restarted: lastRestarted compatibility { status message minimum_required: minimumRequired }
+   services { ...AgentServiceRest } created modified`,
+);
 
 const IDENTITIES = `/api/${COLLECTIONS.agentIdentity}`;
 const SERVICES = `/api/${COLLECTIONS.agentService}`;
@@ -60,7 +84,7 @@ const registration = (path: string, summary: string, document: string, reads: Pi
   shape: (value) => value[field],
 });
 
-export const siteAgentRoutes: RouteSpec[] = [
+const siteAgentRoutes: RouteSpec[] = [
   listRoute({
     path: `${IDENTITIES}/`,
     summary: "List site agent identities of the caller's offerings",
@@ -102,3 +126,8 @@ export const siteAgentRoutes: RouteSpec[] = [
   ),
   retrieveRoute(PROCESSORS, "Retrieve a site agent processor", "agentProcessor", "AgentProcessorRest"),
 ];
+
+export const siteAgentRest: RestSurface = {
+  routes: siteAgentRoutes,
+  fragments: [AGENT_PROCESSOR_REST_FRAGMENT, AGENT_SERVICE_REST_FRAGMENT, AGENT_IDENTITY_REST_FRAGMENT],
+};

@@ -1,10 +1,23 @@
-import { ADMIN_ANNOUNCEMENT_CONTRACT } from "../../src/maintenance/admin-announcements.ts";
-import { ANNOUNCEMENT_TYPE_LABELS } from "../../src/maintenance/enums.ts";
-import { valuesByLabel } from "../../src/platform/collection-contract.ts";
-import { COLLECTIONS } from "../../src/platform/collections.ts";
-import { choice, dateTime, defineBody, text, withBody } from "../body-contract.ts";
-import type { RouteSpec } from "../route.ts";
-import { deleteRoute, listRoute, pathId, retrieveRoute } from "./common.ts";
+import { ADMIN_ANNOUNCEMENT_CONTRACT } from "./admin-announcements.ts";
+import { ANNOUNCEMENT_TYPE_LABELS } from "./enums.ts";
+import { valuesByLabel } from "../platform/collection-contract.ts";
+import { COLLECTIONS } from "../platform/collections.ts";
+import { choice, dateTime, defineBody, text, withBody } from "../../rest-adapter/body-contract.ts";
+import type { RouteSpec } from "../../rest-adapter/route.ts";
+import { deleteRoute, listRoute, pathId, retrieveRoute } from "../../rest-adapter/common-routes.ts";
+import { type RestSurface, restFragment } from "../../rest-adapter/surface.ts";
+
+const ADMIN_ANNOUNCEMENT_REST_FRAGMENT = restFragment(
+  "AdminAnnouncementRest",
+  "AdminAnnouncement",
+  `uuid description active_from: activeFrom active_to: activeTo is_active: isActive type: typeLabel created
+   maintenance_uuid: maintenanceUuid maintenance_name: maintenanceName maintenance_type: maintenanceTypeCode
+   maintenance_state: maintenanceStateLabel maintenance_scheduled_start: maintenanceScheduledStart
+   maintenance_scheduled_end: maintenanceScheduledEnd maintenance_service_provider: maintenanceServiceProvider
+   maintenance_affected_offerings: maintenanceAffectedOfferings {
+     uuid name impact_level: impactLevelCode impact_level_display: impactLevelDisplay impact_description: impactDescription }
+   maintenance_external_reference_url: maintenanceExternalReferenceUrl`,
+);
 
 const BASE = `/api/${COLLECTIONS.adminAnnouncement}`;
 
@@ -58,7 +71,7 @@ const update = (method: "PUT" | "PATCH"): RouteSpec => ({
   shape: announcementBody,
 });
 
-export const adminAnnouncementRoutes: RouteSpec[] = [
+const adminAnnouncementRoutes: RouteSpec[] = [
   {
     ...listRoute({
       path: `${BASE}/`,
@@ -86,3 +99,8 @@ export const adminAnnouncementRoutes: RouteSpec[] = [
   update("PATCH"),
   deleteRoute(BASE, "Delete a system announcement (staff)", "deleteAdminAnnouncement", "AdminAnnouncement"),
 ];
+
+export const adminAnnouncementRest: RestSurface = {
+  routes: adminAnnouncementRoutes,
+  fragments: [ADMIN_ANNOUNCEMENT_REST_FRAGMENT],
+};

@@ -1,19 +1,19 @@
 import { describe, expect, it } from "vitest";
-import { EVENT_CONTRACT } from "../../src/events/contract.ts";
-import { globalId } from "../../test/support/global-ids.ts";
-import { MAINTENANCE_ACTIONS } from "../../src/maintenance/transitions.ts";
-import type { RouteSpec } from "../route.ts";
-import { adminAnnouncementRoutes } from "./admin-announcements.ts";
-import { eventRoutes } from "./events.ts";
-import { maintenanceRoutes } from "./maintenance.ts";
-import { siteAgentRoutes } from "./site-agents.ts";
-import { sshKeyRoutes } from "./ssh-keys.ts";
+import { EVENT_CONTRACT } from "../src/events/contract.ts";
+import { globalId } from "./support/global-ids.ts";
+import { MAINTENANCE_ACTIONS } from "../src/maintenance/transitions.ts";
+import type { RouteSpec } from "../rest-adapter/route.ts";
+import { adminAnnouncementRest } from "../src/maintenance/rest-admin-announcements.ts";
+import { eventRest } from "../src/events/rest.ts";
+import { maintenanceRest } from "../src/maintenance/rest.ts";
+import { siteAgentRest } from "../src/site-agents/rest.ts";
+import { sshKeyRest } from "../src/ssh-keys/rest.ts";
 
 const UUID = "0123456789abcdef0123456789abcdef";
-const ROUTES = [...maintenanceRoutes, ...adminAnnouncementRoutes, ...siteAgentRoutes, ...sshKeyRoutes];
+const ROUTES = [...maintenanceRest.routes, ...adminAnnouncementRest.routes, ...siteAgentRest.routes, ...sshKeyRest.routes];
 
 const route = (method: string, path: string) => {
-  const found = [...ROUTES, ...eventRoutes].find((r) => r.method === method && r.path === path);
+  const found = [...ROUTES, ...eventRest.routes].find((r) => r.method === method && r.path === path);
   if (!found) throw new Error(`no route ${method} ${path}`);
   return found;
 };

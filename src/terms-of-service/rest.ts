@@ -1,8 +1,28 @@
-import { COLLECTIONS } from "../../src/platform/collections.ts";
-import { CONSENT_CONTRACT, TERMS_CONTRACT } from "../../src/terms-of-service/contract.ts";
-import { defineBody, flag, integer, link, text, withBody } from "../body-contract.ts";
-import type { RouteSpec } from "../route.ts";
-import { byId, deleteRoute, listRoute, pathId, retrieveRoute } from "./common.ts";
+import { COLLECTIONS } from "../platform/collections.ts";
+import { CONSENT_CONTRACT, TERMS_CONTRACT } from "./contract.ts";
+import { defineBody, flag, integer, link, text, withBody } from "../../rest-adapter/body-contract.ts";
+import type { RouteSpec } from "../../rest-adapter/route.ts";
+import { byId, deleteRoute, listRoute, pathId, retrieveRoute } from "../../rest-adapter/common-routes.ts";
+import { type RestSurface, restFragment } from "../../rest-adapter/surface.ts";
+
+const TERMS_OF_SERVICE_REST_FRAGMENT = restFragment(
+  "TermsOfServiceRest",
+  "OfferingTermsOfService",
+  `uuid offering_uuid: offeringUuid offering_name: offeringName terms_of_service: termsOfService
+   terms_of_service_link: termsOfServiceLink version is_active: isActive requires_reconsent: requiresReconsent
+   grace_period_days: gracePeriodDays
+   user_consent: userConsent { uuid version agreement_date: agreementDate is_revoked: isRevoked }
+   has_user_consent: hasUserConsent created modified`,
+);
+
+const CONSENT_REST_FRAGMENT = restFragment(
+  "ConsentRest",
+  "UserOfferingConsent",
+  `uuid user_uuid: userUuid offering_uuid: offeringUuid agreement_date: agreementDate version
+   revocation_date: revocationDate created modified user_username: userUsername user_full_name: userFullName
+   user_email: userEmail offering_name: offeringName offering_slug: offeringSlug offering_url: offeringUrl
+   has_consent: hasConsent requires_reconsent: requiresReconsent collected_attributes: collectedAttributes`,
+);
 
 const TERMS = `/api/${COLLECTIONS.termsOfService}`;
 const CONSENTS = `/api/${COLLECTIONS.consent}`;
@@ -35,7 +55,7 @@ const update = (method: "PUT" | "PATCH"): RouteSpec => ({
   kind: "object",
 });
 
-export const termsOfServiceRoutes: RouteSpec[] = [
+const termsOfServiceRoutes: RouteSpec[] = [
   listRoute({
     path: `${TERMS}/`,
     summary: "List terms-of-service configurations visible to the caller",
@@ -85,3 +105,8 @@ export const termsOfServiceRoutes: RouteSpec[] = [
     kind: "object",
   },
 ];
+
+export const termsOfServiceRest: RestSurface = {
+  routes: termsOfServiceRoutes,
+  fragments: [TERMS_OF_SERVICE_REST_FRAGMENT, CONSENT_REST_FRAGMENT],
+};

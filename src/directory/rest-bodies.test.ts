@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { toHex } from "../../src/platform/ids.ts";
+import { toHex } from "../platform/ids.ts";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
 
 let t: TestApp;

@@ -1,9 +1,24 @@
-import { EVENT_SUBSCRIPTION_CONTRACT, EVENT_SUBSCRIPTION_QUEUE_CONTRACT } from "../../src/event-subscriptions/contract.ts";
-import { OBSERVABLE_OBJECT_TYPES } from "../../src/event-subscriptions/object-types.ts";
-import { COLLECTIONS } from "../../src/platform/collections.ts";
-import { choice, defineBody, json, text, withBody } from "../body-contract.ts";
-import type { RouteSpec } from "../route.ts";
-import { byUuid, deleteRoute, listRoute, retrieveRoute } from "./common.ts";
+import { EVENT_SUBSCRIPTION_CONTRACT, EVENT_SUBSCRIPTION_QUEUE_CONTRACT } from "./contract.ts";
+import { OBSERVABLE_OBJECT_TYPES } from "./object-types.ts";
+import { COLLECTIONS } from "../platform/collections.ts";
+import { choice, defineBody, json, text, withBody } from "../../rest-adapter/body-contract.ts";
+import type { RouteSpec } from "../../rest-adapter/route.ts";
+import { byUuid, deleteRoute, listRoute, retrieveRoute } from "../../rest-adapter/common-routes.ts";
+import { type RestSurface, restFragment } from "../../rest-adapter/surface.ts";
+
+const EVENT_SUBSCRIPTION_REST_FRAGMENT = restFragment(
+  "EventSubscriptionRest",
+  "EventSubscription",
+  `uuid url user: userUrl user_uuid: userUuid user_username: userUsername user_full_name: userFullName created modified
+   source_ip: sourceIp description observable_objects: observableObjects { object_type: objectType }`,
+);
+
+const EVENT_SUBSCRIPTION_QUEUE_REST_FRAGMENT = restFragment(
+  "EventSubscriptionQueueRest",
+  "EventSubscriptionQueue",
+  `uuid url event_subscription: eventSubscriptionUrl event_subscription_uuid: eventSubscriptionUuid
+   offering_uuid: offeringUuid object_type: objectType queue_name: queueName vhost created`,
+);
 
 const SUBSCRIPTIONS = `/api/${COLLECTIONS.eventSubscription}`;
 const QUEUES = `/api/${COLLECTIONS.eventSubscriptionQueue}`;
@@ -35,7 +50,7 @@ const syncRoute = (path: string, summary: string, mutation: string, inputField: 
   status,
 });
 
-export const eventSubscriptionRoutes: RouteSpec[] = [
+const eventSubscriptionRoutes: RouteSpec[] = [
   listRoute({
     path: `${SUBSCRIPTIONS}/`,
     summary: "List the caller's event subscriptions (staff and support: everyone's)",
@@ -101,3 +116,8 @@ export const eventSubscriptionRoutes: RouteSpec[] = [
     200,
   ),
 ];
+
+export const eventSubscriptionRest: RestSurface = {
+  routes: eventSubscriptionRoutes,
+  fragments: [EVENT_SUBSCRIPTION_REST_FRAGMENT, EVENT_SUBSCRIPTION_QUEUE_REST_FRAGMENT],
+};

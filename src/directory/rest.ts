@@ -1,17 +1,68 @@
-import { CUSTOMER_CONTRACT } from "../../src/directory/customers-contract.ts";
-import { OECD_FOS_2007_LABELS } from "../../src/directory/oecd-fos-2007.ts";
-import { OFFERING_CONTRACT } from "../../src/directory/offerings-contract.ts";
-import { PROJECT_CONTRACT } from "../../src/directory/projects-contract.ts";
-import { SERVICE_PROVIDER_CONTRACT } from "../../src/directory/service-providers-contract.ts";
-import { USER_CONTRACT } from "../../src/directory/users-contract.ts";
-import { COLLECTIONS } from "../../src/platform/collections.ts";
-import { choice, defineBody, flag, link, text, withBody } from "../body-contract.ts";
-import { readFilters, readOrdering } from "../collection-query.ts";
-import { compact } from "../input.ts";
-import type { RouteSpec } from "../route.ts";
-import { byId, byUuid, listRoute, retrieveRoute } from "./common.ts";
-import { OFFERING_CREATE } from "./offering-create-body.ts";
-import { roleRoutes } from "./roles.ts";
+import { CUSTOMER_CONTRACT } from "./customers-contract.ts";
+import { OECD_FOS_2007_LABELS } from "./oecd-fos-2007.ts";
+import { OFFERING_CONTRACT } from "./offerings-contract.ts";
+import { PROJECT_CONTRACT } from "./projects-contract.ts";
+import { SERVICE_PROVIDER_CONTRACT } from "./service-providers-contract.ts";
+import { USER_CONTRACT } from "./users-contract.ts";
+import { COLLECTIONS } from "../platform/collections.ts";
+import { choice, defineBody, flag, link, text, withBody } from "../../rest-adapter/body-contract.ts";
+import { readFilters, readOrdering } from "../../rest-adapter/collection-query.ts";
+import { compact } from "../../rest-adapter/input.ts";
+import type { RouteSpec } from "../../rest-adapter/route.ts";
+import { byId, byUuid, listRoute, retrieveRoute } from "../../rest-adapter/common-routes.ts";
+import { OFFERING_CREATE } from "./rest-offering-body.ts";
+import { roleRoutes } from "./rest-roles.ts";
+import { type RestSurface, restFragment } from "../../rest-adapter/surface.ts";
+
+const USER_REST_FRAGMENT = restFragment(
+  "UserRest",
+  "User",
+  `url uuid username email first_name: firstName last_name: lastName full_name: fullName
+   is_staff: isStaff is_support: isSupport is_active: isActive date_joined: created
+   has_usable_password: hasUsablePassword registration_method: registrationMethod native_name: nativeName
+   job_title: jobTitle phone_number: phoneNumber organization description civil_number: civilNumber
+   agreement_date: agreementDate`,
+);
+
+const CUSTOMER_REST_FRAGMENT = restFragment(
+  "CustomerRest",
+  "Customer",
+  `url uuid name slug abbreviation email created display_name: displayName accounting_start_date: accountingStartDate
+   projects_count: projectsCount users_count: usersCount is_service_provider: isServiceProvider
+   service_provider: serviceProviderUrl service_provider_uuid: serviceProviderUuid native_name: nativeName
+   contact_details: contactDetails agreement_number: agreementNumber registration_code: registrationCode
+   backend_id: backendId archived organization_groups: organizationGroups`,
+);
+
+const PROJECT_REST_FRAGMENT = restFragment(
+  "ProjectRest",
+  "Project",
+  `url uuid name slug description created end_date: endDate end_date_updated_at: endDateUpdatedAt start_date: startDate
+   backend_id: backendId is_removed: isRemoved resources_count: resourcesCount is_industry: isIndustry
+   oecd_fos_2007_code: oecdFos2007Code oecd_fos_2007_label: oecdFos2007Label
+   customer: customerUrl customer_uuid: customerUuid customer_name: customerName customer_slug: customerSlug
+   customer_abbreviation: customerAbbreviation customer_native_name: customerNativeName`,
+);
+
+const SERVICE_PROVIDER_REST_FRAGMENT = restFragment(
+  "ServiceProviderRest",
+  "ServiceProvider",
+  `url uuid description created customer: customerUrl customer_uuid: customerUuid customer_name: customerName
+   customer_abbreviation: customerAbbreviation customer_slug: customerSlug customer_native_name: customerNativeName
+   offering_count: offeringCount organization_groups: organizationGroups`,
+);
+
+const OFFERING_REST_FRAGMENT = restFragment(
+  "OfferingRest",
+  "Offering",
+  `url uuid name slug type description state: stateLabel plugin_options: pluginOptions partitions backend_id: backendId created
+   customer: customerUrl customer_uuid: customerUuid customer_name: customerName
+   shared billable attributes order_count: orderCount total_customers: totalCustomers total_cost: totalCost
+   total_cost_estimated: totalCostEstimated
+   components { uuid type name billing_type: billingTypeLabel measured_unit: measuredUnit
+                limit_period: limitPeriod limit_amount: limitAmount offering_uuid: offeringUuid }
+   plans { url uuid name unit_price: unitPrice unit archived resources_count: resourcesCount }`,
+);
 
 const USERS = `/api/${COLLECTIONS.user}`;
 const CUSTOMERS = `/api/${COLLECTIONS.customer}`;
@@ -49,7 +100,7 @@ const PROJECT_CREATE = defineBody({
 
 const SERVICE_PROVIDER_CREATE = defineBody({ customer: link("customer", { required: true, as: "customerUuid" }), description: text() });
 
-export const directoryRoutes: RouteSpec[] = [
+const directoryRoutes: RouteSpec[] = [
   {
     method: "POST",
     path: "/api-auth/password/",
@@ -195,3 +246,14 @@ export const directoryRoutes: RouteSpec[] = [
   },
   ...roleRoutes,
 ];
+
+export const directoryRest: RestSurface = {
+  routes: directoryRoutes,
+  fragments: [
+    USER_REST_FRAGMENT,
+    CUSTOMER_REST_FRAGMENT,
+    PROJECT_REST_FRAGMENT,
+    SERVICE_PROVIDER_REST_FRAGMENT,
+    OFFERING_REST_FRAGMENT,
+  ],
+};

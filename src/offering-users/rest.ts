@@ -1,13 +1,26 @@
-import { OFFERING_USER_CONTRACT } from "../../src/offering-users/contract.ts";
+import { OFFERING_USER_CONTRACT } from "./contract.ts";
 import {
   OFFERING_USER_OPERATIONS,
   storesComment,
   transitionMutationName,
-} from "../../src/offering-users/transitions.ts";
-import { COLLECTIONS } from "../../src/platform/collections.ts";
-import { defineBody, link, text, withBody } from "../body-contract.ts";
-import type { RouteSpec } from "../route.ts";
-import { byId, deleteRoute, listRoute, pathId, retrieveRoute } from "./common.ts";
+} from "./transitions.ts";
+import { COLLECTIONS } from "../platform/collections.ts";
+import { defineBody, link, text, withBody } from "../../rest-adapter/body-contract.ts";
+import type { RouteSpec } from "../../rest-adapter/route.ts";
+import { byId, deleteRoute, listRoute, pathId, retrieveRoute } from "../../rest-adapter/common-routes.ts";
+import { type RestSurface, restFragment } from "../../rest-adapter/surface.ts";
+
+const OFFERING_USER_REST_FRAGMENT = restFragment(
+  "OfferingUserRest",
+  "OfferingUser",
+  `url uuid username state: stateLabel runtime_state: runtimeStateLabel
+   offering: offeringUrl offering_uuid: offeringUuid offering_name: offeringName offering_has_active_tos: offeringHasActiveTos
+   user: userUrl user_uuid: userUuid user_username: userUsername user_full_name: userFullName
+   user_first_name: userFirstName user_last_name: userLastName user_email: userEmail
+   customer_uuid: customerUuid customer_name: customerName is_restricted: isRestricted
+   service_provider_comment: serviceProviderComment service_provider_comment_url: serviceProviderCommentUrl
+   backend_metadata: backendMetadata has_consent: hasConsent requires_reconsent: requiresReconsent created modified`,
+);
 
 const OFFERING_USERS = `/api/${COLLECTIONS.offeringUser}`;
 
@@ -55,7 +68,7 @@ const transitions = OFFERING_USER_OPERATIONS.map((operation): RouteSpec => {
   };
 });
 
-export const offeringUserRoutes: RouteSpec[] = [
+const offeringUserRoutes: RouteSpec[] = [
   listRoute({
     path: `${OFFERING_USERS}/`,
     summary: "List offering users",
@@ -89,3 +102,5 @@ export const offeringUserRoutes: RouteSpec[] = [
   },
   ...transitions,
 ];
+
+export const offeringUserRest: RestSurface = { routes: offeringUserRoutes, fragments: [OFFERING_USER_REST_FRAGMENT] };

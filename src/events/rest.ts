@@ -1,15 +1,18 @@
-import { EVENT_CONTRACT } from "../../src/events/contract.ts";
-import { COLLECTIONS } from "../../src/platform/collections.ts";
-import { readFilters, readOrdering } from "../collection-query.ts";
-import { compact } from "../input.ts";
-import type { QueryParameters, RouteSpec } from "../route.ts";
+import { EVENT_CONTRACT } from "./contract.ts";
+import { COLLECTIONS } from "../platform/collections.ts";
+import { readFilters, readOrdering } from "../../rest-adapter/collection-query.ts";
+import { compact } from "../../rest-adapter/input.ts";
+import type { QueryParameters, RouteSpec } from "../../rest-adapter/route.ts";
+import { type RestSurface, restFragment } from "../../rest-adapter/surface.ts";
+
+const EVENT_REST_FRAGMENT = restFragment("EventRest", "Event", `uuid created event_type: eventType message context`);
 
 const EVENTS = `/api/${COLLECTIONS.event}`;
 
 /** The count reads the list's filters (and not its ordering or paging). */
 const COUNT_QUERY: QueryParameters = { filters: EVENT_CONTRACT.filters };
 
-export const eventRoutes: RouteSpec[] = [
+const eventRoutes: RouteSpec[] = [
   {
     method: "GET",
     path: `${EVENTS}/`,
@@ -40,3 +43,5 @@ export const eventRoutes: RouteSpec[] = [
     kind: "object",
   },
 ];
+
+export const eventRest: RestSurface = { routes: eventRoutes, fragments: [EVENT_REST_FRAGMENT] };

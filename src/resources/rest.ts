@@ -1,10 +1,33 @@
-import { COLLECTIONS } from "../../src/platform/collections.ts";
-import { RESOURCE_CONTRACT } from "../../src/resources/contract.ts";
-import { defineBody, json, type RequestBody, text, withBody } from "../body-contract.ts";
-import { readFilters } from "../collection-query.ts";
-import type { JsonSchema } from "../openapi/json-schema.ts";
-import type { QueryParameters, RouteSpec } from "../route.ts";
-import { byId, byUuid, listRoute, pathId } from "./common.ts";
+import { COLLECTIONS } from "../platform/collections.ts";
+import { RESOURCE_CONTRACT } from "./contract.ts";
+import { defineBody, json, type RequestBody, text, withBody } from "../../rest-adapter/body-contract.ts";
+import { readFilters } from "../../rest-adapter/collection-query.ts";
+import type { JsonSchema } from "../../rest-adapter/openapi/json-schema.ts";
+import type { QueryParameters, RouteSpec } from "../../rest-adapter/route.ts";
+import { byId, byUuid, listRoute, pathId } from "../../rest-adapter/common-routes.ts";
+import { type RestSurface, restFragment } from "../../rest-adapter/surface.ts";
+
+const RESOURCE_REST_FRAGMENT = restFragment(
+  "ResourceRest",
+  "Resource",
+  `url uuid name slug state: stateLabel backend_id: backendId attributes limits current_usages: currentUsages
+   restrict_member_access: restrictMemberAccess paused downscaled last_sync: lastSync end_date_updated_at: endDateUpdatedAt
+   offering_backend_id: offeringBackendId project_slug: projectSlug customer_slug: customerSlug project_end_date: projectEndDate
+   backend_metadata: backendMetadata error_message: errorMessage end_date: endDate scope: scopeUrl
+   offering: offeringUrl offering_uuid: offeringUuid offering_name: offeringName offering_type: offeringType
+   offering_plugin_options: offeringPluginOptions provider_uuid: providerUuid provider_name: providerName
+   plan: planUrl plan_uuid: planUuid plan_name: planName
+   project: projectUrl project_uuid: projectUuid project_name: projectName project_description: projectDescription
+   customer_uuid: customerUuid customer_name: customerName created modified
+   offering_slug: offeringSlug offering_description: offeringDescription offering_state: offeringStateLabel
+   offering_shared: offeringShared offering_billable: offeringBillable is_usage_based: isUsageBased is_limit_based: isLimitBased
+   offering_components: offeringComponents { uuid type name billing_type: billingTypeLabel measured_unit: measuredUnit
+                                             limit_period: limitPeriod limit_amount: limitAmount }
+   provider_slug: providerSlug provider_description: providerDescription plan_unit: planUnit
+   project_effective_end_date: projectEffectiveEndDate project_is_in_grace_period: projectIsInGracePeriod
+   resource_effective_end_date: resourceEffectiveEndDate has_api_keys: hasApiKeys
+   usage_limit_restriction: usageLimitRestriction username user_requires_reconsent: userRequiresReconsent`,
+);
 
 const RESOURCES = `/api/${COLLECTIONS.providerResource}`;
 
@@ -49,7 +72,7 @@ const providerList = listRoute({
   contract: RESOURCE_CONTRACT,
 });
 
-export const resourceRoutes: RouteSpec[] = [
+const resourceRoutes: RouteSpec[] = [
   {
     ...providerList,
     document: `query($filter: ResourceFilter, $orderBy: [ResourceOrder!], $first: Int, $offset: Int) {
@@ -129,3 +152,5 @@ export const resourceRoutes: RouteSpec[] = [
     kind: "object",
   },
 ];
+
+export const resourceRest: RestSurface = { routes: resourceRoutes, fragments: [RESOURCE_REST_FRAGMENT] };

@@ -1,14 +1,44 @@
-import { MAINTENANCE_CONTRACT, MAINTENANCE_OFFERING_CONTRACT, PUBLIC_MAINTENANCE_CONTRACT } from "../../src/maintenance/contract.ts";
-import { impactLevels, maintenanceTypes } from "../../src/maintenance/enums.ts";
-import { MAINTENANCE_ACTIONS, MAINTENANCE_TRANSITIONS } from "../../src/maintenance/transitions.ts";
-import { COLLECTIONS } from "../../src/platform/collections.ts";
-import { fieldError } from "../../src/platform/errors.ts";
-import type { Filter } from "../../src/platform/collection-contract.ts";
-import { bodyField, dateTime, defineBody, link, text, withBody } from "../body-contract.ts";
-import { readFilters, readOrdering } from "../collection-query.ts";
-import { compact } from "../input.ts";
-import type { RouteSpec } from "../route.ts";
-import { byId, deleteRoute, listRoute, pathId, retrieveRoute } from "./common.ts";
+import { MAINTENANCE_CONTRACT, MAINTENANCE_OFFERING_CONTRACT, PUBLIC_MAINTENANCE_CONTRACT } from "./contract.ts";
+import { impactLevels, maintenanceTypes } from "./enums.ts";
+import { MAINTENANCE_ACTIONS, MAINTENANCE_TRANSITIONS } from "./transitions.ts";
+import { COLLECTIONS } from "../platform/collections.ts";
+import { fieldError } from "../platform/errors.ts";
+import type { Filter } from "../platform/collection-contract.ts";
+import { bodyField, dateTime, defineBody, link, text, withBody } from "../../rest-adapter/body-contract.ts";
+import { readFilters, readOrdering } from "../../rest-adapter/collection-query.ts";
+import { compact } from "../../rest-adapter/input.ts";
+import type { RouteSpec } from "../../rest-adapter/route.ts";
+import { byId, deleteRoute, listRoute, pathId, retrieveRoute } from "../../rest-adapter/common-routes.ts";
+import { type RestSurface, restFragment } from "../../rest-adapter/surface.ts";
+
+/** Routes include only the fragments their document names, so the nested link fields are spelled out. */
+const MAINTENANCE_OFFERING_FIELDS = `url uuid maintenance: maintenanceUrl offering: offeringUrl offering_name: offeringName
+  impact_level: impactLevelCode impact_level_display: impactLevelDisplay impact_description: impactDescription`;
+
+const PUBLIC_MAINTENANCE_FIELDS = `url uuid name message maintenance_type: maintenanceTypeCode
+  maintenance_type_display: maintenanceTypeDisplay external_reference_url: externalReferenceUrl state: stateLabel
+  scheduled_start: scheduledStart scheduled_end: scheduledEnd actual_start: actualStart actual_end: actualEnd
+  service_provider_name: serviceProviderName affected_offerings: affectedOfferings { ${MAINTENANCE_OFFERING_FIELDS} }`;
+
+const MAINTENANCE_ANNOUNCEMENT_OFFERING_REST_FRAGMENT = restFragment(
+  "MaintenanceAnnouncementOfferingRest",
+  "MaintenanceAnnouncementOffering",
+  MAINTENANCE_OFFERING_FIELDS,
+);
+
+const MAINTENANCE_ANNOUNCEMENT_REST_FRAGMENT = restFragment(
+  "MaintenanceAnnouncementRest",
+  "MaintenanceAnnouncement",
+  `${PUBLIC_MAINTENANCE_FIELDS}
+   internal_notes: internalNotes service_provider: serviceProviderUrl created_by: createdByUrl backend_id: backendId
+   overrun_minutes: overrunMinutes start_delta_minutes: startDeltaMinutes timing_bucket: timingBucketLabel`,
+);
+
+const PUBLIC_MAINTENANCE_ANNOUNCEMENT_REST_FRAGMENT = restFragment(
+  "PublicMaintenanceAnnouncementRest",
+  "PublicMaintenanceAnnouncement",
+  PUBLIC_MAINTENANCE_FIELDS,
+);
 
 const BASE = `/api/${COLLECTIONS.maintenanceAnnouncement}`;
 const LINKS = `/api/${COLLECTIONS.maintenanceAnnouncementOffering}`;
@@ -103,7 +133,7 @@ function announcementList(path: string, summary: string, field: string, fragment
   };
 }
 
-export const maintenanceRoutes: RouteSpec[] = [
+const maintenanceRoutes: RouteSpec[] = [
   announcementList(
     `${BASE}/`,
     "List maintenance announcements of the providers the caller manages",
@@ -159,3 +189,12 @@ export const maintenanceRoutes: RouteSpec[] = [
   },
   { ...retrieveRoute(PUBLIC, "Retrieve a public maintenance announcement", "publicMaintenanceAnnouncement", "PublicMaintenanceAnnouncementRest"), public: true },
 ];
+
+export const maintenanceRest: RestSurface = {
+  routes: maintenanceRoutes,
+  fragments: [
+    MAINTENANCE_ANNOUNCEMENT_OFFERING_REST_FRAGMENT,
+    MAINTENANCE_ANNOUNCEMENT_REST_FRAGMENT,
+    PUBLIC_MAINTENANCE_ANNOUNCEMENT_REST_FRAGMENT,
+  ],
+};

@@ -1,8 +1,8 @@
 import { encodeGlobalID } from "@pothos/plugin-relay";
-import type { CollectionContract } from "../../src/platform/collection-contract.ts";
-import { readFilters, readOrdering } from "../collection-query.ts";
-import { compact } from "../input.ts";
-import type { RestRequest, RouteSpec } from "../route.ts";
+import type { CollectionContract } from "../src/platform/collection-contract.ts";
+import { readFilters, readOrdering } from "./collection-query.ts";
+import { compact } from "./input.ts";
+import type { RestRequest, RouteSpec } from "./route.ts";
 
 export const byUuid = ({ params }: RestRequest) => ({ uuid: params.uuid });
 

@@ -1,12 +1,20 @@
-import { COLLECTIONS } from "../../src/platform/collections.ts";
-import { fieldError } from "../../src/platform/errors.ts";
-import { parseUuid } from "../../src/platform/ids.ts";
-import { USER_LIMIT_CONTRACT } from "../../src/usage/user-limits-contract.ts";
-import { bodyField, defineBody, link, type RequestBody, text, withBody } from "../body-contract.ts";
-import { pythonTypeName } from "../input.ts";
-import type { RouteSpec } from "../route.ts";
-import { checkedDecimal, DECIMAL } from "./body-fields.ts";
-import { deleteRoute, listRoute, pathId, retrieveRoute } from "./common.ts";
+import { COLLECTIONS } from "../platform/collections.ts";
+import { fieldError } from "../platform/errors.ts";
+import { parseUuid } from "../platform/ids.ts";
+import { USER_LIMIT_CONTRACT } from "./user-limits-contract.ts";
+import { bodyField, defineBody, link, type RequestBody, text, withBody } from "../../rest-adapter/body-contract.ts";
+import { pythonTypeName } from "../../rest-adapter/input.ts";
+import type { RouteSpec } from "../../rest-adapter/route.ts";
+import { checkedDecimal, DECIMAL } from "./rest-decimals.ts";
+import { deleteRoute, listRoute, pathId, retrieveRoute } from "../../rest-adapter/common-routes.ts";
+import { type RestSurface, restFragment } from "../../rest-adapter/surface.ts";
+
+const COMPONENT_USER_USAGE_LIMIT_REST_FRAGMENT = restFragment(
+  "ComponentUserUsageLimitRest",
+  "ComponentUserUsageLimit",
+  `uuid url resource: resourceUrl resource_uuid: resourceUuid resource_name: resourceName component: componentUuid
+   component_type: componentType user: userUrl user_uuid: userUuid username limit created modified`,
+);
 
 const LIMITS = `/api/${COLLECTIONS.componentUserUsageLimit}`;
 const FRAGMENT = "ComponentUserUsageLimitRest";
@@ -58,7 +66,7 @@ const update = (method: "PUT" | "PATCH"): RouteSpec => ({
   kind: "object",
 });
 
-export const userUsageLimitRoutes: RouteSpec[] = [
+const userUsageLimitRoutes: RouteSpec[] = [
   listRoute({
     path: `${LIMITS}/`,
     summary: "List per-user component usage limits (provider and consumer side)",
@@ -81,3 +89,8 @@ export const userUsageLimitRoutes: RouteSpec[] = [
   update("PATCH"),
   deleteRoute(LIMITS, "Delete a per-user component usage limit", "deleteComponentUserUsageLimit", "ComponentUserUsageLimit"),
 ];
+
+export const userUsageLimitRest: RestSurface = {
+  routes: userUsageLimitRoutes,
+  fragments: [COMPONENT_USER_USAGE_LIMIT_REST_FRAGMENT],
+};

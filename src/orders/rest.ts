@@ -1,12 +1,34 @@
-import { ORDER_CONTRACT } from "../../src/orders/contract.ts";
-import { ORDER_TYPE_LABELS } from "../../src/orders/states.ts";
-import { ORDER_ACTIONS, ORDER_TRANSITIONS, type OrderAction } from "../../src/orders/transitions.ts";
-import { valuesByLabel } from "../../src/platform/collection-contract.ts";
-import { COLLECTIONS } from "../../src/platform/collections.ts";
-import { fieldError } from "../../src/platform/errors.ts";
-import { type BodyFields, bodyField, choice, defineBody, flag, json, link, text, withBody } from "../body-contract.ts";
-import type { RouteSpec } from "../route.ts";
-import { byId, deleteRoute, listRoute, pathId, retrieveRoute } from "./common.ts";
+import { ORDER_CONTRACT } from "./contract.ts";
+import { ORDER_TYPE_LABELS } from "./states.ts";
+import { ORDER_ACTIONS, ORDER_TRANSITIONS, type OrderAction } from "./transitions.ts";
+import { valuesByLabel } from "../platform/collection-contract.ts";
+import { COLLECTIONS } from "../platform/collections.ts";
+import { fieldError } from "../platform/errors.ts";
+import { type BodyFields, bodyField, choice, defineBody, flag, json, link, text, withBody } from "../../rest-adapter/body-contract.ts";
+import type { RouteSpec } from "../../rest-adapter/route.ts";
+import { byId, deleteRoute, listRoute, pathId, retrieveRoute } from "../../rest-adapter/common-routes.ts";
+import { type RestSurface, restFragment } from "../../rest-adapter/surface.ts";
+
+const ORDER_REST_FRAGMENT = restFragment(
+  "OrderRest",
+  "Order",
+  `url uuid type: typeLabel state: stateLabel attributes limits cost can_terminate: canTerminate auto_approved: autoApproved
+   offering: offeringUrl offering_uuid: offeringUuid offering_name: offeringName offering_type: offeringType
+   offering_description: offeringDescription offering_plugin_options: offeringPluginOptions
+   provider_uuid: providerUuid provider_name: providerName provider_slug: providerSlug provider_description: providerDescription
+   plan: planUrl plan_uuid: planUuid plan_name: planName plan_unit: planUnit
+   new_plan_uuid: planUuid new_plan_name: planName new_cost_estimate: cost
+   resource_uuid: resourceUuid marketplace_resource_uuid: resourceUuid resource_name: resourceName
+   project: projectUrl project_uuid: projectUuid project_name: projectName project_slug: projectSlug
+   project_description: projectDescription customer_uuid: customerUuid customer_name: customerName customer_slug: customerSlug
+   created_by_username: createdByUsername created_by_full_name: createdByFullName created_by_email: createdByEmail
+   consumer_reviewed_by: consumerReviewedByUsername consumer_reviewed_by_username: consumerReviewedByUsername
+   consumer_reviewed_by_full_name: consumerReviewedByFullName consumer_reviewed_at: consumerReviewedAt
+   provider_reviewed_by: providerReviewedByUsername provider_reviewed_by_username: providerReviewedByUsername
+   provider_reviewed_by_full_name: providerReviewedByFullName provider_reviewed_at: providerReviewedAt
+   error_message: errorMessage error_traceback: errorTraceback backend_id: backendId request_comment: requestComment
+   start_date: startDate completed_at: completedAt created modified`,
+);
 
 const ORDERS = `/api/${COLLECTIONS.order}`;
 
@@ -64,7 +86,7 @@ const actions: RouteSpec[] = ORDER_ACTIONS.map((action) => {
 
 const BACKEND_ID = defineBody({ backend_id: text({ required: true }) });
 
-export const orderRoutes: RouteSpec[] = [
+const orderRoutes: RouteSpec[] = [
   listRoute({
     path: `${ORDERS}/`,
     summary: "List orders visible to the caller (consumer or provider side)",
@@ -103,3 +125,5 @@ export const orderRoutes: RouteSpec[] = [
   },
   ...actions,
 ];
+
+export const orderRest: RestSurface = { routes: orderRoutes, fragments: [ORDER_REST_FRAGMENT] };
