@@ -78,7 +78,7 @@ export function listField<C extends CollectionContract, T, Extra extends InputFi
 const recordQuery = (ctx: object, info: GraphQLResolveInfo) => queryFromInfo({ context: ctx, info, awaitSelections: true });
 
 /** One record of a collection by its uuid (or the key named), null when it is missing or hidden from the viewer. */
-export function recordField<C extends CollectionContract, T, Extra extends InputFieldMap = {}>(
+function recordField<C extends CollectionContract, T, Extra extends InputFieldMap = {}>(
   t: QueryFieldBuilder<Types, {}>,
   refs: Pick<CollectionRefs<C, T>, "Filter" | "node">,
   spec: RecordFieldSpec<C, T, Extra>,

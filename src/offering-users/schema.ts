@@ -18,7 +18,7 @@ import { OFFERING_USER_OPERATIONS, OFFERING_USER_TRANSITIONS, OfferingUserTransi
 import * as service from "./service.ts";
 import { visibleNode } from "../graphql/nodes.ts";
 import { restPresentation } from "../graphql/sub-graphs.ts";
-import { showing } from "../directory/schema/shown-through.ts";
+import { showing } from "../directory/schema-shown-through.ts";
 
 export const OfferingUserStateEnum = builder.enumType("OfferingUserState", {
   values: labelledValues(OFFERING_USER_STATES),

@@ -14,7 +14,7 @@ import * as service from "./service.ts";
 import { visibleNode } from "../graphql/nodes.ts";
 import { afterArgument, resumable } from "../events/resume.ts";
 import { restPresentation } from "../graphql/sub-graphs.ts";
-import { showing } from "../directory/schema/shown-through.ts";
+import { showing } from "../directory/schema-shown-through.ts";
 
 /** The states of a resource's orders (see order-states.ts); the orders' own type shows them too. */
 export const OrderStateEnum = builder.enumType("OrderState", {

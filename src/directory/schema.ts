@@ -1,17 +1,17 @@
-import { builder, nullIfMissing } from "../../graphql/builder.ts";
-import { collectionFields } from "../../graphql/collection-fields.ts";
-import * as offerings from "../offerings.ts";
-import * as organisations from "../organisations.ts";
-import * as plans from "../plans.ts";
-import * as users from "../users.ts";
-import { CUSTOMER_CONTRACT } from "../customers-contract.ts";
-import { SERVICE_PROVIDER_CONTRACT } from "../service-providers-contract.ts";
-import { USER_CONTRACT } from "../users-contract.ts";
-import { OFFERING_CONTRACT } from "../offerings-contract.ts";
-import { PROJECT_CONTRACT } from "../projects-contract.ts";
-import { CustomerRef, OfferingRef, OfferingStateEnum, ProjectRef, ServiceProviderRef, UserRef } from "./types.ts";
-import "./roles.ts";
-import "./mutations.ts";
+import { builder, nullIfMissing } from "../graphql/builder.ts";
+import { collectionFields } from "../graphql/collection-fields.ts";
+import * as offerings from "./offerings.ts";
+import * as organisations from "./organisations.ts";
+import * as plans from "./plans.ts";
+import * as users from "./users.ts";
+import { CUSTOMER_CONTRACT } from "./customers-contract.ts";
+import { SERVICE_PROVIDER_CONTRACT } from "./service-providers-contract.ts";
+import { USER_CONTRACT } from "./users-contract.ts";
+import { OFFERING_CONTRACT } from "./offerings-contract.ts";
+import { PROJECT_CONTRACT } from "./projects-contract.ts";
+import { CustomerRef, OfferingRef, OfferingStateEnum, ProjectRef, ServiceProviderRef, UserRef } from "./schema-types.ts";
+import "./schema-roles.ts";
+import "./schema-mutations.ts";
 
 collectionFields({
   name: "User",
