@@ -47,6 +47,7 @@ const CreateSshKeyInput = builder.inputType("CreateSshKeyInput", {
     userUuid: t.id({ description: "Staff only: add the key for another user" }),
   }),
 });
+
 builder.queryFields((t) => ({
   serviceProviderKeys: listField(t, sshKeys, {
     description: "SSH keys of the members of projects with a non-terminated resource of the provider's offerings",
