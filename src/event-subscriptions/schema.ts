@@ -1,10 +1,9 @@
 import { ConflictError, ValidationError } from "../platform/errors.ts";
-import { builder, nullIfMissing } from "../graphql/builder.ts";
-import { collectionInputs } from "../graphql/collection-inputs.ts";
+import { builder } from "../graphql/builder.ts";
+import { collectionFields } from "../graphql/collection-fields.ts";
 import { deleted, DeletionRef } from "../graphql/deletion.ts";
 import { idInput, inputTypeName, ON_OBJECT, resultOr, uuidOf } from "../graphql/mutations.ts";
 import { visibleNode } from "../graphql/nodes.ts";
-import { connectionType, nodesQuery, pageArgs, relayConnection, toPage } from "../graphql/pagination.ts";
 import { apiUrl } from "../graphql/urls.ts";
 import { toHex } from "../platform/ids.ts";
 import { EVENT_SUBSCRIPTION_CONTRACT, EVENT_SUBSCRIPTION_QUEUE_CONTRACT } from "./contract.ts";
@@ -65,8 +64,25 @@ export const EventSubscriptionQueueRef = builder.prismaNode("EventSubscriptionQu
   }),
 });
 
-const { Filter: SubscriptionFilter, Order: SubscriptionOrder } = collectionInputs("EventSubscription", EVENT_SUBSCRIPTION_CONTRACT);
-const { Filter: QueueFilter, Order: QueueOrder } = collectionInputs("EventSubscriptionQueue", EVENT_SUBSCRIPTION_QUEUE_CONTRACT);
+collectionFields({
+  name: "EventSubscription",
+  contract: EVENT_SUBSCRIPTION_CONTRACT,
+  node: EventSubscriptionRef,
+  list: {
+    field: "eventSubscriptions",
+    description: "The viewer's event subscriptions (staff and support: everyone's)",
+    load: subscriptions.listEventSubscriptions,
+  },
+  record: { field: "eventSubscription", load: subscriptions.getEventSubscription },
+});
+
+collectionFields({
+  name: "EventSubscriptionQueue",
+  contract: EVENT_SUBSCRIPTION_QUEUE_CONTRACT,
+  node: EventSubscriptionQueueRef,
+  list: { field: "eventSubscriptionQueues", load: queues.listEventSubscriptionQueues },
+  record: { field: "eventSubscriptionQueue", load: queues.getEventSubscriptionQueue },
+});
 
 const SubscriptionRegistrationRef = builder.objectRef<{ subscription: { id: string }; created: boolean }>("EventSubscriptionRegistration").implement({
   fields: (t) => ({
@@ -102,38 +118,6 @@ const ConsumerQueueRegistrationRef = builder.objectRef<consumerQueues.ConsumerQu
 const SyncRequestRef = builder.objectRef<{ status: string }>("SyncRequest").implement({
   fields: (t) => ({ status: t.exposeString("status") }),
 });
-
-builder.queryFields((t) => ({
-  eventSubscriptions: t.field({
-    type: connectionType("EventSubscription", EventSubscriptionRef),
-    description: "The viewer's event subscriptions (staff and support: everyone's)",
-    args: { filter: t.arg({ type: SubscriptionFilter }), orderBy: t.arg({ type: [SubscriptionOrder] }), ...pageArgs },
-    resolve: (_r, args, ctx, info) =>
-      relayConnection(
-        subscriptions.listEventSubscriptions(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "EventSubscription")),
-      ),
-  }),
-  eventSubscription: t.prismaField({
-    type: "EventSubscription",
-    nullable: true,
-    args: { uuid: t.arg.id({ required: true }) },
-    resolve: (query, _r, args, ctx) => nullIfMissing(subscriptions.getEventSubscription(ctx, String(args.uuid), query)),
-  }),
-  eventSubscriptionQueues: t.field({
-    type: connectionType("EventSubscriptionQueue", EventSubscriptionQueueRef),
-    args: { filter: t.arg({ type: QueueFilter }), orderBy: t.arg({ type: [QueueOrder] }), ...pageArgs },
-    resolve: (_r, args, ctx, info) =>
-      relayConnection(
-        queues.listEventSubscriptionQueues(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "EventSubscriptionQueue")),
-      ),
-  }),
-  eventSubscriptionQueue: t.prismaField({
-    type: "EventSubscriptionQueue",
-    nullable: true,
-    args: { uuid: t.arg.id({ required: true }) },
-    resolve: (query, _r, args, ctx) => nullIfMissing(queues.getEventSubscriptionQueue(ctx, String(args.uuid), query)),
-  }),
-}));
 
 const RegisterInput = builder.inputType(inputTypeName("registerEventSubscription"), {
   fields: (t) => ({

@@ -1,8 +1,7 @@
 import type { Context } from "../context.ts";
 import type { EventScopeType } from "../generated/prisma/client.ts";
-import { builder, nodeOrNull, nullIfMissing } from "../graphql/builder.ts";
-import { collectionInputs } from "../graphql/collection-inputs.ts";
-import { connectionType, nodesQuery, pageArgs, toPage, relayConnection } from "../graphql/pagination.ts";
+import { builder, nodeOrNull } from "../graphql/builder.ts";
+import { collectionFields } from "../graphql/collection-fields.ts";
 import { toHex } from "../platform/ids.ts";
 import type { EventCreatedPayload } from "./event-created.ts";
 import { EVENT_CONTRACT } from "./contract.ts";
@@ -71,31 +70,23 @@ function subjectOf(scopes: ReadonlyArray<{ scopeType: EventScopeType; scopeId: s
   return undefined;
 }
 
-const { Filter: EventFilterInput, Order: EventOrderEnum } = collectionInputs("Event", EVENT_CONTRACT);
-const EventConnection = connectionType("Event", EventRef);
+const { Filter: EventFilterInput } = collectionFields({
+  name: "Event",
+  contract: EVENT_CONTRACT,
+  node: EventRef,
+  list: {
+    field: "events",
+    oneOrder: true,
+    load: (ctx, { orderBy, ...request }, query) => service.listEvents(ctx, { ...request, orderBy: orderBy?.[0] }, query),
+  },
+  record: { field: "event", description: "One event by its integer id or its uuid", key: "id", load: service.getEvent },
+});
 
 export async function canSeeEvent(ctx: Context, id: number) {
   return (await ctx.db.event.count({ where: { AND: [{ id }, await visibleEvents(ctx)] } })) > 0;
 }
 
 builder.queryFields((t) => ({
-  events: t.field({
-    type: EventConnection,
-    args: { filter: t.arg({ type: EventFilterInput }), orderBy: t.arg({ type: EventOrderEnum }), ...pageArgs },
-    resolve: (_root, args, ctx, info) =>
-      relayConnection(service.listEvents(
-        ctx,
-        { filter: args.filter, orderBy: args.orderBy, page: toPage(args) },
-        nodesQuery(ctx, info, "Event"),
-      )),
-  }),
-  event: t.prismaField({
-    nullable: true,
-    type: "Event",
-    description: "One event by its integer id or its uuid",
-    args: { id: t.arg.id({ required: true }) },
-    resolve: (query, _root, args, ctx) => nullIfMissing(service.getEvent(ctx, String(args.id), query)),
-  }),
   eventCount: t.int({
     args: { filter: t.arg({ type: EventFilterInput }) },
     resolve: (_root, args, ctx) => service.countEvents(ctx, args.filter),

@@ -1,15 +1,23 @@
 import { ValidationError } from "../platform/errors.ts";
-import { builder, nullIfMissing } from "../graphql/builder.ts";
-import { collectionInputs } from "../graphql/collection-inputs.ts";
-import { connectionType, nodesQuery, pageArgs, toPage, relayConnection } from "../graphql/pagination.ts";
+import { builder } from "../graphql/builder.ts";
+import { collectionFields } from "../graphql/collection-fields.ts";
 import * as announcements from "./admin-announcements.ts";
 import { AnnouncementTypeEnum } from "./schema-types.ts";
 import { AdminAnnouncementRef } from "./schema-admin-announcement-type.ts";
 import { deleted, DeletionRef } from "../graphql/deletion.ts";
 import { CREATES, idInput, objectIdField, ON_OBJECT, resultOr, uuidOf } from "../graphql/mutations.ts";
 
-const { Filter: FilterInput, Order: OrderEnum } = collectionInputs("AdminAnnouncement", announcements.ADMIN_ANNOUNCEMENT_CONTRACT, {
-  AnnouncementType: AnnouncementTypeEnum,
+collectionFields({
+  name: "AdminAnnouncement",
+  contract: announcements.ADMIN_ANNOUNCEMENT_CONTRACT,
+  enums: { AnnouncementType: AnnouncementTypeEnum },
+  node: AdminAnnouncementRef,
+  list: {
+    field: "adminAnnouncements",
+    description: "System notifications, including those kept in step with scheduled maintenance",
+    load: announcements.listAdminAnnouncements,
+  },
+  record: { field: "adminAnnouncement", load: announcements.getAdminAnnouncement },
 });
 
 const CreateInput = builder.inputType("CreateAdminAnnouncementInput", {
@@ -31,28 +39,6 @@ const UpdateInput = builder.inputType("UpdateAdminAnnouncementInput", {
     activeTo: t.field({ type: "DateTime" }),
   }),
 });
-
-const Connection = connectionType("AdminAnnouncement", AdminAnnouncementRef);
-
-builder.queryFields((t) => ({
-  adminAnnouncements: t.field({
-    type: Connection,
-    description: "System notifications, including those kept in step with scheduled maintenance",
-    args: { filter: t.arg({ type: FilterInput }), orderBy: t.arg({ type: [OrderEnum] }), ...pageArgs },
-    resolve: (_root, args, ctx, info) =>
-      relayConnection(announcements.listAdminAnnouncements(
-        ctx,
-        { filter: args.filter, orderBy: args.orderBy, page: toPage(args) },
-        nodesQuery(ctx, info, "AdminAnnouncement"),
-      )),
-  }),
-  adminAnnouncement: t.prismaField({
-    nullable: true,
-    type: "AdminAnnouncement",
-    args: { uuid: t.arg.id({ required: true }) },
-    resolve: (query, _root, args, ctx) => nullIfMissing(announcements.getAdminAnnouncement(ctx, String(args.uuid), query)),
-  }),
-}));
 
 builder.mutationFields((t) => ({
   createAdminAnnouncement: t.prismaField({

@@ -1,14 +1,19 @@
 import { ValidationError } from "../platform/errors.ts";
-import { builder, nullIfMissing } from "../graphql/builder.ts";
-import { collectionInputs } from "../graphql/collection-inputs.ts";
-import { connectionType, nodesQuery, pageArgs, toPage, relayConnection } from "../graphql/pagination.ts";
+import { builder } from "../graphql/builder.ts";
+import { collectionFields } from "../graphql/collection-fields.ts";
 import { MAINTENANCE_OFFERING_CONTRACT } from "./contract.ts";
 import * as links from "./offerings.ts";
 import { ImpactLevelEnum, MaintenanceAnnouncementOfferingRef } from "./schema-types.ts";
 import { deleted, DeletionRef } from "../graphql/deletion.ts";
 import { CREATES, idInput, objectIdField, ON_OBJECT, resultOr, uuidOf } from "../graphql/mutations.ts";
 
-const { Filter: LinkFilterInput, Order: LinkOrderEnum } = collectionInputs("MaintenanceAnnouncementOffering", MAINTENANCE_OFFERING_CONTRACT);
+collectionFields({
+  name: "MaintenanceAnnouncementOffering",
+  contract: MAINTENANCE_OFFERING_CONTRACT,
+  node: MaintenanceAnnouncementOfferingRef,
+  list: { field: "maintenanceAnnouncementOfferings", description: "Offerings linked to the announcements the caller may see", load: links.listMaintenanceOfferings },
+  record: { field: "maintenanceAnnouncementOffering", load: links.getMaintenanceOffering },
+});
 
 const CreateLinkInput = builder.inputType("CreateMaintenanceAnnouncementOfferingInput", {
   fields: (t) => ({
@@ -29,28 +34,6 @@ const UpdateLinkInput = builder.inputType("UpdateMaintenanceAnnouncementOffering
     impactDescription: t.string(),
   }),
 });
-
-const LinkConnection = connectionType("MaintenanceAnnouncementOffering", MaintenanceAnnouncementOfferingRef);
-
-builder.queryFields((t) => ({
-  maintenanceAnnouncementOfferings: t.field({
-    type: LinkConnection,
-    description: "Offerings linked to the announcements the caller may see",
-    args: { filter: t.arg({ type: LinkFilterInput }), orderBy: t.arg({ type: [LinkOrderEnum] }), ...pageArgs },
-    resolve: (_root, args, ctx, info) =>
-      relayConnection(links.listMaintenanceOfferings(
-        ctx,
-        { filter: args.filter, orderBy: args.orderBy, page: toPage(args) },
-        nodesQuery(ctx, info, "MaintenanceAnnouncementOffering"),
-      )),
-  }),
-  maintenanceAnnouncementOffering: t.prismaField({
-    nullable: true,
-    type: "MaintenanceAnnouncementOffering",
-    args: { uuid: t.arg.id({ required: true }) },
-    resolve: (query, _root, args, ctx) => nullIfMissing(links.getMaintenanceOffering(ctx, String(args.uuid), query)),
-  }),
-}));
 
 builder.mutationFields((t) => ({
   createMaintenanceAnnouncementOffering: t.prismaField({

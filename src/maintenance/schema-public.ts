@@ -1,35 +1,24 @@
-import { builder, nullIfMissing } from "../graphql/builder.ts";
-import { connectionType, nodesQuery, pageArgs, toPage, relayConnection } from "../graphql/pagination.ts";
+import { builder } from "../graphql/builder.ts";
+import { collectionFields } from "../graphql/collection-fields.ts";
 import { toHex } from "../platform/ids.ts";
 import type { MaintenanceChangedPayload } from "./maintenance-changed.ts";
 import { PUBLIC_STATES } from "./enums.ts";
 import * as publicView from "./public.ts";
-import { MaintenanceFilterInput, MaintenanceOrderEnum } from "./schema.ts";
+import { maintenanceAnnouncements } from "./schema.ts";
 import { MaintenanceStateEnum, PublicMaintenanceAnnouncementRef } from "./schema-types.ts";
 import { rejectBadToken } from "./visibility.ts";
 import { afterArgument, resumable } from "../events/resume.ts";
 
-const PublicConnection = connectionType("PublicMaintenanceAnnouncement", PublicMaintenanceAnnouncementRef);
-
-builder.queryFields((t) => ({
-  publicMaintenanceAnnouncements: t.field({
-    type: PublicConnection,
+collectionFields({
+  sameInputsAs: maintenanceAnnouncements,
+  node: PublicMaintenanceAnnouncementRef,
+  list: {
+    field: "publicMaintenanceAnnouncements",
     description: "Scheduled, in-progress and completed announcements of every provider; no token needed",
-    args: { filter: t.arg({ type: MaintenanceFilterInput }), orderBy: t.arg({ type: [MaintenanceOrderEnum] }), ...pageArgs },
-    resolve: (_root, args, ctx, info) =>
-      relayConnection(publicView.listPublicMaintenance(
-        ctx,
-        { filter: args.filter, orderBy: args.orderBy, page: toPage(args) },
-        nodesQuery(ctx, info, "PublicMaintenanceAnnouncement"),
-      )),
-  }),
-  publicMaintenanceAnnouncement: t.prismaField({
-    nullable: true,
-    type: PublicMaintenanceAnnouncementRef,
-    args: { uuid: t.arg.id({ required: true }) },
-    resolve: (query, _root, args, ctx) => nullIfMissing(publicView.getPublicMaintenance(ctx, String(args.uuid), query)),
-  }),
-}));
+    load: publicView.listPublicMaintenance,
+  },
+  record: { field: "publicMaintenanceAnnouncement", load: publicView.getPublicMaintenance },
+});
 
 type PublicChange = MaintenanceChangedPayload & { kind: publicView.PublicChangeKind };
 

@@ -2,9 +2,8 @@ import { ValidationError } from "../platform/errors.ts";
 import { EventRef } from "../events/schema.ts";
 import { argumentFilter } from "../events/change-filters.ts";
 import { subscriberMaySee } from "../events/visibility.ts";
-import { builder, nullIfMissing } from "../graphql/builder.ts";
-import { collectionInputs } from "../graphql/collection-inputs.ts";
-import { connectionType, nodesQuery, pageArgs, toPage, relayConnection } from "../graphql/pagination.ts";
+import { builder } from "../graphql/builder.ts";
+import { collectionFields } from "../graphql/collection-fields.ts";
 import { toHex } from "../platform/ids.ts";
 import type { MaintenanceChangedPayload } from "./maintenance-changed.ts";
 import { MAINTENANCE_CONTRACT } from "./contract.ts";
@@ -15,11 +14,18 @@ import { deleted, DeletionRef } from "../graphql/deletion.ts";
 import { CREATES, idInput, objectIdField, ON_OBJECT, resultOr, uuidOf } from "../graphql/mutations.ts";
 import { afterArgument, resumable } from "../events/resume.ts";
 
-/** Shared by the management and the public list, which take the same filters and orderings. */
-export const { Filter: MaintenanceFilterInput, Order: MaintenanceOrderEnum } = collectionInputs("MaintenanceAnnouncement", MAINTENANCE_CONTRACT, {
-  MaintenanceState: MaintenanceStateEnum,
-  MaintenanceType: MaintenanceTypeEnum,
-  TimingBucket: TimingBucketEnum,
+/** Its filters and orderings are the public list's too (schema-public.ts). */
+export const maintenanceAnnouncements = collectionFields({
+  name: "MaintenanceAnnouncement",
+  contract: MAINTENANCE_CONTRACT,
+  enums: { MaintenanceState: MaintenanceStateEnum, MaintenanceType: MaintenanceTypeEnum, TimingBucket: TimingBucketEnum },
+  node: MaintenanceAnnouncementRef,
+  list: {
+    field: "maintenanceAnnouncements",
+    description: "Announcements of the service providers the caller manages (staff and support: all)",
+    load: service.listMaintenance,
+  },
+  record: { field: "maintenanceAnnouncement", load: service.getMaintenance },
 });
 
 const CreateMaintenanceInput = builder.inputType("CreateMaintenanceAnnouncementInput", {
@@ -49,28 +55,6 @@ const UpdateMaintenanceInput = builder.inputType("UpdateMaintenanceAnnouncementI
     serviceProviderUuid: t.id(),
   }),
 });
-
-const MaintenanceConnection = connectionType("MaintenanceAnnouncement", MaintenanceAnnouncementRef);
-
-builder.queryFields((t) => ({
-  maintenanceAnnouncements: t.field({
-    type: MaintenanceConnection,
-    description: "Announcements of the service providers the caller manages (staff and support: all)",
-    args: { filter: t.arg({ type: MaintenanceFilterInput }), orderBy: t.arg({ type: [MaintenanceOrderEnum] }), ...pageArgs },
-    resolve: (_root, args, ctx, info) =>
-      relayConnection(service.listMaintenance(
-        ctx,
-        { filter: args.filter, orderBy: args.orderBy, page: toPage(args) },
-        nodesQuery(ctx, info, "MaintenanceAnnouncement"),
-      )),
-  }),
-  maintenanceAnnouncement: t.prismaField({
-    nullable: true,
-    type: "MaintenanceAnnouncement",
-    args: { uuid: t.arg.id({ required: true }) },
-    resolve: (query, _root, args, ctx) => nullIfMissing(service.getMaintenance(ctx, String(args.uuid), query)),
-  }),
-}));
 
 builder.mutationFields((t) => ({
   createMaintenanceAnnouncement: t.prismaField({

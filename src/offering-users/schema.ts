@@ -1,9 +1,8 @@
 import { labelledValues } from "../graphql/labelled-values.ts";
 import { createOfferingUser } from "./create.ts";
 import { ValidationError } from "../platform/errors.ts";
-import { builder, nullIfMissing } from "../graphql/builder.ts";
-import { collectionInputs } from "../graphql/collection-inputs.ts";
-import { connectionType, nodesQuery, pageArgs, toPage, relayConnection } from "../graphql/pagination.ts";
+import { builder } from "../graphql/builder.ts";
+import { collectionFields } from "../graphql/collection-fields.ts";
 import { deleted, DeletionRef } from "../graphql/deletion.ts";
 import { CREATES, idInput, inputTypeName, objectIdField, ON_OBJECT, resultOr, uuidOf } from "../graphql/mutations.ts";
 import { apiUrl } from "../graphql/urls.ts";
@@ -19,7 +18,7 @@ import { OFFERING_USER_OPERATIONS, OFFERING_USER_TRANSITIONS, OfferingUserTransi
 import * as service from "./service.ts";
 import { visibleNode } from "../graphql/nodes.ts";
 import { restPresentation } from "../graphql/sub-graphs.ts";
-import { showing } from "../directory/schema/shown-through.ts";
+import { showing } from "../directory/schema-shown-through.ts";
 
 export const OfferingUserStateEnum = builder.enumType("OfferingUserState", {
   values: labelledValues(OFFERING_USER_STATES),
@@ -72,27 +71,14 @@ export const OfferingUserRef = builder.prismaNode("OfferingUser", {
   }),
 });
 
-export const { Filter: OfferingUserFilterInput, Order: OfferingUserOrderEnum } = collectionInputs("OfferingUser", OFFERING_USER_CONTRACT, {
-  OfferingUserState: OfferingUserStateEnum,
-  OfferingUserRuntimeState: OfferingUserRuntimeStateEnum,
+export const { Filter: OfferingUserFilterInput } = collectionFields({
+  name: "OfferingUser",
+  contract: OFFERING_USER_CONTRACT,
+  enums: { OfferingUserState: OfferingUserStateEnum, OfferingUserRuntimeState: OfferingUserRuntimeStateEnum },
+  node: OfferingUserRef,
+  list: { field: "offeringUsers", load: service.listOfferingUsers },
+  record: { field: "offeringUser", load: service.getOfferingUser },
 });
-
-const OfferingUserConnection = connectionType("OfferingUser", OfferingUserRef);
-
-builder.queryFields((t) => ({
-  offeringUsers: t.field({
-    type: OfferingUserConnection,
-    args: { filter: t.arg({ type: OfferingUserFilterInput }), orderBy: t.arg({ type: [OfferingUserOrderEnum] }), ...pageArgs },
-    resolve: (_root, args, ctx, info) =>
-      relayConnection(service.listOfferingUsers(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "OfferingUser"))),
-  }),
-  offeringUser: t.prismaField({
-    nullable: true,
-    type: "OfferingUser",
-    args: { uuid: t.arg.id({ required: true }) },
-    resolve: (query, _root, args, ctx) => nullIfMissing(service.getOfferingUser(ctx, String(args.uuid), query)),
-  }),
-}));
 
 
 const TransitionInputs = Object.fromEntries(

@@ -8,7 +8,7 @@ import { OrderStateEnum } from "../resources/schema.ts";
 import { orderRule } from "./transitions.ts";
 import { getOrder, visibleOrderIds } from "./service.ts";
 import { visibleNode } from "../graphql/nodes.ts";
-import { showing } from "../directory/schema/shown-through.ts";
+import { showing } from "../directory/schema-shown-through.ts";
 import "./order-presentation.ts";
 
 export const OrderTypeEnum = builder.enumType("OrderType", {

@@ -1,10 +1,9 @@
 import { ConflictError, ValidationError } from "../platform/errors.ts";
 import type { Context } from "../context.ts";
 import type { Order, OrderState } from "../generated/prisma/client.ts";
-import { builder, nullIfMissing } from "../graphql/builder.ts";
-import { collectionInputs } from "../graphql/collection-inputs.ts";
+import { builder } from "../graphql/builder.ts";
+import { collectionFields } from "../graphql/collection-fields.ts";
 import { nestedQuery } from "../graphql/nested-query.ts";
-import { connectionType, nodesQuery, pageArgs, toPage, relayConnection } from "../graphql/pagination.ts";
 import { toHex } from "../platform/ids.ts";
 import type { OrderChangedPayload } from "./order-changed.ts";
 import { argumentFilter } from "../events/change-filters.ts";
@@ -22,27 +21,14 @@ import { afterArgument, resumable } from "../events/resume.ts";
 
 export { OrderRef, OrderStateEnum, OrderTypeEnum };
 
-const { Filter: OrderFilterInput, Order: OrderOrderEnum } = collectionInputs("Order", ORDER_CONTRACT, {
-  OrderState: OrderStateEnum,
-  OrderType: OrderTypeEnum,
+collectionFields({
+  name: "Order",
+  contract: ORDER_CONTRACT,
+  enums: { OrderState: OrderStateEnum, OrderType: OrderTypeEnum },
+  node: OrderRef,
+  list: { field: "orders", load: service.listOrders },
+  record: { field: "order", load: service.getOrder },
 });
-
-const OrderConnection = connectionType("Order", OrderRef);
-
-builder.queryFields((t) => ({
-  orders: t.field({
-    type: OrderConnection,
-    args: { filter: t.arg({ type: OrderFilterInput }), orderBy: t.arg({ type: [OrderOrderEnum] }), ...pageArgs },
-    resolve: (_root, args, ctx, info) =>
-      relayConnection(service.listOrders(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "Order"))),
-  }),
-  order: t.prismaField({
-    nullable: true,
-    type: "Order",
-    args: { uuid: t.arg.id({ required: true }) },
-    resolve: (query, _root, args, ctx) => nullIfMissing(service.getOrder(ctx, String(args.uuid), query)),
-  }),
-}));
 
 const CreateOrderInput = builder.inputType("CreateOrderInput", {
   fields: (t) => ({

@@ -1,13 +1,12 @@
 import { labelledValues } from "../graphql/labelled-values.ts";
-import { builder, nullIfMissing } from "../graphql/builder.ts";
-import { connectionType, nodesQuery, pageArgs, toPage, relayConnection } from "../graphql/pagination.ts";
+import { builder } from "../graphql/builder.ts";
+import { collectionFields } from "../graphql/collection-fields.ts";
 import { apiUrl } from "../graphql/urls.ts";
 import { toHex } from "../platform/ids.ts";
 import type { ResourceChangedPayload } from "./resource-changed.ts";
 import { argumentFilter } from "../events/change-filters.ts";
 import { subscriberMaySee } from "../events/visibility.ts";
 import { EventRef } from "../events/schema.ts";
-import { collectionInputs } from "../graphql/collection-inputs.ts";
 import { ORDER_STATE_LABELS } from "./order-states.ts";
 import { RESOURCE_CONTRACT } from "./contract.ts";
 import { RESOURCE_STATE_LABELS, resourceStateLabel } from "./states.ts";
@@ -15,7 +14,7 @@ import * as service from "./service.ts";
 import { visibleNode } from "../graphql/nodes.ts";
 import { afterArgument, resumable } from "../events/resume.ts";
 import { restPresentation } from "../graphql/sub-graphs.ts";
-import { showing } from "../directory/schema/shown-through.ts";
+import { showing } from "../directory/schema-shown-through.ts";
 
 /** The states of a resource's orders (see order-states.ts); the orders' own type shows them too. */
 export const OrderStateEnum = builder.enumType("OrderState", {
@@ -91,35 +90,27 @@ const ResourceViewEnum = builder.enumType("ResourceView", {
   },
 });
 
-const { Filter: ResourceFilterInput, Order: ResourceOrderEnum } = collectionInputs("Resource", RESOURCE_CONTRACT, {
-  ResourceState: ResourceStateEnum,
-  OrderState: OrderStateEnum,
+/** Whose resources: the provider's, or any the viewer may see. */
+const viewArgs = builder.args((t) => ({ view: t.field({ type: ResourceViewEnum, defaultValue: "ANY" }) }));
+
+collectionFields({
+  name: "Resource",
+  contract: RESOURCE_CONTRACT,
+  enums: { ResourceState: ResourceStateEnum, OrderState: OrderStateEnum },
+  node: ResourceRef,
+  list: {
+    field: "resources",
+    args: viewArgs,
+    load: (ctx, request, query, { view }) => service.listResources(ctx, { view: view ?? "ANY", ...request }, query),
+  },
+  record: {
+    field: "resource",
+    args: viewArgs,
+    load: (ctx, uuid, query, { view }) => service.getResource(ctx, view ?? "ANY", uuid, query),
+  },
 });
 
-const ResourceConnection = connectionType("Resource", ResourceRef);
-
 builder.queryFields((t) => ({
-  resources: t.field({
-    type: ResourceConnection,
-    args: {
-      view: t.arg({ type: ResourceViewEnum, defaultValue: "ANY" }),
-      filter: t.arg({ type: ResourceFilterInput }),
-      orderBy: t.arg({ type: [ResourceOrderEnum] }),
-      ...pageArgs,
-    },
-    resolve: (_root, args, ctx, info) =>
-      relayConnection(service.listResources(
-        ctx,
-        { view: args.view ?? "ANY", filter: args.filter, orderBy: args.orderBy, page: toPage(args) },
-        nodesQuery(ctx, info, "Resource"),
-      )),
-  }),
-  resource: t.prismaField({
-    nullable: true,
-    type: "Resource",
-    args: { uuid: t.arg.id({ required: true }), view: t.arg({ type: ResourceViewEnum, defaultValue: "ANY" }) },
-    resolve: (query, _root, args, ctx) => nullIfMissing(service.getResource(ctx, args.view ?? "ANY", String(args.uuid), query)),
-  }),
   resourceDetails: t.prismaField({
     type: "Resource",
     nullable: true,

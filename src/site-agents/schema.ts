@@ -1,7 +1,6 @@
 import { ValidationError } from "../platform/errors.ts";
 import { builder, nullIfMissing } from "../graphql/builder.ts";
-import { collectionInputs } from "../graphql/collection-inputs.ts";
-import { connectionType, nodesQuery, pageArgs, toPage, relayConnection } from "../graphql/pagination.ts";
+import { collectionFields } from "../graphql/collection-fields.ts";
 import { apiUrl } from "../graphql/urls.ts";
 import { toHex } from "../platform/ids.ts";
 import { AGENT_IDENTITY_CONTRACT } from "./contract.ts";
@@ -122,7 +121,13 @@ builder.prismaObjectFields("Offering", (t) => ({
   }),
 }));
 
-const { Filter: AgentIdentityFilterInput, Order: AgentIdentityOrderEnum } = collectionInputs("AgentIdentity", AGENT_IDENTITY_CONTRACT);
+collectionFields({
+  name: "AgentIdentity",
+  contract: AGENT_IDENTITY_CONTRACT,
+  node: AgentIdentityRef,
+  list: { field: "agentIdentities", load: identities.listAgentIdentities },
+  record: { field: "agentIdentity", load: identities.getAgentIdentity },
+});
 
 const IdentityInput = builder.inputType("AgentIdentityInput", {
   fields: (t) => ({
@@ -187,18 +192,6 @@ const identityInput = <T extends { offeringUuid?: string | number | null }>({ of
 });
 
 builder.queryFields((t) => ({
-  agentIdentities: t.field({
-    type: connectionType("AgentIdentity", AgentIdentityRef),
-    args: { filter: t.arg({ type: AgentIdentityFilterInput }), orderBy: t.arg({ type: [AgentIdentityOrderEnum] }), ...pageArgs },
-    resolve: (_r, args, ctx, info) =>
-      relayConnection(identities.listAgentIdentities(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "AgentIdentity"))),
-  }),
-  agentIdentity: t.prismaField({
-    nullable: true,
-    type: "AgentIdentity",
-    args: { uuid: t.arg.id({ required: true }) },
-    resolve: (query, _r, args, ctx) => nullIfMissing(identities.getAgentIdentity(ctx, String(args.uuid), query)),
-  }),
   agentService: t.prismaField({
     nullable: true,
     type: "AgentService",

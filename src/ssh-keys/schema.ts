@@ -1,6 +1,5 @@
-import { builder, nullIfMissing } from "../graphql/builder.ts";
-import { collectionInputs } from "../graphql/collection-inputs.ts";
-import { connectionType, nodesQuery, pageArgs, toPage, relayConnection } from "../graphql/pagination.ts";
+import { builder } from "../graphql/builder.ts";
+import { collectionFields, listField } from "../graphql/collection-fields.ts";
 import { apiUrl } from "../graphql/urls.ts";
 import { toHex } from "../platform/ids.ts";
 import { SSH_KEY_CONTRACT } from "./contract.ts";
@@ -33,7 +32,14 @@ export const SshKeyRef = builder.prismaNode("SshKey", {
   }),
 });
 
-const { Filter: SshKeyFilterInput, Order: SshKeyOrderEnum } = collectionInputs("SshKey", SSH_KEY_CONTRACT);
+const sshKeys = collectionFields({
+  name: "SshKey",
+  contract: SSH_KEY_CONTRACT,
+  node: SshKeyRef,
+  list: { field: "sshKeys", description: "The caller's SSH keys (staff and support: all)", load: keys.listSshKeys },
+  record: { field: "sshKey", load: keys.getSshKey },
+});
+
 const CreateSshKeyInput = builder.inputType("CreateSshKeyInput", {
   fields: (t) => ({
     publicKey: t.string({ required: true, description: 'OpenSSH public key line: "type base64 [comment]"' }),
@@ -41,33 +47,12 @@ const CreateSshKeyInput = builder.inputType("CreateSshKeyInput", {
     userUuid: t.id({ description: "Staff only: add the key for another user" }),
   }),
 });
-const SshKeyConnection = connectionType("SshKey", SshKeyRef);
 
 builder.queryFields((t) => ({
-  sshKeys: t.field({
-    type: SshKeyConnection,
-    description: "The caller's SSH keys (staff and support: all)",
-    args: { filter: t.arg({ type: SshKeyFilterInput }), orderBy: t.arg({ type: [SshKeyOrderEnum] }), ...pageArgs },
-    resolve: (_r, args, ctx, info) =>
-      relayConnection(keys.listSshKeys(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "SshKey"))),
-  }),
-  sshKey: t.prismaField({
-    nullable: true,
-    type: "SshKey",
-    args: { uuid: t.arg.id({ required: true }) },
-    resolve: (query, _r, args, ctx) => nullIfMissing(keys.getSshKey(ctx, String(args.uuid), query)),
-  }),
-  serviceProviderKeys: t.field({
-    type: SshKeyConnection,
+  serviceProviderKeys: listField(t, sshKeys, {
     description: "SSH keys of the members of projects with a non-terminated resource of the provider's offerings",
-    args: { uuid: t.arg.id({ required: true }), filter: t.arg({ type: SshKeyFilterInput }), orderBy: t.arg({ type: [SshKeyOrderEnum] }), ...pageArgs },
-    resolve: (_r, args, ctx, info) =>
-      relayConnection(listServiceProviderKeys(
-        ctx,
-        String(args.uuid),
-        { filter: args.filter, orderBy: args.orderBy, page: toPage(args) },
-        nodesQuery(ctx, info, "SshKey"),
-      )),
+    args: { uuid: t.arg.id({ required: true }) },
+    load: (ctx, request, query, { uuid }) => listServiceProviderKeys(ctx, String(uuid), request, query),
   }),
 }));
 

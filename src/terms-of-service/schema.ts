@@ -1,7 +1,6 @@
 import { ValidationError } from "../platform/errors.ts";
-import { builder, nullIfMissing } from "../graphql/builder.ts";
-import { collectionInputs } from "../graphql/collection-inputs.ts";
-import { connectionType, nodesQuery, pageArgs, toPage, relayConnection } from "../graphql/pagination.ts";
+import { builder } from "../graphql/builder.ts";
+import { collectionFields } from "../graphql/collection-fields.ts";
 import { apiUrl } from "../graphql/urls.ts";
 import { toHex } from "../platform/ids.ts";
 import { ACTIVE_TERMS_SELECT, type ActiveTerms, consentOf, consentStatusOf, consentStatusUnder, hasConsent, requiresReconsent } from "./consent-status.ts";
@@ -144,7 +143,14 @@ builder.prismaObjectField("Offering", "hasActiveTos", (t) =>
   }),
 );
 
-const { Filter: TermsFilterInput, Order: TermsOrderEnum } = collectionInputs("TermsOfService", TERMS_CONTRACT);
+collectionFields({
+  name: "TermsOfService",
+  contract: TERMS_CONTRACT,
+  node: TermsRef,
+  list: { field: "offeringTermsOfServices", load: terms.listTerms },
+  record: { field: "offeringTermsOfService", load: terms.getTerms },
+});
+
 const TermsInput = builder.inputType("TermsOfServiceInput", {
   fields: (t) => ({
     id: objectIdField(t),
@@ -165,21 +171,6 @@ const CreateTermsInput = builder.inputType("CreateTermsOfServiceInput", {
     gracePeriodDays: t.int({ description: "Default 60" }),
   }),
 });
-
-builder.queryFields((t) => ({
-  offeringTermsOfServices: t.field({
-    type: connectionType("OfferingTermsOfService", TermsRef),
-    args: { filter: t.arg({ type: TermsFilterInput }), orderBy: t.arg({ type: [TermsOrderEnum] }), ...pageArgs },
-    resolve: (_r, args, ctx, info) =>
-      relayConnection(terms.listTerms(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "OfferingTermsOfService"))),
-  }),
-  offeringTermsOfService: t.prismaField({
-    nullable: true,
-    type: "OfferingTermsOfService",
-    args: { uuid: t.arg.id({ required: true }) },
-    resolve: (query, _r, args, ctx) => nullIfMissing(terms.getTerms(ctx, String(args.uuid), query)),
-  }),
-}));
 
 builder.mutationFields((t) => ({
   createOfferingTermsOfService: t.prismaField({

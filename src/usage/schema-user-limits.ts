@@ -1,7 +1,6 @@
 import { ValidationError } from "../platform/errors.ts";
-import { builder, nullIfMissing } from "../graphql/builder.ts";
-import { collectionInputs } from "../graphql/collection-inputs.ts";
-import { connectionType, nodesQuery, pageArgs, toPage, relayConnection } from "../graphql/pagination.ts";
+import { builder } from "../graphql/builder.ts";
+import { collectionFields } from "../graphql/collection-fields.ts";
 import { apiUrl } from "../graphql/urls.ts";
 import { toHex } from "../platform/ids.ts";
 import * as limits from "./user-limits.ts";
@@ -36,7 +35,18 @@ export const ComponentUserUsageLimitRef = builder.prismaNode("ComponentUserUsage
   }),
 });
 
-const { Filter: UserLimitFilterInput, Order: UserLimitOrderEnum } = collectionInputs("ComponentUserUsageLimit", USER_LIMIT_CONTRACT);
+collectionFields({
+  name: "ComponentUserUsageLimit",
+  contract: USER_LIMIT_CONTRACT,
+  node: ComponentUserUsageLimitRef,
+  list: {
+    field: "componentUserUsageLimits",
+    description: "Per-user limits of resources the caller may see (provider or consumer side)",
+    load: limits.listUserLimits,
+  },
+  record: { field: "componentUserUsageLimit", load: limits.getUserLimit },
+});
+
 const CreateUserLimitInput = builder.inputType("CreateComponentUserUsageLimitInput", {
   fields: (t) => ({
     resourceUuid: t.id({ required: true }),
@@ -55,22 +65,6 @@ const UpdateUserLimitInput = builder.inputType(inputTypeName("updateComponentUse
 });
 
 const idText = (value: string | number | null | undefined) => (value == null ? null : String(value));
-
-builder.queryFields((t) => ({
-  componentUserUsageLimits: t.field({
-    type: connectionType("ComponentUserUsageLimit", ComponentUserUsageLimitRef),
-    description: "Per-user limits of resources the caller may see (provider or consumer side)",
-    args: { filter: t.arg({ type: UserLimitFilterInput }), orderBy: t.arg({ type: [UserLimitOrderEnum] }), ...pageArgs },
-    resolve: (_r, args, ctx, info) =>
-      relayConnection(limits.listUserLimits(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "ComponentUserUsageLimit"))),
-  }),
-  componentUserUsageLimit: t.prismaField({
-    nullable: true,
-    type: "ComponentUserUsageLimit",
-    args: { uuid: t.arg.id({ required: true }) },
-    resolve: (query, _r, args, ctx) => nullIfMissing(limits.getUserLimit(ctx, String(args.uuid), query)),
-  }),
-}));
 
 builder.mutationFields((t) => ({
   createComponentUserUsageLimit: t.prismaField({

@@ -1,7 +1,6 @@
 import { NotFoundError, ValidationError } from "../platform/errors.ts";
-import { builder, nullIfMissing } from "../graphql/builder.ts";
-import { collectionInputs } from "../graphql/collection-inputs.ts";
-import { connectionType, nodesQuery, pageArgs, toPage, relayConnection } from "../graphql/pagination.ts";
+import { builder } from "../graphql/builder.ts";
+import { collectionFields } from "../graphql/collection-fields.ts";
 import { apiUrl } from "../graphql/urls.ts";
 import { toHex } from "../platform/ids.ts";
 import { dateOnly } from "./amounts.ts";
@@ -103,39 +102,22 @@ export const ComponentUserUsageRef = builder.prismaNode("ComponentUserUsage", {
   }),
 });
 
-const { Filter: ComponentUsageFilterInput, Order: ComponentUsageOrderEnum } = collectionInputs("ComponentUsage", COMPONENT_USAGE_CONTRACT, {
-  MissingUsagePolicy: MissingUsagePolicyEnum,
+collectionFields({
+  name: "ComponentUsage",
+  contract: COMPONENT_USAGE_CONTRACT,
+  enums: { MissingUsagePolicy: MissingUsagePolicyEnum },
+  node: ComponentUsageRef,
+  list: { field: "componentUsages", load: service.listComponentUsages },
+  record: { field: "componentUsage", load: service.getComponentUsage },
 });
-const { Filter: ComponentUserUsageFilterInput, Order: ComponentUserUsageOrderEnum } = collectionInputs("ComponentUserUsage", COMPONENT_USER_USAGE_CONTRACT);
-const ComponentUsageConnection = connectionType("ComponentUsage", ComponentUsageRef);
-const ComponentUserUsageConnection = connectionType("ComponentUserUsage", ComponentUserUsageRef);
 
-builder.queryFields((t) => ({
-  componentUsages: t.field({
-    type: ComponentUsageConnection,
-    args: { filter: t.arg({ type: ComponentUsageFilterInput }), orderBy: t.arg({ type: [ComponentUsageOrderEnum] }), ...pageArgs },
-    resolve: (_root, args, ctx, info) =>
-      relayConnection(service.listComponentUsages(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "ComponentUsage"))),
-  }),
-  componentUsage: t.prismaField({
-    nullable: true,
-    type: "ComponentUsage",
-    args: { uuid: t.arg.id({ required: true }) },
-    resolve: (query, _root, args, ctx) => nullIfMissing(service.getComponentUsage(ctx, String(args.uuid), query)),
-  }),
-  componentUserUsages: t.field({
-    type: ComponentUserUsageConnection,
-    args: { filter: t.arg({ type: ComponentUserUsageFilterInput }), orderBy: t.arg({ type: [ComponentUserUsageOrderEnum] }), ...pageArgs },
-    resolve: (_root, args, ctx, info) =>
-      relayConnection(service.listComponentUserUsages(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "ComponentUserUsage"))),
-  }),
-  componentUserUsage: t.prismaField({
-    nullable: true,
-    type: "ComponentUserUsage",
-    args: { uuid: t.arg.id({ required: true }) },
-    resolve: (query, _root, args, ctx) => nullIfMissing(service.getComponentUserUsage(ctx, String(args.uuid), query)),
-  }),
-}));
+collectionFields({
+  name: "ComponentUserUsage",
+  contract: COMPONENT_USER_USAGE_CONTRACT,
+  node: ComponentUserUsageRef,
+  list: { field: "componentUserUsages", load: service.listComponentUserUsages },
+  record: { field: "componentUserUsage", load: service.getComponentUserUsage },
+});
 
 const UsageReportInput = builder.inputType("UsageReportInput", {
   fields: (t) => ({

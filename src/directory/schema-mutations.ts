@@ -1,11 +1,11 @@
-import { OfferingTransitionError } from "../offerings.ts";
-import { builder } from "../../graphql/builder.ts";
-import { CREATES, idInput, ON_OBJECT, resultOr, uuidOf } from "../../graphql/mutations.ts";
-import * as offerings from "../offerings.ts";
-import * as organisations from "../organisations.ts";
-import * as users from "../users.ts";
-import { BillingTypeEnum, OfferingStateEnum } from "./types.ts";
-import { transitionFailure } from "../../graphql/errors.ts";
+import { OfferingTransitionError } from "./offerings.ts";
+import { builder } from "../graphql/builder.ts";
+import { CREATES, idInput, ON_OBJECT, resultOr, uuidOf } from "../graphql/mutations.ts";
+import * as offerings from "./offerings.ts";
+import * as organisations from "./organisations.ts";
+import * as users from "./users.ts";
+import { BillingTypeEnum, OfferingStateEnum } from "./schema-types.ts";
+import { transitionFailure } from "../graphql/errors.ts";
 
 const ComponentInput = builder.inputType("OfferingComponentInput", {
   fields: (t) => ({

@@ -1,10 +1,10 @@
-import type { ScopeType } from "../../auth/access.ts";
-import { Permission } from "../../auth/permissions.ts";
-import { builder, nodeOrNull } from "../../graphql/builder.ts";
-import { toHex } from "../../platform/ids.ts";
-import { permissionsOn, providerCustomersWhere, type RoleHeld, rolesHeld } from "../viewer.ts";
-import { RoleEnum, RoleScopeEnum } from "./roles.ts";
-import { findMany } from "../../platform/sql-reads/find.ts";
+import type { ScopeType } from "../auth/access.ts";
+import { Permission } from "../auth/permissions.ts";
+import { builder, nodeOrNull } from "../graphql/builder.ts";
+import { toHex } from "../platform/ids.ts";
+import { permissionsOn, providerCustomersWhere, type RoleHeld, rolesHeld } from "./viewer.ts";
+import { RoleEnum, RoleScopeEnum } from "./schema-roles.ts";
+import { findMany } from "../platform/sql-reads/find.ts";
 
 const PermissionEnum = builder.enumType(Permission, {
   name: "Permission",

@@ -1,29 +1,29 @@
-import { builder } from "../../graphql/builder.ts";
-import { apiUrl } from "../../graphql/urls.ts";
-import { toHex } from "../../platform/ids.ts";
-import type { Context } from "../../context.ts";
-import type { Customer, Project, User } from "../../generated/prisma/client.ts";
-import { OFFERING_STATE_CHOICES, OFFERING_STATE_LABELS, type OfferingStateChoice } from "../offerings-contract.ts";
-import { totalCustomersOf } from "../offering-totals.ts";
-import { countCustomerUsers } from "../organisations.ts";
-import { REGISTRATION_METHOD } from "../users-contract.ts";
-import { type DirectoryKind, ifVisible } from "../visibility.ts";
-import { getUser, visibleUserIds } from "../users.ts";
-import { getCustomer, getProject, visibleCustomerIds, visibleProjectIds } from "../organisations.ts";
-import { getOfferingComponent, getOfferingPlan } from "../node-lookups.ts";
-import { getOffering, getServiceProvider, visibleOfferingIds, visibleServiceProviderIds } from "../offerings.ts";
-import { billingUnit, minimalPrice, planType } from "../plans.ts";
-import { oecdLabel } from "../oecd-fos-2007.ts";
-import { visibleNode } from "../../graphql/nodes.ts";
-import { restPresentation } from "../../graphql/sub-graphs.ts";
-import { showing, type ShownCustomerField, type ShownProjectField, type ShownUserField } from "./shown-through.ts";
+import { builder } from "../graphql/builder.ts";
+import { apiUrl } from "../graphql/urls.ts";
+import { toHex } from "../platform/ids.ts";
+import type { Context } from "../context.ts";
+import type { Customer, Project, User } from "../generated/prisma/client.ts";
+import { OFFERING_STATE_CHOICES, OFFERING_STATE_LABELS, type OfferingStateChoice } from "./offerings-contract.ts";
+import { totalCustomersOf } from "./offering-totals.ts";
+import { countCustomerUsers } from "./organisations.ts";
+import { REGISTRATION_METHOD } from "./users-contract.ts";
+import { type DirectoryKind, ifVisible } from "./visibility.ts";
+import { getUser, visibleUserIds } from "./users.ts";
+import { getCustomer, getProject, visibleCustomerIds, visibleProjectIds } from "./organisations.ts";
+import { getOfferingComponent, getOfferingPlan } from "./node-lookups.ts";
+import { getOffering, getServiceProvider, visibleOfferingIds, visibleServiceProviderIds } from "./offerings.ts";
+import { billingUnit, minimalPrice, planType } from "./plans.ts";
+import { oecdLabel } from "./oecd-fos-2007.ts";
+import { visibleNode } from "../graphql/nodes.ts";
+import { restPresentation } from "../graphql/sub-graphs.ts";
+import { showing, type ShownCustomerField, type ShownProjectField, type ShownUserField } from "./schema-shown-through.ts";
 
 /**
  * Customers, projects and users are reached by nesting from objects their viewer may see (an offering's customer, an
  * order's project, an offering user's user). What identifies them is public there: uuid, name (username) and a
  * customer's slug (its name spelled for URLs), as the parents' own REST fields show them. Every other field is null
  * unless the viewer could GET the object over REST, or (`shownAs`) the record it was reached from shows that field of
- * it (src/directory/schema/shown-through.ts: an offering user its user's email, an order its project's description).
+ * it (src/directory/schema-shown-through.ts: an offering user its user's email, an order its project's description).
  */
 const onlyIfVisible =
   <P extends { id: string }, Shown extends string = never>(kind: DirectoryKind, description: string) =>

@@ -1,29 +1,18 @@
 import { ValidationError } from "../platform/errors.ts";
-import { builder, nullIfMissing } from "../graphql/builder.ts";
-import { collectionInputs } from "../graphql/collection-inputs.ts";
-import { connectionType, nodesQuery, pageArgs, toPage, relayConnection } from "../graphql/pagination.ts";
+import { builder } from "../graphql/builder.ts";
+import { collectionFields } from "../graphql/collection-fields.ts";
 import * as consents from "./consents.ts";
 import { CONSENT_CONTRACT } from "./contract.ts";
 import { ConsentRef } from "./schema.ts";
 import { idInput, inputTypeName, ON_OBJECT, resultOr, uuidOf } from "../graphql/mutations.ts";
 
-const { Filter: ConsentFilterInput, Order: ConsentOrderEnum } = collectionInputs("UserOfferingConsent", CONSENT_CONTRACT);
-
-builder.queryFields((t) => ({
-  userOfferingConsents: t.field({
-    type: connectionType("UserOfferingConsent", ConsentRef),
-    description: "The caller's consents (staff and support: everyone's)",
-    args: { filter: t.arg({ type: ConsentFilterInput }), orderBy: t.arg({ type: [ConsentOrderEnum] }), ...pageArgs },
-    resolve: (_r, args, ctx, info) =>
-      relayConnection(consents.listConsents(ctx, { filter: args.filter, orderBy: args.orderBy, page: toPage(args) }, nodesQuery(ctx, info, "UserOfferingConsent"))),
-  }),
-  userOfferingConsent: t.prismaField({
-    nullable: true,
-    type: "UserOfferingConsent",
-    args: { uuid: t.arg.id({ required: true }) },
-    resolve: (query, _r, args, ctx) => nullIfMissing(consents.getConsent(ctx, String(args.uuid), query)),
-  }),
-}));
+collectionFields({
+  name: "UserOfferingConsent",
+  contract: CONSENT_CONTRACT,
+  node: ConsentRef,
+  list: { field: "userOfferingConsents", description: "The caller's consents (staff and support: everyone's)", load: consents.listConsents },
+  record: { field: "userOfferingConsent", load: consents.getConsent },
+});
 
 const GrantConsentInput = builder.inputType(inputTypeName("grantOfferingConsent"), {
   fields: (t) => ({ offeringUuid: t.id({ required: true }) }),

@@ -1,6 +1,6 @@
 import type { FieldRef } from "@pothos/core";
-import type { Types } from "../../graphql/builder.ts";
-import { showThroughRecord } from "../visibility.ts";
+import type { Types } from "../graphql/builder.ts";
+import { showThroughRecord } from "./visibility.ts";
 
 /** The fields of a user, project or customer that records show of them (the rest need the viewer to see the object). */
 export type ShownUserField = "email" | "firstName" | "lastName" | "fullName";

@@ -1,0 +1,71 @@
+import { builder, nullIfMissing } from "../graphql/builder.ts";
+import { collectionFields } from "../graphql/collection-fields.ts";
+import * as offerings from "./offerings.ts";
+import * as organisations from "./organisations.ts";
+import * as plans from "./plans.ts";
+import * as users from "./users.ts";
+import { CUSTOMER_CONTRACT } from "./customers-contract.ts";
+import { SERVICE_PROVIDER_CONTRACT } from "./service-providers-contract.ts";
+import { USER_CONTRACT } from "./users-contract.ts";
+import { OFFERING_CONTRACT } from "./offerings-contract.ts";
+import { PROJECT_CONTRACT } from "./projects-contract.ts";
+import { CustomerRef, OfferingRef, OfferingStateEnum, ProjectRef, ServiceProviderRef, UserRef } from "./schema-types.ts";
+import "./schema-roles.ts";
+import "./schema-mutations.ts";
+
+collectionFields({
+  name: "User",
+  contract: USER_CONTRACT,
+  node: UserRef,
+  list: { field: "users", load: users.listUsers },
+  record: { field: "user", load: users.getUser },
+});
+
+collectionFields({
+  name: "Customer",
+  contract: CUSTOMER_CONTRACT,
+  node: CustomerRef,
+  list: { field: "customers", load: organisations.listCustomers },
+  record: { field: "customer", load: organisations.getCustomer },
+});
+
+collectionFields({
+  name: "Project",
+  contract: PROJECT_CONTRACT,
+  node: ProjectRef,
+  list: { field: "projects", load: organisations.listProjects },
+  record: { field: "project", load: organisations.getProject },
+});
+
+collectionFields({
+  name: "ServiceProvider",
+  contract: SERVICE_PROVIDER_CONTRACT,
+  node: ServiceProviderRef,
+  list: { field: "serviceProviders", load: organisations.listServiceProviders },
+  record: { field: "serviceProvider", load: offerings.getServiceProvider },
+});
+
+collectionFields({
+  name: "Offering",
+  contract: OFFERING_CONTRACT,
+  enums: { OfferingState: OfferingStateEnum },
+  node: OfferingRef,
+  list: { field: "offerings", load: offerings.listOfferings },
+  record: {
+    field: "offering",
+    description: "With `filter`, found only if it passes those filters too (as Waldur's offering actions filter it)",
+    filtered: true,
+    load: (ctx, uuid, query, { filter }) => offerings.getOffering(ctx, uuid, query, filter),
+  },
+});
+
+builder.queryFields((t) => ({
+  me: t.prismaField({ type: "User", resolve: (query, _r, _a, ctx) => users.getMe(ctx, query) }),
+  offeringPlan: t.prismaField({
+    nullable: true,
+    type: "OfferingPlan",
+    description: "A plan of an offering the viewer may see",
+    args: { uuid: t.arg.id({ required: true }) },
+    resolve: (query, _r, args, ctx) => nullIfMissing(plans.getPlan(ctx, String(args.uuid), query)),
+  }),
+}));
