@@ -4,6 +4,7 @@ import { absentFlag, choiceFilter, commaList, defineContract, universalFlag, val
 import { fieldError } from "../platform/errors.ts";
 import { parseUuid } from "../platform/ids.ts";
 import { icontains } from "../platform/text-match.ts";
+import { byTimestamps } from "../platform/timestamp-filters.ts";
 import { grantedScopeIds, grantsInForce } from "./grants-in-force.ts";
 
 type Where = Prisma.OfferingWhereInput;
@@ -108,10 +109,7 @@ export const OFFERING_CONTRACT = defineContract<Where, Prisma.OfferingOrderByWit
         return { OR: [...(id ? [{ id }] : []), { name: contains }, { slug: contains }, { description: contains }] };
       },
     },
-    createdAfter: { kind: "after", rest: "created", description: "Created at or after", where: (gte) => ({ created: { gte } }) },
-    createdBefore: { kind: "before", rest: "created_before", where: (lt) => ({ created: { lt } }) },
-    modifiedAfter: { kind: "after", rest: "modified", description: "Modified at or after", where: (gte) => ({ modified: { gte } }) },
-    modifiedBefore: { kind: "before", rest: "modified_before", where: (lt) => ({ modified: { lt } }) },
+    ...byTimestamps(),
     hasTermsOfService: {
       kind: "boolean",
       rest: "has_terms_of_service",

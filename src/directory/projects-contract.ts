@@ -4,6 +4,7 @@ import type { Prisma } from "../generated/prisma/client.ts";
 import { absentFlag, commaList, defineContract, postgresNulls } from "../platform/collection-contract.ts";
 import { parseUuid } from "../platform/ids.ts";
 import { icontains, iexact } from "../platform/text-match.ts";
+import { byTimestamps } from "../platform/timestamp-filters.ts";
 import { grantedScopeIds, grantsInForce } from "./grants-in-force.ts";
 
 type Where = Prisma.ProjectWhereInput;
@@ -51,10 +52,7 @@ export const PROJECT_CONTRACT = defineContract<Where, Prisma.ProjectOrderByWithR
       where: () => NOTHING,
     },
     backendId: { kind: "text", rest: "backend_id", description: "Projects here have no backend id: matches nothing", where: () => NOTHING },
-    createdAfter: { kind: "after", rest: "created", description: "Created at or after", where: (gte) => ({ created: { gte } }) },
-    createdBefore: { kind: "before", rest: "created_before", where: (lt) => ({ created: { lt } }) },
-    modifiedAfter: { kind: "after", rest: "modified", description: "Modified at or after", where: (gte) => ({ modified: { gte } }) },
-    modifiedBefore: { kind: "before", rest: "modified_before", where: (lt) => ({ modified: { lt } }) },
+    ...byTimestamps(),
     query: {
       kind: "text",
       rest: "query",
