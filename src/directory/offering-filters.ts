@@ -3,9 +3,16 @@ import { commaList, type ScalarFilter, type UuidFilter } from "../platform/colle
 
 /**
  * The filters of a list whose records each belong to an offering, by that offering — Waldur's names, one meaning in
- * every list: `of` says a condition on the offering of the list's own records, `nothing` matches no record.
+ * every list: `of` says a condition on the offering of the list's own records, `nothing` matches no record. The
+ * offering's own uuid is a condition on the records' `offeringId` column.
  */
 export function byOffering<W>(of: (offering: Prisma.OfferingWhereInput) => W, nothing: W) {
+  const offering: UuidFilter<{ offeringId: { in: string[] } }> = {
+    kind: "uuids",
+    rest: { offering_uuid: "uuids", offering: { url: "offering" } },
+    description: "Any of these offerings",
+    where: (ids) => ({ offeringId: { in: ids } }),
+  };
   const provider: UuidFilter<W> = {
     kind: "uuids",
     rest: { provider_uuid: "uuid" },
@@ -24,5 +31,5 @@ export function byOffering<W>(of: (offering: Prisma.OfferingWhereInput) => W, no
     description: "Offerings here have no parent offering: matches nothing",
     where: () => nothing,
   };
-  return { providerUuid: provider, offeringSlug, parentOfferingUuid: parentOffering };
+  return { offeringUuid: offering, providerUuid: provider, offeringSlug, parentOfferingUuid: parentOffering };
 }

@@ -1,9 +1,10 @@
 import type { Context } from "../context.ts";
 import type { OfferingState, Prisma } from "../generated/prisma/client.ts";
-import { absentFlag, choiceFilter, commaList, defineContract, universalFlag, valuesByLabel } from "../platform/collection-contract.ts";
+import { absentFlag, choiceFilter, commaList, defineContract, universalFlag, unmodelled, valuesByLabel } from "../platform/collection-contract.ts";
 import { fieldError } from "../platform/errors.ts";
 import { parseUuid } from "../platform/ids.ts";
 import { icontains } from "../platform/text-match.ts";
+import { byTimestamps } from "../platform/timestamp-filters.ts";
 import { grantedScopeIds, grantsInForce } from "./grants-in-force.ts";
 
 type Where = Prisma.OfferingWhereInput;
@@ -29,8 +30,6 @@ const STATE_BY_LABEL = valuesByLabel(OFFERING_STATE_CHOICES);
 const LIVE_RESOURCE = { state: { not: "TERMINATED" as const } };
 
 const EVERYTHING: Where = {};
-/** A Waldur concept not modelled here (calls, categories, tags, …): a uuid or name of one matches no offering. */
-const unmodelled = (concept: string) => ({ description: `${concept} are not modelled: matches nothing`, where: () => NOTHING });
 /** A flag no offering has here: `true` matches none, `false` every one. */
 const noOfferingHas = absentFlag(NOTHING);
 /**
@@ -108,10 +107,7 @@ export const OFFERING_CONTRACT = defineContract<Where, Prisma.OfferingOrderByWit
         return { OR: [...(id ? [{ id }] : []), { name: contains }, { slug: contains }, { description: contains }] };
       },
     },
-    createdAfter: { kind: "after", rest: "created", description: "Created at or after", where: (gte) => ({ created: { gte } }) },
-    createdBefore: { kind: "before", rest: "created_before", where: (lt) => ({ created: { lt } }) },
-    modifiedAfter: { kind: "after", rest: "modified", description: "Modified at or after", where: (gte) => ({ modified: { gte } }) },
-    modifiedBefore: { kind: "before", rest: "modified_before", where: (lt) => ({ modified: { lt } }) },
+    ...byTimestamps(),
     hasTermsOfService: {
       kind: "boolean",
       rest: "has_terms_of_service",
@@ -219,14 +215,14 @@ export const OFFERING_CONTRACT = defineContract<Where, Prisma.OfferingOrderByWit
       description: "Comma-separated tag names, all required; tags are not modelled",
       where: (text) => (commaList(text).length ? NOTHING : EVERYTHING),
     },
-    tagName: { kind: "texts", rest: "tag_name", ...unmodelled("Tags") },
-    tag: { kind: "uuids", rest: { tag: "uuids" }, ...unmodelled("Tags") },
-    categoryUuid: { kind: "uuids", rest: { category_uuid: "uuid" }, ...unmodelled("Categories") },
-    categoryGroupUuid: { kind: "uuids", rest: { category_group_uuid: "uuid" }, ...unmodelled("Category groups") },
-    offeringGroupUuid: { kind: "uuids", rest: { offering_group_uuid: "uuid" }, ...unmodelled("Offering groups") },
-    organizationGroupUuid: { kind: "uuids", rest: { organization_group_uuid: "uuid" }, ...unmodelled("Organisation groups") },
-    parentUuid: { kind: "uuids", rest: { parent_uuid: "uuid" }, ...unmodelled("Parent offerings") },
-    scopeUuid: { kind: "uuids", rest: { scope_uuid: "uuid" }, ...unmodelled("Service settings") },
+    tagName: { kind: "texts", rest: "tag_name", ...unmodelled("Tags", NOTHING) },
+    tag: { kind: "uuids", rest: { tag: "uuids" }, ...unmodelled("Tags", NOTHING) },
+    categoryUuid: { kind: "uuids", rest: { category_uuid: "uuid" }, ...unmodelled("Categories", NOTHING) },
+    categoryGroupUuid: { kind: "uuids", rest: { category_group_uuid: "uuid" }, ...unmodelled("Category groups", NOTHING) },
+    offeringGroupUuid: { kind: "uuids", rest: { offering_group_uuid: "uuid" }, ...unmodelled("Offering groups", NOTHING) },
+    organizationGroupUuid: { kind: "uuids", rest: { organization_group_uuid: "uuid" }, ...unmodelled("Organisation groups", NOTHING) },
+    parentUuid: { kind: "uuids", rest: { parent_uuid: "uuid" }, ...unmodelled("Parent offerings", NOTHING) },
+    scopeUuid: { kind: "uuids", rest: { scope_uuid: "uuid" }, ...unmodelled("Service settings", NOTHING) },
   },
   orderings: {
     name: (direction) => ({ name: direction }),

@@ -1,9 +1,10 @@
 import { isRole, Role } from "../auth/permissions.ts";
 import type { Context } from "../context.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
-import { absentFlag, commaList, defineContract, postgresNulls } from "../platform/collection-contract.ts";
+import { absentFlag, commaList, defineContract, postgresNulls, unmodelled } from "../platform/collection-contract.ts";
 import { parseUuid } from "../platform/ids.ts";
 import { icontains, iexact } from "../platform/text-match.ts";
+import { byTimestamps } from "../platform/timestamp-filters.ts";
 import { grantedScopeIds, grantsInForce } from "./grants-in-force.ts";
 
 type Where = Prisma.ProjectWhereInput;
@@ -51,10 +52,7 @@ export const PROJECT_CONTRACT = defineContract<Where, Prisma.ProjectOrderByWithR
       where: () => NOTHING,
     },
     backendId: { kind: "text", rest: "backend_id", description: "Projects here have no backend id: matches nothing", where: () => NOTHING },
-    createdAfter: { kind: "after", rest: "created", description: "Created at or after", where: (gte) => ({ created: { gte } }) },
-    createdBefore: { kind: "before", rest: "created_before", where: (lt) => ({ created: { lt } }) },
-    modifiedAfter: { kind: "after", rest: "modified", description: "Modified at or after", where: (gte) => ({ modified: { gte } }) },
-    modifiedBefore: { kind: "before", rest: "modified_before", where: (lt) => ({ modified: { lt } }) },
+    ...byTimestamps(),
     query: {
       kind: "text",
       rest: "query",
@@ -132,25 +130,10 @@ export const PROJECT_CONTRACT = defineContract<Where, Prisma.ProjectOrderByWithR
     },
     isRemoved: { kind: "boolean", rest: "is_removed", description: "No project is removed here", where: noProjectHas },
     hasAffiliation: { kind: "boolean", rest: "has_affiliation", description: "No project has an affiliation here", where: noProjectHas },
-    affiliationName: { kind: "text", rest: "affiliation_name", description: "Affiliations are not modelled: matches nothing", where: () => NOTHING },
-    affiliationUuid: {
-      kind: "uuids",
-      rest: { affiliation_uuid: "uuids" },
-      description: "Affiliations are not modelled: matches nothing",
-      where: () => NOTHING,
-    },
-    scienceDomainUuid: {
-      kind: "uuids",
-      rest: { science_domain_uuid: "uuid" },
-      description: "Science domains are not modelled: matches nothing",
-      where: () => NOTHING,
-    },
-    scienceSubDomainUuid: {
-      kind: "uuids",
-      rest: { science_sub_domain_uuid: "uuid" },
-      description: "Science domains are not modelled: matches nothing",
-      where: () => NOTHING,
-    },
+    affiliationName: { kind: "text", rest: "affiliation_name", ...unmodelled("Affiliations", NOTHING) },
+    affiliationUuid: { kind: "uuids", rest: { affiliation_uuid: "uuids" }, ...unmodelled("Affiliations", NOTHING) },
+    scienceDomainUuid: { kind: "uuids", rest: { science_domain_uuid: "uuid" }, ...unmodelled("Science domains", NOTHING) },
+    scienceSubDomainUuid: { kind: "uuids", rest: { science_sub_domain_uuid: "uuid" }, ...unmodelled("Science domains", NOTHING) },
   },
   orderings: {
     name: (direction) => ({ name: direction }),

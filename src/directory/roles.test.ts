@@ -19,7 +19,7 @@ async function newcomer() {
   const user = await t.app.deps.db.user.create({ data: { username: `newcomer${counter}` } });
   const token = newTokenKey();
   await t.app.deps.db.authToken.create({ data: { keyDigest: tokenDigest(token), userId: user.id } });
-  return { id: user.id, uuid: toHex(user.id), token };
+  return { id: user.id, uuid: toHex(user.id), username: user.username, token };
 }
 
 /** The three scopes, each with a role that fits it, one that does not, and who may manage its roles. */
@@ -47,6 +47,25 @@ describe.each(SCOPES)("add_user / delete_user on $name", (scope) => {
     const removed = await deleteUser(scope.base, scope.uuid(), as(scope.manager), { user: user.uuid, role: scope.role });
     expect(removed.status).toBe(200);
     expect(await activeGrants(user.id)).toBe(0);
+  });
+
+  it("add_user and delete_user write role_granted and role_revoked about the user, in the scope and its owners' feeds", async () => {
+    const user = await newcomer();
+    expect((await addUser(scope.base, scope.uuid(), as(scope.manager), { user: user.uuid, role: scope.role })).status).toBe(201);
+    expect((await deleteUser(scope.base, scope.uuid(), as(scope.manager), { user: user.uuid, role: scope.role })).status).toBe(200);
+    const events = await t.app.deps.db.event.findMany({
+      where: { scopes: { some: { scopeType: "USER", scopeId: user.id } } },
+      orderBy: { id: "asc" },
+      select: { eventType: true, message: true, context: true, scopes: { select: { scopeId: true } } },
+    });
+    expect(events.map((event) => event.eventType)).toEqual(["role_granted", "role_revoked"]);
+    const [granted, revoked] = events;
+    expect(granted.message).toMatch(new RegExp(`^User ${user.username} has gained role ${scope.role} in .+\\.$`));
+    expect(revoked.message).toBe(granted.message.replace("has gained", "has lost"));
+    for (const event of events) {
+      expect(event.context).toMatchObject({ affected_user_uuid: user.uuid, affected_user_username: user.username, role_name: scope.role, scope_uuid: scope.uuid() });
+      expect(event.scopes.map((s) => toHex(s.scopeId))).toEqual(expect.arrayContaining([scope.uuid(), user.uuid]));
+    }
   });
 
   it("a user URL is accepted as well as a uuid; no expiration → null", async () => {

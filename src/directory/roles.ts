@@ -1,7 +1,7 @@
 import type { ScopeRef, ScopeType } from "../auth/access.ts";
 import { isRole, Permission, ROLE_SCOPE, type Role } from "../auth/permissions.ts";
 import type { Context } from "../context.ts";
-import { recordEvent } from "../events/record.ts";
+import { type EventSpec, recordEvent } from "../events/record.ts";
 import { fieldError, inputError, notFound } from "../platform/errors.ts";
 import { toHex } from "../platform/ids.ts";
 import { transact } from "../platform/transaction.ts";
@@ -58,16 +58,26 @@ async function prepare(ctx: Context, input: RoleInput) {
   const user = await referenced("userUuid", input.userUuid, (id) =>
     ctx.db.user.findUnique({ where: { id }, select: { id: true, username: true } }),
   );
-  return { scope, user, role: input.role };
+  return { scopeType: input.scopeType, scope, user, role: input.role };
 }
 
-const eventScopes = (scopeType: ScopeType, scope: ScopeObject, userId: string) => [
-  ...scope.chain.map((s) => ({ type: s.type, id: s.id })),
-  { type: "USER" as const, id: userId },
-];
+/** What each role event says happened to the user. */
+const ROLE_EVENT_VERBS = { role_granted: "has gained", role_revoked: "has lost" } as const;
+
+/** The audit event of a role given or ended, which followers of the event reconcile (`roleChange`: offering users). */
+function roleEvent(type: keyof typeof ROLE_EVENT_VERBS, { scopeType, scope, user, role }: Awaited<ReturnType<typeof prepare>>): EventSpec {
+  return {
+    type,
+    message: `User ${user.username} ${ROLE_EVENT_VERBS[type]} role ${role} in ${scope.name}.`,
+    context: { affected_user_uuid: toHex(user.id), affected_user_username: user.username, role_name: role, scope_type: scopeType, scope_uuid: toHex(scope.id) },
+    scopes: [...scope.chain.map((s) => ({ type: s.type, id: s.id })), { type: "USER", id: user.id }],
+    roleChange: { userId: user.id, scopeType, scopeId: scope.id, role },
+  };
+}
 
 export async function grantRole(ctx: Context, input: RoleInput) {
-  const { scope, user, role } = await prepare(ctx, input);
+  const prepared = await prepare(ctx, input);
+  const { scope, user, role } = prepared;
   if (input.expirationTime && input.expirationTime <= ctx.now()) {
     throw fieldError("expirationTime", "Expiration time should be greater than current time.");
   }
@@ -83,20 +93,15 @@ export async function grantRole(ctx: Context, input: RoleInput) {
     const grant = await tx.roleGrant.create({
       data: { ...active, expirationTime: input.expirationTime ?? null, createdById: ctx.viewer?.id ?? null, created: ctx.now() },
     });
-    await recordEvent(ctx, tx, outbox, {
-      type: "role_granted",
-      message: `User ${user.username} has gained role ${role} in ${scope.name}.`,
-      context: { affected_user_uuid: toHex(user.id), affected_user_username: user.username, role_name: role, scope_type: input.scopeType, scope_uuid: toHex(scope.id) },
-      scopes: eventScopes(input.scopeType, scope, user.id),
-      roleChange: { userId: user.id, scopeType: input.scopeType, scopeId: scope.id, role },
-    });
+    await recordEvent(ctx, tx, outbox, roleEvent("role_granted", prepared));
     return grant;
   });
 }
 
 /** Ends the user's grant of the role (every active one, expired or not); answers the grant ended. */
 export async function revokeRole(ctx: Context, input: RoleInput) {
-  const { scope, user, role } = await prepare(ctx, input);
+  const prepared = await prepare(ctx, input);
+  const { scope, user, role } = prepared;
   return transact(ctx, async (tx, outbox) => {
     const [revoked] = await tx.roleGrant.updateManyAndReturn({
       where: { userId: user.id, role, scopeType: input.scopeType, scopeId: scope.id, isActive: true },
@@ -104,13 +109,7 @@ export async function revokeRole(ctx: Context, input: RoleInput) {
       select: { id: true },
     });
     if (!revoked) throw notFound();
-    await recordEvent(ctx, tx, outbox, {
-      type: "role_revoked",
-      message: `User ${user.username} has lost role ${role} in ${scope.name}.`,
-      context: { affected_user_uuid: toHex(user.id), affected_user_username: user.username, role_name: role, scope_type: input.scopeType, scope_uuid: toHex(scope.id) },
-      scopes: eventScopes(input.scopeType, scope, user.id),
-      roleChange: { userId: user.id, scopeType: input.scopeType, scopeId: scope.id, role },
-    });
+    await recordEvent(ctx, tx, outbox, roleEvent("role_revoked", prepared));
     return revoked;
   });
 }

@@ -63,11 +63,6 @@ export async function recordChange(ctx: Context, db: Tx, outbox: Outbox<Topics>,
 /** Whether a change recorded with an event of this type may commit alone: nothing writes after it in its transaction. */
 export const changeCommitsAlone = (ctx: Context, type: EventSpec["type"]) => !ctx.followEvent?.writesFor(type);
 
-/** `old_state` / `new_state` labels for an event's context, when the change moved the state. */
-export function stateChangeContext<S extends string>(previous: S | null | undefined, next: S | null | undefined, label: (state: S) => string) {
-  return previous && next && previous !== next ? { old_state: label(previous), new_state: label(next) } : {};
-}
-
 interface Allocation {
   offeringId: string;
   projectId: string;

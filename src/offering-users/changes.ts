@@ -1,10 +1,6 @@
-import type { EventType } from "../events/types.ts";
-import type { OfferingUserState, Prisma } from "../generated/prisma/client.ts";
-import type { Context } from "../context.ts";
-import { type EventSpec, recordChange, recordEvent, stateChangeContext } from "../events/record.ts";
+import type { OfferingUserState } from "../generated/prisma/client.ts";
+import { changeRecorder, type StateChange } from "../events/change-recorder.ts";
 import { toHex } from "../platform/ids.ts";
-import type { Outbox, Tx } from "../platform/transaction.ts";
-import type { Topics } from "../platform/topics.ts";
 import { stateLabel } from "./states.ts";
 
 /** What an event about an offering user needs to know about it. */
@@ -33,78 +29,34 @@ export const OFFERING_USER_CORE = {
   userUsername: true,
 } as const;
 
-export interface OfferingUserChange {
-  eventType: EventType;
-  message: string;
-  state: OfferingUserState;
-  previousState: OfferingUserState | null;
-  context?: Record<string, unknown>;
-}
+export type OfferingUserChange = StateChange<OfferingUserState>;
 
-/** The audit event of a change, with the notification it is published as. */
-function changeEvent(ou: OfferingUserCore, change: OfferingUserChange) {
-  const payload = {
-    offeringUserId: ou.id,
-    offeringId: ou.offeringId,
-    providerCustomerId: ou.offering.customerId,
-    state: change.state,
-    previousState: change.previousState,
-  };
-  const spec: EventSpec = {
-    type: change.eventType,
-    message: change.message,
-    context: {
-      offering_user_uuid: toHex(ou.id),
-      offering_uuid: toHex(ou.offeringId),
-      offering_name: ou.offering.name,
-      customer_uuid: toHex(ou.offering.customerId),
-      affected_user_uuid: toHex(ou.userId),
-      affected_user_username: ou.userUsername,
-      state: stateLabel(change.state),
-      ...stateChangeContext(change.previousState, change.state, stateLabel),
-      ...change.context,
-    },
-    scopes: [
-      { type: "OFFERING_USER", id: ou.id },
-      { type: "OFFERING", id: ou.offeringId },
-      { type: "CUSTOMER", id: ou.offering.customerId },
-      { type: "USER", id: ou.userId },
-    ],
-    change: { topic: "offeringUserChanged", payload },
-  };
-  return { spec, publish: (outbox: Outbox<Topics>, eventId: number) => outbox.publish("offeringUserChanged", { ...payload, eventId }) };
-}
+const offeringUserChanges = changeRecorder<OfferingUserCore, OfferingUserState>({
+  label: stateLabel,
+  context: (ou) => ({
+    offering_user_uuid: toHex(ou.id),
+    offering_uuid: toHex(ou.offeringId),
+    offering_name: ou.offering.name,
+    customer_uuid: toHex(ou.offering.customerId),
+    affected_user_uuid: toHex(ou.userId),
+    affected_user_username: ou.userUsername,
+  }),
+  scopes: (ou) => [
+    { type: "OFFERING_USER", id: ou.id },
+    { type: "OFFERING", id: ou.offeringId },
+    { type: "CUSTOMER", id: ou.offering.customerId },
+    { type: "USER", id: ou.userId },
+  ],
+  notification: (ou, { state, previousState }) => ({
+    topic: "offeringUserChanged",
+    payload: { offeringUserId: ou.id, offeringId: ou.offeringId, providerCustomerId: ou.offering.customerId, state, previousState },
+  }),
+});
 
 /** Writes the audit event of a change in the caller's transaction and queues its notification. */
-export async function recordOfferingUserChange(
-  ctx: Context,
-  tx: Tx,
-  outbox: Outbox<Topics>,
-  ou: OfferingUserCore,
-  change: OfferingUserChange,
-) {
-  const { spec, publish } = changeEvent(ou, change);
-  const event = await recordEvent(ctx, tx, outbox, spec);
-  publish(outbox, event.id);
-  return event;
-}
+export const recordOfferingUserChange = offeringUserChanges.record;
 
-/**
- * Writes `update` (a statement on the record, RETURNING what it changed) and, if it changed the record, the change's
- * audit event, in one statement (see recordChange); answers how many rows it changed.
- */
-export async function recordOfferingUserUpdate(
-  ctx: Context,
-  db: Tx,
-  outbox: Outbox<Topics>,
-  ou: OfferingUserCore,
-  update: Prisma.Sql,
-  change: OfferingUserChange,
-) {
-  const { spec, publish } = changeEvent(ou, change);
-  const { changed, event } = await recordChange(ctx, db, outbox, update, spec);
-  if (event) publish(outbox, event.id);
-  return { count: changed };
-}
+/** Writes a swap of the record and, if it changed the record, the change's audit event, in one statement. */
+export const recordOfferingUserUpdate = offeringUserChanges.recordUpdate;
 
 export const describe = (ou: OfferingUserCore) => `${ou.userUsername} in offering ${ou.offering.name}`;

@@ -3,6 +3,7 @@ import type { Context } from "../context.ts";
 import type { OfferingUserState, Prisma } from "../generated/prisma/client.ts";
 import { choiceFilter, defineContract, postgresNulls, universalFlag, valuesByLabel } from "../platform/collection-contract.ts";
 import { icontains } from "../platform/text-match.ts";
+import { byTimestamps } from "../platform/timestamp-filters.ts";
 import { OFFERING_USER_STATES } from "./states.ts";
 
 const STATE_BY_LABEL = valuesByLabel(OFFERING_USER_STATES);
@@ -48,12 +49,6 @@ export const OFFERING_USER_CONTRACT = defineContract<Prisma.OfferingUserWhereInp
       description: "Any of these states",
       where: (states) => ({ state: { in: states } }),
     }),
-    offeringUuid: {
-      kind: "uuids",
-      rest: { offering_uuid: "uuids", offering: { url: "offering" } },
-      description: "Any of these offerings",
-      where: (ids) => ({ offeringId: { in: ids } }),
-    },
     userUuid: { kind: "uuids", rest: { user_uuid: "uuid" }, where: (ids) => ({ userId: { in: ids } }) },
     username: { kind: "text", rest: "username", description: "Exact, case-sensitive", where: (username) => ({ username }) },
     userUsername: {
@@ -62,10 +57,7 @@ export const OFFERING_USER_CONTRACT = defineContract<Prisma.OfferingUserWhereInp
       description: "Exact, case-insensitive",
       where: (username) => (ctx) => ofUsername(ctx, username),
     },
-    createdAfter: { kind: "after", rest: ["created", "created_after"], description: "Created at or after", where: (gte) => ({ created: { gte } }) },
-    createdBefore: { kind: "before", rest: "created_before", where: (lt) => ({ created: { lt } }) },
-    modifiedAfter: { kind: "after", rest: ["modified", "modified_after"], description: "Modified at or after", where: (gte) => ({ modified: { gte } }) },
-    modifiedBefore: { kind: "before", rest: "modified_before", where: (lt) => ({ modified: { lt } }) },
+    ...byTimestamps({ specSpellings: true }),
     isRestricted: { kind: "boolean", rest: "is_restricted", where: (isRestricted) => ({ isRestricted }) },
     runtimeState: choiceFilter({
       rest: "runtime_state",

@@ -1,7 +1,7 @@
-import type { EventType } from "../events/types.ts";
 import type { Context } from "../context.ts";
 import type { OrderState, OrderType, Prisma } from "../generated/prisma/client.ts";
-import { allocationEventParts, recordEvent, stateChangeContext } from "../events/record.ts";
+import { changeRecorder } from "../events/change-recorder.ts";
+import { allocationEventParts } from "../events/record.ts";
 import { toHex } from "../platform/ids.ts";
 import type { Outbox, Tx } from "../platform/transaction.ts";
 import type { Topics } from "../platform/topics.ts";
@@ -30,51 +30,37 @@ export const ORDER_CORE = {
 } as const;
 export type OrderCore = Prisma.OrderGetPayload<{ select: typeof ORDER_CORE }>;
 
-export interface OrderChange {
-  eventType: EventType;
-  message: string;
-  /** Null once the order is deleted. */
-  state: OrderState | null;
-  previousState: OrderState | null;
-  context?: Record<string, unknown>;
-}
-
 export const describeOrder = (o: OrderCore) => `${orderTypeLabel(o.type)} order ${toHex(o.id)} for offering ${o.offering.name}`;
 
-/** Writes the audit event of an order change in the caller's transaction and queues its notification. */
-export async function recordOrderChange(ctx: Context, tx: Tx, outbox: Outbox<Topics>, order: OrderCore, change: OrderChange) {
-  const allocation = allocationEventParts(order);
-  const payload = {
-    orderId: order.id,
-    offeringId: order.offeringId,
-    projectId: order.projectId,
-    providerCustomerId: order.offering.customerId,
-    consumerCustomerId: order.project.customerId,
-    state: change.state,
-    previousState: change.previousState,
-  };
-  const event = await recordEvent(ctx, tx, outbox, {
-    type: change.eventType,
-    message: change.message,
-    context: {
-      order_uuid: toHex(order.id),
-      order_type: orderTypeLabel(order.type),
-      ...allocation.context,
-      ...(order.resourceId ? { resource_uuid: toHex(order.resourceId) } : {}),
-      ...(change.state ? { state: orderStateLabel(change.state) } : {}),
-      ...stateChangeContext(change.previousState, change.state, orderStateLabel),
-      ...change.context,
+const orderChanges = changeRecorder<OrderCore, OrderState | null>({
+  label: orderStateLabel,
+  context: (order) => ({
+    order_uuid: toHex(order.id),
+    order_type: orderTypeLabel(order.type),
+    ...allocationEventParts(order).context,
+    ...(order.resourceId ? { resource_uuid: toHex(order.resourceId) } : {}),
+  }),
+  scopes: (order) => [
+    { type: "ORDER", id: order.id },
+    ...(order.resourceId ? [{ type: "RESOURCE" as const, id: order.resourceId }] : []),
+    ...allocationEventParts(order).scopes,
+  ],
+  notification: (order, { state, previousState }) => ({
+    topic: "orderChanged",
+    payload: {
+      orderId: order.id,
+      offeringId: order.offeringId,
+      projectId: order.projectId,
+      providerCustomerId: order.offering.customerId,
+      consumerCustomerId: order.project.customerId,
+      state,
+      previousState,
     },
-    scopes: [
-      { type: "ORDER", id: order.id },
-      ...(order.resourceId ? [{ type: "RESOURCE" as const, id: order.resourceId }] : []),
-      ...allocation.scopes,
-    ],
-    change: { topic: "orderChanged", payload },
-  });
-  outbox.publish("orderChanged", { ...payload, eventId: event.id });
-  return event;
-}
+  }),
+});
+
+/** Writes the audit event of an order change in the caller's transaction and queues its notification. */
+export const recordOrderChange = orderChanges.record;
 
 /** Moves the order's resource as RESOURCE_FOLLOWS_ORDER says for the state the order just reached. */
 export async function followResource(

@@ -1,3 +1,4 @@
+import { byAllocation } from "../directory/allocation-filters.ts";
 import { byOffering } from "../directory/offering-filters.ts";
 import { grantsOf } from "../auth/grants.ts";
 import { Permission } from "../auth/permissions.ts";
@@ -6,6 +7,7 @@ import type { OrderState, Prisma } from "../generated/prisma/client.ts";
 import { absentFlag, choiceFilter, defineContract, type Narrowing, postgresNulls, valuesByLabel } from "../platform/collection-contract.ts";
 import { parseUuid } from "../platform/ids.ts";
 import { icontains } from "../platform/text-match.ts";
+import { byTimestamps } from "../platform/timestamp-filters.ts";
 import { REQUEST_TYPE_LABELS, type RequestType } from "./states.ts";
 import { ORDER_STATE_LABELS } from "../resources/order-states.ts";
 import { rolesWith } from "./visibility.ts";
@@ -32,6 +34,7 @@ async function managedOfferings(ctx: Context, userIds: string[]): Promise<Prisma
 export const ORDER_CONTRACT = defineContract<Prisma.OrderWhereInput, Prisma.OrderOrderByWithRelationInput, Context>()({
   filters: {
     ...byOffering((offering) => ({ offering }), NOTHING),
+    ...byAllocation(NOTHING),
     state: choiceFilter({
       rest: "state",
       labels: valuesByLabel(ORDER_STATE_LABELS),
@@ -46,26 +49,7 @@ export const ORDER_CONTRACT = defineContract<Prisma.OrderWhereInput, Prisma.Orde
       description: "Any of these types (no order here is a Restore)",
       where: (types) => ({ type: { in: types.filter((type) => type !== "RESTORE") } }),
     }),
-    offeringUuid: {
-      kind: "uuids",
-      rest: { offering_uuid: "uuids", offering: { url: "offering" } },
-      description: "Any of these offerings",
-      where: (ids) => ({ offeringId: { in: ids } }),
-    },
     offeringType: { kind: "texts", rest: "offering_type", where: (types) => ({ offering: { type: { in: types } } }) },
-    categoryUuid: {
-      kind: "uuids",
-      rest: { category_uuid: "uuid" },
-      description: "No offering here has a category: matches nothing",
-      where: () => NOTHING,
-    },
-    customerUuid: {
-      kind: "uuids",
-      rest: { customer_uuid: "uuid" },
-      description: "The consumer organisation (the project's customer)",
-      where: (ids) => ({ project: { customerId: { in: ids } } }),
-    },
-    projectUuid: { kind: "uuids", rest: { project_uuid: "uuid" }, where: (ids) => ({ projectId: { in: ids } }) },
     serviceManagerUuid: {
       kind: "uuids",
       rest: { service_manager_uuid: "uuid" },
@@ -94,10 +78,7 @@ export const ORDER_CONTRACT = defineContract<Prisma.OrderWhereInput, Prisma.Orde
       },
     },
     slug: { kind: "text", rest: "slug", description: "Orders have no slug here: matches nothing", where: () => NOTHING },
-    createdAfter: { kind: "after", rest: "created", description: "Created at or after", where: (gte) => ({ created: { gte } }) },
-    createdBefore: { kind: "before", rest: "created_before", description: "Created before", where: (lt) => ({ created: { lt } }) },
-    modifiedAfter: { kind: "after", rest: "modified", description: "Modified at or after", where: (gte) => ({ modified: { gte } }) },
-    modifiedBefore: { kind: "before", rest: "modified_before", description: "Modified before", where: (lt) => ({ modified: { lt } }) },
+    ...byTimestamps(),
     canApproveAsConsumer: {
       kind: "boolean",
       rest: "can_approve_as_consumer",

@@ -147,6 +147,9 @@ export const emptyField =
   (value: string): W | Everything =>
     value === "" ? {} : nothing;
 
+/** A filter on a Waldur concept not modelled here (calls, categories, tags, affiliations, …): any value matches `nothing`. */
+export const unmodelled = <W>(concepts: string, nothing: W) => ({ description: `${concepts} are not modelled: matches nothing`, where: () => nothing });
+
 /** `a,b` and repeated values alike, trimmed, without blanks. */
 export const commaList = (values: string | readonly string[]) =>
   (typeof values === "string" ? [values] : values).flatMap((value) => value.split(",")).map((value) => value.trim()).filter(Boolean);

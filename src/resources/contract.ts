@@ -1,9 +1,11 @@
+import { byAllocation } from "../directory/allocation-filters.ts";
 import { byOffering } from "../directory/offering-filters.ts";
 import type { OrderState, Prisma } from "../generated/prisma/client.ts";
 import { choiceFilter, defineContract, postgresNulls, universalFlag, valuesByLabel } from "../platform/collection-contract.ts";
 import { invalid } from "../platform/errors.ts";
 import { comparableWithJson, holdsLoneSurrogates } from "../platform/json-depth.ts";
 import { icontains } from "../platform/text-match.ts";
+import { byTimestamps } from "../platform/timestamp-filters.ts";
 import { ORDER_STATE_LABELS } from "./order-states.ts";
 import {
   componentCount,
@@ -49,6 +51,7 @@ function attributesWhere(text: string): Prisma.ResourceWhereInput {
 export const RESOURCE_CONTRACT = defineContract<Prisma.ResourceWhereInput, Prisma.ResourceOrderByWithRelationInput, LookupEnv>()({
   filters: {
     ...byOffering((offering) => ({ offering }), NOTHING),
+    ...byAllocation(NOTHING, { customer: { url: "customer" } }),
     state: choiceFilter({
       rest: "state",
       labels: valuesByLabel(RESOURCE_STATE_LABELS),
@@ -63,30 +66,11 @@ export const RESOURCE_CONTRACT = defineContract<Prisma.ResourceWhereInput, Prism
       description: "Has an order in any of these states",
       where: (states) => ({ orders: { some: { state: { in: states } } } }),
     }),
-    offeringUuid: {
-      kind: "uuids",
-      rest: { offering_uuid: "uuids", offering: { url: "offering" } },
-      description: "Any of these offerings",
-      where: (ids) => ({ offeringId: { in: ids } }),
-    },
     offeringType: { kind: "text", rest: "offering_type", where: (type) => ({ offering: { type } }) },
     offeringBillable: { kind: "boolean", rest: "offering_billable", where: everyOffering },
     offeringShared: { kind: "boolean", rest: "offering_shared", where: everyOffering },
-    categoryUuid: {
-      kind: "uuids",
-      rest: { category_uuid: "uuid" },
-      description: "Offerings here have no category: matches nothing",
-      where: () => NOTHING,
-    },
     planUuid: { kind: "uuids", rest: { plan_uuid: "uuid" }, where: (ids) => ({ planId: { in: ids } }) },
-    projectUuid: { kind: "uuids", rest: { project_uuid: "uuid" }, where: (ids) => ({ projectId: { in: ids } }) },
     projectName: { kind: "text", rest: "project_name", description: "Exact", where: (name) => ({ project: { name } }) },
-    customerUuid: {
-      kind: "uuids",
-      rest: { customer_uuid: "uuid", customer: { url: "customer" } },
-      description: "The consumer organisation (the project's customer)",
-      where: (ids) => ({ project: { customerId: { in: ids } } }),
-    },
     serviceManagerUuid: {
       kind: "uuids",
       rest: { service_manager_uuid: "uuid" },
@@ -148,10 +132,7 @@ export const RESOURCE_CONTRACT = defineContract<Prisma.ResourceWhereInput, Prism
       description: "Leaves out resources still Creating behind an order the provider is not asked about yet",
       where: (visible) => (visible ? { NOT: { state: "CREATING", orders: { some: { state: { in: NOT_YET_FOR_PROVIDERS } } } } } : {}),
     },
-    createdAfter: { kind: "after", rest: "created", description: "Created at or after", where: (gte) => ({ created: { gte } }) },
-    createdBefore: { kind: "before", rest: "created_before", where: (lt) => ({ created: { lt } }) },
-    modifiedAfter: { kind: "after", rest: "modified", description: "Modified at or after", where: (gte) => ({ modified: { gte } }) },
-    modifiedBefore: { kind: "before", rest: "modified_before", where: (lt) => ({ modified: { lt } }) },
+    ...byTimestamps(),
   },
   orderings: {
     backend_id: (direction) => ({ backendId: direction }),
