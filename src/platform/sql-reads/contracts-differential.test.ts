@@ -1,42 +1,54 @@
 /**
  * Generated differential cases: every filter, order and visibility rule of every collection contract
  * (test/support/contract-reads.ts) turned into the Prisma arguments its list reads, and read both through sql-reads
- * and through Prisma's client, which must answer alike. On PGlite in `npm test`; on PostgreSQL, through the pool as
- * production reads, with TEST_DATABASE_URL.
+ * and through Prisma's client, which must answer alike. sql-reads' statements take production's path, the pool
+ * (runText): on PostgreSQL with TEST_DATABASE_URL, and in `npm test` on PGlite through a pool of its own that speaks
+ * PGlite's wire protocol in-process (test/support/pglite-wire.ts).
  */
+import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestApp, type TestApp } from "../../../test/support/app.ts";
+import { createApp, type App } from "../../app.ts";
+import { freshDatabase } from "../../../test/support/database.ts";
+import { embeddedDatabaseOnPool } from "../../../test/support/pglite-wire.ts";
 import { CONTRACT_READS, type ContractReads } from "../../../test/support/contract-reads.ts";
 import { buildSplitData, CUTOFF } from "../../../test/support/split-data.ts";
-import type { Persona } from "../../../test/support/world.ts";
+import { buildWorld, type Persona } from "../../../test/support/world.ts";
 import { buildContext, type Context } from "../../context.ts";
 import type { FilterKind } from "../collection-contract.ts";
 import { DomainError } from "../errors.ts";
 import { SQL_MODEL } from "../../generated/sql-model.ts";
-import type { Db } from "../database.ts";
+import type { Database, Db } from "../database.ts";
 import { compileCount, compileFind, count, findMany, type ModelKey } from "./find.ts";
 
 /** When split-data's vintage rows were created and modified: a bound equal to some rows' instant. */
 const VINTAGE = new Date("2020-06-01T00:00:00Z");
+const BASE_URL = "http://gateway.test";
 const NO_SUCH_UUID = "0123456789ab4def8123456789abcdef";
 /** Viewers whose visibility differs: everything, a provider's, a consumer's. */
 const VIEWERS: readonly Persona[] = ["staff", "providerOwner", "projectMember"];
 
-let t: TestApp;
+let app: App;
+let database: Database & { drop(): Promise<void> };
 let db: Db;
 let viewers: Map<Persona, Context>;
 /** Every row's id of every table keyed by a uuid: a uuid filter given them all matches whatever it can. */
 let everyId: string[];
 
 beforeAll(async () => {
-  t = await startTestApp();
-  await buildSplitData(t);
-  db = t.app.deps.db;
-  const contexts = VIEWERS.map(async (persona) => [persona, await buildContext(t.app.deps, { authorization: `Token ${t.world.tokens[persona]}`, url: t.baseUrl })] as const);
+  // PostgreSQL's pool, or the embedded database through a pool of its own: sql-reads' reads take production's path.
+  database = process.env.TEST_DATABASE_URL ? await freshDatabase() : await embeddedDatabaseOnPool();
+  app = await createApp({ database, config: { seedDemo: false, logLevel: "silent", pubsubPrefix: `test-${randomBytes(4).toString("hex")}` } });
+  const world = await buildWorld(app.deps.db);
+  await buildSplitData({ app, world, baseUrl: BASE_URL });
+  db = app.deps.db;
+  const contexts = VIEWERS.map(async (persona) => [persona, await buildContext(app.deps, { authorization: `Token ${world.tokens[persona]}`, url: BASE_URL })] as const);
   viewers = new Map(await Promise.all(contexts));
   everyId = await idsOfEveryTable();
 }, 60_000);
-afterAll(() => t?.close());
+afterAll(async () => {
+  await app?.close();
+  await database?.drop();
+});
 
 async function idsOfEveryTable(): Promise<string[]> {
   const tables = Object.values(SQL_MODEL).filter((model) => model.fields.id?.kind === "scalar" && model.fields.id.native === "Uuid");
