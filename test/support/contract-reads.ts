@@ -43,6 +43,8 @@ export interface ContractReads {
   where(ctx: Context, values: Readonly<Record<string, unknown>>): Promise<object>;
   /** Each order value (`USERNAME_DESC`) with its Prisma `orderBy`, tiebreak included; none for a computed order. */
   orders: ReadonlyArray<{ value: string; orderBy: unknown[] }>;
+  /** The list's order without one chosen, as a Prisma `orderBy`; none for a computed order. */
+  defaultOrder?: unknown[];
 }
 
 interface Parts<W> {
@@ -55,8 +57,10 @@ interface Parts<W> {
 }
 
 function reads<W>(name: string, model: ModelKey, contract: CollectionContract, parts: Parts<W>): ContractReads {
-  const orders = parts.prismaOrders === false ? [] : [...orderValues(contract).keys()].map((value) => ({ value, orderBy: contractOrderBy(contract, [value]).flat() }));
+  const prismaOrders = parts.prismaOrders !== false;
+  const orders = prismaOrders ? [...orderValues(contract).keys()].map((value) => ({ value, orderBy: contractOrderBy(contract, [value]).flat() })) : [];
   return {
+    defaultOrder: prismaOrders ? contractOrderBy(contract, null).flat() : undefined,
     name,
     model,
     filters: contract.filters,
