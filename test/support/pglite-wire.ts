@@ -7,7 +7,9 @@ import { inject } from "vitest";
 import { PrismaClient } from "../../src/generated/prisma/client.ts";
 import type { Database } from "../../src/platform/database.ts";
 import { runsLoneStatementsOn } from "../../src/platform/lone-statement.ts";
+import { applyMigrations } from "../../src/platform/migrations.ts";
 import { createPGlite } from "../../src/platform/pglite.ts";
+import { freshDatabase } from "./database.ts";
 
 /**
  * node-postgres's connection to an embedded database, in-process: the bytes the driver writes are PostgreSQL's wire
@@ -145,4 +147,17 @@ export async function embeddedDatabaseOnPool(): Promise<Database & { pool: pg.Po
     drop: close,
     pool,
   };
+}
+
+const MIGRATIONS_DIR = new URL("../../prisma/migrations", import.meta.url).pathname;
+
+/**
+ * A fresh, migrated database whose lone statements and compiled reads take production's path, a node-postgres pool:
+ * PostgreSQL's with TEST_DATABASE_URL (`freshDatabase`), else the embedded one over its wire protocol.
+ */
+export async function databaseOnPool(): Promise<Database & { drop(): Promise<void> }> {
+  if (!process.env.TEST_DATABASE_URL) return embeddedDatabaseOnPool();
+  const database = await freshDatabase();
+  await applyMigrations(database.sql, MIGRATIONS_DIR);
+  return database;
 }

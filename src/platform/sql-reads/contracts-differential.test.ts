@@ -8,8 +8,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp, type App } from "../../app.ts";
-import { freshDatabase } from "../../../test/support/database.ts";
-import { embeddedDatabaseOnPool } from "../../../test/support/pglite-wire.ts";
+import { databaseOnPool } from "../../../test/support/pglite-wire.ts";
 import { CONTRACT_READS, type ContractReads } from "../../../test/support/contract-reads.ts";
 import { buildSplitData, CUTOFF } from "../../../test/support/split-data.ts";
 import { buildWorld, type Persona } from "../../../test/support/world.ts";
@@ -36,7 +35,7 @@ let everyId: string[];
 
 beforeAll(async () => {
   // PostgreSQL's pool, or the embedded database through a pool of its own: sql-reads' reads take production's path.
-  database = process.env.TEST_DATABASE_URL ? await freshDatabase() : await embeddedDatabaseOnPool();
+  database = await databaseOnPool();
   app = await createApp({ database, config: { seedDemo: false, logLevel: "silent", pubsubPrefix: `test-${randomBytes(4).toString("hex")}` } });
   const world = await buildWorld(app.deps.db);
   await buildSplitData({ app, world, baseUrl: BASE_URL });
