@@ -53,7 +53,7 @@ class PGliteWire extends Duplex {
   override _write(chunk: Buffer, _encoding: BufferEncoding, done: (error?: Error | null) => void) {
     this.pending = Buffer.concat([this.pending, chunk]);
     const batches = this.takeBatches();
-    this.work = this.work.then(async () => {
+    const written = this.work.then(async () => {
       for (const batch of batches) {
         if (batch === TERMINATE) {
           this.unlock();
@@ -61,7 +61,9 @@ class PGliteWire extends Duplex {
         } else this.push(Buffer.from(await this.exchange(batch)));
       }
     });
-    this.work.then(() => done(), done);
+    // A failed write fails the connection (node-postgres drops it), not the writes after it.
+    this.work = written.catch(() => this.unlock());
+    written.then(() => done(), done);
   }
 
   /** A batch's answer, which ends with ReadyForQuery: its last byte is the session's state, I when idle. */
