@@ -1,19 +1,22 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestApp, type TestApp } from "../../test/support/app.ts";
+import { databaseOnPool } from "../../test/support/pglite-wire.ts";
 import { countSql } from "../../test/support/sql-counter.ts";
 import type { OfferingUserState, Prisma } from "../generated/prisma/client.ts";
 import { EVENT_AUDIENCE_TALLIES } from "../events/tallies.ts";
 import { OFFERING_USER_TALLIES } from "../offering-users/tallies.ts";
+import type { Db } from "./database.ts";
 import { sumTallies, sumTalliesBy, type TallyCondition } from "./tally-sums.ts";
 
-let t: TestApp;
+/** Sums go to the pool, as in production (on PGlite, over its wire protocol). */
+let database: Awaited<ReturnType<typeof databaseOnPool>>;
+let db: Db;
 const offerings = [randomUUID(), randomUUID(), randomUUID()];
 const STATES: OfferingUserState[] = ["OK", "CREATING", "CREATION_REQUESTED", "DELETED"];
 
 beforeAll(async () => {
-  t = await startTestApp();
-  const db = t.app.deps.db;
+  database = await databaseOnPool();
+  db = database.prisma;
   // Unfolded tallies of several keys, some cancelling out: what a busy table holds between folds.
   await db.offeringUserTally.createMany({
     data: Array.from({ length: 60 }, (_, i) => ({
@@ -31,7 +34,7 @@ beforeAll(async () => {
     })),
   });
 });
-afterAll(() => t.close());
+afterAll(() => database?.drop());
 
 type OfferingUserTallyKeys = { offeringId: string; state: OfferingUserState; hasConsent: boolean };
 
@@ -54,13 +57,11 @@ const OFFERING_USER_CONDITIONS: Record<string, TallyCondition<OfferingUserTallyK
 
 describe("sums of tallies, in the tables' own statements", () => {
   it.each(Object.entries(OFFERING_USER_CONDITIONS))("%s: the total Prisma's aggregate reads", async (_name, condition) => {
-    const db = t.app.deps.db;
     const viaPrisma = await db.offeringUserTally.aggregate({ where: condition as Prisma.OfferingUserTallyWhereInput, _sum: { delta: true } });
     expect(await sumTallies(db, OFFERING_USER_TALLIES, condition)).toBe(viaPrisma._sum.delta ?? 0);
   });
 
   it.each([[["CUSTOMER:1"]], [["CUSTOMER:1", "PROJECT:2"]], [[]]])("array keys: an overlap with %j, and its negation", async (roles) => {
-    const db = t.app.deps.db;
     for (const condition of [{ scopes: { hasSome: roles } }, { NOT: { scopes: { hasSome: roles } } }, { eventType: "role_granted", scopes: { hasSome: roles } }]) {
       const viaPrisma = await db.eventAudienceTally.aggregate({ where: condition, _sum: { delta: true } });
       expect(await sumTallies(db, EVENT_AUDIENCE_TALLIES, condition)).toBe(viaPrisma._sum.delta ?? 0);
@@ -68,7 +69,6 @@ describe("sums of tallies, in the tables' own statements", () => {
   });
 
   it("groups by keys as Prisma's groupBy does, each row naming its keys by field", async () => {
-    const db = t.app.deps.db;
     const where = { offeringId: { in: offerings } };
     const groups = await sumTalliesBy(db, OFFERING_USER_TALLIES, where, ["offeringId", "state"]);
     const viaPrisma = await db.offeringUserTally.groupBy({ by: ["offeringId", "state"], where, _sum: { delta: true } });
@@ -78,7 +78,7 @@ describe("sums of tallies, in the tables' own statements", () => {
   });
 
   it("is one statement, with a list's values as parameters", async () => {
-    const { statements, texts } = await countSql(() => sumTallies(t.app.deps.db, OFFERING_USER_TALLIES, { offeringId: { in: offerings } }));
+    const { statements, texts } = await countSql(() => sumTallies(db, OFFERING_USER_TALLIES, { offeringId: { in: offerings } }));
     expect(statements).toBe(1);
     expect(texts[0]).not.toContain(offerings[0]);
   });

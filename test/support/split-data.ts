@@ -27,7 +27,7 @@ const withSlug = (row: { id: string; slug: string }): WithSlug => ({ ...ref(row)
 
 export type SplitData = Awaited<ReturnType<typeof buildSplitData>>;
 
-export async function buildSplitData(t: TestApp) {
+export async function buildSplitData(t: Pick<TestApp, "app" | "world" | "baseUrl">) {
   const db = t.app.deps.db;
   const { world } = t;
   const people = await buildPeople(db);
