@@ -23,7 +23,7 @@ export default defineConfig({
     isolate: Boolean(process.env.TEST_DATABASE_URL),
     testTimeout: 30_000,
     // A mutation that returns a typed failure its result union does not list fails the test that made it.
-    // A read that src/platform/sql-reads cannot translate fails the test that made it, rather than going to Prisma.
+    // A read that src/platform/reads/sql cannot translate fails the test that made it, rather than going to Prisma.
     env: { GRAPHQL_STRICT_FAILURES: "1", SQL_READS_STRICT: "1" },
     hookTimeout: 60_000,
   },

@@ -1,7 +1,7 @@
 import { type Context, Hono } from "hono";
 import { tokenDigest } from "../src/auth/secrets.ts";
 import type { Prisma } from "../src/generated/prisma/client.ts";
-import type { Db } from "../src/platform/database.ts";
+import type { Db } from "../src/platform/database/connect.ts";
 import { OFFERING_USERS_PATH, offeringUserJson, type OfferingUserRow } from "./offering-user-json.ts";
 
 /**

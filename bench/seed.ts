@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { newTokenKey, tokenDigest } from "../src/auth/secrets.ts";
 import type { OfferingUserState } from "../src/generated/prisma/client.ts";
-import type { Db } from "../src/platform/database.ts";
+import type { Db } from "../src/platform/database/connect.ts";
 
 /** Offering users seeded for the benchmark: enough that a page of 10 is full and the count is real. */
 export const SEEDED_OFFERING_USERS = 200;

@@ -1,4 +1,4 @@
-import { type Collection, collectionPaths, COLLECTIONS } from "../src/platform/collections.ts";
+import { type Collection, collectionPaths, COLLECTIONS } from "../src/collections/rest-paths.ts";
 import { DomainError, type FieldErrors, fieldError, invalid } from "../src/platform/errors.ts";
 import { hyperlink, optionalBoolean, optionalDateTime, optionalString, pythonTypeName } from "./input.ts";
 import type { JsonSchema } from "./openapi/json-schema.ts";

@@ -4,8 +4,8 @@ import {
   type QueryParameters,
   orderValue,
   type UuidSpelling,
-} from "../src/platform/collection-contract.ts";
-import { collectionPaths } from "../src/platform/collections.ts";
+} from "../src/collections/contract.ts";
+import { collectionPaths } from "../src/collections/rest-paths.ts";
 import { fieldError } from "../src/platform/errors.ts";
 import { parseUuid } from "../src/platform/ids.ts";
 import { booleanParam, choices, dateTimeParam, queryValue, queryValues, uuidListParam, uuidParam } from "./input.ts";

@@ -1,5 +1,5 @@
 import { encodeGlobalID } from "@pothos/plugin-relay";
-import type { CollectionContract } from "../src/platform/collection-contract.ts";
+import type { CollectionContract } from "../src/collections/contract.ts";
 import { readFilters, readOrdering } from "./collection-query.ts";
 import { compact } from "./input.ts";
 import type { RestRequest, RouteSpec } from "./route.ts";

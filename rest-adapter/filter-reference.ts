@@ -1,5 +1,5 @@
-import type { FilterReading, UuidSpelling } from "../src/platform/collection-contract.ts";
-import { COLLECTIONS } from "../src/platform/collections.ts";
+import type { FilterReading, UuidSpelling } from "../src/collections/contract.ts";
+import { COLLECTIONS } from "../src/collections/rest-paths.ts";
 import { restParameters } from "./collection-query.ts";
 import type { RouteSpec } from "./route.ts";
 

@@ -358,7 +358,7 @@ describe("a filter group spread into several lists means the same in each", () =
     expect(res.status).toBe(200);
     return res.body.map((item) => Date.parse(item[stamp]));
   }
-  it.each(BY_TIMESTAMPS)("%s: created and modified keep the records at or after the instant, their _before the others (src/platform/timestamp-filters.ts)", async (path) => {
+  it.each(BY_TIMESTAMPS)("%s: created and modified keep the records at or after the instant, their _before the others (src/collections/timestamp-filters.ts)", async (path) => {
     const cutoff = Date.parse(CUTOFF);
     for (const stamp of ["created", "modified"]) {
       const all = await instants(path, stamp, NO_FILTER);

@@ -1,9 +1,9 @@
-import type { CollectionContract, QueryParameters } from "../src/platform/collection-contract.ts";
+import type { CollectionContract, QueryParameters } from "../src/collections/contract.ts";
 import type { RequestBody } from "./body-contract.ts";
 import type { RestRequest } from "./rest-request.ts";
 import type { ErrorCode } from "../src/platform/errors.ts";
 
-export type { QueryParameters } from "../src/platform/collection-contract.ts";
+export type { QueryParameters } from "../src/collections/contract.ts";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { orderValue } from "../src/platform/collection-contract.ts";
+import { orderValue } from "../src/collections/contract.ts";
 import { WALDUR, waldurOperation } from "../test/waldur/py-client-models.ts";
 import { restParameters } from "./collection-query.ts";
 import { REST_API } from "../src/modules.ts";

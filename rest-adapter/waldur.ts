@@ -1,7 +1,7 @@
 import type { GraphQLError } from "graphql";
 import { DomainError, ErrorCode } from "../src/platform/errors.ts";
-import { databaseErrorForClient } from "../src/platform/database-errors.ts";
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../src/platform/paginate.ts";
+import { databaseErrorForClient } from "../src/platform/database/database-errors.ts";
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../src/platform/reads/paginate.ts";
 import { boundedBody } from "../src/platform/error-messages.ts";
 import { restFieldErrors } from "./field-names.ts";
 

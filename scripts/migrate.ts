@@ -1,11 +1,11 @@
 // npm run migrate — applies prisma/migrations to DATABASE_URL (postgres://…) or else to the PGlite
 // data directory GATEWAY_DATA_DIR (default ./data).
 import { mkdir } from "node:fs/promises";
-import { createPGlite } from "../src/platform/pglite.ts";
+import { createPGlite } from "../src/platform/database/pglite.ts";
 import path from "node:path";
 import pg from "pg";
 import prismaConfig from "../prisma.config.ts";
-import { applyMigrations, type SqlExecutor } from "../src/platform/migrations.ts";
+import { applyMigrations, type SqlExecutor } from "../src/platform/database/migrations.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
 const migrationsDir = path.resolve(root, prismaConfig.migrations?.path ?? "prisma/migrations");

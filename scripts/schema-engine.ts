@@ -2,7 +2,7 @@
 // without a database server or the native engine binary (which cannot be downloaded here).
 // The WASM API is internal to Prisma: re-check this file on every Prisma upgrade.
 import { readdir, readFile, stat } from "node:fs/promises";
-import { createPGlite } from "../src/platform/pglite.ts";
+import { createPGlite } from "../src/platform/database/pglite.ts";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -17,7 +17,7 @@ import {
 import * as glue from "@prisma/schema-engine-wasm/schema_engine_bg";
 import type { SchemaContainer, SchemaEngine, SchemaFilter } from "@prisma/schema-engine-wasm/schema_engine_bg";
 import prismaConfig from "../prisma.config.ts";
-import { applyMigrations } from "../src/platform/migrations.ts";
+import { applyMigrations } from "../src/platform/database/migrations.ts";
 
 export type { SchemaContainer, SchemaEngine };
 

@@ -2,15 +2,15 @@ import { randomUUID } from "node:crypto";
 import { Access, type Viewer } from "./auth/access.ts";
 import { grantsOf } from "./auth/grants.ts";
 import { authenticate } from "./auth/authenticate.ts";
-import type { Config } from "./platform/config.ts";
-import type { Db } from "./platform/database.ts";
+import type { Config } from "./platform/settings/config.ts";
+import type { Db } from "./platform/database/connect.ts";
 import { type DomainError, unauthenticated } from "./platform/errors.ts";
-import type { PubSub } from "./platform/pubsub.ts";
+import type { PubSub } from "./platform/messaging/pubsub.ts";
 import type { TokenSessions } from "./auth/tokens-sessions.ts";
-import type { Topics } from "./platform/topics.ts";
-import type { TokenBuckets } from "./platform/token-bucket.ts";
+import type { Topics } from "./platform/messaging/topics.ts";
+import type { TokenBuckets } from "./platform/throttling/token-bucket.ts";
 import type { BrokerManagement } from "./broker/management.ts";
-import type { WriteGate, Writes } from "./platform/write-gate.ts";
+import type { WriteGate, Writes } from "./platform/database/write-gate.ts";
 
 export interface BrokerDeps {
   /** Provisioning: vhosts, logins, queues. */

@@ -1,5 +1,5 @@
 import { createApp } from "./app.ts";
-import { StartupRefusal } from "./platform/startup-refusal.ts";
+import { StartupRefusal } from "./platform/settings/startup-refusal.ts";
 import { listenFailure } from "./server/listen-failure.ts";
 import { ensureAdmin, isEmpty, issueToken, productionRefusal, seedDemo, DEMO_PASSWORD } from "./seed/demo.ts";
 

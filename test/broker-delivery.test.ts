@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
 import { type App, createApp } from "../src/app.ts";
-import { type BrokerConnection, loadBrokerSettings } from "../src/platform/broker-settings.ts";
+import { type BrokerConnection, loadBrokerSettings } from "../src/platform/settings/broker-settings.ts";
 import { agentIdentity, restCaller, subscribeAsAgent } from "./support/agent-subscription.ts";
 import { brokerUnderTest, management } from "./support/broker.ts";
 import { freshDatabase } from "./support/database.ts";

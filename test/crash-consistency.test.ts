@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { stateLabel } from "../src/offering-users/states.ts";
-import type { Database } from "../src/platform/database.ts";
+import type { Database } from "../src/platform/database/connect.ts";
 import type { OfferingUserState } from "../src/generated/prisma/client.ts";
 import { type GatewayProcess, killGateways, startGateway } from "./support/server-process.ts";
 import { embeddedStorage, type GatewayStorage, postgresStorage } from "./support/storage.ts";

@@ -2,7 +2,7 @@ import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { createApp } from "../src/app.ts";
 import { globalId } from "./support/global-ids.ts";
-import { APPLICATION_NAME, openDatabase } from "../src/platform/database.ts";
+import { APPLICATION_NAME, openDatabase } from "../src/platform/database/connect.ts";
 import { killGateways, startGateway } from "./support/server-process.ts";
 import { type GatewayStorage, postgresStorage } from "./support/storage.ts";
 import { sleep } from "./support/ws.ts";

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { Prisma } from "../src/generated/prisma/client.ts";
-import { runMaintenance, runText } from "../src/platform/lone-statement.ts";
+import { runMaintenance, runText } from "../src/platform/database/lone-statement.ts";
 import { embeddedDatabaseOnPool } from "./support/pglite-wire.ts";
 
 let database: Awaited<ReturnType<typeof embeddedDatabaseOnPool>>;

@@ -1,7 +1,7 @@
 import { toHex } from "../src/platform/ids.ts";
 import { randomBytes } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
-import type { Database } from "../src/platform/database.ts";
+import type { Database } from "../src/platform/database/connect.ts";
 import { killGateways, startGateway } from "./support/server-process.ts";
 import { type GatewayStorage, postgresStorage } from "./support/storage.ts";
 import { type Feed, primeFeed, sleep, SubscriptionClients } from "./support/ws.ts";

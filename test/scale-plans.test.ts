@@ -9,7 +9,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scaleRequests } from "../bench/scale-requests.ts";
 import { type App, createApp } from "../src/app.ts";
-import type { Database } from "../src/platform/database.ts";
+import type { Database } from "../src/platform/database/connect.ts";
 import { captureStatements, explain, planText, readsOf, sequentialScans } from "./support/query-plans.ts";
 import { type ScaleData, seedScaleData } from "./support/scale-data.ts";
 import { type GatewayStorage, postgresStorage } from "./support/storage.ts";

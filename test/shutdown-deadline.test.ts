@@ -1,7 +1,7 @@
 import http from "node:http";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { APPLICATION_NAME } from "../src/platform/database.ts";
+import { APPLICATION_NAME } from "../src/platform/database/connect.ts";
 import { globalId } from "./support/global-ids.ts";
 import WebSocket from "ws";
 import { type GatewayProcess, killGateways, startGateway } from "./support/server-process.ts";

@@ -4,7 +4,7 @@ import WebSocket from "ws";
 import { contextFor } from "../src/context.ts";
 import { OFFERING_USER_CORE, recordOfferingUserChange } from "../src/offering-users/changes.ts";
 import type { OfferingUserChangedPayload } from "../src/offering-users/offering-user-changed.ts";
-import { transact } from "../src/platform/transaction.ts";
+import { transact } from "../src/platform/database/transaction.ts";
 import { startTestApp, type TestApp } from "./support/app.ts";
 import { type Feed, sleep, SubscriptionClients } from "./support/ws.ts";
 

@@ -57,10 +57,14 @@ it("no two files of src/ and rest-adapter/ import each other, however indirectly
   expect(cycles(graph)).toEqual([]);
 });
 
-/** A file's folder: src/<folder>, a file directly in src/ on its own, or rest-adapter as a whole. */
+/**
+ * A file's folder: src/<folder>, a file directly in src/ on its own, or rest-adapter as a whole; src/platform is
+ * split by kind (settings, database, reads, messaging, throttling), and each kind counts as a folder of its own.
+ */
 function folderOf(relative: string): string {
-  const [layer, first] = relative.split(path.sep);
-  return layer === "src" ? `src/${first}` : layer;
+  const [layer, first, second, third] = relative.split(path.sep);
+  if (layer !== "src") return layer;
+  return first === "platform" && third !== undefined ? `src/platform/${second}` : `src/${first}`;
 }
 
 it("folders import one way: no two folders of src/ (nor rest-adapter/) depend on each other, however indirectly", () => {
@@ -71,11 +75,19 @@ it("folders import one way: no two folders of src/ (nor rest-adapter/) depend on
     for (const target of importsOf(file)) if (folderOf(path.relative(ROOT, target)) !== from) targets.add(folderOf(path.relative(ROOT, target)));
     graph.set(from, targets);
   }
-  expect(graph.size).toBeGreaterThan(20);
+  expect(graph.size).toBeGreaterThan(25);
+  expect([...graph.keys()]).toEqual(expect.arrayContaining(["src/platform", "src/platform/settings", "src/platform/database", "src/platform/reads"]));
   expect(cycles(new Map([...graph].map(([folder, targets]) => [folder, [...targets]])))).toEqual([]);
 });
 
 it("no production file of src/ or rest-adapter/ is over 300 lines", () => {
   const long = files.map((file) => [path.relative(ROOT, file), readFileSync(file, "utf8").split("\n").length - 1] as const).filter(([, lines]) => lines > 300);
   expect(long).toEqual([]);
+});
+
+it("src/platform speaks no REST: no REST paths and no REST parameter names (a collection's contract, src/collections, does)", () => {
+  const platform = files.filter((file) => path.relative(ROOT, file).startsWith(`src${path.sep}platform${path.sep}`));
+  expect(platform.length).toBeGreaterThan(40);
+  const spoken = platform.filter((file) => /["'`]\/api\/|\brest:\s/.test(readFileSync(file, "utf8"))).map((file) => path.relative(ROOT, file));
+  expect(spoken).toEqual([]);
 });

@@ -1,4 +1,4 @@
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../../src/platform/paginate.ts";
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../../src/platform/reads/paginate.ts";
 import type { JsonSchema } from "./json-schema.ts";
 
 /** The parts of the document every route shares: Waldur's error bodies, paging, headers and authentication. */

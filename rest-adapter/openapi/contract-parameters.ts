@@ -1,5 +1,5 @@
-import type { CollectionContract, FilterReading, QueryParameters, UuidSpelling } from "../../src/platform/collection-contract.ts";
-import { collectionPaths } from "../../src/platform/collections.ts";
+import type { CollectionContract, FilterReading, QueryParameters, UuidSpelling } from "../../src/collections/contract.ts";
+import { collectionPaths } from "../../src/collections/rest-paths.ts";
 import { restParameters } from "../collection-query.ts";
 import type { JsonSchema } from "./json-schema.ts";
 

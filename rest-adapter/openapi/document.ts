@@ -1,5 +1,5 @@
 import { type GraphQLSchema, Kind } from "graphql";
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../../src/platform/paginate.ts";
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../../src/platform/reads/paginate.ts";
 import { ErrorCode } from "../../src/platform/errors.ts";
 import type { CompiledRoute } from "../execute.ts";
 import type { HttpMethod } from "../route.ts";

@@ -1,4 +1,4 @@
-import type { Db } from "../platform/database.ts";
+import type { Db } from "../platform/database/connect.ts";
 import { forbidden } from "../platform/errors.ts";
 import { type Grant, grantsOf, type ScopeType } from "./grants.ts";
 import { type Permission, ROLE_PERMISSIONS, type Role } from "./permissions.ts";

@@ -1,4 +1,4 @@
-import type { Db } from "../platform/database.ts";
+import type { Db } from "../platform/database/connect.ts";
 import { type DomainError, unauthenticated } from "../platform/errors.ts";
 import type { Viewer } from "./access.ts";
 import { TOKEN_PATTERN, tokenDigest } from "./secrets.ts";

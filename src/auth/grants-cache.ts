@@ -1,5 +1,5 @@
-import type { Topics } from "../platform/topics.ts";
-import { followTopic, type PubSub } from "../platform/pubsub.ts";
+import type { Topics } from "../platform/messaging/topics.ts";
+import { followTopic, type PubSub } from "../platform/messaging/pubsub.ts";
 import type { Grant, GrantsStore } from "./grants.ts";
 
 /** Empties `cache` once the change recorded as `event` commits, when it changes grants (the writing instance's own). */

@@ -1,5 +1,5 @@
-import { tickBatch } from "../platform/batch.ts";
-import type { Db } from "../platform/database.ts";
+import { tickBatch } from "../platform/database/batch.ts";
+import type { Db } from "../platform/database/connect.ts";
 import { Role } from "./permissions.ts";
 
 /** What a role is held on. */

@@ -4,7 +4,7 @@ export interface TokenRevokedPayload {
   reason: "revoked" | "expired";
 }
 
-declare module "../platform/topics.ts" {
+declare module "../platform/messaging/topics.ts" {
   interface Topics {
     tokenRevoked: TokenRevokedPayload;
   }

@@ -1,5 +1,5 @@
-import type { Db } from "../platform/database.ts";
-import { followTopic, type PubSub } from "../platform/pubsub.ts";
+import type { Db } from "../platform/database/connect.ts";
+import { followTopic, type PubSub } from "../platform/messaging/pubsub.ts";
 import { isExpired } from "./authenticate.ts";
 import type { TokenRevokedPayload } from "./token-revoked.ts";
 import { GrantsCache } from "./grants-cache.ts";

@@ -1,4 +1,4 @@
-import type { BrokerConnection } from "../platform/broker-settings.ts";
+import type { BrokerConnection } from "../platform/settings/broker-settings.ts";
 
 /** Waldur's arguments for every agent queue; a queue declared with others is refused (`inequivalent arg`). */
 export const AGENT_QUEUE_ARGUMENTS = {

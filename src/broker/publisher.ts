@@ -1,5 +1,5 @@
 import { connect, type ChannelModel, type ConfirmChannel, type Message } from "amqplib";
-import type { BrokerConnection } from "../platform/broker-settings.ts";
+import type { BrokerConnection } from "../platform/settings/broker-settings.ts";
 
 /** What became of one message: taken by its queue, no such queue (`mandatory` returned it), or the queue was full. */
 export type PublishOutcome = "routed" | "unrouted" | "rejected";

@@ -1,4 +1,4 @@
-import type { Db } from "../platform/database.ts";
+import type { Db } from "../platform/database/connect.ts";
 import { type PublishOutcome, VhostRefusedError } from "./publisher.ts";
 
 /** What the relay publishes through (AmqpPublisher, or anything that confirms the same way). */

@@ -1,4 +1,4 @@
-import type { UuidFilter, UuidSpelling } from "../platform/collection-contract.ts";
+import type { UuidFilter, UuidSpelling } from "../collections/contract.ts";
 
 /**
  * The filters of a list of allocations (orders, resources: what a project has of an offering) by their project, its

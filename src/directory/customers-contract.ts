@@ -1,9 +1,9 @@
 import { isRole, Permission, Role, ROLE_PERMISSIONS, ROLE_SCOPE, ROLES } from "../auth/permissions.ts";
 import type { Context } from "../context.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
-import { absentFlag, commaList, defineContract, emptyField, type Narrowing } from "../platform/collection-contract.ts";
+import { absentFlag, commaList, defineContract, emptyField, type Narrowing } from "../collections/contract.ts";
 import { parseUuid } from "../platform/ids.ts";
-import { icontains } from "../platform/text-match.ts";
+import { icontains } from "../platform/reads/text-match.ts";
 import { grantedScopeIds, grantsInForce } from "./grants-in-force.ts";
 
 type CustomerWhere = Prisma.CustomerWhereInput;

@@ -1,5 +1,5 @@
 import type { Prisma } from "../generated/prisma/client.ts";
-import { commaList, type ScalarFilter, type UuidFilter } from "../platform/collection-contract.ts";
+import { commaList, type ScalarFilter, type UuidFilter } from "../collections/contract.ts";
 
 /**
  * The filters of a list whose records each belong to an offering, by that offering — Waldur's names, one meaning in

@@ -1,11 +1,11 @@
 import type { Context } from "../context.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
-import { batchLoader } from "../platform/batch.ts";
-import { computedOrderConnection, computedTerm } from "../platform/keyset/computed-order.ts";
-import { endingWithId, orderTermsOf } from "../platform/keyset/key-terms.ts";
-import type { Connection } from "../platform/paginate.ts";
-import type { Page } from "../platform/page-requests.ts";
-import { findMany } from "../platform/sql-reads/find.ts";
+import { batchLoader } from "../platform/database/batch.ts";
+import { computedOrderConnection, computedTerm } from "../platform/reads/keyset/computed-order.ts";
+import { endingWithId, orderTermsOf } from "../platform/reads/keyset/key-terms.ts";
+import type { Connection } from "../platform/reads/paginate.ts";
+import type { Page } from "../platform/reads/page-requests.ts";
+import { findMany } from "../platform/reads/sql/find.ts";
 
 /**
  * Waldur's `total_customers` of an offering: how many customers have a resource of it that is OK, updating or

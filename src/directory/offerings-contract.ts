@@ -1,10 +1,10 @@
 import type { Context } from "../context.ts";
 import type { OfferingState, Prisma } from "../generated/prisma/client.ts";
-import { absentFlag, choiceFilter, commaList, defineContract, universalFlag, unmodelled, valuesByLabel } from "../platform/collection-contract.ts";
+import { absentFlag, choiceFilter, commaList, defineContract, universalFlag, unmodelled, valuesByLabel } from "../collections/contract.ts";
 import { fieldError } from "../platform/errors.ts";
 import { parseUuid } from "../platform/ids.ts";
-import { icontains } from "../platform/text-match.ts";
-import { byTimestamps } from "../platform/timestamp-filters.ts";
+import { icontains } from "../platform/reads/text-match.ts";
+import { byTimestamps } from "../collections/timestamp-filters.ts";
 import { grantedScopeIds, grantsInForce } from "./grants-in-force.ts";
 
 type Where = Prisma.OfferingWhereInput;

@@ -2,7 +2,7 @@ import type { Context } from "../context.ts";
 import type { OfferingPlan, Prisma } from "../generated/prisma/client.ts";
 import { visibleOne } from "./lookup.ts";
 import { visibleOfferings } from "./visibility.ts";
-import { findFirst } from "../platform/sql-reads/find.ts";
+import { findFirst } from "../platform/reads/sql/find.ts";
 
 export type OfferingPlanQuery = { select?: Prisma.OfferingPlanSelect; include?: Prisma.OfferingPlanInclude };
 

@@ -1,10 +1,10 @@
 import { isRole, Role } from "../auth/permissions.ts";
 import type { Context } from "../context.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
-import { absentFlag, commaList, defineContract, postgresNulls, unmodelled } from "../platform/collection-contract.ts";
+import { absentFlag, commaList, defineContract, postgresNulls, unmodelled } from "../collections/contract.ts";
 import { parseUuid } from "../platform/ids.ts";
-import { icontains, iexact } from "../platform/text-match.ts";
-import { byTimestamps } from "../platform/timestamp-filters.ts";
+import { icontains, iexact } from "../platform/reads/text-match.ts";
+import { byTimestamps } from "../collections/timestamp-filters.ts";
 import { grantedScopeIds, grantsInForce } from "./grants-in-force.ts";
 
 type Where = Prisma.ProjectWhereInput;

@@ -1,4 +1,4 @@
-import { COLLECTIONS } from "../platform/collections.ts";
+import { COLLECTIONS } from "../collections/rest-paths.ts";
 import type { RouteSpec } from "../../rest-adapter/route.ts";
 import { retrieveRoute } from "../../rest-adapter/common-routes.ts";
 import { type RestSurface, restFragment } from "../../rest-adapter/surface.ts";

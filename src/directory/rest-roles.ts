@@ -1,5 +1,5 @@
 import { Role } from "../auth/permissions.ts";
-import { COLLECTIONS } from "../platform/collections.ts";
+import { COLLECTIONS } from "../collections/rest-paths.ts";
 import { fieldError } from "../platform/errors.ts";
 import { bodyField, dateTime, defineBody, link, text, withBody } from "../../rest-adapter/body-contract.ts";
 import type { RouteSpec } from "../../rest-adapter/route.ts";

@@ -4,7 +4,7 @@ import type { Context } from "../context.ts";
 import { type EventSpec, recordEvent } from "../events/record.ts";
 import { fieldError, inputError, notFound } from "../platform/errors.ts";
 import { toHex } from "../platform/ids.ts";
-import { transact } from "../platform/transaction.ts";
+import { transact } from "../platform/database/transaction.ts";
 import { referenced } from "./lookup.ts";
 import { getOffering } from "./offerings.ts";
 import { getCustomer, getProject } from "./organisations.ts";

@@ -4,7 +4,7 @@ import { builder, nodeOrNull } from "../graphql/builder.ts";
 import { toHex } from "../platform/ids.ts";
 import { permissionsOn, providerCustomersWhere, type RoleHeld, rolesHeld } from "./viewer.ts";
 import { RoleEnum, RoleScopeEnum } from "./schema-roles.ts";
-import { findMany } from "../platform/sql-reads/find.ts";
+import { findMany } from "../platform/reads/sql/find.ts";
 
 const PermissionEnum = builder.enumType(Permission, {
   name: "Permission",

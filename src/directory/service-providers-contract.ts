@@ -1,6 +1,6 @@
 import type { Prisma } from "../generated/prisma/client.ts";
-import { defineContract } from "../platform/collection-contract.ts";
-import { icontains } from "../platform/text-match.ts";
+import { defineContract } from "../collections/contract.ts";
+import { icontains } from "../platform/reads/text-match.ts";
 
 export const SERVICE_PROVIDER_CONTRACT = defineContract<Prisma.ServiceProviderWhereInput, Prisma.ServiceProviderOrderByWithRelationInput>()({
   filters: {

@@ -1,7 +1,7 @@
 import type { Context } from "../context.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
-import { commaList, defineContract, emptyField, type Narrowing } from "../platform/collection-contract.ts";
-import { icontains, iexact } from "../platform/text-match.ts";
+import { commaList, defineContract, emptyField, type Narrowing } from "../collections/contract.ts";
+import { icontains, iexact } from "../platform/reads/text-match.ts";
 import { grantsInForce } from "./grants-in-force.ts";
 
 type UserWhere = Prisma.UserWhereInput;

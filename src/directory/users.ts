@@ -2,17 +2,17 @@ import { hashPassword } from "../auth/secrets.ts";
 import type { Context } from "../context.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import { recordEvent } from "../events/record.ts";
-import type { FilterValues, OrderValue } from "../platform/collection-contract.ts";
-import type { Page } from "../platform/page-requests.ts";
+import type { FilterValues, OrderValue } from "../collections/contract.ts";
+import type { Page } from "../platform/reads/page-requests.ts";
 import { fieldError } from "../platform/errors.ts";
 import { idSet, toHex } from "../platform/ids.ts";
-import { paginate } from "../platform/paginate.ts";
+import { paginate } from "../platform/reads/paginate.ts";
 import { maxLength } from "../platform/text.ts";
-import { transact } from "../platform/transaction.ts";
+import { transact } from "../platform/database/transaction.ts";
 import { requireStaff, visibleOne } from "./lookup.ts";
 import { USER_CONTRACT } from "./users-contract.ts";
 import { visibleUsers } from "./visibility.ts";
-import { findFirst } from "../platform/sql-reads/find.ts";
+import { findFirst } from "../platform/reads/sql/find.ts";
 
 export type UserQuery = { select?: Prisma.UserSelect; include?: Prisma.UserInclude };
 

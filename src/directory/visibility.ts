@@ -1,6 +1,6 @@
 import type { Context } from "../context.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
-import { batchLoader } from "../platform/batch.ts";
+import { batchLoader } from "../platform/database/batch.ts";
 
 /** Customers on which the viewer holds a role, or in one of whose projects or offerings they do. */
 export async function visibleCustomers(ctx: Context): Promise<Prisma.CustomerWhereInput> {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadBrokerSettings } from "../platform/broker-settings.ts";
+import { loadBrokerSettings } from "../platform/settings/broker-settings.ts";
 import { toHex } from "../platform/ids.ts";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
 import { brokerUnderTest, management, WALDUR_QUEUE } from "../../test/support/broker.ts";

@@ -1,5 +1,5 @@
 import type { Prisma } from "../generated/prisma/client.ts";
-import { defineContract } from "../platform/collection-contract.ts";
+import { defineContract } from "../collections/contract.ts";
 
 export const EVENT_SUBSCRIPTION_CONTRACT = defineContract<Prisma.EventSubscriptionWhereInput, Prisma.EventSubscriptionOrderByWithRelationInput>()({
   filters: {

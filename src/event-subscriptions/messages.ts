@@ -4,7 +4,7 @@ import { grantsInForce } from "../directory/grants-in-force.ts";
 import { orderStateLabel } from "../resources/order-states.ts";
 import { ALLOCATIONS } from "../offering-users/allocated-resources.ts";
 import { parseUuid, toHex } from "../platform/ids.ts";
-import type { Tx } from "../platform/transaction.ts";
+import type { Tx } from "../platform/database/transaction.ts";
 import type { PublishedObjectType } from "./object-types.ts";
 
 /** One message for the agents of one offering; each subscriber's copy gets `offering_uuid` (and `object_type`). */

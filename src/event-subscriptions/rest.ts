@@ -1,6 +1,6 @@
 import { EVENT_SUBSCRIPTION_CONTRACT, EVENT_SUBSCRIPTION_QUEUE_CONTRACT } from "./contract.ts";
 import { OBSERVABLE_OBJECT_TYPES } from "./object-types.ts";
-import { COLLECTIONS } from "../platform/collections.ts";
+import { COLLECTIONS } from "../collections/rest-paths.ts";
 import { choice, defineBody, json, text, withBody } from "../../rest-adapter/body-contract.ts";
 import type { RouteSpec } from "../../rest-adapter/route.ts";
 import { byUuid, deleteRoute, listRoute, retrieveRoute } from "../../rest-adapter/common-routes.ts";

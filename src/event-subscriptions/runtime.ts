@@ -2,8 +2,8 @@ import type { AppDeps, BrokerDeps } from "../context.ts";
 import { BrokerManagement } from "../broker/management.ts";
 import { AmqpPublisher } from "../broker/publisher.ts";
 import { BrokerRelay, type RelayReports } from "../broker/relay.ts";
-import type { BrokerConnection } from "../platform/broker-settings.ts";
-import { followTopic } from "../platform/pubsub.ts";
+import type { BrokerConnection } from "../platform/settings/broker-settings.ts";
+import { followTopic } from "../platform/messaging/pubsub.ts";
 import { removeSubscriptionsOfTokens, sweepBrokerLogins } from "./teardown.ts";
 
 export interface AgentBrokerReports extends RelayReports {

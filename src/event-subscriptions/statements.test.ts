@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { loadBrokerSettings } from "../platform/broker-settings.ts";
+import { loadBrokerSettings } from "../platform/settings/broker-settings.ts";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
 import { countSql } from "../../test/support/sql-counter.ts";
 

@@ -6,7 +6,7 @@ import { getOffering } from "../directory/offerings.ts";
 import { ALLOCATIONS } from "../offering-users/allocated-resources.ts";
 import { conflict } from "../platform/errors.ts";
 import { toHex } from "../platform/ids.ts";
-import { transact } from "../platform/transaction.ts";
+import { transact } from "../platform/database/transaction.ts";
 import { sendToAgents } from "./fan-out.ts";
 import type { AgentMessage } from "./messages.ts";
 

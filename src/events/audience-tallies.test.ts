@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
 import { countSql } from "../../test/support/sql-counter.ts";
 import type { EventScopeType } from "../generated/prisma/client.ts";
-import { foldTallies, totalsSql, unfoldedRowsSql } from "../platform/tallies.ts";
+import { foldTallies, totalsSql, unfoldedRowsSql } from "../platform/database/tallies.ts";
 import { EVENT_AUDIENCE_TALLIES, EVENT_USER_TALLIES } from "./tallies.ts";
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SubscriptionEnded, TopicHub } from "../platform/topic-hub.ts";
+import { SubscriptionEnded, TopicHub } from "../platform/messaging/topic-hub.ts";
 import { CATCH_UP_PAGE, type ChangeFeed, followThroughLog, type LogPage } from "./catch-up.ts";
 
 type Change = { eventId: number };

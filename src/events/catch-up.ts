@@ -1,4 +1,4 @@
-import { type Accept, DECIDED_AHEAD, decideAhead, FellBehind, type Lag, type Subscription, SubscriptionEnded } from "../platform/topic-hub.ts";
+import { type Accept, DECIDED_AHEAD, decideAhead, FellBehind, type Lag, type Subscription, SubscriptionEnded } from "../platform/messaging/topic-hub.ts";
 
 /** A published change: it names the audit event under which the event log keeps it. */
 export interface LoggedChange {

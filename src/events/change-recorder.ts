@@ -1,8 +1,8 @@
 import type { EventType } from "./types.ts";
 import type { Context } from "../context.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
-import type { Outbox, Tx } from "../platform/transaction.ts";
-import type { Topics } from "../platform/topics.ts";
+import type { Outbox, Tx } from "../platform/database/transaction.ts";
+import type { Topics } from "../platform/messaging/topics.ts";
 import { type EventSpec, type RecordedChange, recordChange, recordEvent } from "./record.ts";
 
 /** A change of a record's state (`S` includes null where the record can be deleted), as its domain reports it. */

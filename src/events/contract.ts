@@ -1,7 +1,7 @@
 import type { EventScopeType, Prisma } from "../generated/prisma/client.ts";
-import { defineContract } from "../platform/collection-contract.ts";
+import { defineContract } from "../collections/contract.ts";
 import { fieldError } from "../platform/errors.ts";
-import { icontains } from "../platform/text-match.ts";
+import { icontains } from "../platform/reads/text-match.ts";
 import { inEventGroups } from "./groups.ts";
 import { comparableWithJson } from "../platform/json-depth.ts";
 

@@ -4,7 +4,7 @@ export interface EventCreatedPayload {
   eventType: string;
 }
 
-declare module "../platform/topics.ts" {
+declare module "../platform/messaging/topics.ts" {
   interface Topics {
     eventCreated: EventCreatedPayload;
   }

@@ -1,6 +1,6 @@
 import type { Context } from "../context.ts";
-import type { Outbox, Tx } from "../platform/transaction.ts";
-import type { Topics } from "../platform/topics.ts";
+import type { Outbox, Tx } from "../platform/database/transaction.ts";
+import type { Topics } from "../platform/messaging/topics.ts";
 import type { EventSpec } from "./spec.ts";
 
 /**

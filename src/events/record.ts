@@ -3,9 +3,9 @@ import type { EventSpec } from "./spec.ts";
 import type { Context } from "../context.ts";
 import { Prisma } from "../generated/prisma/client.ts";
 import { toHex } from "../platform/ids.ts";
-import type { Outbox, Tx } from "../platform/transaction.ts";
-import { runWrite } from "../platform/lone-statement.ts";
-import type { Topics } from "../platform/topics.ts";
+import type { Outbox, Tx } from "../platform/database/transaction.ts";
+import { runWrite } from "../platform/database/lone-statement.ts";
+import type { Topics } from "../platform/messaging/topics.ts";
 
 export type { ChangeTopic, EventSpec, RecordedChange } from "./spec.ts";
 

@@ -1,5 +1,5 @@
 import { EVENT_CONTRACT } from "./contract.ts";
-import { COLLECTIONS } from "../platform/collections.ts";
+import { COLLECTIONS } from "../collections/rest-paths.ts";
 import { readFilters, readOrdering } from "../../rest-adapter/collection-query.ts";
 import { compact } from "../../rest-adapter/input.ts";
 import type { QueryParameters, RouteSpec } from "../../rest-adapter/route.ts";

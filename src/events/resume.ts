@@ -1,7 +1,7 @@
 import type { Context } from "../context.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import { ValidationError } from "../platform/errors.ts";
-import type { Topics } from "../platform/topics.ts";
+import type { Topics } from "../platform/messaging/topics.ts";
 import type { EventCreatedPayload } from "./event-created.ts";
 import { followThroughLog, type LogPage } from "./catch-up.ts";
 import type { ChangeTopic } from "./record.ts";

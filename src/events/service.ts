@@ -1,15 +1,15 @@
 import type { Context } from "../context.ts";
 import type { Event, Prisma } from "../generated/prisma/client.ts";
-import type { FilterValues, OrderValue } from "../platform/collection-contract.ts";
+import type { FilterValues, OrderValue } from "../collections/contract.ts";
 import { notFound } from "../platform/errors.ts";
 import { parseUuid } from "../platform/ids.ts";
-import type { Connection } from "../platform/paginate.ts";
-import type { Page } from "../platform/page-requests.ts";
-import { paginate } from "../platform/paginate.ts";
+import type { Connection } from "../platform/reads/paginate.ts";
+import type { Page } from "../platform/reads/page-requests.ts";
+import { paginate } from "../platform/reads/paginate.ts";
 import { EVENT_CONTRACT } from "./contract.ts";
 import { countVisibleEvents } from "./tallies.ts";
 import { eventsVisibleTo, viewerAudience, visibleEvents } from "./visibility.ts";
-import { findFirst } from "../platform/sql-reads/find.ts";
+import { findFirst } from "../platform/reads/sql/find.ts";
 
 export type EventFilter = FilterValues<typeof EVENT_CONTRACT>;
 export type EventOrder = OrderValue<typeof EVENT_CONTRACT>;

@@ -1,6 +1,6 @@
 import type { EventType } from "./types.ts";
 import type { EventScopeType, ScopeType } from "../generated/prisma/client.ts";
-import type { Topics } from "../platform/topics.ts";
+import type { Topics } from "../platform/messaging/topics.ts";
 
 /** Topics whose changes subscribers may resume: the domain changes, each published with its event's id. */
 export type ChangeTopic = "offeringUserChanged" | "orderChanged" | "resourceChanged" | "maintenanceChanged";

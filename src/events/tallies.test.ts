@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
 import { countSql } from "../../test/support/sql-counter.ts";
-import { foldTallies } from "../platform/tallies.ts";
+import { foldTallies } from "../platform/database/tallies.ts";
 import { EVENT_TALLIES } from "./tallies.ts";
 
 /** Staff's X-Result-Count of events comes from the per-type tallies where the filter is about types alone. */

@@ -1,7 +1,7 @@
 import type { Context } from "../context.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
-import { allOrNull, listOf, type PlainFilter, plainCondition, type TallyTable } from "../platform/tallies.ts";
-import { sumTallies } from "../platform/tally-sums.ts";
+import { allOrNull, listOf, type PlainFilter, plainCondition, type TallyTable } from "../platform/database/tallies.ts";
+import { sumTallies } from "../platform/reads/tally-sums.ts";
 import { audienceKeys, eventsVisibleTo, type ViewerAudience } from "./visibility.ts";
 
 /** How many events there are of each type (the migration's trigger on events writes them). */

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type GraphQLField, getNamedType, isEnumType, isInputObjectType } from "graphql";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
 import { countSql } from "../../test/support/sql-counter.ts";
-import { type CollectionContract, orderValues } from "../platform/collection-contract.ts";
+import { type CollectionContract, orderValues } from "../collections/contract.ts";
 import { schema } from "../schema.ts";
 
 const SRC = new URL("../", import.meta.url);

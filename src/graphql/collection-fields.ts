@@ -2,9 +2,9 @@ import type { InputFieldMap, InputShapeFromFields, ObjectRef, QueryFieldBuilder 
 import { queryFromInfo } from "@pothos/plugin-prisma";
 import type { GraphQLResolveInfo } from "graphql";
 import type { Context } from "../context.ts";
-import type { CollectionContract, FilterValues, OrderValue } from "../platform/collection-contract.ts";
-import type { Page } from "../platform/page-requests.ts";
-import type { Connection } from "../platform/paginate.ts";
+import type { CollectionContract, FilterValues, OrderValue } from "../collections/contract.ts";
+import type { Page } from "../platform/reads/page-requests.ts";
+import type { Connection } from "../platform/reads/paginate.ts";
 import { builder, nullIfMissing, type Types } from "./builder.ts";
 import { type ChoiceEnums, collectionInputs } from "./collection-inputs.ts";
 import { connectionType, nodesQuery, type PageArgs, pageArgs, relayConnection, type RelayPage, toPage } from "./pagination.ts";

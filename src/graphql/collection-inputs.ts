@@ -5,7 +5,7 @@ import {
   type FilterValues,
   type OrderValue,
   orderValues,
-} from "../platform/collection-contract.ts";
+} from "../collections/contract.ts";
 import { builder, type Types } from "./builder.ts";
 
 type Fields = InputFieldBuilder<Types, "InputObject">;

@@ -1,5 +1,5 @@
 import type { Context } from "../context.ts";
-import { tickBatch } from "../platform/batch.ts";
+import { tickBatch } from "../platform/database/batch.ts";
 import { notFound } from "../platform/errors.ts";
 import { parseUuid, toHex } from "../platform/ids.ts";
 

@@ -2,8 +2,8 @@ import type { ObjectRef } from "@pothos/core";
 import { queryFromInfo } from "@pothos/plugin-prisma";
 import type { GraphQLResolveInfo } from "graphql";
 import { fieldError } from "../platform/errors.ts";
-import { type Connection, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../platform/paginate.ts";
-import type { Deferred, Page } from "../platform/page-requests.ts";
+import { type Connection, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../platform/reads/paginate.ts";
+import type { Deferred, Page } from "../platform/reads/page-requests.ts";
 import { builder, type Types } from "./builder.ts";
 
 export interface PageArgs {

@@ -1,5 +1,5 @@
 import type { Context } from "../context.ts";
-import { COLLECTIONS, type Collection } from "../platform/collections.ts";
+import { COLLECTIONS, type Collection } from "../collections/rest-paths.ts";
 import { toHex } from "../platform/ids.ts";
 
 /** The absolute REST url of an object (`url` fields). */

@@ -2,17 +2,17 @@ import type { Context } from "../context.ts";
 import { requireStaff } from "../directory/lookup.ts";
 import { recordEvent } from "../events/record.ts";
 import type { AdminAnnouncement, AnnouncementType, Prisma } from "../generated/prisma/client.ts";
-import { choiceFilter, defineContract, type FilterValues, type OrderValue, valuesByLabel } from "../platform/collection-contract.ts";
-import type { Connection } from "../platform/paginate.ts";
-import type { Page } from "../platform/page-requests.ts";
+import { choiceFilter, defineContract, type FilterValues, type OrderValue, valuesByLabel } from "../collections/contract.ts";
+import type { Connection } from "../platform/reads/paginate.ts";
+import type { Page } from "../platform/reads/page-requests.ts";
 import { type FieldErrors, invalid, notFound } from "../platform/errors.ts";
 import { parseUuid, toHex } from "../platform/ids.ts";
-import { paginate } from "../platform/paginate.ts";
-import { icontains } from "../platform/text-match.ts";
-import { type Outbox, type Tx, transact } from "../platform/transaction.ts";
-import type { Topics } from "../platform/topics.ts";
+import { paginate } from "../platform/reads/paginate.ts";
+import { icontains } from "../platform/reads/text-match.ts";
+import { type Outbox, type Tx, transact } from "../platform/database/transaction.ts";
+import type { Topics } from "../platform/messaging/topics.ts";
 import { ANNOUNCEMENT_TYPE_LABELS } from "./enums.ts";
-import { findUnique } from "../platform/sql-reads/find.ts";
+import { findUnique } from "../platform/reads/sql/find.ts";
 
 export type AdminAnnouncementQuery = { select?: Prisma.AdminAnnouncementSelect; include?: Prisma.AdminAnnouncementInclude };
 

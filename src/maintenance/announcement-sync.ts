@@ -1,6 +1,6 @@
 import { sanitizeComment } from "../platform/text.ts";
 import { clampTimestamp } from "../platform/timestamps.ts";
-import type { Tx } from "../platform/transaction.ts";
+import type { Tx } from "../platform/database/transaction.ts";
 import { MAINTENANCE_TYPES, maintenanceTypes } from "./enums.ts";
 import type { AnnouncementEffect } from "./transitions.ts";
 

@@ -1,6 +1,6 @@
 import type { Context } from "../context.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
-import { choiceFilter, defineContract, type Direction, valuesByLabel } from "../platform/collection-contract.ts";
+import { choiceFilter, defineContract, type Direction, valuesByLabel } from "../collections/contract.ts";
 import { MAINTENANCE_STATES, maintenanceTypes } from "./enums.ts";
 import { parseTimingBuckets, SCHEDULE, type TimingBucket, timingOf } from "./timing.ts";
 

@@ -1,12 +1,12 @@
 import type { Context } from "../context.ts";
 import { type MaintenanceAnnouncement, Prisma } from "../generated/prisma/client.ts";
-import type { FilterValues, OrderValue } from "../platform/collection-contract.ts";
-import { computedOrderConnection, computedTerm } from "../platform/keyset/computed-order.ts";
-import { endingWithId, orderTermsOf } from "../platform/keyset/key-terms.ts";
-import type { Connection } from "../platform/paginate.ts";
-import type { Page } from "../platform/page-requests.ts";
-import { paginate } from "../platform/paginate.ts";
-import { findMany } from "../platform/sql-reads/find.ts";
+import type { FilterValues, OrderValue } from "../collections/contract.ts";
+import { computedOrderConnection, computedTerm } from "../platform/reads/keyset/computed-order.ts";
+import { endingWithId, orderTermsOf } from "../platform/reads/keyset/key-terms.ts";
+import type { Connection } from "../platform/reads/paginate.ts";
+import type { Page } from "../platform/reads/page-requests.ts";
+import { paginate } from "../platform/reads/paginate.ts";
+import { findMany } from "../platform/reads/sql/find.ts";
 import { MAINTENANCE_CONTRACT, type MaintenanceOrderField, type MaintenanceOrderTerm } from "./contract.ts";
 import { SCHEDULE, timingOf } from "./timing.ts";
 

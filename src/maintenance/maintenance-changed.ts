@@ -10,7 +10,7 @@ export interface MaintenanceChangedPayload {
   eventId: number;
 }
 
-declare module "../platform/topics.ts" {
+declare module "../platform/messaging/topics.ts" {
   interface Topics {
     maintenanceChanged: MaintenanceChangedPayload;
   }

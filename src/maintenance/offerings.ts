@@ -1,18 +1,18 @@
 import type { Context } from "../context.ts";
 import type { MaintenanceAnnouncementOffering, Prisma } from "../generated/prisma/client.ts";
-import type { FilterValues, OrderValue } from "../platform/collection-contract.ts";
-import type { Connection } from "../platform/paginate.ts";
-import type { Page } from "../platform/page-requests.ts";
+import type { FilterValues, OrderValue } from "../collections/contract.ts";
+import type { Connection } from "../platform/reads/paginate.ts";
+import type { Page } from "../platform/reads/page-requests.ts";
 import { fieldError, type FieldErrors, inputError, invalid, missingObject, notFound } from "../platform/errors.ts";
 import { parseUuid, toHex } from "../platform/ids.ts";
-import { paginate } from "../platform/paginate.ts";
-import { type Outbox, type Tx, transact } from "../platform/transaction.ts";
-import type { Topics } from "../platform/topics.ts";
+import { paginate } from "../platform/reads/paginate.ts";
+import { type Outbox, type Tx, transact } from "../platform/database/transaction.ts";
+import type { Topics } from "../platform/messaging/topics.ts";
 import { MAINTENANCE_CORE, type MaintenanceCore, recordMaintenanceChange } from "./changes.ts";
 import { MAINTENANCE_OFFERING_CONTRACT } from "./contract.ts";
 import { type ImpactLevel, impactLevelDisplay, impactLevels } from "./enums.ts";
 import { canManageProvider, requireManager, visibleMaintenance } from "./visibility.ts";
-import { findFirst } from "../platform/sql-reads/find.ts";
+import { findFirst } from "../platform/reads/sql/find.ts";
 
 export type MaintenanceOfferingQuery = {
   select?: Prisma.MaintenanceAnnouncementOfferingSelect;

@@ -1,6 +1,6 @@
 import type { MaintenanceAnnouncement } from "../generated/prisma/client.ts";
 import type { Context } from "../context.ts";
-import type { Connection } from "../platform/paginate.ts";
+import type { Connection } from "../platform/reads/paginate.ts";
 import { notFound } from "../platform/errors.ts";
 import { parseUuid } from "../platform/ids.ts";
 import { PUBLIC_MAINTENANCE_CONTRACT } from "./contract.ts";
@@ -8,7 +8,7 @@ import { isPublicState, PUBLIC_STATES } from "./enums.ts";
 import { listAnnouncements, type MaintenanceListArgs } from "./listing.ts";
 import type { MaintenanceQuery } from "./listing.ts";
 import { rejectBadToken } from "./visibility.ts";
-import { findFirst } from "../platform/sql-reads/find.ts";
+import { findFirst } from "../platform/reads/sql/find.ts";
 
 /** Waldur §4.4: every organisation's announcements once scheduled, anonymous callers included. */
 const PUBLISHED = { state: { in: [...PUBLIC_STATES] } };

@@ -1,7 +1,7 @@
 import { ADMIN_ANNOUNCEMENT_CONTRACT } from "./admin-announcements.ts";
 import { ANNOUNCEMENT_TYPE_LABELS } from "./enums.ts";
-import { valuesByLabel } from "../platform/collection-contract.ts";
-import { COLLECTIONS } from "../platform/collections.ts";
+import { valuesByLabel } from "../collections/contract.ts";
+import { COLLECTIONS } from "../collections/rest-paths.ts";
 import { choice, dateTime, defineBody, text, withBody } from "../../rest-adapter/body-contract.ts";
 import type { RouteSpec } from "../../rest-adapter/route.ts";
 import { deleteRoute, listRoute, pathId, retrieveRoute } from "../../rest-adapter/common-routes.ts";

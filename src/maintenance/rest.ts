@@ -1,9 +1,9 @@
 import { MAINTENANCE_CONTRACT, MAINTENANCE_OFFERING_CONTRACT, PUBLIC_MAINTENANCE_CONTRACT } from "./contract.ts";
 import { impactLevels, maintenanceTypes } from "./enums.ts";
 import { MAINTENANCE_ACTIONS, MAINTENANCE_TRANSITIONS } from "./transitions.ts";
-import { COLLECTIONS } from "../platform/collections.ts";
+import { COLLECTIONS } from "../collections/rest-paths.ts";
 import { fieldError } from "../platform/errors.ts";
-import type { Filter } from "../platform/collection-contract.ts";
+import type { Filter } from "../collections/contract.ts";
 import { bodyField, dateTime, defineBody, link, text, withBody } from "../../rest-adapter/body-contract.ts";
 import { readFilters, readOrdering } from "../../rest-adapter/collection-query.ts";
 import { compact } from "../../rest-adapter/input.ts";

@@ -1,11 +1,11 @@
 import type { Context } from "../context.ts";
 import type { MaintenanceAnnouncement, MaintenanceState, Prisma } from "../generated/prisma/client.ts";
-import type { Connection } from "../platform/paginate.ts";
+import type { Connection } from "../platform/reads/paginate.ts";
 import type { MaintenanceQuery } from "./listing.ts";
 import { missingObject, notFound, wrongState } from "../platform/errors.ts";
 import { idSet, parseUuid, toHex } from "../platform/ids.ts";
 import { canTransition, swapFromObserved, type TransitionRule } from "../platform/state-machine.ts";
-import { type Tx, transact } from "../platform/transaction.ts";
+import { type Tx, transact } from "../platform/database/transaction.ts";
 import { ANNOUNCEMENT_SOURCE, syncAnnouncement } from "./announcement-sync.ts";
 import { MAINTENANCE_CONTRACT } from "./contract.ts";
 import { MAINTENANCE_CORE, type MaintenanceCore, recordMaintenanceChange } from "./changes.ts";
@@ -14,7 +14,7 @@ import { type MaintenanceInput, scheduleError, validMaintenanceInput } from "./i
 import { listAnnouncements, type MaintenanceListArgs } from "./listing.ts";
 import { type MaintenanceAction, maintenanceRule, MaintenanceTransitionError } from "./transitions.ts";
 import { canManageProvider, requireManager, visibleMaintenance } from "./visibility.ts";
-import { findFirst } from "../platform/sql-reads/find.ts";
+import { findFirst } from "../platform/reads/sql/find.ts";
 
 /** Fields whose change an update records. */
 const TRACKED_FIELDS = [

@@ -1,6 +1,6 @@
 import { type DocumentNode, getOperationAST, type GraphQLError, Kind } from "graphql";
 import type { Plugin } from "graphql-yoga";
-import { clientDataError, vanishedRecordError } from "../platform/database-errors.ts";
+import { clientDataError, vanishedRecordError } from "../platform/database/database-errors.ts";
 import type { Logger } from "./logger.ts";
 import type { GatewayMetrics, OperationLabels } from "./metrics.ts";
 import { requestScopeOf, thrownError } from "./request-scope.ts";

@@ -1,6 +1,6 @@
 import type { Handler } from "hono";
 import { Redis } from "ioredis";
-import { pendingMigrations, type SqlExecutor } from "../platform/migrations.ts";
+import { pendingMigrations, type SqlExecutor } from "../platform/database/migrations.ts";
 import type { Logger } from "./logger.ts";
 
 const DEFAULT_TIMEOUT_MS = 2_000;

@@ -1,5 +1,5 @@
 import { type DestinationStream, type Logger, pino } from "pino";
-import type { LogLevel } from "../platform/observability-settings.ts";
+import type { LogLevel } from "../platform/settings/observability-settings.ts";
 
 export type { Logger } from "pino";
 

@@ -2,11 +2,11 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, Server } from "node:http";
 import type { Duplex } from "node:stream";
 import type { Handler } from "hono";
-import { untranslatedReads } from "../platform/sql-reads/find.ts";
+import { untranslatedReads } from "../platform/reads/sql/find.ts";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
-import type { PoolUsage } from "../platform/database.ts";
-import type { PubSub, PubSubOptions, TopicMap } from "../platform/pubsub.ts";
-import type { EndReason } from "../platform/topic-hub.ts";
+import type { PoolUsage } from "../platform/database/connect.ts";
+import type { PubSub, PubSubOptions, TopicMap } from "../platform/messaging/pubsub.ts";
+import type { EndReason } from "../platform/messaging/topic-hub.ts";
 import type { Logger } from "./logger.ts";
 import type { RelayOutcome, RelayReports } from "../broker/relay.ts";
 
@@ -134,7 +134,7 @@ export class GatewayMetrics {
   constructor(poolUsage: () => PoolUsage) {
     new Counter({
       name: "gateway_sql_reads_untranslated_total",
-      help: "Reads src/platform/sql-reads could not translate to one statement, which went to Prisma's client instead, by model (0 expected: SQL_READS_STRICT fails the tests on one)",
+      help: "Reads src/platform/reads/sql could not translate to one statement, which went to Prisma's client instead, by model (0 expected: SQL_READS_STRICT fails the tests on one)",
       labelNames: ["model"] as const,
       registers: this.registers,
       collect() {

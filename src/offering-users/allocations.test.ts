@@ -3,7 +3,7 @@ import type { OfferingUserState } from "../generated/prisma/client.ts";
 import { useSubscriptionApp } from "../../test/support/subscription-app.ts";
 import { primeFeed, sleep } from "../../test/support/ws.ts";
 import { contextFor } from "../context.ts";
-import { transact } from "../platform/transaction.ts";
+import { transact } from "../platform/database/transaction.ts";
 import { reconcileResourceAccess } from "./allocations.ts";
 import { makeOffering, userWithRoles } from "../../test/support/order-fixtures.ts";
 import { allocationFixtures } from "../../test/support/allocation-fixtures.ts";

@@ -4,10 +4,10 @@ import { Role } from "../auth/permissions.ts";
 import type { Context } from "../context.ts";
 import type { OfferingUserState, OrderState, OrderType, Prisma, ResourceState } from "../generated/prisma/client.ts";
 import { ALLOCATIONS, TAKEN_UP } from "./allocated-resources.ts";
-import { advisoryLock } from "../platform/locks.ts";
+import { advisoryLock } from "../platform/database/locks.ts";
 import { swapFromObserved } from "../platform/state-machine.ts";
-import type { Outbox, Tx } from "../platform/transaction.ts";
-import type { Topics } from "../platform/topics.ts";
+import type { Outbox, Tx } from "../platform/database/transaction.ts";
+import type { Topics } from "../platform/messaging/topics.ts";
 import { consentStatus, hasConsent } from "../terms-of-service/consent-status.ts";
 import { describe, OFFERING_USER_CORE, type OfferingUserCore, recordOfferingUserChange } from "./changes.ts";
 import { stateLabel } from "./states.ts";
@@ -177,7 +177,7 @@ export async function reconcileResourceStateChange(
 const fromStates = (name: AccessTransition): readonly OfferingUserState[] => INTERNAL_OFFERING_USER_TRANSITIONS[name].from;
 
 /*
- * Advisory locks (src/platform/locks.ts), so two concurrent changes cannot both miss each other:
+ * Advisory locks (src/platform/database/locks.ts), so two concurrent changes cannot both miss each other:
  * - per consumer customer, taken before the users or offerings to reconcile are listed (a new grant and a new
  *   resource of the same project);
  * - per (user, offering), taken before access is computed (changes under different customers reaching one pair).

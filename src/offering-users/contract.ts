@@ -1,9 +1,9 @@
 import { byOffering } from "../directory/offering-filters.ts";
 import type { Context } from "../context.ts";
 import type { OfferingUserState, Prisma } from "../generated/prisma/client.ts";
-import { choiceFilter, defineContract, postgresNulls, universalFlag, valuesByLabel } from "../platform/collection-contract.ts";
-import { icontains } from "../platform/text-match.ts";
-import { byTimestamps } from "../platform/timestamp-filters.ts";
+import { choiceFilter, defineContract, postgresNulls, universalFlag, valuesByLabel } from "../collections/contract.ts";
+import { icontains } from "../platform/reads/text-match.ts";
+import { byTimestamps } from "../collections/timestamp-filters.ts";
 import { OFFERING_USER_STATES } from "./states.ts";
 
 const STATE_BY_LABEL = valuesByLabel(OFFERING_USER_STATES);

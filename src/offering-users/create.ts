@@ -4,9 +4,9 @@ import type { Context } from "../context.ts";
 import type { OfferingUserState } from "../generated/prisma/client.ts";
 import { fieldError, inputError, missingObject, notFound } from "../platform/errors.ts";
 import { parseUuid } from "../platform/ids.ts";
-import { findUnique } from "../platform/sql-reads/find.ts";
+import { findUnique } from "../platform/reads/sql/find.ts";
 import { maxLength } from "../platform/text.ts";
-import { transact } from "../platform/transaction.ts";
+import { transact } from "../platform/database/transaction.ts";
 import { describe, type OfferingUserCore, recordOfferingUserChange } from "./changes.ts";
 import type { OfferingUserQuery } from "./service.ts";
 

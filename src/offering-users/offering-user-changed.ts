@@ -10,7 +10,7 @@ export interface OfferingUserChangedPayload {
   eventId: number;
 }
 
-declare module "../platform/topics.ts" {
+declare module "../platform/messaging/topics.ts" {
   interface Topics {
     offeringUserChanged: OfferingUserChangedPayload;
   }

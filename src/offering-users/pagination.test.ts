@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
 import { countSql } from "../../test/support/sql-counter.ts";
 import { toHex } from "../platform/ids.ts";
-import { DEEP_PAGE_OFFSET } from "../platform/paginate.ts";
+import { DEEP_PAGE_OFFSET } from "../platform/reads/paginate.ts";
 
 const BASE = "/api/marketplace-offering-users/";
 const BIG = 301;

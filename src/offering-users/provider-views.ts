@@ -3,7 +3,7 @@ import { offeringProviderScopes } from "../auth/access.ts";
 import { Permission } from "../auth/permissions.ts";
 import type { Context } from "../context.ts";
 import { getOffering } from "../directory/offerings.ts";
-import { type Connection, emptyConnection } from "../platform/paginate.ts";
+import { type Connection, emptyConnection } from "../platform/reads/paginate.ts";
 import { forbidden } from "../platform/errors.ts";
 
 /** The user attributes a provider sees on offering users here: what the offering-user serializer exposes. */

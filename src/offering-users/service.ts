@@ -2,16 +2,16 @@ import { allocationProviderScopes } from "../auth/access.ts";
 import { Permission } from "../auth/permissions.ts";
 import type { Context } from "../context.ts";
 import type { OfferingUser, OfferingUserState, Prisma } from "../generated/prisma/client.ts";
-import type { Connection } from "../platform/paginate.ts";
-import type { Page } from "../platform/page-requests.ts";
+import type { Connection } from "../platform/reads/paginate.ts";
+import type { Page } from "../platform/reads/page-requests.ts";
 import { forbidden, notFound } from "../platform/errors.ts";
 import { idSet, parseUuid, toHex } from "../platform/ids.ts";
 import { canTransition, swapFromObserved, type TransitionRule } from "../platform/state-machine.ts";
 import { sanitizeComment, validUrl, maxLength } from "../platform/text.ts";
-import type { Db } from "../platform/database.ts";
-import { transact, type Tx } from "../platform/transaction.ts";
-import { paginate } from "../platform/paginate.ts";
-import { findFirst, findMany, findUnique } from "../platform/sql-reads/find.ts";
+import type { Db } from "../platform/database/connect.ts";
+import { transact, type Tx } from "../platform/database/transaction.ts";
+import { paginate } from "../platform/reads/paginate.ts";
+import { findFirst, findMany, findUnique } from "../platform/reads/sql/find.ts";
 import {
   describe,
   OFFERING_USER_CORE,
@@ -23,7 +23,7 @@ import {
 import { type SwapData, swapStatement } from "./swap-statement.ts";
 import { changedComments, commentData, type CommentInput } from "./comments.ts";
 import { changeCommitsAlone } from "../events/record.ts";
-import { type FilterValues, type OrderValue } from "../platform/collection-contract.ts";
+import { type FilterValues, type OrderValue } from "../collections/contract.ts";
 import { OFFERING_USER_CONTRACT } from "./contract.ts";
 import { stateLabel } from "./states.ts";
 import {

@@ -4,7 +4,7 @@ import { countSql } from "../../test/support/sql-counter.ts";
 import type { OfferingUserState } from "../generated/prisma/client.ts";
 import { parseUuid, toHex } from "../platform/ids.ts";
 import { OFFERING_USER_STATES } from "./states.ts";
-import { foldTallies as foldTalliesOf, foldTalliesEvery } from "../platform/tallies.ts";
+import { foldTallies as foldTalliesOf, foldTalliesEvery } from "../platform/database/tallies.ts";
 import { OFFERING_USER_TALLIES } from "./tallies.ts";
 
 const foldTallies = (db: TestApp["app"]["deps"]["db"], after?: bigint) => foldTalliesOf(db, OFFERING_USER_TALLIES, after);

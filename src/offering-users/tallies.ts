@@ -1,7 +1,7 @@
 import type { Context } from "../context.ts";
 import type { OfferingUserState, Prisma } from "../generated/prisma/client.ts";
-import { allOrNull, listOf, plainCondition, type TallyTable } from "../platform/tallies.ts";
-import { sumTallies, sumTalliesBy, type TallyCondition } from "../platform/tally-sums.ts";
+import { allOrNull, listOf, plainCondition, type TallyTable } from "../platform/database/tallies.ts";
+import { sumTallies, sumTalliesBy, type TallyCondition } from "../platform/reads/tally-sums.ts";
 import type { OfferingUserVisibility } from "./visibility.ts";
 
 type OfferingUserWhere = Prisma.OfferingUserWhereInput;

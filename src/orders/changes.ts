@@ -3,8 +3,8 @@ import type { OrderState, OrderType, Prisma } from "../generated/prisma/client.t
 import { changeRecorder } from "../events/change-recorder.ts";
 import { allocationEventParts } from "../events/record.ts";
 import { toHex } from "../platform/ids.ts";
-import type { Outbox, Tx } from "../platform/transaction.ts";
-import type { Topics } from "../platform/topics.ts";
+import type { Outbox, Tx } from "../platform/database/transaction.ts";
+import type { Topics } from "../platform/messaging/topics.ts";
 import { describeResource, RESOURCE_CORE, type ResourceCore, recordResourceChange } from "../resources/changes.ts";
 import { resourceStateLabel } from "../resources/states.ts";
 import { reconcileResourceStateChange } from "../offering-users/allocations.ts";

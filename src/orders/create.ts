@@ -7,7 +7,7 @@ import { fieldError, missingObject } from "../platform/errors.ts";
 import { toHex } from "../platform/ids.ts";
 import { maxLength } from "../platform/text.ts";
 import { parseTimestamp } from "../platform/timestamps.ts";
-import { transact, type Tx } from "../platform/transaction.ts";
+import { transact, type Tx } from "../platform/database/transaction.ts";
 import { RESOURCE_CORE, recordResourceChange } from "../resources/changes.ts";
 import { reconcileResourceAccess } from "../offering-users/allocations.ts";
 import { consentWithin } from "../terms-of-service/consents.ts";

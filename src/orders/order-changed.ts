@@ -12,7 +12,7 @@ export interface OrderChangedPayload {
   eventId: number;
 }
 
-declare module "../platform/topics.ts" {
+declare module "../platform/messaging/topics.ts" {
   interface Topics {
     orderChanged: OrderChangedPayload;
   }

@@ -1,8 +1,8 @@
 import { ORDER_CONTRACT } from "./contract.ts";
 import { ORDER_TYPE_LABELS } from "./states.ts";
 import { ORDER_ACTIONS, ORDER_TRANSITIONS, type OrderAction } from "./transitions.ts";
-import { valuesByLabel } from "../platform/collection-contract.ts";
-import { COLLECTIONS } from "../platform/collections.ts";
+import { valuesByLabel } from "../collections/contract.ts";
+import { COLLECTIONS } from "../collections/rest-paths.ts";
 import { fieldError } from "../platform/errors.ts";
 import { type BodyFields, bodyField, choice, defineBody, flag, json, link, text, withBody } from "../../rest-adapter/body-contract.ts";
 import type { RouteSpec } from "../../rest-adapter/route.ts";

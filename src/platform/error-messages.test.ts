@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
-import { loadGraphqlSettings } from "./graphql-settings.ts";
+import { loadGraphqlSettings } from "./settings/graphql-settings.ts";
 import { boundedMessage, MAX_MESSAGE_CHARS, withoutSuggestionText } from "./error-messages.ts";
 
 let production: TestApp;

@@ -4,7 +4,7 @@ import type { Context } from "../context.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import { invalid } from "../platform/errors.ts";
 import { maxLength } from "../platform/text.ts";
-import { transact } from "../platform/transaction.ts";
+import { transact } from "../platform/database/transaction.ts";
 import type { ResourceQuery } from "./service.ts";
 import { describeResource, RESOURCE_CORE, recordResourceChange } from "./changes.ts";
 import { visibleOne } from "../directory/lookup.ts";

@@ -1,11 +1,11 @@
 import { byAllocation } from "../directory/allocation-filters.ts";
 import { byOffering } from "../directory/offering-filters.ts";
 import type { OrderState, Prisma } from "../generated/prisma/client.ts";
-import { choiceFilter, defineContract, postgresNulls, universalFlag, valuesByLabel } from "../platform/collection-contract.ts";
+import { choiceFilter, defineContract, postgresNulls, universalFlag, valuesByLabel } from "../collections/contract.ts";
 import { invalid } from "../platform/errors.ts";
 import { comparableWithJson, holdsLoneSurrogates } from "../platform/json-depth.ts";
-import { icontains } from "../platform/text-match.ts";
-import { byTimestamps } from "../platform/timestamp-filters.ts";
+import { icontains } from "../platform/reads/text-match.ts";
+import { byTimestamps } from "../collections/timestamp-filters.ts";
 import { ORDER_STATE_LABELS } from "./order-states.ts";
 import {
   componentCount,

@@ -1,9 +1,9 @@
 import { grantsOf } from "../auth/grants.ts";
 import { type BillingType, Prisma } from "../generated/prisma/client.ts";
-import type { Narrowing } from "../platform/collection-contract.ts";
-import type { Db } from "../platform/database.ts";
+import type { Narrowing } from "../collections/contract.ts";
+import type { Db } from "../platform/database/connect.ts";
 import { parseUuid } from "../platform/ids.ts";
-import { icontains, iexact } from "../platform/text-match.ts";
+import { icontains, iexact } from "../platform/reads/text-match.ts";
 
 /**
  * The request as the resource contract's filters read it. Filters Prisma cannot state as a `where` (counts of related

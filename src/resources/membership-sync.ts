@@ -4,7 +4,7 @@ import type { Context } from "../context.ts";
 import { recordEvent, allocationEventParts } from "../events/record.ts";
 import { conflict, invalid } from "../platform/errors.ts";
 import { parseUuid, toHex } from "../platform/ids.ts";
-import { transact } from "../platform/transaction.ts";
+import { transact } from "../platform/database/transaction.ts";
 import { loadForProvider } from "./backend.ts";
 import { describeResource, RESOURCE_CORE } from "./changes.ts";
 

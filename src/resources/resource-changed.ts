@@ -11,7 +11,7 @@ export interface ResourceChangedPayload {
   eventId: number;
 }
 
-declare module "../platform/topics.ts" {
+declare module "../platform/messaging/topics.ts" {
   interface Topics {
     resourceChanged: ResourceChangedPayload;
   }

@@ -1,14 +1,14 @@
 import type { Context } from "../context.ts";
 import { idSet } from "../platform/ids.ts";
 import type { Prisma, Resource } from "../generated/prisma/client.ts";
-import type { FilterValues, OrderValue } from "../platform/collection-contract.ts";
-import type { Connection } from "../platform/paginate.ts";
-import type { Page } from "../platform/page-requests.ts";
+import type { FilterValues, OrderValue } from "../collections/contract.ts";
+import type { Connection } from "../platform/reads/paginate.ts";
+import type { Page } from "../platform/reads/page-requests.ts";
 import { visibleOne } from "../directory/lookup.ts";
-import { paginate } from "../platform/paginate.ts";
+import { paginate } from "../platform/reads/paginate.ts";
 import { RESOURCE_CONTRACT } from "./contract.ts";
 import { providerResources, visibleResources } from "./visibility.ts";
-import { findFirst } from "../platform/sql-reads/find.ts";
+import { findFirst } from "../platform/reads/sql/find.ts";
 
 /** The selection GraphQL asks for (plugin-prisma's queryFromInfo); services return rows shaped by it. */
 export type ResourceQuery = { select?: Prisma.ResourceSelect; include?: Prisma.ResourceInclude };

@@ -5,7 +5,7 @@ import type { Context } from "../context.ts";
 import type { ResourceState } from "../generated/prisma/client.ts";
 import { notFound, wrongState } from "../platform/errors.ts";
 import { canTransition, swapFromObserved } from "../platform/state-machine.ts";
-import { transact } from "../platform/transaction.ts";
+import { transact } from "../platform/database/transaction.ts";
 import { reconcileResourceStateChange } from "../offering-users/allocations.ts";
 import { loadForProvider } from "./backend.ts";
 import { describeResource, RESOURCE_CORE, recordResourceChange } from "./changes.ts";

@@ -1,5 +1,5 @@
 import type { App } from "../app.ts";
-import type { Db } from "../platform/database.ts";
+import type { Db } from "../platform/database/connect.ts";
 import { type DemoCaller, demoCaller } from "./api-client.ts";
 import type { DemoAccounts } from "./accounts.ts";
 

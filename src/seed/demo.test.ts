@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REST_API } from "../modules.ts";
 import { freshDatabase } from "../../test/support/database.ts";
 import { hashPassword } from "../auth/secrets.ts";
-import { loadConfig } from "../platform/config.ts";
-import { applyMigrations } from "../platform/migrations.ts";
+import { loadConfig } from "../platform/settings/config.ts";
+import { applyMigrations } from "../platform/database/migrations.ts";
 import { type App, createApp, MIGRATIONS_DIR } from "../app.ts";
 import { demoPasswordAccounts, DEMO_USERNAMES, issueToken, productionRefusal, seedDemo } from "./demo.ts";
 

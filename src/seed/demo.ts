@@ -1,7 +1,7 @@
 import type { App } from "../app.ts";
 import { hashPassword, tokenDigest, verifyPassword } from "../auth/secrets.ts";
 import type { OfferingUserState } from "../generated/prisma/client.ts";
-import type { Db } from "../platform/database.ts";
+import type { Db } from "../platform/database/connect.ts";
 import { seedActivity } from "./activity.ts";
 import type { DemoAccounts } from "./accounts.ts";
 

@@ -1,5 +1,5 @@
 import { newTokenKey, tokenDigest } from "../auth/secrets.ts";
-import type { Db } from "../platform/database.ts";
+import type { Db } from "../platform/database/connect.ts";
 
 /** A fresh token for a user (only the digest is stored, so each call issues a new key). */
 export async function issueToken(db: Db, username: string): Promise<string | null> {

@@ -2,7 +2,7 @@ import { createClient } from "graphql-ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
-import { loadProxySettings } from "../platform/proxy-settings.ts";
+import { loadProxySettings } from "../platform/settings/proxy-settings.ts";
 import { resolveClientAddress } from "./client-address.ts";
 
 describe("resolveClientAddress", () => {

@@ -1,7 +1,7 @@
 import { BlockList, isIP } from "node:net";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import type { Context } from "hono";
-import { family, proxyEntry, type ProxySettings, unmapped } from "../platform/proxy-settings.ts";
+import { family, proxyEntry, type ProxySettings, unmapped } from "../platform/settings/proxy-settings.ts";
 
 const matchers = new WeakMap<string[], BlockList>();
 

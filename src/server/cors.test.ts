@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
 import { type App, createApp } from "../app.ts";
-import { loadSecuritySettings } from "../platform/security-settings.ts";
+import { loadSecuritySettings } from "../platform/settings/security-settings.ts";
 
 const ALLOWED = "https://app.example.org";
 const FOREIGN = "https://evil.example.net";

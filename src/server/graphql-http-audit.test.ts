@@ -3,7 +3,7 @@ import { dirname } from "node:path";
 import { type AuditResult, serverAudits } from "graphql-http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
-import { loadGraphqlSettings } from "../platform/graphql-settings.ts";
+import { loadGraphqlSettings } from "../platform/settings/graphql-settings.ts";
 
 /** Set to a file path to write the SHOULD/MAY results as a markdown table (docs/graphql.md's audit section). */
 const REPORT_PATH = process.env.GRAPHQL_HTTP_AUDIT_REPORT;

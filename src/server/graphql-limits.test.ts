@@ -5,7 +5,7 @@ import { compileRoutes } from "../../rest-adapter/execute.ts";
 import { REST_API } from "../modules.ts";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
 import { internalSchema } from "../schema.ts";
-import { loadGraphqlSettings } from "../platform/graphql-settings.ts";
+import { loadGraphqlSettings } from "../platform/settings/graphql-settings.ts";
 import { createGraphqlServer } from "./yoga.ts";
 
 let t: TestApp;

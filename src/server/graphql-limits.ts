@@ -1,7 +1,7 @@
 import { EnvelopArmor } from "@escape.tech/graphql-armor";
 import { GraphQLError, NoSchemaIntrospectionCustomRule, type ValidationContext } from "graphql";
 import type { Plugin } from "graphql-yoga";
-import type { GraphqlSettings } from "../platform/graphql-settings.ts";
+import type { GraphqlSettings } from "../platform/settings/graphql-settings.ts";
 import { errorForClient } from "../platform/error-messages.ts";
 
 type GraphQLArmorConfig = NonNullable<ConstructorParameters<typeof EnvelopArmor>[0]>;

@@ -3,10 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
 import { type App, createApp } from "../app.ts";
-import { loadGraphqlSettings } from "../platform/graphql-settings.ts";
+import { loadGraphqlSettings } from "../platform/settings/graphql-settings.ts";
 import { upgradeAllowed } from "./cors.ts";
 import { allowedHostsOnly, domainOf, hostAllowed } from "./hosts.ts";
-import { LOOPBACK_HOSTS, loadSecuritySettings } from "../platform/security-settings.ts";
+import { LOOPBACK_HOSTS, loadSecuritySettings } from "../platform/settings/security-settings.ts";
 
 const MAX_BODY_BYTES = 64 * 1024;
 const METRICS_TOKEN = "scrape-me";

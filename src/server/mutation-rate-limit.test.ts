@@ -6,10 +6,10 @@ import { startTestApp } from "../../test/support/app.ts";
 import { globalId } from "../../test/support/global-ids.ts";
 import { useSubscriptionApp } from "../../test/support/subscription-app.ts";
 import type { AppDeps } from "../context.ts";
-import { loadConfig } from "../platform/config.ts";
-import { loadRateLimitSettings, mutationBucket } from "../platform/rate-limit.ts";
+import { loadConfig } from "../platform/settings/config.ts";
+import { loadRateLimitSettings, mutationBucket } from "../platform/throttling/rate-limit.ts";
 import { mutationFieldCount, mutationRateLimit } from "./mutation-rate-limit.ts";
-import { memoryBuckets, redisBuckets } from "../platform/token-bucket.ts";
+import { memoryBuckets, redisBuckets } from "../platform/throttling/token-bucket.ts";
 
 /** 4 per 60 s: a bucket of 4 that gains one token every 15 s. */
 const LIMIT = 4;

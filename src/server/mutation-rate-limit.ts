@@ -1,7 +1,7 @@
 import { type DocumentNode, type FragmentDefinitionNode, getOperationAST, GraphQLError, Kind, type SelectionSetNode } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import type { AppDeps, Context } from "../context.ts";
-import { FAIL_OPEN, mutationBucket, throttled } from "../platform/rate-limit.ts";
+import { FAIL_OPEN, mutationBucket, throttled } from "../platform/throttling/rate-limit.ts";
 
 /** An operation that could never fit in the bucket: waiting would not help, so it is a client error, not a 429. */
 const tooManyMutations = (count: number, capacity: number) =>

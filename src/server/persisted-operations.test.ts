@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
 import { SubscriptionClients } from "../../test/support/ws.ts";
 import { createApp } from "../app.ts";
-import { loadSecuritySettings } from "../platform/security-settings.ts";
-import { StartupRefusal } from "../platform/startup-refusal.ts";
+import { loadSecuritySettings } from "../platform/settings/security-settings.ts";
+import { StartupRefusal } from "../platform/settings/startup-refusal.ts";
 
 const ME = "query Me { me { username } }";
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");

@@ -5,7 +5,7 @@ import {
   usePersistedOperations,
 } from "@graphql-yoga/plugin-persisted-operations";
 import { createGraphQLError, type Plugin } from "graphql-yoga";
-import type { SecuritySettings } from "../platform/security-settings.ts";
+import type { SecuritySettings } from "../platform/settings/security-settings.ts";
 
 /** The request field graphql-codegen's client preset (`persistedDocuments`) names its document by. */
 export const DOCUMENT_ID_PARAM = "documentId";

@@ -1,7 +1,7 @@
 import { parse } from "graphql";
 import { createSchema, createYoga } from "graphql-yoga";
 import { describe, expect, it } from "vitest";
-import { TopicHub } from "../platform/topic-hub.ts";
+import { TopicHub } from "../platform/messaging/topic-hub.ts";
 import { useSharedSubscriptionResults } from "./shared-subscription-results.ts";
 
 /**

@@ -1,7 +1,7 @@
 import { createSourceEventStream, type DocumentNode, type ExecutionArgs, type ExecutionResult, execute, print } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import type { Context } from "../context.ts";
-import { SubscriptionEnded } from "../platform/topic-hub.ts";
+import { SubscriptionEnded } from "../platform/messaging/topic-hub.ts";
 
 type Result = ExecutionResult | Promise<ExecutionResult>;
 

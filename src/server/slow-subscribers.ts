@@ -1,7 +1,7 @@
 import type { ExecutionResult } from "graphql";
 import type { Context } from "graphql-ws";
 import type { WebSocket } from "ws";
-import { SUBSCRIBER_TOO_SLOW } from "../platform/topic-hub.ts";
+import { SUBSCRIBER_TOO_SLOW } from "../platform/messaging/topic-hub.ts";
 
 /** How a graphql-ws connection whose client does not keep up is closed (4000–4999 are the application's own). */
 export const SLOW_SUBSCRIBER_CLOSE = { code: 4008, reason: "Subscriber too slow." } as const;

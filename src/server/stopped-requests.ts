@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from "hono";
-import { type WriteGate, type WriteScope, writesStopped } from "../platform/write-gate.ts";
+import { type WriteGate, type WriteScope, writesStopped } from "../platform/database/write-gate.ts";
 
 declare module "hono" {
   interface ContextVariableMap {

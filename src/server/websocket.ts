@@ -7,7 +7,7 @@ import { authenticate } from "../auth/authenticate.ts";
 import { openSocketSession } from "../tokens/streams.ts";
 import { type AppDeps, type Context, contextFor } from "../context.ts";
 import { unauthenticated } from "../platform/errors.ts";
-import type { WriteScope } from "../platform/write-gate.ts";
+import type { WriteScope } from "../platform/database/write-gate.ts";
 import { requestIdFrom } from "../observability/request-id.ts";
 import { upgradeAllowed } from "./cors.ts";
 import { resolveClientAddress } from "./client-address.ts";

@@ -1,6 +1,6 @@
 import { useDeclaredFailures } from "../graphql/declared-failures.ts";
 import { createYoga, maskError, type Plugin, type YogaServerInstance } from "graphql-yoga";
-import { databaseErrorForClient } from "../platform/database-errors.ts";
+import { databaseErrorForClient } from "../platform/database/database-errors.ts";
 import { type AppDeps, buildContext, type Context } from "../context.ts";
 import { schema } from "../schema.ts";
 import { csrfPrevention } from "./csrf.ts";
@@ -11,7 +11,7 @@ import { mutationRateLimit } from "./mutation-rate-limit.ts";
 import { DOCUMENT_ID_PARAM, persistedOperationPlugins } from "./persisted-operations.ts";
 import { useSharedSubscriptionResults } from "./shared-subscription-results.ts";
 import { useTokenSessions } from "../tokens/streams.ts";
-import type { Writes } from "../platform/write-gate.ts";
+import type { Writes } from "../platform/database/write-gate.ts";
 
 /** Callers that built the context themselves (REST adapter, WebSocket) hand it over as `gatewayContext`. */
 export interface InitialContext {

@@ -4,16 +4,16 @@ import type { Context } from "../context.ts";
 import type { AgentIdentity, Prisma } from "../generated/prisma/client.ts";
 import { referenced, visibleOne } from "../directory/lookup.ts";
 import { recordEvent } from "../events/record.ts";
-import type { FilterValues, OrderValue } from "../platform/collection-contract.ts";
+import type { FilterValues, OrderValue } from "../collections/contract.ts";
 import { fieldError, invalid } from "../platform/errors.ts";
 import { toHex } from "../platform/ids.ts";
-import { type Connection, paginate } from "../platform/paginate.ts";
-import { type Page } from "../platform/page-requests.ts";
+import { type Connection, paginate } from "../platform/reads/paginate.ts";
+import { type Page } from "../platform/reads/page-requests.ts";
 import { maxLength } from "../platform/text.ts";
-import { transact } from "../platform/transaction.ts";
+import { transact } from "../platform/database/transaction.ts";
 import { AGENT_IDENTITY_CONTRACT } from "./contract.ts";
 import { visibleAgentIdentities } from "./visibility.ts";
-import { findFirst } from "../platform/sql-reads/find.ts";
+import { findFirst } from "../platform/reads/sql/find.ts";
 
 export type IdentityQuery = { select?: Prisma.AgentIdentitySelect; include?: Prisma.AgentIdentityInclude };
 

@@ -7,7 +7,7 @@ import { fieldError } from "../platform/errors.ts";
 import { maxLength } from "../platform/text.ts";
 import { findManagedAgentIdentity } from "./identities.ts";
 import { visibleAgentIdentities } from "./visibility.ts";
-import { findFirst } from "../platform/sql-reads/find.ts";
+import { findFirst } from "../platform/reads/sql/find.ts";
 
 export type ServiceQuery = { select?: Prisma.AgentServiceSelect; include?: Prisma.AgentServiceInclude };
 export type ProcessorQuery = { select?: Prisma.AgentProcessorSelect; include?: Prisma.AgentProcessorInclude };

@@ -1,5 +1,5 @@
 import { AGENT_IDENTITY_CONTRACT } from "./contract.ts";
-import { COLLECTIONS } from "../platform/collections.ts";
+import { COLLECTIONS } from "../collections/rest-paths.ts";
 import { bodyField, dateTime, defineBody, json, text, withBody } from "../../rest-adapter/body-contract.ts";
 import { optionalString } from "../../rest-adapter/input.ts";
 import type { RouteSpec } from "../../rest-adapter/route.ts";

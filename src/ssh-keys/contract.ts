@@ -1,7 +1,7 @@
 import type { Context } from "../context.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
-import { absentFlag, defineContract } from "../platform/collection-contract.ts";
-import { icontains } from "../platform/text-match.ts";
+import { absentFlag, defineContract } from "../collections/contract.ts";
+import { icontains } from "../platform/reads/text-match.ts";
 
 /**
  * SSH keys (Waldur's SshKeyFilter, for /api/keys/ and a provider's keys/). A key is never changed after it is added,

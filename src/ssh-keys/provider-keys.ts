@@ -1,9 +1,9 @@
 import type { Context } from "../context.ts";
 import { visibleOne } from "../directory/lookup.ts";
 import type { Prisma, SshKey } from "../generated/prisma/client.ts";
-import type { Connection } from "../platform/paginate.ts";
+import type { Connection } from "../platform/reads/paginate.ts";
 import { forbidden } from "../platform/errors.ts";
-import { paginate } from "../platform/paginate.ts";
+import { paginate } from "../platform/reads/paginate.ts";
 import { SSH_KEY_CONTRACT } from "./contract.ts";
 import { ALLOCATIONS } from "../offering-users/allocated-resources.ts";
 import type { SshKeyListArgs, SshKeyQuery } from "./service.ts";

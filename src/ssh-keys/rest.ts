@@ -1,4 +1,4 @@
-import { COLLECTIONS } from "../platform/collections.ts";
+import { COLLECTIONS } from "../collections/rest-paths.ts";
 import { SSH_KEY_CONTRACT } from "./contract.ts";
 import { defineBody, link, text, withBody } from "../../rest-adapter/body-contract.ts";
 import { readFilters, readOrdering } from "../../rest-adapter/collection-query.ts";

@@ -2,19 +2,19 @@ import type { Context } from "../context.ts";
 import { referenced, visibleOne } from "../directory/lookup.ts";
 import { recordEvent } from "../events/record.ts";
 import type { Prisma, SshKey } from "../generated/prisma/client.ts";
-import type { FilterValues, OrderValue } from "../platform/collection-contract.ts";
-import type { Connection } from "../platform/paginate.ts";
-import type { Page } from "../platform/page-requests.ts";
+import type { FilterValues, OrderValue } from "../collections/contract.ts";
+import type { Connection } from "../platform/reads/paginate.ts";
+import type { Page } from "../platform/reads/page-requests.ts";
 import { fieldError, forbidden, notFound } from "../platform/errors.ts";
 import { parseUuid, toHex } from "../platform/ids.ts";
-import { paginate } from "../platform/paginate.ts";
+import { paginate } from "../platform/reads/paginate.ts";
 import { maxLength } from "../platform/text.ts";
-import { type Outbox, transact, type Tx } from "../platform/transaction.ts";
-import type { Topics } from "../platform/topics.ts";
+import { type Outbox, transact, type Tx } from "../platform/database/transaction.ts";
+import type { Topics } from "../platform/messaging/topics.ts";
 import { SSH_KEY_CONTRACT } from "./contract.ts";
 import { parsePublicKey } from "./openssh.ts";
 import { visibleSshKeys } from "./visibility.ts";
-import { findFirst } from "../platform/sql-reads/find.ts";
+import { findFirst } from "../platform/reads/sql/find.ts";
 
 export type SshKeyQuery = { select?: Prisma.SshKeySelect; include?: Prisma.SshKeyInclude };
 

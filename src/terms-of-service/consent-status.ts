@@ -1,5 +1,5 @@
 import type { Context } from "../context.ts";
-import { batchLoader } from "../platform/batch.ts";
+import { batchLoader } from "../platform/database/batch.ts";
 
 export interface ActiveTerms {
   id: string;

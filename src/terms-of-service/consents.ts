@@ -3,16 +3,16 @@ import type { Prisma, UserOfferingConsent } from "../generated/prisma/client.ts"
 import { referenced, visibleOne } from "../directory/lookup.ts";
 import { visibleOfferings } from "../directory/visibility.ts";
 import { recordEvent } from "../events/record.ts";
-import type { FilterValues, OrderValue } from "../platform/collection-contract.ts";
+import type { FilterValues, OrderValue } from "../collections/contract.ts";
 import { fieldError, forbidden, inputError } from "../platform/errors.ts";
 import { toHex } from "../platform/ids.ts";
-import { type Connection, paginate } from "../platform/paginate.ts";
-import { type Page } from "../platform/page-requests.ts";
-import { advisoryLock } from "../platform/locks.ts";
-import { type Outbox, transact, type Tx } from "../platform/transaction.ts";
-import type { Topics } from "../platform/topics.ts";
+import { type Connection, paginate } from "../platform/reads/paginate.ts";
+import { type Page } from "../platform/reads/page-requests.ts";
+import { advisoryLock } from "../platform/database/locks.ts";
+import { type Outbox, transact, type Tx } from "../platform/database/transaction.ts";
+import type { Topics } from "../platform/messaging/topics.ts";
 import { CONSENT_CONTRACT } from "./contract.ts";
-import { findFirst } from "../platform/sql-reads/find.ts";
+import { findFirst } from "../platform/reads/sql/find.ts";
 
 export type ConsentQuery = { select?: Prisma.UserOfferingConsentSelect; include?: Prisma.UserOfferingConsentInclude };
 

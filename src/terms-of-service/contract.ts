@@ -1,5 +1,5 @@
 import type { Prisma } from "../generated/prisma/client.ts";
-import { defineContract, postgresNulls } from "../platform/collection-contract.ts";
+import { defineContract, postgresNulls } from "../collections/contract.ts";
 
 export const TERMS_CONTRACT = defineContract<Prisma.OfferingTermsOfServiceWhereInput, Prisma.OfferingTermsOfServiceOrderByWithRelationInput>()({
   filters: {

@@ -1,4 +1,4 @@
-import { COLLECTIONS } from "../platform/collections.ts";
+import { COLLECTIONS } from "../collections/rest-paths.ts";
 import { CONSENT_CONTRACT, TERMS_CONTRACT } from "./contract.ts";
 import { defineBody, flag, integer, link, text, withBody } from "../../rest-adapter/body-contract.ts";
 import type { RouteSpec } from "../../rest-adapter/route.ts";

@@ -6,17 +6,17 @@ import type { OfferingTermsOfService, Prisma } from "../generated/prisma/client.
 import { referenced, visibleOne } from "../directory/lookup.ts";
 import { visibleOfferings } from "../directory/visibility.ts";
 import { recordEvent } from "../events/record.ts";
-import type { FilterValues, OrderValue } from "../platform/collection-contract.ts";
+import type { FilterValues, OrderValue } from "../collections/contract.ts";
 import { fieldError, invalid } from "../platform/errors.ts";
 import { idSet, toHex } from "../platform/ids.ts";
-import { type Connection, paginate } from "../platform/paginate.ts";
-import { type Page } from "../platform/page-requests.ts";
+import { type Connection, paginate } from "../platform/reads/paginate.ts";
+import { type Page } from "../platform/reads/page-requests.ts";
 import { maxLength, validUrl } from "../platform/text.ts";
-import { type Outbox, transact, type Tx } from "../platform/transaction.ts";
-import type { Topics } from "../platform/topics.ts";
+import { type Outbox, transact, type Tx } from "../platform/database/transaction.ts";
+import type { Topics } from "../platform/messaging/topics.ts";
 import { TERMS_CONTRACT } from "./contract.ts";
 import { visibleTerms } from "./visibility.ts";
-import { findFirst } from "../platform/sql-reads/find.ts";
+import { findFirst } from "../platform/reads/sql/find.ts";
 
 export type TermsQuery = { select?: Prisma.OfferingTermsOfServiceSelect; include?: Prisma.OfferingTermsOfServiceInclude };
 

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { Context } from "../context.ts";
-import { FAIL_OPEN, type RateLimitSettings, throttled } from "../platform/rate-limit.ts";
-import type { BucketLimit } from "../platform/token-bucket.ts";
+import { FAIL_OPEN, type RateLimitSettings, throttled } from "../platform/throttling/rate-limit.ts";
+import type { BucketLimit } from "../platform/throttling/token-bucket.ts";
 
 /** Each username's failed logins: `loginFailuresPerUsername` at once, coming back over the window; undefined when off. */
 export function loginFailureBucket(settings: RateLimitSettings): BucketLimit | undefined {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
 import { failuresOf } from "../../test/support/graphql-failures.ts";
-import { loadRateLimitSettings } from "../platform/rate-limit.ts";
-import { memoryBuckets } from "../platform/token-bucket.ts";
+import { loadRateLimitSettings } from "../platform/throttling/rate-limit.ts";
+import { memoryBuckets } from "../platform/throttling/token-bucket.ts";
 import { loginFailureBucket } from "./login-throttle.ts";
 
 let clock = new Date("2030-01-01T00:00:00Z").getTime();

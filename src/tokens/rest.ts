@@ -1,5 +1,5 @@
 import { readTokenLifetime } from "./tokens.ts";
-import { COLLECTIONS } from "../platform/collections.ts";
+import { COLLECTIONS } from "../collections/rest-paths.ts";
 import { bodyField, defineBody, withBody } from "../../rest-adapter/body-contract.ts";
 import type { RouteSpec } from "../../rest-adapter/route.ts";
 import { pathId } from "../../rest-adapter/common-routes.ts";

@@ -4,7 +4,7 @@ import { getUser, type UserQuery } from "../directory/users.ts";
 import { recordEvent } from "../events/record.ts";
 import { AuthenticationError, fieldError, forbidden, unauthenticated } from "../platform/errors.ts";
 import { toHex } from "../platform/ids.ts";
-import { transact } from "../platform/transaction.ts";
+import { transact } from "../platform/database/transaction.ts";
 import { newTokenKey, tokenDigest, verifyPassword } from "../auth/secrets.ts";
 import { loginAttempt } from "./login-throttle.ts";
 

@@ -1,8 +1,8 @@
 import type { Context } from "../context.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
-import { choiceFilter, defineContract, type Filter } from "../platform/collection-contract.ts";
+import { choiceFilter, defineContract, type Filter } from "../collections/contract.ts";
 import { fieldError } from "../platform/errors.ts";
-import { icontains } from "../platform/text-match.ts";
+import { icontains } from "../platform/reads/text-match.ts";
 import { utcDate } from "../platform/timestamps.ts";
 
 /**

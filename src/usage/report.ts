@@ -2,11 +2,11 @@ import { allocationProviderScopes } from "../auth/access.ts";
 import { Permission } from "../auth/permissions.ts";
 import type { Context } from "../context.ts";
 import { type BillingType, Prisma, type ResourceState } from "../generated/prisma/client.ts";
-import { runWrite } from "../platform/lone-statement.ts";
+import { runWrite } from "../platform/database/lone-statement.ts";
 import { fieldError, inputError, invalid, missingObject } from "../platform/errors.ts";
 import { parseUuid } from "../platform/ids.ts";
 import { maxLength } from "../platform/text.ts";
-import { transact, type Tx } from "../platform/transaction.ts";
+import { transact, type Tx } from "../platform/database/transaction.ts";
 import { amountError, billingPeriodOf, LIMIT_WINDOWS, toDecimal } from "./amounts.ts";
 import { findVisibleComponentUsage } from "./service.ts";
 

@@ -1,4 +1,4 @@
-import { COLLECTIONS } from "../platform/collections.ts";
+import { COLLECTIONS } from "../collections/rest-paths.ts";
 import { fieldError } from "../platform/errors.ts";
 import { parseUuid } from "../platform/ids.ts";
 import { USER_LIMIT_CONTRACT } from "./user-limits-contract.ts";

@@ -1,4 +1,4 @@
-import { COLLECTIONS } from "../platform/collections.ts";
+import { COLLECTIONS } from "../collections/rest-paths.ts";
 import { fieldError } from "../platform/errors.ts";
 import { BILLING_PERIOD_PARTS, COMPONENT_USAGE_CONTRACT, COMPONENT_USER_USAGE_CONTRACT } from "./contract.ts";
 import { bodyField, dateTime, defineBody, flag, items, link, text, withBody } from "../../rest-adapter/body-contract.ts";

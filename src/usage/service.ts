@@ -1,13 +1,13 @@
 import type { Context } from "../context.ts";
 import type { ComponentUsage, ComponentUserUsage, Prisma } from "../generated/prisma/client.ts";
-import type { FilterValues, OrderValue } from "../platform/collection-contract.ts";
-import type { Connection } from "../platform/paginate.ts";
-import type { Page } from "../platform/page-requests.ts";
+import type { FilterValues, OrderValue } from "../collections/contract.ts";
+import type { Connection } from "../platform/reads/paginate.ts";
+import type { Page } from "../platform/reads/page-requests.ts";
 import { visibleOne } from "../directory/lookup.ts";
-import { paginate } from "../platform/paginate.ts";
+import { paginate } from "../platform/reads/paginate.ts";
 import { COMPONENT_USAGE_CONTRACT, COMPONENT_USER_USAGE_CONTRACT } from "./contract.ts";
 import { visibleComponentUsages, visibleComponentUserUsages } from "./visibility.ts";
-import { findFirst } from "../platform/sql-reads/find.ts";
+import { findFirst } from "../platform/reads/sql/find.ts";
 
 /** The selections GraphQL asks for (plugin-prisma's queryFromInfo); services return rows shaped by them. */
 export type ComponentUsageQuery = { select?: Prisma.ComponentUsageSelect; include?: Prisma.ComponentUsageInclude };

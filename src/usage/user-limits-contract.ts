@@ -1,5 +1,5 @@
 import type { Prisma } from "../generated/prisma/client.ts";
-import { defineContract } from "../platform/collection-contract.ts";
+import { defineContract } from "../collections/contract.ts";
 
 /**
  * Per-user component usage limits: Waldur's filters (`resource`, `resource_uuid`, `offering_uuid`, `component_type`,

@@ -4,19 +4,19 @@ import type { Context } from "../context.ts";
 import { referenced, visibleOne } from "../directory/lookup.ts";
 import { allocationEventParts, recordEvent } from "../events/record.ts";
 import type { ComponentUserUsageLimit, Prisma } from "../generated/prisma/client.ts";
-import type { Connection } from "../platform/paginate.ts";
-import type { Page } from "../platform/page-requests.ts";
-import type { FilterValues, OrderValue } from "../platform/collection-contract.ts";
+import type { Connection } from "../platform/reads/paginate.ts";
+import type { Page } from "../platform/reads/page-requests.ts";
+import type { FilterValues, OrderValue } from "../collections/contract.ts";
 import { fieldError, inputError, notFound } from "../platform/errors.ts";
 import { parseUuid, toHex } from "../platform/ids.ts";
-import { paginate } from "../platform/paginate.ts";
-import type { Db } from "../platform/database.ts";
-import { type Outbox, transact, type Tx } from "../platform/transaction.ts";
-import type { Topics } from "../platform/topics.ts";
+import { paginate } from "../platform/reads/paginate.ts";
+import type { Db } from "../platform/database/connect.ts";
+import { type Outbox, transact, type Tx } from "../platform/database/transaction.ts";
+import type { Topics } from "../platform/messaging/topics.ts";
 import { visibleResources } from "../resources/visibility.ts";
 import { amountError, toDecimal } from "./amounts.ts";
 import { USER_LIMIT_CONTRACT } from "./user-limits-contract.ts";
-import { findFirst } from "../platform/sql-reads/find.ts";
+import { findFirst } from "../platform/reads/sql/find.ts";
 
 export type UserLimitQuery = { select?: Prisma.ComponentUserUsageLimitSelect; include?: Prisma.ComponentUserUsageLimitInclude };
 

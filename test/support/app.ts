@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { DestinationStream } from "pino";
 import { type App, createApp } from "../../src/app.ts";
-import type { Config } from "../../src/platform/config.ts";
+import type { Config } from "../../src/platform/settings/config.ts";
 import { freshDatabase } from "./database.ts";
 import { buildWorld, type World } from "./world.ts";
 import { waldurResponseProblems } from "../waldur/response-check.ts";

@@ -2,8 +2,8 @@ import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import pg from "pg";
 import { inject } from "vitest";
-import { type Database, openDatabase } from "../../src/platform/database.ts";
-import { loadDeploymentSettings } from "../../src/platform/deployment-settings.ts";
+import { type Database, openDatabase } from "../../src/platform/database/connect.ts";
+import { loadDeploymentSettings } from "../../src/platform/settings/deployment-settings.ts";
 
 /**
  * A fresh, empty database for one test file: in-memory PGlite by default; with TEST_DATABASE_URL a new

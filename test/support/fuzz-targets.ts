@@ -1,5 +1,5 @@
-import type { Db } from "../../src/platform/database.ts";
-import { totalsSql } from "../../src/platform/tallies.ts";
+import type { Db } from "../../src/platform/database/connect.ts";
+import { totalsSql } from "../../src/platform/database/tallies.ts";
 import { TALLY_TABLES } from "../../src/tally-tables.ts";
 import { makeOffering, makeResource, orderIn } from "./order-fixtures.ts";
 import { seedMaintenance } from "./maintenance-fixtures.ts";

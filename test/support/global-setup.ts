@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createPGlite } from "../../src/platform/pglite.ts";
+import { createPGlite } from "../../src/platform/database/pglite.ts";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
-import { applyMigrations } from "../../src/platform/migrations.ts";
+import { applyMigrations } from "../../src/platform/database/migrations.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {

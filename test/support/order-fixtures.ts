@@ -1,5 +1,5 @@
 import type { OrderState, OrderType, Prisma, ResourceState } from "../../src/generated/prisma/client.ts";
-import type { Db } from "../../src/platform/database.ts";
+import type { Db } from "../../src/platform/database/connect.ts";
 import { newTokenKey, tokenDigest } from "../../src/auth/secrets.ts";
 import { toHex } from "../../src/platform/ids.ts";
 import type { World } from "./world.ts";

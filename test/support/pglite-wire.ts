@@ -5,10 +5,10 @@ import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { inject } from "vitest";
 import { PrismaClient } from "../../src/generated/prisma/client.ts";
-import type { Database } from "../../src/platform/database.ts";
-import { runsLoneStatementsOn } from "../../src/platform/lone-statement.ts";
-import { applyMigrations } from "../../src/platform/migrations.ts";
-import { createPGlite } from "../../src/platform/pglite.ts";
+import type { Database } from "../../src/platform/database/connect.ts";
+import { runsLoneStatementsOn } from "../../src/platform/database/lone-statement.ts";
+import { applyMigrations } from "../../src/platform/database/migrations.ts";
+import { createPGlite } from "../../src/platform/database/pglite.ts";
 import { freshDatabase } from "./database.ts";
 
 /**

@@ -1,7 +1,7 @@
 import pg from "pg";
 import { afterAll, beforeAll } from "vitest";
 import { type App, createApp } from "../../src/app.ts";
-import { type Database, openDatabase } from "../../src/platform/database.ts";
+import { type Database, openDatabase } from "../../src/platform/database/connect.ts";
 import { type GatewayStorage, postgresStorage } from "./storage.ts";
 import { startTcpProxy, type TcpProxy } from "./tcp-proxy.ts";
 import { buildWorld, type World } from "./world.ts";

@@ -1,6 +1,6 @@
 import net from "node:net";
 import pg from "pg";
-import { APPLICATION_NAME } from "../../src/platform/database.ts";
+import { APPLICATION_NAME } from "../../src/platform/database/connect.ts";
 import type { GatewayStorage } from "./storage.ts";
 import { sleep } from "./ws.ts";
 import { buildWorld } from "./world.ts";

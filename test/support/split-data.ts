@@ -1,6 +1,6 @@
 import { newTokenKey, tokenDigest } from "../../src/auth/secrets.ts";
 import type { EventScopeType, Prisma } from "../../src/generated/prisma/client.ts";
-import type { Db } from "../../src/platform/database.ts";
+import type { Db } from "../../src/platform/database/connect.ts";
 import { toHex } from "../../src/platform/ids.ts";
 import { parsePublicKey, sha512Fingerprint } from "../../src/ssh-keys/openssh.ts";
 import type { TestApp } from "./app.ts";

@@ -1,4 +1,4 @@
-import { backgroundWork } from "../../src/platform/tallies.ts";
+import { backgroundWork } from "../../src/platform/database/tallies.ts";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { PGlite, type Transaction } from "@electric-sql/pglite";
 import pg from "pg";

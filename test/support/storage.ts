@@ -4,9 +4,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { MIGRATIONS_DIR } from "../../src/app.ts";
-import { type Database, openDatabase } from "../../src/platform/database.ts";
+import { type Database, openDatabase } from "../../src/platform/database/connect.ts";
 import { DEFAULT_STATEMENT_TIMEOUT_MS } from "./database.ts";
-import { applyMigrations } from "../../src/platform/migrations.ts";
+import { applyMigrations } from "../../src/platform/database/migrations.ts";
 
 /** Where gateway processes started by a test keep their data, and how the test itself reaches it. */
 export interface GatewayStorage {

@@ -1,5 +1,5 @@
 import { newTokenKey, tokenDigest } from "../../src/auth/secrets.ts";
-import type { Db } from "../../src/platform/database.ts";
+import type { Db } from "../../src/platform/database/connect.ts";
 import type { OfferingUserState } from "../../src/generated/prisma/client.ts";
 import { toHex } from "../../src/platform/ids.ts";
 

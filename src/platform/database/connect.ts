@@ -1,0 +1,203 @@
+import fs from "node:fs";
+import path from "node:path";
+import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
+import { type Prisma, PrismaClient } from "../../generated/prisma/client.ts";
+import { lockDataDir } from "./data-dir-lock.ts";
+import { runsLoneStatementsOn } from "./lone-statement.ts";
+import type { SqlExecutor } from "./migrations.ts";
+
+export type Db = PrismaClient;
+
+/** Errors without the call site's code frame: clients never see them, and building one costs CPU on every failure. */
+const ERROR_FORMAT = "minimal";
+
+/** Connections of the pool by state, for the metrics; `waiting` counts queries queued for a connection. */
+export interface PoolUsage {
+  total: number;
+  idle?: number;
+  waiting?: number;
+}
+
+export interface Database {
+  prisma: PrismaClient;
+  /** Raw SQL access for the migration runner and health checks. */
+  sql: SqlExecutor;
+  kind: "pglite" | "postgresql";
+  poolUsage(): PoolUsage;
+  /** PostgreSQL only: cancels what the backend with this pid is running, over a connection of its own (the pool may be full). */
+  cancelBackend?(pid: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  databaseUrl?: string;
+  /** PGlite data directory; undefined keeps the embedded database in memory (tests). */
+  dataDir?: string;
+  /** An in-memory embedded database starts as this dump (PGlite's `dumpDataDir`) instead of an empty cluster. */
+  pgliteDump?: Blob;
+  /** PostgreSQL only: connections of the pool (default 10). */
+  poolSize?: number;
+  /** PostgreSQL only: the server cancels a statement running longer than this (SQLSTATE 57014); 0 or unset: no limit. */
+  statementTimeoutMs?: number;
+  /** How long one transaction may last (default 15 s), whatever the statement timeout; see `transactionLimitOf`. */
+  transactionTimeoutMs?: number;
+  /**
+   * PostgreSQL only: an idle pooled connection broke (server restart, terminated backend). The pool drops it and
+   * opens another when needed; without a listener node-postgres would crash the process.
+   */
+  onIdleConnectionError?: (error: Error) => void;
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  const database = options.databaseUrl ? await openPostgres(options.databaseUrl, options) : await openPglite(options.dataDir, options.pgliteDump);
+  const timeoutMs = options.transactionTimeoutMs ?? DEFAULT_TRANSACTION_TIMEOUT_MS;
+  const cancel = database.cancelBackend;
+  const statementTimeoutMs = options.statementTimeoutMs ?? 0;
+  transactionLimits.set(database.prisma, {
+    timeoutMs,
+    // The embedded database has one connection: nothing another transaction holds can block this one.
+    arm: cancel ? (tx) => armDeadline(tx, timeoutMs, cancel) : async () => UNARMED,
+    statementsBounded: !cancel || (statementTimeoutMs > 0 && statementTimeoutMs <= timeoutMs),
+  });
+  return database;
+}
+
+export const DEFAULT_TRANSACTION_TIMEOUT_MS = 15_000;
+
+/** A transaction under its deadline: `disarm` before the commit. */
+export interface ArmedTransaction {
+  /** PostgreSQL: the backend running the transaction (what the deadline cancels). */
+  backendPid?: number;
+  disarm(): void;
+}
+
+const UNARMED: ArmedTransaction = { disarm: () => {} };
+
+/** How a database bounds its transactions: `arm` runs first in each. */
+export interface TransactionLimit {
+  timeoutMs: number;
+  arm(tx: Prisma.TransactionClient): Promise<ArmedTransaction>;
+  /**
+   * Whether a statement run outside a transaction ends within the same deadline by itself: the statement timeout is
+   * on and no longer (or the embedded database, whose one connection nothing else holds).
+   */
+  statementsBounded: boolean;
+}
+
+const transactionLimits = new WeakMap<PrismaClient, TransactionLimit>();
+
+export const transactionLimitOf = (db: PrismaClient): TransactionLimit =>
+  transactionLimits.get(db) ?? { timeoutMs: DEFAULT_TRANSACTION_TIMEOUT_MS, arm: async () => UNARMED, statementsBounded: false };
+
+/**
+ * Prisma's transaction timeout refuses the next statement but cannot stop the one running, and a statement waiting
+ * for a row lock waits as long as the lock is held (or the statement timeout, which may be off). So at the deadline
+ * the transaction's backend is cancelled (SQLSTATE 57014): the statement fails, the transaction rolls back, and the
+ * client gets its 503 on time. Costs one round trip per transaction (the backend's pid).
+ */
+async function armDeadline(tx: Prisma.TransactionClient, timeoutMs: number, cancel: (pid: number) => Promise<void>): Promise<ArmedTransaction> {
+  const [{ pid }] = await tx.$queryRaw<Array<{ pid: number }>>`SELECT pg_backend_pid() AS pid`;
+  let done = false;
+  const timer = setTimeout(() => {
+    if (!done) void cancel(pid).catch(() => {});
+  }, timeoutMs);
+  return {
+    backendPid: pid,
+    disarm: () => {
+      done = true;
+      clearTimeout(timer);
+    },
+  };
+}
+
+async function openPglite(dataDir: string | undefined, dump: Blob | undefined): Promise<Database> {
+  const directory = dataDir ? path.resolve(dataDir) : undefined;
+  if (directory) fs.mkdirSync(path.dirname(directory), { recursive: true });
+  // Loaded only here: PGlite and its adapter cost ~200 MB a server on PostgreSQL never uses.
+  const [{ createPGlite }, { PrismaPGlite }] = await Promise.all([import("./pglite.ts"), import("pglite-prisma-adapter")]);
+  const unlock = directory ? lockDataDir(directory) : () => {};
+  const pglite = createPGlite(directory ? { dataDir: directory } : dump ? { loadDataDir: dump } : {});
+  try {
+    await pglite.waitReady;
+  } catch (error) {
+    unlock();
+    throw error;
+  }
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite), errorFormat: ERROR_FORMAT });
+  return {
+    prisma,
+    kind: "pglite",
+    poolUsage: () => ({ total: 1 }),
+    sql: {
+      query: async (text, params) => ({ rows: (await pglite.query(text, params)).rows as never[] }),
+      exec: async (text) => void (await pglite.exec(text)),
+    },
+    close: async () => {
+      await prisma.$disconnect();
+      await pglite.close();
+      unlock();
+    },
+  };
+}
+
+/** How the gateway's connections show in pg_stat_activity (an `application_name` in DATABASE_URL wins). */
+export const APPLICATION_NAME = "marketplace-gateway";
+
+async function openPostgres(
+  connectionString: string,
+  { poolSize = 10, statementTimeoutMs = 0, onIdleConnectionError = () => {} }: DatabaseOptions,
+): Promise<Database> {
+  const pool = new pg.Pool({
+    connectionString,
+    max: poolSize,
+    application_name: APPLICATION_NAME,
+    ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs } : {}),
+  });
+  pool.on("error", onIdleConnectionError);
+  // pg-pool takes a client's error listener off before handing it out; an error read in the same chunk as the answer that
+  // released it would otherwise throw before its next user listens. Its query and the pool still see the error.
+  pool.on("connect", (client) => client.on("error", () => {}));
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool), errorFormat: ERROR_FORMAT });
+  runsLoneStatementsOn(prisma, pool);
+  return {
+    prisma,
+    kind: "postgresql",
+    poolUsage: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    cancelBackend: async (pid) => {
+      const client = new pg.Client({ connectionString, application_name: APPLICATION_NAME });
+      client.on("error", () => {});
+      try {
+        await client.connect();
+        await client.query("SELECT pg_cancel_backend($1)", [pid]);
+      } finally {
+        await client.end().catch(() => {});
+      }
+    },
+    sql: {
+      query: async (text, params) => ({ rows: (await pool.query(text, params as unknown[])).rows }),
+      exec: (text) => withoutStatementTimeout(pool, text),
+    },
+    close: async () => {
+      await prisma.$disconnect();
+      await pool.end();
+    },
+  };
+}
+
+/** Runs a script (a migration) on one connection with the statement timeout lifted: a migration may take longer than a request. */
+async function withoutStatementTimeout(pool: pg.Pool, script: string): Promise<void> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    await client.query("SET statement_timeout = 0");
+    await client.query(script);
+    await client.query("RESET statement_timeout");
+  } catch (error) {
+    broken = error as Error;
+    throw error;
+  } finally {
+    // A connection that failed midway may still carry the lifted timeout: drop it rather than return it to the pool.
+    client.release(broken);
+  }
+}

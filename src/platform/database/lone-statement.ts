@@ -1,0 +1,111 @@
+import pg from "pg";
+import { Prisma, type PrismaClient } from "../../generated/prisma/client.ts";
+import { writesStopped, type Writes } from "./write-gate.ts";
+
+declare module "pg" {
+  interface ClientBase {
+    /** The backend's pid, from the server's BackendKeyData (node-postgres sets it; its types omit it). */
+    readonly processID: number | null;
+  }
+}
+
+/** The pool under a PostgreSQL client, for statements that commit alone. */
+const pools = new WeakMap<object, pg.Pool>();
+
+export const runsLoneStatementsOn = (prisma: PrismaClient, pool: pg.Pool) => void pools.set(prisma, pool);
+
+/**
+ * Values as Prisma's raw queries read them where node-postgres reads them otherwise: `date` and `timestamp` in UTC
+ * (not local time), `bigint` as BigInt and `numeric` as Decimal (not text).
+ */
+const AS_PRISMA_READS: Record<number, (text: string) => unknown> = {
+  1082: (text) => new Date(`${text}T00:00:00Z`), // date
+  1114: (text) => new Date(`${text.replace(" ", "T")}Z`), // timestamp without time zone
+  20: (text) => BigInt(text), // bigint
+  1700: (text) => new Prisma.Decimal(text), // numeric
+};
+
+const parsers: pg.CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: "text" | "binary") => AS_PRISMA_READS[oid] ?? pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig["getTypeParser"],
+};
+
+/** As Prisma sends a date: in UTC, whatever the process's time zone (node-postgres would send local time); a BigInt as its text. */
+const valueOf = (value: unknown) => (value instanceof Date ? value.toISOString() : typeof value === "bigint" ? value.toString() : value);
+
+/**
+ * Runs `statement` and answers its rows. On PostgreSQL, when `db` is the client itself (no transaction: the statement
+ * commits alone), it goes to the pool straight, without Prisma's raw-query pipeline, which costs about as much CPU as
+ * the driver's own work; inside a transaction, and on the embedded database (one connection that Prisma's transactions
+ * hold), through Prisma. Either way the rows are the same.
+ */
+export async function runStatement<Row>(db: PrismaClient | Prisma.TransactionClient, statement: Prisma.Sql): Promise<Row[]> {
+  const pool = pools.get(db);
+  if (!pool) return db.$queryRaw<Row[]>(statement);
+  return runOnPool<Row>(pool, statement.text, statement.values);
+}
+
+/** runStatement for a statement written as text with its parameters ($1, $2, …). */
+export async function runText<Row>(db: PrismaClient | Prisma.TransactionClient, text: string, values: unknown[]): Promise<Row[]> {
+  const pool = pools.get(db);
+  if (!pool) return db.$queryRawUnsafe<Row[]>(text, ...values);
+  return runOnPool<Row>(pool, text, values);
+}
+
+/**
+ * runStatement for a statement that writes. When it commits alone (on the pool) it is a write of `writes`' own, so that
+ * a shutdown can stop it: refused once writes are stopped, and cancelled while it runs (a statement waiting for a row
+ * lock fails, so it never commits). Inside a transaction the transaction is the write (see `transact`).
+ */
+export async function runWrite<Row>(db: PrismaClient | Prisma.TransactionClient, statement: Prisma.Sql, writes: Writes): Promise<Row[]> {
+  const write = writes.begin();
+  try {
+    const pool = pools.get(db);
+    if (!pool) return await db.$queryRaw<Row[]>(statement);
+    const client = await pool.connect();
+    let failure: Error | undefined;
+    try {
+      write.runsOn(client.processID ?? undefined);
+      const result = await client.query<Row & pg.QueryResultRow>({ text: statement.text, values: statement.values.map(valueOf), types: parsers });
+      return result.rows;
+    } catch (error) {
+      failure = error as Error;
+      throw write.stopped && sqlStateOf(error) === QUERY_CANCELED ? writesStopped() : error;
+    } finally {
+      // A connection whose backend was cancelled may get a cancel late, during its next user's statement: drop it.
+      client.release(write.stopped || failure);
+    }
+  } finally {
+    write.end();
+  }
+}
+
+const QUERY_CANCELED = "57014";
+const sqlStateOf = (error: unknown) => (error instanceof pg.DatabaseError ? error.code : undefined);
+
+async function runOnPool<Row>(pool: pg.Pool, text: string, values: unknown[]): Promise<Row[]> {
+  const result = await pool.query<Row & pg.QueryResultRow>({ text, values: values.map(valueOf), types: parsers });
+  return result.rows;
+}
+
+/**
+ * Runs a maintenance statement (a tally fold) with `timeoutMs` to finish, whatever requests' statement timeout: on
+ * PostgreSQL in a transaction of its own with the timeout set for it alone; on the embedded database (no timeout) as it
+ * is. Answers how many rows it changed.
+ */
+export async function runMaintenance(db: PrismaClient, text: string, values: unknown[], timeoutMs: number): Promise<number> {
+  const pool = pools.get(db);
+  if (!pool) return db.$executeRawUnsafe(text, ...values);
+  const client = await pool.connect();
+  try {
+    await client.query("BEGIN");
+    await client.query(`SET LOCAL statement_timeout = ${Math.max(0, Math.floor(timeoutMs))}`);
+    const result = await client.query({ text, values: values.map(valueOf) });
+    await client.query("COMMIT");
+    return result.rowCount ?? 0;
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}
