@@ -1,7 +1,7 @@
 import { performance } from "node:perf_hooks";
 import pg from "pg";
 import { unfoldedRowsSql } from "../src/platform/database/tallies.ts";
-import { TALLY_TABLES } from "../src/tally-tables.ts";
+import { TALLY_TABLES } from "../src/modules.ts";
 import { type ScaleData, type ScaleSize, seedScaleData } from "../test/support/scale-data.ts";
 import { percentile } from "./load.ts";
 import { scaleRequests } from "./scale-requests.ts";

@@ -5,7 +5,7 @@ import { Hono } from "hono";
 import type { DestinationStream } from "pino";
 import { mountRest } from "../rest-adapter/app.ts";
 import { type AppDeps, buildContext } from "./context.ts";
-import { REST_API } from "./modules.ts";
+import { REST_API, TALLY_TABLES } from "./modules.ts";
 import { internalSchema } from "./schema.ts";
 import { type Config, loadConfig } from "./platform/settings/config.ts";
 import { type Database, openDatabase } from "./platform/database/connect.ts";
@@ -37,7 +37,6 @@ import { mountLanding } from "./server/landing.ts";
 import { mountDashboard } from "./dashboard/serve.ts";
 import { agentsHearOf, followForAgents } from "./event-subscriptions/fan-out.ts";
 import { foldTalliesEvery } from "./platform/database/tallies.ts";
-import { TALLY_TABLES } from "./tally-tables.ts";
 
 /** How often the tallies written since the last fold are folded (one row per key: offering and state, event type). */
 const TALLY_FOLD_MS = 10_000;

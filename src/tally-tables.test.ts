@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../test/support/app.ts";
-import { TALLY_TABLES } from "./tally-tables.ts";
+import { TALLY_TABLES } from "./modules.ts";
 
 /**
  * Every fold deletes the rows it sums: a tally table is vacuumed and analyzed after a fixed number of changes, not

@@ -1,6 +1,6 @@
 import type { Db } from "../../src/platform/database/connect.ts";
 import { totalsSql } from "../../src/platform/database/tallies.ts";
-import { TALLY_TABLES } from "../../src/tally-tables.ts";
+import { TALLY_TABLES } from "../../src/modules.ts";
 import { makeOffering, makeResource, orderIn } from "./order-fixtures.ts";
 import { seedMaintenance } from "./maintenance-fixtures.ts";
 import type { TestApp } from "./app.ts";
