@@ -65,23 +65,14 @@ export const EventSubscriptionQueueRef = builder.prismaNode("EventSubscriptionQu
 });
 
 collectionFields({
-  name: "EventSubscription",
-  contract: EVENT_SUBSCRIPTION_CONTRACT,
-  node: EventSubscriptionRef,
-  list: {
-    field: "eventSubscriptions",
-    description: "The viewer's event subscriptions (staff and support: everyone's)",
-    load: subscriptions.listEventSubscriptions,
-  },
-  record: { field: "eventSubscription", load: subscriptions.getEventSubscription },
+  node: EventSubscriptionRef, contract: EVENT_SUBSCRIPTION_CONTRACT,
+  list: { description: "The viewer's event subscriptions (staff and support: everyone's)", load: subscriptions.listEventSubscriptions },
+  record: subscriptions.getEventSubscription,
 });
 
 collectionFields({
-  name: "EventSubscriptionQueue",
-  contract: EVENT_SUBSCRIPTION_QUEUE_CONTRACT,
-  node: EventSubscriptionQueueRef,
-  list: { field: "eventSubscriptionQueues", load: queues.listEventSubscriptionQueues },
-  record: { field: "eventSubscriptionQueue", load: queues.getEventSubscriptionQueue },
+  node: EventSubscriptionQueueRef, contract: EVENT_SUBSCRIPTION_QUEUE_CONTRACT,
+  list: queues.listEventSubscriptionQueues, record: queues.getEventSubscriptionQueue,
 });
 
 const SubscriptionRegistrationRef = builder.objectRef<{ subscription: { id: string }; created: boolean }>("EventSubscriptionRegistration").implement({

@@ -8,16 +8,9 @@ import { deleted, DeletionRef } from "../graphql/deletion.ts";
 import { CREATES, idInput, objectIdField, ON_OBJECT, resultOr, uuidOf } from "../graphql/mutations.ts";
 
 collectionFields({
-  name: "AdminAnnouncement",
-  contract: announcements.ADMIN_ANNOUNCEMENT_CONTRACT,
-  enums: { AnnouncementType: AnnouncementTypeEnum },
-  node: AdminAnnouncementRef,
-  list: {
-    field: "adminAnnouncements",
-    description: "System notifications, including those kept in step with scheduled maintenance",
-    load: announcements.listAdminAnnouncements,
-  },
-  record: { field: "adminAnnouncement", load: announcements.getAdminAnnouncement },
+  node: AdminAnnouncementRef, contract: announcements.ADMIN_ANNOUNCEMENT_CONTRACT, enums: { AnnouncementType: AnnouncementTypeEnum },
+  list: { description: "System notifications, including those kept in step with scheduled maintenance", load: announcements.listAdminAnnouncements },
+  record: announcements.getAdminAnnouncement,
 });
 
 const CreateInput = builder.inputType("CreateAdminAnnouncementInput", {

@@ -10,14 +10,9 @@ import { rejectBadToken } from "./visibility.ts";
 import { afterArgument, resumable } from "../events/resume.ts";
 
 collectionFields({
-  sameInputsAs: maintenanceAnnouncements,
-  node: PublicMaintenanceAnnouncementRef,
-  list: {
-    field: "publicMaintenanceAnnouncements",
-    description: "Scheduled, in-progress and completed announcements of every provider; no token needed",
-    load: publicView.listPublicMaintenance,
-  },
-  record: { field: "publicMaintenanceAnnouncement", load: publicView.getPublicMaintenance },
+  node: PublicMaintenanceAnnouncementRef, sameInputsAs: maintenanceAnnouncements,
+  list: { description: "Scheduled, in-progress and completed announcements of every provider; no token needed", load: publicView.listPublicMaintenance },
+  record: publicView.getPublicMaintenance,
 });
 
 type PublicChange = MaintenanceChangedPayload & { kind: publicView.PublicChangeKind };

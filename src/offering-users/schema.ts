@@ -72,12 +72,8 @@ export const OfferingUserRef = builder.prismaNode("OfferingUser", {
 });
 
 export const { Filter: OfferingUserFilterInput } = collectionFields({
-  name: "OfferingUser",
-  contract: OFFERING_USER_CONTRACT,
+  node: OfferingUserRef, contract: OFFERING_USER_CONTRACT, list: service.listOfferingUsers, record: service.getOfferingUser,
   enums: { OfferingUserState: OfferingUserStateEnum, OfferingUserRuntimeState: OfferingUserRuntimeStateEnum },
-  node: OfferingUserRef,
-  list: { field: "offeringUsers", load: service.listOfferingUsers },
-  record: { field: "offeringUser", load: service.getOfferingUser },
 });
 
 

@@ -22,12 +22,8 @@ import { afterArgument, resumable } from "../events/resume.ts";
 export { OrderRef, OrderStateEnum, OrderTypeEnum };
 
 collectionFields({
-  name: "Order",
-  contract: ORDER_CONTRACT,
-  enums: { OrderState: OrderStateEnum, OrderType: OrderTypeEnum },
-  node: OrderRef,
-  list: { field: "orders", load: service.listOrders },
-  record: { field: "order", load: service.getOrder },
+  node: OrderRef, contract: ORDER_CONTRACT, enums: { OrderState: OrderStateEnum, OrderType: OrderTypeEnum },
+  list: service.listOrders, record: service.getOrder,
 });
 
 const CreateOrderInput = builder.inputType("CreateOrderInput", {

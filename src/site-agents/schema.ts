@@ -121,13 +121,7 @@ builder.prismaObjectFields("Offering", (t) => ({
   }),
 }));
 
-collectionFields({
-  name: "AgentIdentity",
-  contract: AGENT_IDENTITY_CONTRACT,
-  node: AgentIdentityRef,
-  list: { field: "agentIdentities", load: identities.listAgentIdentities },
-  record: { field: "agentIdentity", load: identities.getAgentIdentity },
-});
+collectionFields({ node: AgentIdentityRef, contract: AGENT_IDENTITY_CONTRACT, list: identities.listAgentIdentities, record: identities.getAgentIdentity });
 
 const IdentityInput = builder.inputType("AgentIdentityInput", {
   fields: (t) => ({

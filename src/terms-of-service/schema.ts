@@ -143,13 +143,7 @@ builder.prismaObjectField("Offering", "hasActiveTos", (t) =>
   }),
 );
 
-collectionFields({
-  name: "TermsOfService",
-  contract: TERMS_CONTRACT,
-  node: TermsRef,
-  list: { field: "offeringTermsOfServices", load: terms.listTerms },
-  record: { field: "offeringTermsOfService", load: terms.getTerms },
-});
+collectionFields({ node: TermsRef, name: "TermsOfService", contract: TERMS_CONTRACT, list: terms.listTerms, record: terms.getTerms });
 
 const TermsInput = builder.inputType("TermsOfServiceInput", {
   fields: (t) => ({

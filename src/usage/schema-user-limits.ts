@@ -36,15 +36,9 @@ export const ComponentUserUsageLimitRef = builder.prismaNode("ComponentUserUsage
 });
 
 collectionFields({
-  name: "ComponentUserUsageLimit",
-  contract: USER_LIMIT_CONTRACT,
-  node: ComponentUserUsageLimitRef,
-  list: {
-    field: "componentUserUsageLimits",
-    description: "Per-user limits of resources the caller may see (provider or consumer side)",
-    load: limits.listUserLimits,
-  },
-  record: { field: "componentUserUsageLimit", load: limits.getUserLimit },
+  node: ComponentUserUsageLimitRef, contract: USER_LIMIT_CONTRACT,
+  list: { description: "Per-user limits of resources the caller may see (provider or consumer side)", load: limits.listUserLimits },
+  record: limits.getUserLimit,
 });
 
 const CreateUserLimitInput = builder.inputType("CreateComponentUserUsageLimitInput", {

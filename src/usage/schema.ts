@@ -103,20 +103,13 @@ export const ComponentUserUsageRef = builder.prismaNode("ComponentUserUsage", {
 });
 
 collectionFields({
-  name: "ComponentUsage",
-  contract: COMPONENT_USAGE_CONTRACT,
-  enums: { MissingUsagePolicy: MissingUsagePolicyEnum },
-  node: ComponentUsageRef,
-  list: { field: "componentUsages", load: service.listComponentUsages },
-  record: { field: "componentUsage", load: service.getComponentUsage },
+  node: ComponentUsageRef, contract: COMPONENT_USAGE_CONTRACT, enums: { MissingUsagePolicy: MissingUsagePolicyEnum },
+  list: service.listComponentUsages, record: service.getComponentUsage,
 });
 
 collectionFields({
-  name: "ComponentUserUsage",
-  contract: COMPONENT_USER_USAGE_CONTRACT,
-  node: ComponentUserUsageRef,
-  list: { field: "componentUserUsages", load: service.listComponentUserUsages },
-  record: { field: "componentUserUsage", load: service.getComponentUserUsage },
+  node: ComponentUserUsageRef, contract: COMPONENT_USER_USAGE_CONTRACT,
+  list: service.listComponentUserUsages, record: service.getComponentUserUsage,
 });
 
 const UsageReportInput = builder.inputType("UsageReportInput", {
