@@ -3,6 +3,7 @@ import { queryFromInfo } from "@pothos/plugin-prisma";
 import type { GraphQLResolveInfo } from "graphql";
 import type { Context } from "../context.ts";
 import type { CollectionContract, FilterValues, OrderValue } from "../collections/contract.ts";
+import type { CollectionName } from "../collections/type-names.ts";
 import type { Page } from "../platform/reads/page-requests.ts";
 import type { Connection } from "../platform/reads/paginate.ts";
 import { builder, nullIfMissing, type Types } from "./builder.ts";
@@ -102,7 +103,7 @@ function recordField<C extends CollectionContract, T, Extra extends InputFieldMa
  * A collection's own filter input and order enum (`<name>Filter`, `<name>Order`; `name` is the node's type name unless
  * given), or those of the collection it is a view of.
  */
-type InputsDeclaration<C extends CollectionContract> = { name?: string; contract: C; enums?: ChoiceEnums } | { sameInputsAs: Inputs<C> };
+type InputsDeclaration<C extends CollectionContract> = { name?: CollectionName; contract: C; enums?: ChoiceEnums } | { sameInputsAs: Inputs<C> };
 
 /** A field of the collection: its loader alone, or its whole spec; `field` names it when the convention does not. */
 type FieldDeclaration<Spec extends { load: unknown }> = Spec["load"] | (Spec & { field?: string });
