@@ -75,12 +75,12 @@ builder.mutationFields((t) => ({
     MAINTENANCE_ACTIONS.map((action) => {
       const rule = MAINTENANCE_TRANSITIONS[action];
       return [
-        rule.effect.mutation,
+        rule.mutation,
         t.prismaField({
           type: "MaintenanceAnnouncement",
           ...resultOr(ON_OBJECT, MaintenanceTransitionError),
           description: `${action}: ${rule.from.join(", ")} → ${rule.to}`,
-          args: { input: t.arg({ type: idInput(rule.effect.mutation), required: true }) },
+          args: { input: t.arg({ type: idInput(rule.mutation), required: true }) },
           resolve: (query, _root, { input }, ctx) => service.transitionMaintenance(ctx, uuidOf("MaintenanceAnnouncement", input.id), action, query),
         }),
       ];

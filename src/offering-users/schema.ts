@@ -14,7 +14,7 @@ import { EventRef } from "../events/schema.ts";
 import { afterArgument, resumable } from "../events/resume.ts";
 import { OFFERING_USER_CONTRACT, OFFERING_USER_RUNTIME_STATES, runtimeStateOf } from "./contract.ts";
 import { OFFERING_USER_STATES, stateLabel } from "./states.ts";
-import { OFFERING_USER_OPERATIONS, OFFERING_USER_TRANSITIONS, OfferingUserTransitionError, transitionMutationName, storesComment } from "./transitions.ts";
+import { OFFERING_USER_OPERATIONS, OFFERING_USER_TRANSITIONS, OfferingUserTransitionError, storesComment } from "./transitions.ts";
 import * as service from "./service.ts";
 import { visibleNode } from "../graphql/nodes.ts";
 import { restPresentation } from "../graphql/sub-graphs.ts";
@@ -79,7 +79,8 @@ export const { Filter: OfferingUserFilterInput } = collectionFields({
 
 const TransitionInputs = Object.fromEntries(
   OFFERING_USER_OPERATIONS.map((operation) => {
-    const name = inputTypeName(transitionMutationName(operation));
+    const { mutation } = OFFERING_USER_TRANSITIONS[operation];
+    const name = inputTypeName(mutation);
     const input = storesComment(operation)
       ? builder.inputType(name, {
           fields: (t) => ({
@@ -88,7 +89,7 @@ const TransitionInputs = Object.fromEntries(
             commentUrl: t.string({ description: "Stored as the service provider's comment URL" }),
           }),
         })
-      : idInput(transitionMutationName(operation));
+      : idInput(mutation);
     return [operation, input];
   }),
 );
@@ -98,7 +99,7 @@ builder.mutationFields((t) =>
     OFFERING_USER_OPERATIONS.map((operation) => {
       const rule = OFFERING_USER_TRANSITIONS[operation];
       return [
-        transitionMutationName(operation),
+        rule.mutation,
         t.prismaField({
           type: "OfferingUser",
           ...resultOr(ON_OBJECT, OfferingUserTransitionError, storesComment(operation) ? [ValidationError] : []),

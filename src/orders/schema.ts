@@ -66,9 +66,9 @@ const takesFields = (effect: OrderEffect) => Boolean(effect.storesError) || effe
 
 /** The input of an order action: the order, and what the action takes besides (see OrderEffect). */
 function actionInput(action: OrderAction) {
-  const effect: OrderEffect = ORDER_TRANSITIONS[action].effect;
-  if (!takesFields(effect)) return idInput(effect.mutation);
-  return builder.inputType(inputTypeName(effect.mutation), {
+  const { mutation, effect }: { mutation: string; effect: OrderEffect } = ORDER_TRANSITIONS[action];
+  if (!takesFields(effect)) return idInput(mutation);
+  return builder.inputType(inputTypeName(mutation), {
     fields: (t) => ({
       id: objectIdField(t),
       ...(effect.storesError ? { errorMessage: t.string(), errorTraceback: t.string() } : {}),
@@ -104,7 +104,7 @@ builder.mutationFields((t) => ({
       const rule = ORDER_TRANSITIONS[action];
       const effect: OrderEffect = rule.effect;
       return [
-        effect.mutation,
+        rule.mutation,
         t.field({
           type: OrderActionResultRef,
           ...resultOr(ON_OBJECT, OrderTransitionError, takesFields(effect) ? [ValidationError] : []),

@@ -1,6 +1,6 @@
 import { transitionErrorOf } from "../platform/errors.ts";
 import type { ResourceState } from "../generated/prisma/client.ts";
-import type { TransitionTable } from "../platform/state-machine.ts";
+import type { ExposedTransition } from "../graphql/transitions.ts";
 
 /** Waldur's display label of each resource state; the API shows labels. */
 export const RESOURCE_STATE_LABELS: Record<ResourceState, string> = {
@@ -24,9 +24,9 @@ const ALL_STATES = Object.keys(RESOURCE_STATE_LABELS) as ResourceState[];
  * OK from any unfinished or failed state, Erred from any state.
  */
 export const RESOURCE_TRANSITIONS = {
-  setAsOk: { from: ["CREATING", "UPDATING", "TERMINATING", "ERRED"], to: "OK" },
-  setAsErred: { from: ALL_STATES, to: "ERRED" },
-} as const satisfies TransitionTable<string, ResourceState>;
+  setAsOk: { mutation: "setResourceAsOk", from: ["CREATING", "UPDATING", "TERMINATING", "ERRED"], to: "OK" },
+  setAsErred: { mutation: "setResourceAsErred", from: ALL_STATES, to: "ERRED" },
+} as const satisfies Record<string, ExposedTransition<ResourceState>>;
 export type ResourceTransition = keyof typeof RESOURCE_TRANSITIONS;
 
 /** How this machine refuses an action from a state its table does not allow. */
