@@ -1,9 +1,9 @@
 import { OFFERING_TRANSITIONS, OfferingTransitionError } from "./transitions.ts";
 import { builder } from "../graphql/builder.ts";
 import { CREATES, idInput, ON_OBJECT, resultOr, uuidOf } from "../graphql/mutations.ts";
-import * as offerings from "./offerings.ts";
-import * as organisations from "./organisations.ts";
-import * as users from "./users.ts";
+import * as offerings from "./service-offerings.ts";
+import * as organisations from "./service-organisations.ts";
+import * as users from "./service-users.ts";
 import { BillingTypeEnum, OfferingStateEnum } from "./schema-types.ts";
 import { transitionFailure } from "../graphql/errors.ts";
 

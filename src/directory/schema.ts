@@ -1,9 +1,9 @@
 import { builder, nullIfMissing } from "../graphql/builder.ts";
 import { collectionFields } from "../graphql/collection-fields.ts";
-import * as offerings from "./offerings.ts";
-import * as organisations from "./organisations.ts";
-import * as plans from "./plans.ts";
-import * as users from "./users.ts";
+import * as offerings from "./service-offerings.ts";
+import * as organisations from "./service-organisations.ts";
+import * as plans from "./service-plans.ts";
+import * as users from "./service-users.ts";
 import { CUSTOMER_CONTRACT } from "./customers-contract.ts";
 import { SERVICE_PROVIDER_CONTRACT } from "./service-providers-contract.ts";
 import { USER_CONTRACT } from "./users-contract.ts";

@@ -9,10 +9,10 @@ import { toHex } from "../platform/ids.ts";
 import { EVENT_SUBSCRIPTION_CONTRACT, EVENT_SUBSCRIPTION_QUEUE_CONTRACT } from "./contract.ts";
 import { subscriptionQueueName, vhostOf } from "./naming.ts";
 import { OBSERVABLE_OBJECT_TYPES } from "./object-types.ts";
-import * as consumerQueues from "./consumer-queues.ts";
-import * as queues from "./queues.ts";
-import * as subscriptions from "./subscriptions.ts";
-import * as sync from "./sync.ts";
+import * as consumerQueues from "./service-consumer-queues.ts";
+import * as queues from "./service-queues.ts";
+import * as subscriptions from "./service.ts";
+import * as sync from "./service-sync.ts";
 import { restPresentation } from "../graphql/sub-graphs.ts";
 
 const ObservableObjectRef = builder.objectRef<{ objectType: string }>("ObservableObject").implement({

@@ -1,7 +1,7 @@
 import { ValidationError } from "../platform/errors.ts";
 import { builder } from "../graphql/builder.ts";
 import { collectionFields } from "../graphql/collection-fields.ts";
-import * as announcements from "./admin-announcements.ts";
+import * as announcements from "./service-admin-announcements.ts";
 import { AnnouncementTypeEnum } from "./schema-types.ts";
 import { AdminAnnouncementRef } from "./schema-admin-announcement-type.ts";
 import { deleted, DeletionRef } from "../graphql/deletion.ts";

@@ -2,7 +2,7 @@ import { ValidationError } from "../platform/errors.ts";
 import { builder } from "../graphql/builder.ts";
 import { collectionFields } from "../graphql/collection-fields.ts";
 import { MAINTENANCE_OFFERING_CONTRACT } from "./contract.ts";
-import * as links from "./offerings.ts";
+import * as links from "./service-offerings.ts";
 import { ImpactLevelEnum, MaintenanceAnnouncementOfferingRef } from "./schema-types.ts";
 import { deleted, DeletionRef } from "../graphql/deletion.ts";
 import { CREATES, idInput, objectIdField, ON_OBJECT, resultOr, uuidOf } from "../graphql/mutations.ts";

@@ -3,7 +3,7 @@ import { collectionFields } from "../graphql/collection-fields.ts";
 import { toHex } from "../platform/ids.ts";
 import type { MaintenanceChangedPayload } from "./maintenance-changed.ts";
 import { PUBLIC_STATES } from "./enums.ts";
-import * as publicView from "./public.ts";
+import * as publicView from "./service-public.ts";
 import { maintenanceAnnouncements } from "./schema.ts";
 import { MaintenanceStateEnum, PublicMaintenanceAnnouncementRef } from "./schema-types.ts";
 import { rejectBadToken } from "./visibility.ts";

@@ -1,5 +1,5 @@
 import { labelledValues } from "../graphql/labelled-values.ts";
-import { createOfferingUser } from "./create.ts";
+import { createOfferingUser } from "./service-create.ts";
 import { ValidationError } from "../platform/errors.ts";
 import { builder } from "../graphql/builder.ts";
 import { collectionFields } from "../graphql/collection-fields.ts";

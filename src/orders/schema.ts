@@ -9,7 +9,7 @@ import type { OrderChangedPayload } from "./order-changed.ts";
 import { argumentFilter } from "../events/change-filters.ts";
 import { subscriberMaySee } from "../events/visibility.ts";
 import { EventRef } from "../events/schema.ts";
-import { createOrder } from "./create.ts";
+import { createOrder } from "./service-create.ts";
 import { ORDER_CONTRACT } from "./contract.ts";
 import { OrderRef, OrderTypeEnum } from "./order-type.ts";
 import { OrderStateEnum } from "../resources/schema.ts";

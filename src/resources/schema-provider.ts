@@ -8,12 +8,12 @@ import { idInput, inputTypeName, objectIdField, ON_OBJECT, resultOr, uuidOf } fr
 import { nestedQuery } from "../graphql/nested-query.ts";
 import { apiUrl } from "../graphql/urls.ts";
 import { toHex } from "../platform/ids.ts";
-import * as backend from "./backend.ts";
+import * as backend from "./service-backend.ts";
 import { OfferingUserStateEnum } from "../offering-users/schema.ts";
 import { stateLabel as offeringUserStateLabel } from "../offering-users/states.ts";
-import { resourceTeam, type TeamMember } from "./team.ts";
-import { setMembershipSyncStatuses } from "./membership-sync.ts";
-import { transitionResource } from "./state-actions.ts";
+import { resourceTeam, type TeamMember } from "./service-team.ts";
+import { setMembershipSyncStatuses } from "./service-membership-sync.ts";
+import { transitionResource } from "./service-state-actions.ts";
 import { ResourceStateEnum } from "./schema.ts";
 import "./schema-derived.ts";
 import { restPresentation } from "../graphql/sub-graphs.ts";

@@ -1,7 +1,7 @@
 import { ValidationError } from "../platform/errors.ts";
 import { builder } from "../graphql/builder.ts";
 import { collectionFields } from "../graphql/collection-fields.ts";
-import * as consents from "./consents.ts";
+import * as consents from "./service-consents.ts";
 import { CONSENT_CONTRACT } from "./contract.ts";
 import { ConsentRef } from "./schema.ts";
 import { idInput, inputTypeName, ON_OBJECT, resultOr, uuidOf } from "../graphql/mutations.ts";

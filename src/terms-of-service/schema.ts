@@ -6,7 +6,7 @@ import { toHex } from "../platform/ids.ts";
 import { ACTIVE_TERMS_SELECT, type ActiveTerms, consentOf, consentStatusOf, consentStatusUnder, hasConsent, requiresReconsent } from "./consent-status.ts";
 import { TERMS_CONTRACT } from "./contract.ts";
 import * as terms from "./service.ts";
-import { getConsent } from "./consents.ts";
+import { getConsent } from "./service-consents.ts";
 import { visibleNode } from "../graphql/nodes.ts";
 import { deleted, DeletionRef } from "../graphql/deletion.ts";
 import { CREATES, idInput, objectIdField, ON_OBJECT, resultOr, uuidOf } from "../graphql/mutations.ts";

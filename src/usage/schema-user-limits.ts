@@ -3,7 +3,7 @@ import { builder } from "../graphql/builder.ts";
 import { collectionFields } from "../graphql/collection-fields.ts";
 import { apiUrl } from "../graphql/urls.ts";
 import { toHex } from "../platform/ids.ts";
-import * as limits from "./user-limits.ts";
+import * as limits from "./service-user-limits.ts";
 import { USER_LIMIT_CONTRACT } from "./user-limits-contract.ts";
 import { visibleNode } from "../graphql/nodes.ts";
 import { deleted, DeletionRef } from "../graphql/deletion.ts";

@@ -5,7 +5,7 @@ import { apiUrl } from "../graphql/urls.ts";
 import { toHex } from "../platform/ids.ts";
 import { dateOnly } from "./amounts.ts";
 import { COMPONENT_USAGE_CONTRACT, COMPONENT_USER_USAGE_CONTRACT, MISSING_USAGE_POLICIES, missingUsagePolicyOf } from "./contract.ts";
-import { setUsage, setUserUsages } from "./report.ts";
+import { setUsage, setUserUsages } from "./service-report.ts";
 import * as service from "./service.ts";
 import { visibleNode } from "../graphql/nodes.ts";
 import { CREATES, inputTypeName, ON_OBJECT, resultOr } from "../graphql/mutations.ts";
