@@ -16,7 +16,7 @@ import { OFFERING_TRANSITIONS } from "../directory/transitions.ts";
 import { MAINTENANCE_TRANSITIONS } from "../maintenance/transitions.ts";
 import { OFFERING_USER_TRANSITIONS } from "../offering-users/transitions.ts";
 import { ORDER_TRANSITIONS } from "../orders/transitions.ts";
-import { RESOURCE_TRANSITIONS } from "../resources/states.ts";
+import { RESOURCE_TRANSITIONS } from "../resources/transitions.ts";
 
 /** The mutations a state machine decides, from the machines' own tables (and deleteOrder, which only some states allow). */
 const STATEFUL_MUTATIONS = [

@@ -1,5 +1,5 @@
 import { transitionFailure } from "../graphql/errors.ts";
-import { RESOURCE_TRANSITIONS, ResourceTransitionError } from "./states.ts";
+import { RESOURCE_TRANSITIONS, ResourceTransitionError } from "./transitions.ts";
 import { ConflictError, ValidationError } from "../platform/errors.ts";
 import type { GraphQLResolveInfo } from "graphql";
 import type { Resource, ResourceState } from "../generated/prisma/client.ts";

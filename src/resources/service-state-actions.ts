@@ -10,7 +10,8 @@ import { reconcileResourceStateChange } from "../offering-users/allocations.ts";
 import { loadForProvider } from "./service-backend.ts";
 import { describeResource, RESOURCE_CORE, recordResourceChange } from "./changes.ts";
 import type { ResourceQuery } from "./service.ts";
-import { RESOURCE_TRANSITIONS, type ResourceTransition, resourceStateLabel, ResourceTransitionError } from "./states.ts";
+import { resourceStateLabel } from "./states.ts";
+import { RESOURCE_TRANSITIONS, type ResourceTransition, ResourceTransitionError } from "./transitions.ts";
 
 export interface ResourceErrorInput {
   errorMessage?: string | null;
