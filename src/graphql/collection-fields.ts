@@ -125,10 +125,9 @@ const inputsOf = <C extends CollectionContract>(declared: InputsDeclaration<C>, 
 const lowerCamel = (typeName: string) => typeName.charAt(0).toLowerCase() + typeName.slice(1);
 const plural = (word: string) => (/[^aeiou]y$/.test(word) ? `${word.slice(0, -1)}ies` : `${word}s`);
 
-/** A field declared by its loader alone or by its whole spec, as the spec and the name it is given. */
-function specOf<Spec extends { load: unknown }>(declared: FieldDeclaration<Spec>, conventionalName: string): Spec & { field: string } {
-  // A declaration is either the loader (a function) or the spec (an object): the spec is the one that is not a function.
-  const spec = (typeof declared === "function" ? { load: declared } : declared) as Spec & { field?: string };
+/** A field declared by its loader alone or by its whole spec, as a spec and the name it is given. */
+function specOf<Spec extends { load: (...args: never[]) => unknown }>(declared: FieldDeclaration<Spec>, conventionalName: string) {
+  const spec: { load: Spec["load"]; field?: string } | (Spec & { field?: string }) = typeof declared === "object" ? declared : { load: declared };
   return { ...spec, field: spec.field ?? conventionalName };
 }
 
