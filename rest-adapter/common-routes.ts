@@ -1,5 +1,6 @@
 import { encodeGlobalID } from "@pothos/plugin-relay";
 import type { CollectionContract } from "../src/collections/contract.ts";
+import type { CollectionName, NodeTypeName } from "../src/collections/type-names.ts";
 import { readFilters, readOrdering } from "./collection-query.ts";
 import { compact } from "./input.ts";
 import type { RestRequest, RouteSpec } from "./route.ts";
@@ -7,10 +8,10 @@ import type { RestRequest, RouteSpec } from "./route.ts";
 export const byUuid = ({ params }: RestRequest) => ({ uuid: params.uuid });
 
 /** The global id of the `typename` object whose uuid the path names, as mutations take it (`input: { id }`). */
-export const pathId = (typename: string, { params }: RestRequest) => encodeGlobalID(typename, params.uuid);
+export const pathId = (typename: NodeTypeName, { params }: RestRequest) => encodeGlobalID(typename, params.uuid);
 
 /** The variables of a mutation that acts on the path's object and takes nothing more: `{ id }`. */
-export const byId = (typename: string) => (request: RestRequest) => ({ id: pathId(typename, request) });
+export const byId = (typename: NodeTypeName) => (request: RestRequest) => ({ id: pathId(typename, request) });
 
 /** `GET <base>/:uuid/`, answered by a query field that takes `uuid` and serialized by `fragment`. */
 export const retrieveRoute = (base: string, summary: string, field: string, fragment: string): RouteSpec => ({
@@ -23,7 +24,7 @@ export const retrieveRoute = (base: string, summary: string, field: string, frag
 });
 
 /** `DELETE <base>/:uuid/` → 204, through a delete mutation of a `typename` object (`input: { id }`, a `Deletion` result). */
-export const deleteRoute = (base: string, summary: string, mutation: string, typename: string): RouteSpec => ({
+export const deleteRoute = (base: string, summary: string, mutation: string, typename: NodeTypeName): RouteSpec => ({
   method: "DELETE",
   path: `${base}/:uuid/`,
   summary,
@@ -36,9 +37,9 @@ export const deleteRoute = (base: string, summary: string, mutation: string, typ
 interface ListRoute {
   path: string;
   summary: string;
-  /** The GraphQL list field and its type name: `offeringUsers` of `OfferingUser` takes `OfferingUserFilter` and `[OfferingUserOrder!]`. */
+  /** The GraphQL list field and its collection's name: `offeringUsers` of `OfferingUser` takes `OfferingUserFilter` and `[OfferingUserOrder!]`. */
   field: string;
-  type: string;
+  type: CollectionName;
   fragment: string;
   contract: CollectionContract;
 }

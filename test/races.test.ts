@@ -4,7 +4,7 @@ import { maintenanceStateLabel } from "../src/maintenance/enums.ts";
 import { seedMaintenance } from "./support/maintenance-fixtures.ts";
 import { MAINTENANCE_TRANSITIONS } from "../src/maintenance/transitions.ts";
 import { OFFERING_USER_STATES, stateLabel } from "../src/offering-users/states.ts";
-import { OFFERING_USER_TRANSITIONS, transitionMutationName } from "../src/offering-users/transitions.ts";
+import { OFFERING_USER_TRANSITIONS } from "../src/offering-users/transitions.ts";
 import { makeOffering, orderIn } from "./support/order-fixtures.ts";
 import { orderStateLabel } from "../src/resources/order-states.ts";
 import { OFFERING_TYPES, ORDER_TRANSITIONS } from "../src/orders/transitions.ts";
@@ -63,7 +63,7 @@ const OFFERING_USERS: Machine = {
   scope: "OFFERING_USER",
   typename: "OfferingUser",
   restPath: (uuid, action) => `/api/marketplace-offering-users/${uuid}/${action}/`,
-  mutation: (action) => `${transitionMutationName(action as never)}(input: { id: $id }) { ... on OfferingUser { uuid } ${failuresOf(transitionMutationName(action as never))} }`,
+  mutation: (action) => `${OFFERING_USER_TRANSITIONS[action as keyof typeof OFFERING_USER_TRANSITIONS].mutation}(input: { id: $id }) { ... on OfferingUser { uuid } ${failuresOf(OFFERING_USER_TRANSITIONS[action as keyof typeof OFFERING_USER_TRANSITIONS].mutation)} }`,
   callers: () => ["providerOwner", "providerManager"],
   conflict: { status: 400, code: "INVALID_TRANSITION" },
   weights: { set_deleted: 0.05 },
@@ -80,7 +80,7 @@ const ORDER_BASE = {
   typename: "Order",
   restPath: (uuid: string, action: string) => `/api/marketplace-orders/${uuid}/${action}/`,
   mutation: (action: string) =>
-    `${ORDER_TRANSITIONS[action as keyof typeof ORDER_TRANSITIONS].effect.mutation}(input: { id: $id }) { ... on OrderActionResult { state } ${failuresOf(ORDER_TRANSITIONS[action as keyof typeof ORDER_TRANSITIONS].effect.mutation)} }`,
+    `${ORDER_TRANSITIONS[action as keyof typeof ORDER_TRANSITIONS].mutation}(input: { id: $id }) { ... on OrderActionResult { state } ${failuresOf(ORDER_TRANSITIONS[action as keyof typeof ORDER_TRANSITIONS].mutation)} }`,
   callers: (action: string): [Persona, Persona] =>
     ORDER_TRANSITIONS[action as keyof typeof ORDER_TRANSITIONS].effect.side === "consumer" ? ["projectAdmin", "projectManager"] : ["providerOwner", "providerManager"],
   conflict: { status: 409, code: "CONFLICT" },
@@ -116,7 +116,7 @@ const MAINTENANCE: Machine = {
   typename: "MaintenanceAnnouncement",
   restPath: (uuid, action) => `/api/maintenance-announcements/${uuid}/${action}/`,
   mutation: (action) =>
-    `${MAINTENANCE_TRANSITIONS[action as keyof typeof MAINTENANCE_TRANSITIONS].effect.mutation}(input: { id: $id }) { ... on MaintenanceAnnouncement { uuid } ${failuresOf(MAINTENANCE_TRANSITIONS[action as keyof typeof MAINTENANCE_TRANSITIONS].effect.mutation)} }`,
+    `${MAINTENANCE_TRANSITIONS[action as keyof typeof MAINTENANCE_TRANSITIONS].mutation}(input: { id: $id }) { ... on MaintenanceAnnouncement { uuid } ${failuresOf(MAINTENANCE_TRANSITIONS[action as keyof typeof MAINTENANCE_TRANSITIONS].mutation)} }`,
   callers: () => ["providerOwner", "providerManager"],
   conflict: { status: 409, code: "CONFLICT" },
   weights: { schedule: 3, unschedule: 3, start_maintenance: 0.5, complete_maintenance: 0.3, cancel_maintenance: 0.1 },

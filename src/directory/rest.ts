@@ -12,6 +12,7 @@ import type { RouteSpec } from "../../rest-adapter/route.ts";
 import { byId, byUuid, listRoute, retrieveRoute } from "../../rest-adapter/common-routes.ts";
 import { OFFERING_CREATE } from "./rest-offering-body.ts";
 import { roleRoutes } from "./rest-roles.ts";
+import { OFFERING_TRANSITIONS } from "./transitions.ts";
 import { type RestSurface, restFragment } from "../../rest-adapter/surface.ts";
 
 const USER_REST_FRAGMENT = restFragment(
@@ -239,7 +240,7 @@ const directoryRoutes: RouteSpec[] = [
     method: "POST",
     path: `${OFFERINGS}/:uuid/activate/`,
     summary: "Activate a Draft or Paused offering",
-    document: `mutation($id: ID!) { activateOffering(input: { id: $id }) { state: stateLabel } }`,
+    document: `mutation($id: ID!) { ${OFFERING_TRANSITIONS.activate.mutation}(input: { id: $id }) { state: stateLabel } }`,
     variables: byId("Offering"),
     kind: "object",
     shape: ({ state }) => ({ detail: "Offering state updated.", state }),

@@ -1,9 +1,9 @@
-import { OfferingTransitionError } from "./offerings.ts";
+import { OFFERING_TRANSITIONS, OfferingTransitionError } from "./transitions.ts";
 import { builder } from "../graphql/builder.ts";
 import { CREATES, idInput, ON_OBJECT, resultOr, uuidOf } from "../graphql/mutations.ts";
-import * as offerings from "./offerings.ts";
-import * as organisations from "./organisations.ts";
-import * as users from "./users.ts";
+import * as offerings from "./service-offerings.ts";
+import * as organisations from "./service-organisations.ts";
+import * as users from "./service-users.ts";
 import { BillingTypeEnum, OfferingStateEnum } from "./schema-types.ts";
 import { transitionFailure } from "../graphql/errors.ts";
 
@@ -68,6 +68,8 @@ const CreateOfferingInput = builder.inputType("CreateOfferingInput", {
 
 transitionFailure(OfferingTransitionError, "Offering", OfferingStateEnum);
 
+const ACTIVATE = OFFERING_TRANSITIONS.activate;
+
 builder.mutationFields((t) => ({
   createUser: t.prismaField({
     type: "User",
@@ -101,11 +103,11 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: CreateOfferingInput, required: true }) },
     resolve: (query, _r, { input }, ctx) => offerings.createOffering(ctx, { ...input, customerUuid: String(input.customerUuid) }, query),
   }),
-  activateOffering: t.prismaField({
+  [ACTIVATE.mutation]: t.prismaField({
     type: "Offering",
     ...resultOr(ON_OBJECT, OfferingTransitionError),
-    description: `activate: ${offerings.OFFERING_TRANSITIONS.activate.from.join(", ")} → ${offerings.OFFERING_TRANSITIONS.activate.to}`,
-    args: { input: t.arg({ type: idInput("activateOffering"), required: true }) },
+    description: `activate: ${ACTIVATE.from.join(", ")} → ${ACTIVATE.to}`,
+    args: { input: t.arg({ type: idInput(ACTIVATE.mutation), required: true }) },
     resolve: (query, _r, { input }, ctx) => offerings.activateOffering(ctx, uuidOf("Offering", input.id), query),
   }),
 }));

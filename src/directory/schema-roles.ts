@@ -3,8 +3,8 @@ import { builder } from "../graphql/builder.ts";
 import { visibleNode } from "../graphql/nodes.ts";
 import { Role } from "../auth/permissions.ts";
 import { toHex } from "../platform/ids.ts";
-import { getRoleGrant } from "./node-lookups.ts";
-import { grantRole, type RoleInput, revokeRole, storedRole } from "./roles.ts";
+import { getRoleGrant } from "./service-node-lookups.ts";
+import { grantRole, type RoleInput, revokeRole, storedRole } from "./service-roles.ts";
 import { ON_OBJECT, resultOr } from "../graphql/mutations.ts";
 import { restPresentation } from "../graphql/sub-graphs.ts";
 

@@ -2,7 +2,7 @@ import type { ScopeType } from "../auth/access.ts";
 import { Permission } from "../auth/permissions.ts";
 import { builder, nodeOrNull } from "../graphql/builder.ts";
 import { toHex } from "../platform/ids.ts";
-import { permissionsOn, providerCustomersWhere, type RoleHeld, rolesHeld } from "./viewer.ts";
+import { permissionsOn, providerCustomersWhere, type RoleHeld, rolesHeld } from "./service-viewer.ts";
 import { RoleEnum, RoleScopeEnum } from "./schema-roles.ts";
 import { findMany } from "../platform/reads/sql/find.ts";
 

@@ -1,9 +1,9 @@
 import { builder, nullIfMissing } from "../graphql/builder.ts";
 import { collectionFields } from "../graphql/collection-fields.ts";
-import * as offerings from "./offerings.ts";
-import * as organisations from "./organisations.ts";
-import * as plans from "./plans.ts";
-import * as users from "./users.ts";
+import * as offerings from "./service-offerings.ts";
+import * as organisations from "./service-organisations.ts";
+import * as plans from "./service-plans.ts";
+import * as users from "./service-users.ts";
 import { CUSTOMER_CONTRACT } from "./customers-contract.ts";
 import { SERVICE_PROVIDER_CONTRACT } from "./service-providers-contract.ts";
 import { USER_CONTRACT } from "./users-contract.ts";
@@ -13,46 +13,17 @@ import { CustomerRef, OfferingRef, OfferingStateEnum, ProjectRef, ServiceProvide
 import "./schema-roles.ts";
 import "./schema-mutations.ts";
 
+collectionFields({ node: UserRef, contract: USER_CONTRACT, list: users.listUsers, record: users.getUser });
+collectionFields({ node: CustomerRef, contract: CUSTOMER_CONTRACT, list: organisations.listCustomers, record: organisations.getCustomer });
+collectionFields({ node: ProjectRef, contract: PROJECT_CONTRACT, list: organisations.listProjects, record: organisations.getProject });
 collectionFields({
-  name: "User",
-  contract: USER_CONTRACT,
-  node: UserRef,
-  list: { field: "users", load: users.listUsers },
-  record: { field: "user", load: users.getUser },
+  node: ServiceProviderRef, contract: SERVICE_PROVIDER_CONTRACT,
+  list: organisations.listServiceProviders, record: offerings.getServiceProvider,
 });
 
 collectionFields({
-  name: "Customer",
-  contract: CUSTOMER_CONTRACT,
-  node: CustomerRef,
-  list: { field: "customers", load: organisations.listCustomers },
-  record: { field: "customer", load: organisations.getCustomer },
-});
-
-collectionFields({
-  name: "Project",
-  contract: PROJECT_CONTRACT,
-  node: ProjectRef,
-  list: { field: "projects", load: organisations.listProjects },
-  record: { field: "project", load: organisations.getProject },
-});
-
-collectionFields({
-  name: "ServiceProvider",
-  contract: SERVICE_PROVIDER_CONTRACT,
-  node: ServiceProviderRef,
-  list: { field: "serviceProviders", load: organisations.listServiceProviders },
-  record: { field: "serviceProvider", load: offerings.getServiceProvider },
-});
-
-collectionFields({
-  name: "Offering",
-  contract: OFFERING_CONTRACT,
-  enums: { OfferingState: OfferingStateEnum },
-  node: OfferingRef,
-  list: { field: "offerings", load: offerings.listOfferings },
+  node: OfferingRef, contract: OFFERING_CONTRACT, enums: { OfferingState: OfferingStateEnum }, list: offerings.listOfferings,
   record: {
-    field: "offering",
     description: "With `filter`, found only if it passes those filters too (as Waldur's offering actions filter it)",
     filtered: true,
     load: (ctx, uuid, query, { filter }) => offerings.getOffering(ctx, uuid, query, filter),

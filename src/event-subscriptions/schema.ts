@@ -9,10 +9,10 @@ import { toHex } from "../platform/ids.ts";
 import { EVENT_SUBSCRIPTION_CONTRACT, EVENT_SUBSCRIPTION_QUEUE_CONTRACT } from "./contract.ts";
 import { subscriptionQueueName, vhostOf } from "./naming.ts";
 import { OBSERVABLE_OBJECT_TYPES } from "./object-types.ts";
-import * as consumerQueues from "./consumer-queues.ts";
-import * as queues from "./queues.ts";
-import * as subscriptions from "./subscriptions.ts";
-import * as sync from "./sync.ts";
+import * as consumerQueues from "./service-consumer-queues.ts";
+import * as queues from "./service-queues.ts";
+import * as subscriptions from "./service.ts";
+import * as sync from "./service-sync.ts";
 import { restPresentation } from "../graphql/sub-graphs.ts";
 
 const ObservableObjectRef = builder.objectRef<{ objectType: string }>("ObservableObject").implement({
@@ -65,23 +65,14 @@ export const EventSubscriptionQueueRef = builder.prismaNode("EventSubscriptionQu
 });
 
 collectionFields({
-  name: "EventSubscription",
-  contract: EVENT_SUBSCRIPTION_CONTRACT,
-  node: EventSubscriptionRef,
-  list: {
-    field: "eventSubscriptions",
-    description: "The viewer's event subscriptions (staff and support: everyone's)",
-    load: subscriptions.listEventSubscriptions,
-  },
-  record: { field: "eventSubscription", load: subscriptions.getEventSubscription },
+  node: EventSubscriptionRef, contract: EVENT_SUBSCRIPTION_CONTRACT,
+  list: { description: "The viewer's event subscriptions (staff and support: everyone's)", load: subscriptions.listEventSubscriptions },
+  record: subscriptions.getEventSubscription,
 });
 
 collectionFields({
-  name: "EventSubscriptionQueue",
-  contract: EVENT_SUBSCRIPTION_QUEUE_CONTRACT,
-  node: EventSubscriptionQueueRef,
-  list: { field: "eventSubscriptionQueues", load: queues.listEventSubscriptionQueues },
-  record: { field: "eventSubscriptionQueue", load: queues.getEventSubscriptionQueue },
+  node: EventSubscriptionQueueRef, contract: EVENT_SUBSCRIPTION_QUEUE_CONTRACT,
+  list: queues.listEventSubscriptionQueues, record: queues.getEventSubscriptionQueue,
 });
 
 const SubscriptionRegistrationRef = builder.objectRef<{ subscription: { id: string }; created: boolean }>("EventSubscriptionRegistration").implement({

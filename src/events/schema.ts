@@ -71,15 +71,9 @@ function subjectOf(scopes: ReadonlyArray<{ scopeType: EventScopeType; scopeId: s
 }
 
 const { Filter: EventFilterInput } = collectionFields({
-  name: "Event",
-  contract: EVENT_CONTRACT,
-  node: EventRef,
-  list: {
-    field: "events",
-    oneOrder: true,
-    load: (ctx, { orderBy, ...request }, query) => service.listEvents(ctx, { ...request, orderBy: orderBy?.[0] }, query),
-  },
-  record: { field: "event", description: "One event by its integer id or its uuid", key: "id", load: service.getEvent },
+  node: EventRef, contract: EVENT_CONTRACT,
+  list: { oneOrder: true, load: (ctx, { orderBy, ...request }, query) => service.listEvents(ctx, { ...request, orderBy: orderBy?.[0] }, query) },
+  record: { description: "One event by its integer id or its uuid", key: "id", load: service.getEvent },
 });
 
 export async function canSeeEvent(ctx: Context, id: number) {

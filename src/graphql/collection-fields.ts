@@ -3,6 +3,7 @@ import { queryFromInfo } from "@pothos/plugin-prisma";
 import type { GraphQLResolveInfo } from "graphql";
 import type { Context } from "../context.ts";
 import type { CollectionContract, FilterValues, OrderValue } from "../collections/contract.ts";
+import type { CollectionName } from "../collections/type-names.ts";
 import type { Page } from "../platform/reads/page-requests.ts";
 import type { Connection } from "../platform/reads/paginate.ts";
 import { builder, nullIfMissing, type Types } from "./builder.ts";
@@ -98,18 +99,37 @@ function recordField<C extends CollectionContract, T, Extra extends InputFieldMa
   });
 }
 
-/** A collection's own filter input and order enum (`<name>Filter`, `<name>Order`), or those of the collection it is a view of. */
-type InputsDeclaration<C extends CollectionContract> = { name: string; contract: C; enums?: ChoiceEnums } | { sameInputsAs: Inputs<C> };
+/**
+ * A collection's own filter input and order enum (`<name>Filter`, `<name>Order`; `name` is the node's type name unless
+ * given), or those of the collection it is a view of.
+ */
+type InputsDeclaration<C extends CollectionContract> = { name?: CollectionName; contract: C; enums?: ChoiceEnums } | { sameInputsAs: Inputs<C> };
+
+/** A field of the collection: its loader alone, or its whole spec; `field` names it when the convention does not. */
+type FieldDeclaration<Spec extends { load: unknown }> = Spec["load"] | (Spec & { field?: string });
 
 export type CollectionDeclaration<C extends CollectionContract, T, ListExtra extends InputFieldMap, RecordExtra extends InputFieldMap> = InputsDeclaration<C> & {
-  /** Its type names the connection: `<node>Connection`, `<node>Edge`. */
+  /** Its type names the connection (`<node>Connection`, `<node>Edge`) and, by default, the inputs and the fields. */
   node: ObjectRef<Types, T>;
-  list: ListFieldSpec<C, T, ListExtra> & { field: string };
-  record?: RecordFieldSpec<C, T, RecordExtra> & { field: string };
+  /** The list field, `<node>s` in lowerCamel case unless named. */
+  list: FieldDeclaration<ListFieldSpec<C, T, ListExtra>>;
+  /** The record field, `<node>` in lowerCamel case unless named. */
+  record?: FieldDeclaration<RecordFieldSpec<C, T, RecordExtra>>;
 };
 
-const inputsOf = <C extends CollectionContract>(declared: InputsDeclaration<C>): Inputs<C> =>
-  "sameInputsAs" in declared ? declared.sameInputsAs : { contract: declared.contract, ...collectionInputs(declared.name, declared.contract, declared.enums) };
+const inputsOf = <C extends CollectionContract>(declared: InputsDeclaration<C>, node: ObjectRef<Types, unknown>): Inputs<C> =>
+  "sameInputsAs" in declared
+    ? declared.sameInputsAs
+    : { contract: declared.contract, ...collectionInputs(declared.name ?? node.name, declared.contract, declared.enums) };
+
+const lowerCamel = (typeName: string) => typeName.charAt(0).toLowerCase() + typeName.slice(1);
+const plural = (word: string) => (/[^aeiou]y$/.test(word) ? `${word.slice(0, -1)}ies` : `${word}s`);
+
+/** A field declared by its loader alone or by its whole spec, as a spec and the name it is given. */
+function specOf<Spec extends { load: (...args: never[]) => unknown }>(declared: FieldDeclaration<Spec>, conventionalName: string) {
+  const spec: { load: Spec["load"]; field?: string } | (Spec & { field?: string }) = typeof declared === "object" ? declared : { load: declared };
+  return { ...spec, field: spec.field ?? conventionalName };
+}
 
 /**
  * A collection's GraphQL surface from one declaration: its filter input and order enum (from the contract), its
@@ -119,8 +139,10 @@ const inputsOf = <C extends CollectionContract>(declared: InputsDeclaration<C>):
 export function collectionFields<C extends CollectionContract, T, ListExtra extends InputFieldMap = {}, RecordExtra extends InputFieldMap = {}>(
   declaration: CollectionDeclaration<C, T, ListExtra, RecordExtra>,
 ) {
-  const { node, list, record } = declaration;
-  const refs: CollectionRefs<C, T> = { ...inputsOf(declaration), Connection: connectionType(node.name, node), node };
+  const { node } = declaration;
+  const refs: CollectionRefs<C, T> = { ...inputsOf(declaration, node), Connection: connectionType(node.name, node), node };
+  const list = specOf<ListFieldSpec<C, T, ListExtra>>(declaration.list, plural(lowerCamel(node.name)));
+  const record = declaration.record && specOf<RecordFieldSpec<C, T, RecordExtra>>(declaration.record, lowerCamel(node.name));
   builder.queryFields((t) => ({
     [list.field]: listField(t, refs, list),
     ...(record ? { [record.field]: recordField(t, refs, record) } : {}),

@@ -1,9 +1,10 @@
 import { encodeGlobalID } from "@pothos/plugin-relay";
 import { toHex } from "../platform/ids.ts";
+import type { NodeTypeName } from "../collections/type-names.ts";
 import { builder } from "./builder.ts";
 
 interface Deleted {
-  typename: string;
+  typename: NodeTypeName;
   uuid: string;
 }
 
@@ -17,4 +18,4 @@ export const DeletionRef = builder.objectRef<Deleted>("Deletion").implement({
 });
 
 /** The deletion of the `typename` object whose uuid is `uuid` (either form). */
-export const deleted = (typename: string, uuid: string): Deleted => ({ typename, uuid });
+export const deleted = (typename: NodeTypeName, uuid: string): Deleted => ({ typename, uuid });

@@ -1,6 +1,7 @@
 import { decodeGlobalID } from "@pothos/plugin-relay";
 import { type DomainError, notFound, NotFoundError, PermissionDeniedError, ValidationError } from "../platform/errors.ts";
 import { parseUuid } from "../platform/ids.ts";
+import type { NodeTypeName } from "../collections/type-names.ts";
 import { builder, type Types } from "./builder.ts";
 
 /** Every mutation takes one `input: <Mutation>Input!`. */
@@ -18,7 +19,7 @@ export const idInput = (mutation: string) =>
  * The uuid of the `typename` object that global id `id` names. An id that is malformed, names another type or
  * names nothing the viewer may see is one and the same NOT_FOUND: the caller learns nothing from which it was.
  */
-export function uuidOf(typename: string, id: string | number): string {
+export function uuidOf(typename: NodeTypeName, id: string | number): string {
   const decoded = decodeOrNull(String(id));
   const uuid = decoded?.typename === typename ? parseUuid(decoded.id) : null;
   if (!uuid) throw notFound();

@@ -1,5 +1,6 @@
 import { queryFromInfo } from "@pothos/plugin-prisma";
 import { type GraphQLResolveInfo, Kind, type SelectionSetNode } from "graphql";
+import type { NodeTypeName } from "../collections/type-names.ts";
 
 function selects(info: GraphQLResolveInfo, selectionSet: SelectionSetNode | undefined, field: string): boolean {
   return (selectionSet?.selections ?? []).some((selection) => {
@@ -14,7 +15,7 @@ function selects(info: GraphQLResolveInfo, selectionSet: SelectionSetNode | unde
  * undefined when the client did not ask for it. The service reads it inside its transaction: a read after the commit
  * could fail on a lost connection after the change was made.
  */
-export function nestedQuery(ctx: object, info: GraphQLResolveInfo, typeName: string, field: string) {
+export function nestedQuery(ctx: object, info: GraphQLResolveInfo, typeName: NodeTypeName, field: string) {
   if (!info.fieldNodes.some((node) => selects(info, node.selectionSet, field))) return undefined;
   return queryFromInfo({ context: ctx, info, typeName, path: [field] });
 }

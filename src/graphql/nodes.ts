@@ -1,4 +1,5 @@
 import type { Context } from "../context.ts";
+import type { NodeTypeName } from "../collections/type-names.ts";
 import { tickBatch } from "../platform/database/batch.ts";
 import { notFound } from "../platform/errors.ts";
 import { parseUuid, toHex } from "../platform/ids.ts";
@@ -10,7 +11,7 @@ export type VisibleAmong = (ctx: Context, ids: string[]) => Promise<ReadonlySet<
 
 /** The batch form of a node type's lookup; `type` names the batch within a request. */
 export interface NodeBatch {
-  type: string;
+  type: NodeTypeName;
   visibleAmong: VisibleAmong;
 }
 

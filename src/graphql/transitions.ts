@@ -1,5 +1,14 @@
 import type { EnumRef } from "@pothos/core";
+import type { TransitionRule } from "../platform/state-machine.ts";
 import { builder, type Types } from "./builder.ts";
+
+/**
+ * A transition clients run. Its table entry names the GraphQL mutation that runs it: the mutation field, its input
+ * type and the REST route's document are all named from `mutation`, in every domain alike.
+ */
+export interface ExposedTransition<S extends string, Effect = unknown> extends TransitionRule<S, Effect> {
+  mutation: string;
+}
 
 /** One action a state machine allows from a record's present state. */
 export interface AvailableTransition {
@@ -8,6 +17,14 @@ export interface AvailableTransition {
   to: string;
   permitted: boolean;
 }
+
+/** An action `rule` allows from the record's present state, as `availableTransitions` lists it. */
+export const availableTransition = <S extends string>(operation: string, rule: ExposedTransition<S>, permitted: boolean): AvailableTransition => ({
+  operation,
+  mutation: rule.mutation,
+  to: rule.to,
+  permitted,
+});
 
 const AvailableTransitionInterface = builder.interfaceRef<AvailableTransition>("AvailableTransition").implement({
   description: "An action the record's state allows now, and whether the viewer may run it",

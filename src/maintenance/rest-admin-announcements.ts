@@ -1,4 +1,4 @@
-import { ADMIN_ANNOUNCEMENT_CONTRACT } from "./admin-announcements.ts";
+import { ADMIN_ANNOUNCEMENT_CONTRACT } from "./service-admin-announcements.ts";
 import { ANNOUNCEMENT_TYPE_LABELS } from "./enums.ts";
 import { valuesByLabel } from "../collections/contract.ts";
 import { COLLECTIONS } from "../collections/rest-paths.ts";

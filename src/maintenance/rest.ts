@@ -92,12 +92,12 @@ const updateMaintenance = (method: "PUT" | "PATCH"): RouteSpec => ({
 });
 
 const actions: RouteSpec[] = MAINTENANCE_ACTIONS.map((action) => {
-  const { effect, from, to } = MAINTENANCE_TRANSITIONS[action];
+  const { mutation, effect, from, to } = MAINTENANCE_TRANSITIONS[action];
   return {
     method: "POST",
     path: `${BASE}/:uuid/${action}/`,
     summary: `Maintenance announcement action ${action}: ${from.join(", ")} → ${to}`,
-    document: `mutation($id: ID!) { ${effect.mutation}(input: { id: $id }) { uuid } }`,
+    document: `mutation($id: ID!) { ${mutation}(input: { id: $id }) { uuid } }`,
     variables: byId("MaintenanceAnnouncement"),
     kind: "object",
     shape: () => ({ detail: effect.detail }),

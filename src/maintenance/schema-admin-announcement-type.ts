@@ -3,7 +3,7 @@ import { visibleNode } from "../graphql/nodes.ts";
 import { restPresentation } from "../graphql/sub-graphs.ts";
 import { apiUrl } from "../graphql/urls.ts";
 import { toHex } from "../platform/ids.ts";
-import { getAdminAnnouncement } from "./admin-announcements.ts";
+import { getAdminAnnouncement } from "./service-admin-announcements.ts";
 import { ANNOUNCEMENT_TYPE_LABELS, impactLevelDisplay, impactLevels, maintenanceStateLabel, maintenanceTypes } from "./enums.ts";
 import { AnnouncementTypeEnum, ImpactLevelEnum, MaintenanceStateEnum, MaintenanceTypeEnum, PublicMaintenanceAnnouncementRef } from "./schema-types.ts";
 

@@ -1,23 +1,16 @@
 import { ValidationError } from "../platform/errors.ts";
 import { builder } from "../graphql/builder.ts";
 import { collectionFields } from "../graphql/collection-fields.ts";
-import * as announcements from "./admin-announcements.ts";
+import * as announcements from "./service-admin-announcements.ts";
 import { AnnouncementTypeEnum } from "./schema-types.ts";
 import { AdminAnnouncementRef } from "./schema-admin-announcement-type.ts";
 import { deleted, DeletionRef } from "../graphql/deletion.ts";
 import { CREATES, idInput, objectIdField, ON_OBJECT, resultOr, uuidOf } from "../graphql/mutations.ts";
 
 collectionFields({
-  name: "AdminAnnouncement",
-  contract: announcements.ADMIN_ANNOUNCEMENT_CONTRACT,
-  enums: { AnnouncementType: AnnouncementTypeEnum },
-  node: AdminAnnouncementRef,
-  list: {
-    field: "adminAnnouncements",
-    description: "System notifications, including those kept in step with scheduled maintenance",
-    load: announcements.listAdminAnnouncements,
-  },
-  record: { field: "adminAnnouncement", load: announcements.getAdminAnnouncement },
+  node: AdminAnnouncementRef, contract: announcements.ADMIN_ANNOUNCEMENT_CONTRACT, enums: { AnnouncementType: AnnouncementTypeEnum },
+  list: { description: "System notifications, including those kept in step with scheduled maintenance", load: announcements.listAdminAnnouncements },
+  record: announcements.getAdminAnnouncement,
 });
 
 const CreateInput = builder.inputType("CreateAdminAnnouncementInput", {

@@ -2,17 +2,15 @@ import { ValidationError } from "../platform/errors.ts";
 import { builder } from "../graphql/builder.ts";
 import { collectionFields } from "../graphql/collection-fields.ts";
 import { MAINTENANCE_OFFERING_CONTRACT } from "./contract.ts";
-import * as links from "./offerings.ts";
+import * as links from "./service-offerings.ts";
 import { ImpactLevelEnum, MaintenanceAnnouncementOfferingRef } from "./schema-types.ts";
 import { deleted, DeletionRef } from "../graphql/deletion.ts";
 import { CREATES, idInput, objectIdField, ON_OBJECT, resultOr, uuidOf } from "../graphql/mutations.ts";
 
 collectionFields({
-  name: "MaintenanceAnnouncementOffering",
-  contract: MAINTENANCE_OFFERING_CONTRACT,
-  node: MaintenanceAnnouncementOfferingRef,
-  list: { field: "maintenanceAnnouncementOfferings", description: "Offerings linked to the announcements the caller may see", load: links.listMaintenanceOfferings },
-  record: { field: "maintenanceAnnouncementOffering", load: links.getMaintenanceOffering },
+  node: MaintenanceAnnouncementOfferingRef, contract: MAINTENANCE_OFFERING_CONTRACT,
+  list: { description: "Offerings linked to the announcements the caller may see", load: links.listMaintenanceOfferings },
+  record: links.getMaintenanceOffering,
 });
 
 const CreateLinkInput = builder.inputType("CreateMaintenanceAnnouncementOfferingInput", {

@@ -3,21 +3,16 @@ import { collectionFields } from "../graphql/collection-fields.ts";
 import { toHex } from "../platform/ids.ts";
 import type { MaintenanceChangedPayload } from "./maintenance-changed.ts";
 import { PUBLIC_STATES } from "./enums.ts";
-import * as publicView from "./public.ts";
+import * as publicView from "./service-public.ts";
 import { maintenanceAnnouncements } from "./schema.ts";
 import { MaintenanceStateEnum, PublicMaintenanceAnnouncementRef } from "./schema-types.ts";
 import { rejectBadToken } from "./visibility.ts";
 import { afterArgument, resumable } from "../events/resume.ts";
 
 collectionFields({
-  sameInputsAs: maintenanceAnnouncements,
-  node: PublicMaintenanceAnnouncementRef,
-  list: {
-    field: "publicMaintenanceAnnouncements",
-    description: "Scheduled, in-progress and completed announcements of every provider; no token needed",
-    load: publicView.listPublicMaintenance,
-  },
-  record: { field: "publicMaintenanceAnnouncement", load: publicView.getPublicMaintenance },
+  node: PublicMaintenanceAnnouncementRef, sameInputsAs: maintenanceAnnouncements,
+  list: { description: "Scheduled, in-progress and completed announcements of every provider; no token needed", load: publicView.listPublicMaintenance },
+  record: publicView.getPublicMaintenance,
 });
 
 type PublicChange = MaintenanceChangedPayload & { kind: publicView.PublicChangeKind };

@@ -14,9 +14,9 @@ import {
   maintenanceTypes,
 } from "./enums.ts";
 import { SCHEDULE, TIMING_BUCKETS, TIMING_GRACE_MINUTES, timingBucketLabel, timingOf } from "./timing.ts";
-import { getMaintenanceOffering } from "./offerings.ts";
+import { getMaintenanceOffering } from "./service-offerings.ts";
 import { getMaintenance, visibleMaintenanceIds } from "./service.ts";
-import { getPublicMaintenance } from "./public.ts";
+import { getPublicMaintenance } from "./service-public.ts";
 import { visibleNode } from "../graphql/nodes.ts";
 import { restPresentation } from "../graphql/sub-graphs.ts";
 

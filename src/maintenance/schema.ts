@@ -16,16 +16,10 @@ import { afterArgument, resumable } from "../events/resume.ts";
 
 /** Its filters and orderings are the public list's too (schema-public.ts). */
 export const maintenanceAnnouncements = collectionFields({
-  name: "MaintenanceAnnouncement",
-  contract: MAINTENANCE_CONTRACT,
+  node: MaintenanceAnnouncementRef, contract: MAINTENANCE_CONTRACT,
   enums: { MaintenanceState: MaintenanceStateEnum, MaintenanceType: MaintenanceTypeEnum, TimingBucket: TimingBucketEnum },
-  node: MaintenanceAnnouncementRef,
-  list: {
-    field: "maintenanceAnnouncements",
-    description: "Announcements of the service providers the caller manages (staff and support: all)",
-    load: service.listMaintenance,
-  },
-  record: { field: "maintenanceAnnouncement", load: service.getMaintenance },
+  list: { description: "Announcements of the service providers the caller manages (staff and support: all)", load: service.listMaintenance },
+  record: service.getMaintenance,
 });
 
 const CreateMaintenanceInput = builder.inputType("CreateMaintenanceAnnouncementInput", {
@@ -81,12 +75,12 @@ builder.mutationFields((t) => ({
     MAINTENANCE_ACTIONS.map((action) => {
       const rule = MAINTENANCE_TRANSITIONS[action];
       return [
-        rule.effect.mutation,
+        rule.mutation,
         t.prismaField({
           type: "MaintenanceAnnouncement",
           ...resultOr(ON_OBJECT, MaintenanceTransitionError),
           description: `${action}: ${rule.from.join(", ")} → ${rule.to}`,
-          args: { input: t.arg({ type: idInput(rule.effect.mutation), required: true }) },
+          args: { input: t.arg({ type: idInput(rule.mutation), required: true }) },
           resolve: (query, _root, { input }, ctx) => service.transitionMaintenance(ctx, uuidOf("MaintenanceAnnouncement", input.id), action, query),
         }),
       ];

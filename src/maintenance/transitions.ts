@@ -1,7 +1,7 @@
 import { transitionErrorOf } from "../platform/errors.ts";
 import type { EventType } from "../events/types.ts";
 import type { MaintenanceState } from "../generated/prisma/client.ts";
-import type { TransitionRule } from "../platform/state-machine.ts";
+import type { ExposedTransition } from "../graphql/transitions.ts";
 
 /** What becomes of the linked system announcement (Waldur's manage_maintenance_admin_announcements). */
 export type AnnouncementEffect = "create" | "remove" | "refresh";
@@ -13,35 +13,34 @@ export interface MaintenanceEffect {
   eventType: EventType;
   /** The 200 response body's `detail`. */
   detail: string;
-  /** The GraphQL mutation running this action. */
-  mutation: string;
 }
 
-type Rule = TransitionRule<MaintenanceState, MaintenanceEffect>;
+type Rule = ExposedTransition<MaintenanceState, MaintenanceEffect>;
 
 /** Waldur §4.2: one action per row, POST /api/maintenance-announcements/{uuid}/<action>/. */
 export const MAINTENANCE_TRANSITIONS = {
   schedule: {
+    mutation: "scheduleMaintenance",
     from: ["DRAFT"],
     to: "SCHEDULED",
     effect: {
       announcement: "create",
       eventType: "maintenance_announcement_scheduled",
       detail: "Maintenance announcement has been scheduled",
-      mutation: "scheduleMaintenance",
     },
   },
   unschedule: {
+    mutation: "unscheduleMaintenance",
     from: ["SCHEDULED"],
     to: "DRAFT",
     effect: {
       announcement: "remove",
       eventType: "maintenance_announcement_unscheduled",
       detail: "Maintenance announcement has been unscheduled",
-      mutation: "unscheduleMaintenance",
     },
   },
   start_maintenance: {
+    mutation: "startMaintenance",
     from: ["SCHEDULED"],
     to: "IN_PROGRESS",
     effect: {
@@ -49,10 +48,10 @@ export const MAINTENANCE_TRANSITIONS = {
       announcement: "refresh",
       eventType: "maintenance_announcement_started",
       detail: "Maintenance announcement has been started",
-      mutation: "startMaintenance",
     },
   },
   complete_maintenance: {
+    mutation: "completeMaintenance",
     from: ["IN_PROGRESS"],
     to: "COMPLETED",
     effect: {
@@ -60,17 +59,16 @@ export const MAINTENANCE_TRANSITIONS = {
       announcement: "refresh",
       eventType: "maintenance_announcement_completed",
       detail: "Maintenance announcement has been completed",
-      mutation: "completeMaintenance",
     },
   },
   cancel_maintenance: {
+    mutation: "cancelMaintenance",
     from: ["DRAFT", "SCHEDULED"],
     to: "CANCELLED",
     effect: {
       announcement: "remove",
       eventType: "maintenance_announcement_cancelled",
       detail: "Maintenance announcement has been cancelled",
-      mutation: "cancelMaintenance",
     },
   },
 } as const satisfies Record<string, Rule>;

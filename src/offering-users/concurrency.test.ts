@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
 import { globalId } from "../../test/support/global-ids.ts";
 import { stateFromLabel } from "./states.ts";
-import { type OfferingUserOperation, transitionMutationName } from "./transitions.ts";
+import { OFFERING_USER_TRANSITIONS, type OfferingUserOperation } from "./transitions.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -25,7 +25,7 @@ async function overRest(uuid: string, operation: OfferingUserOperation): Promise
 }
 
 async function overGraphql(uuid: string, operation: OfferingUserOperation): Promise<Outcome> {
-  const name = transitionMutationName(operation);
+  const name = OFFERING_USER_TRANSITIONS[operation].mutation;
   const result = await t.gql(
     `mutation($id: ID!) { ${name}(input: { id: $id }) { ... on OfferingUser { uuid } ... on Error { code } } }`,
     { id: globalId("OfferingUser", uuid) },

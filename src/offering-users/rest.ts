@@ -1,9 +1,5 @@
 import { OFFERING_USER_CONTRACT } from "./contract.ts";
-import {
-  OFFERING_USER_OPERATIONS,
-  storesComment,
-  transitionMutationName,
-} from "./transitions.ts";
+import { OFFERING_USER_OPERATIONS, OFFERING_USER_TRANSITIONS, storesComment } from "./transitions.ts";
 import { COLLECTIONS } from "../collections/rest-paths.ts";
 import { defineBody, link, text, withBody } from "../../rest-adapter/body-contract.ts";
 import type { RouteSpec } from "../../rest-adapter/route.ts";
@@ -58,7 +54,7 @@ const update = (method: "PUT" | "PATCH"): RouteSpec => ({
 });
 
 const transitions = OFFERING_USER_OPERATIONS.map((operation): RouteSpec => {
-  const mutation = transitionMutationName(operation);
+  const { mutation } = OFFERING_USER_TRANSITIONS[operation];
   const route = { method: "POST", path: `${OFFERING_USERS}/:uuid/${operation}/`, summary: `Offering user operation ${operation}`, kind: "empty" } as const;
   if (!storesComment(operation)) return { ...route, document: `mutation($id: ID!) { ${mutation}(input: { id: $id }) { uuid } }`, variables: byId("OfferingUser") };
   return {

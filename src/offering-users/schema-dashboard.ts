@@ -5,7 +5,7 @@ import { OfferingUserTransitionError } from "./transitions.ts";
 import { toHex } from "../platform/ids.ts";
 import type { OfferingUserState } from "../generated/prisma/client.ts";
 import { OfferingUserFilterInput, OfferingUserStateEnum } from "./schema.ts";
-import { availableTransitions, countOfferingUsersByState } from "./state-summary.ts";
+import { availableTransitions, countOfferingUsersByState } from "./service-state-summary.ts";
 
 transitionFailure(OfferingUserTransitionError, "OfferingUser", OfferingUserStateEnum);
 const OfferingUserAvailableTransitionRef = availableTransitionType("OfferingUser", OfferingUserStateEnum);

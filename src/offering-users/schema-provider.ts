@@ -2,7 +2,7 @@ import { builder } from "../graphql/builder.ts";
 import { connectionType, pageArgs, relayConnection } from "../graphql/pagination.ts";
 import { toHex } from "../platform/ids.ts";
 import { restPresentation } from "../graphql/sub-graphs.ts";
-import { attributeConfigUuid, EXPOSED_USER_FIELDS, offeringAccounts, userAttributeConfig, type UserAttributeConfig } from "./provider-views.ts";
+import { attributeConfigUuid, EXPOSED_USER_FIELDS, offeringAccounts, userAttributeConfig, type UserAttributeConfig } from "./service-provider-views.ts";
 
 /** Waldur's expose_* switches that the gateway's offering-user serializer turns on. */
 const EXPOSE_SWITCHES = Object.fromEntries(EXPOSED_USER_FIELDS.map((field) => [`expose_${field}`, true]));

@@ -1,5 +1,5 @@
 import { labelledValues } from "../graphql/labelled-values.ts";
-import { createOfferingUser } from "./create.ts";
+import { createOfferingUser } from "./service-create.ts";
 import { ValidationError } from "../platform/errors.ts";
 import { builder } from "../graphql/builder.ts";
 import { collectionFields } from "../graphql/collection-fields.ts";
@@ -14,7 +14,7 @@ import { EventRef } from "../events/schema.ts";
 import { afterArgument, resumable } from "../events/resume.ts";
 import { OFFERING_USER_CONTRACT, OFFERING_USER_RUNTIME_STATES, runtimeStateOf } from "./contract.ts";
 import { OFFERING_USER_STATES, stateLabel } from "./states.ts";
-import { OFFERING_USER_OPERATIONS, OFFERING_USER_TRANSITIONS, OfferingUserTransitionError, transitionMutationName, storesComment } from "./transitions.ts";
+import { OFFERING_USER_OPERATIONS, OFFERING_USER_TRANSITIONS, OfferingUserTransitionError, storesComment } from "./transitions.ts";
 import * as service from "./service.ts";
 import { visibleNode } from "../graphql/nodes.ts";
 import { restPresentation } from "../graphql/sub-graphs.ts";
@@ -72,18 +72,15 @@ export const OfferingUserRef = builder.prismaNode("OfferingUser", {
 });
 
 export const { Filter: OfferingUserFilterInput } = collectionFields({
-  name: "OfferingUser",
-  contract: OFFERING_USER_CONTRACT,
+  node: OfferingUserRef, contract: OFFERING_USER_CONTRACT, list: service.listOfferingUsers, record: service.getOfferingUser,
   enums: { OfferingUserState: OfferingUserStateEnum, OfferingUserRuntimeState: OfferingUserRuntimeStateEnum },
-  node: OfferingUserRef,
-  list: { field: "offeringUsers", load: service.listOfferingUsers },
-  record: { field: "offeringUser", load: service.getOfferingUser },
 });
 
 
 const TransitionInputs = Object.fromEntries(
   OFFERING_USER_OPERATIONS.map((operation) => {
-    const name = inputTypeName(transitionMutationName(operation));
+    const { mutation } = OFFERING_USER_TRANSITIONS[operation];
+    const name = inputTypeName(mutation);
     const input = storesComment(operation)
       ? builder.inputType(name, {
           fields: (t) => ({
@@ -92,7 +89,7 @@ const TransitionInputs = Object.fromEntries(
             commentUrl: t.string({ description: "Stored as the service provider's comment URL" }),
           }),
         })
-      : idInput(transitionMutationName(operation));
+      : idInput(mutation);
     return [operation, input];
   }),
 );
@@ -102,7 +99,7 @@ builder.mutationFields((t) =>
     OFFERING_USER_OPERATIONS.map((operation) => {
       const rule = OFFERING_USER_TRANSITIONS[operation];
       return [
-        transitionMutationName(operation),
+        rule.mutation,
         t.prismaField({
           type: "OfferingUser",
           ...resultOr(ON_OBJECT, OfferingUserTransitionError, storesComment(operation) ? [ValidationError] : []),

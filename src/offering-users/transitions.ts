@@ -2,6 +2,7 @@ import { transitionErrorOf } from "../platform/errors.ts";
 import type { EventType } from "../events/types.ts";
 import type { OfferingUserState } from "../generated/prisma/client.ts";
 import type { TransitionRule } from "../platform/state-machine.ts";
+import type { ExposedTransition } from "../graphql/transitions.ts";
 import { OFFERING_USER_STATES, stateLabel } from "./states.ts";
 
 export interface OfferingUserEffect {
@@ -15,34 +16,38 @@ export interface OfferingUserEffect {
 
 type Rule = TransitionRule<OfferingUserState, OfferingUserEffect>;
 
-/** The spec's transition table (section 3.2), one entry per operation that a hosting site may call. */
+/** The spec's transition table (section 3.2), one entry per operation that a hosting site may call, and its mutation. */
 export const OFFERING_USER_TRANSITIONS = {
-  begin_creating: { from: ["CREATION_REQUESTED", "ERROR_CREATING"], to: "CREATING" },
-  set_ok: { from: ["CREATION_REQUESTED", "CREATING", "ERROR_CREATING", "ERROR_DELETING"], to: "OK" },
+  begin_creating: { mutation: "beginCreatingOfferingUser", from: ["CREATION_REQUESTED", "ERROR_CREATING"], to: "CREATING" },
+  set_ok: { mutation: "setOkOfferingUser", from: ["CREATION_REQUESTED", "CREATING", "ERROR_CREATING", "ERROR_DELETING"], to: "OK" },
   set_pending_account_linking: {
+    mutation: "setPendingAccountLinkingOfferingUser",
     from: ["CREATING", "ERROR_CREATING"],
     to: "PENDING_ACCOUNT_LINKING",
     effect: { storesComment: true, eventType: "marketplace_offering_user_restriction_updated" },
   },
   set_pending_additional_validation: {
+    mutation: "setPendingAdditionalValidationOfferingUser",
     from: ["CREATING", "ERROR_CREATING"],
     to: "PENDING_ADDITIONAL_VALIDATION",
     effect: { storesComment: true },
   },
   set_validation_complete: {
+    mutation: "setValidationCompleteOfferingUser",
     from: ["PENDING_ACCOUNT_LINKING", "PENDING_ADDITIONAL_VALIDATION"],
     to: "OK",
     effect: { clearsComments: true },
   },
   set_error_creating: {
+    mutation: "setErrorCreatingOfferingUser",
     from: ["CREATION_REQUESTED", "CREATING", "PENDING_ACCOUNT_LINKING", "PENDING_ADDITIONAL_VALIDATION"],
     to: "ERROR_CREATING",
   },
-  request_deletion: { from: ["OK"], to: "DELETION_REQUESTED" },
-  set_deleting: { from: ["DELETION_REQUESTED", "ERROR_DELETING"], to: "DELETING" },
-  set_deleted: { from: ["DELETING"], to: "DELETED" },
-  set_error_deleting: { from: ["DELETION_REQUESTED", "DELETING"], to: "ERROR_DELETING" },
-} as const satisfies Record<string, Rule>;
+  request_deletion: { mutation: "requestDeletionOfferingUser", from: ["OK"], to: "DELETION_REQUESTED" },
+  set_deleting: { mutation: "setDeletingOfferingUser", from: ["DELETION_REQUESTED", "ERROR_DELETING"], to: "DELETING" },
+  set_deleted: { mutation: "setDeletedOfferingUser", from: ["DELETING"], to: "DELETED" },
+  set_error_deleting: { mutation: "setErrorDeletingOfferingUser", from: ["DELETION_REQUESTED", "DELETING"], to: "ERROR_DELETING" },
+} as const satisfies Record<string, ExposedTransition<OfferingUserState, OfferingUserEffect>>;
 
 export type OfferingUserOperation = keyof typeof OFFERING_USER_TRANSITIONS;
 export const OFFERING_USER_OPERATIONS = Object.keys(OFFERING_USER_TRANSITIONS) as OfferingUserOperation[];
@@ -72,11 +77,6 @@ export const INTERNAL_OFFERING_USER_TRANSITIONS = {
 export const COMMENTS_FROZEN_IN: readonly OfferingUserState[] = ["DELETED"];
 
 export const ruleFor = (operation: OfferingUserOperation): Rule => OFFERING_USER_TRANSITIONS[operation];
-
-const camel = (op: string) => op.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
-
-/** The GraphQL mutation of each operation: begin_creating → beginCreatingOfferingUser. */
-export const transitionMutationName = (op: OfferingUserOperation) => `${camel(op)}OfferingUser`;
 
 export const storesComment = (op: OfferingUserOperation) => {
   return ruleFor(op).effect?.storesComment === true;

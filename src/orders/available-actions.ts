@@ -1,5 +1,6 @@
 import type { Context } from "../context.ts";
 import { canTransition } from "../platform/state-machine.ts";
+import { availableTransition } from "../graphql/transitions.ts";
 import type { OrderCore } from "./changes.ts";
 import { ORDER_ACTIONS, orderRule } from "./transitions.ts";
 import { scopesFor } from "./visibility.ts";
@@ -14,7 +15,7 @@ export function availableOrderActions(ctx: Context, order: OrderCore) {
     actions.map(async (action) => {
       const rule = orderRule(action);
       const effect = rule.effect!;
-      return { operation: action, mutation: effect.mutation, to: rule.to, permitted: await ctx.access.can(effect.permission, scopesFor(effect.side, order)) };
+      return availableTransition(action, rule, await ctx.access.can(effect.permission, scopesFor(effect.side, order)));
     }),
   );
 }

@@ -2,7 +2,7 @@ import { builder } from "../graphql/builder.ts";
 import { restPresentation } from "../graphql/sub-graphs.ts";
 import { apiUrl } from "../graphql/urls.ts";
 import { toHex } from "../platform/ids.ts";
-import { billingUnit } from "../directory/plans.ts";
+import { billingUnit } from "../directory/service-plans.ts";
 import { orderTypeLabel } from "./states.ts";
 import { orderStateLabel } from "../resources/order-states.ts";
 

@@ -65,7 +65,7 @@ const RESPONSES: Partial<Record<OrderAction, Pick<RouteSpec, "kind" | "status" |
 };
 
 const actions: RouteSpec[] = ORDER_ACTIONS.map((action) => {
-  const { effect, from, to } = ORDER_TRANSITIONS[action];
+  const { mutation, effect, from, to } = ORDER_TRANSITIONS[action];
   const takesError = "storesError" in effect;
   const takesAttributes = "approves" in effect && effect.approves === "provider";
   const args = [takesError ? ", $errorMessage: String, $errorTraceback: String" : "", takesAttributes ? ", $attributes: JSON" : ""].join("");
@@ -75,7 +75,7 @@ const actions: RouteSpec[] = ORDER_ACTIONS.map((action) => {
     method: "POST",
     path: `${ORDERS}/:uuid/${action}/`,
     summary: `Order action ${action}: ${from.join(", ")} → ${to}`,
-    document: `mutation($id: ID!${args}) { ${effect.mutation}(input: { id: $id${passed} }) { detail state } }`,
+    document: `mutation($id: ID!${args}) { ${mutation}(input: { id: $id${passed} }) { detail state } }`,
     ...(Object.keys(fields).length
       ? withBody(defineBody(fields), (input, request) => ({ id: pathId("Order", request), ...input }))
       : { variables: byId("Order") }),

@@ -9,7 +9,7 @@ import type { OrderChangedPayload } from "./order-changed.ts";
 import { argumentFilter } from "../events/change-filters.ts";
 import { subscriberMaySee } from "../events/visibility.ts";
 import { EventRef } from "../events/schema.ts";
-import { createOrder } from "./create.ts";
+import { createOrder } from "./service-create.ts";
 import { ORDER_CONTRACT } from "./contract.ts";
 import { OrderRef, OrderTypeEnum } from "./order-type.ts";
 import { OrderStateEnum } from "../resources/schema.ts";
@@ -22,12 +22,8 @@ import { afterArgument, resumable } from "../events/resume.ts";
 export { OrderRef, OrderStateEnum, OrderTypeEnum };
 
 collectionFields({
-  name: "Order",
-  contract: ORDER_CONTRACT,
-  enums: { OrderState: OrderStateEnum, OrderType: OrderTypeEnum },
-  node: OrderRef,
-  list: { field: "orders", load: service.listOrders },
-  record: { field: "order", load: service.getOrder },
+  node: OrderRef, contract: ORDER_CONTRACT, enums: { OrderState: OrderStateEnum, OrderType: OrderTypeEnum },
+  list: service.listOrders, record: service.getOrder,
 });
 
 const CreateOrderInput = builder.inputType("CreateOrderInput", {
@@ -70,9 +66,9 @@ const takesFields = (effect: OrderEffect) => Boolean(effect.storesError) || effe
 
 /** The input of an order action: the order, and what the action takes besides (see OrderEffect). */
 function actionInput(action: OrderAction) {
-  const effect: OrderEffect = ORDER_TRANSITIONS[action].effect;
-  if (!takesFields(effect)) return idInput(effect.mutation);
-  return builder.inputType(inputTypeName(effect.mutation), {
+  const { mutation, effect }: { mutation: string; effect: OrderEffect } = ORDER_TRANSITIONS[action];
+  if (!takesFields(effect)) return idInput(mutation);
+  return builder.inputType(inputTypeName(mutation), {
     fields: (t) => ({
       id: objectIdField(t),
       ...(effect.storesError ? { errorMessage: t.string(), errorTraceback: t.string() } : {}),
@@ -108,7 +104,7 @@ builder.mutationFields((t) => ({
       const rule = ORDER_TRANSITIONS[action];
       const effect: OrderEffect = rule.effect;
       return [
-        effect.mutation,
+        rule.mutation,
         t.field({
           type: OrderActionResultRef,
           ...resultOr(ON_OBJECT, OrderTransitionError, takesFields(effect) ? [ValidationError] : []),

@@ -2,7 +2,7 @@ import { transitionErrorOf } from "../platform/errors.ts";
 import type { EventType } from "../events/types.ts";
 import { Permission } from "../auth/permissions.ts";
 import type { OrderState, OrderType, ResourceState } from "../generated/prisma/client.ts";
-import type { TransitionRule } from "../platform/state-machine.ts";
+import type { ExposedTransition } from "../graphql/transitions.ts";
 
 export const OFFERING_TYPES = { BASIC: "Marketplace.Basic", SUPPORT: "Marketplace.Support", SLURM: "Marketplace.Slurm" } as const;
 
@@ -19,11 +19,9 @@ export interface OrderEffect {
   /** The action takes error_message and error_traceback. */
   storesError?: boolean;
   eventType: EventType;
-  /** The GraphQL mutation running this action. */
-  mutation: string;
 }
 
-type Rule = TransitionRule<OrderState, OrderEffect>;
+type Rule = ExposedTransition<OrderState, OrderEffect>;
 
 const ALL_STATES: readonly OrderState[] = [
   "PENDING_CONSUMER", "PENDING_PROVIDER", "PENDING_PROJECT", "PENDING_START_DATE", "EXECUTING", "DONE", "ERRED", "CANCELED", "REJECTED",
@@ -32,55 +30,63 @@ const ALL_STATES: readonly OrderState[] = [
 /** Waldur §6.3: POST /api/marketplace-orders/{uuid}/<action>/, source states as Waldur's state validators. */
 export const ORDER_TRANSITIONS = {
   approve_by_consumer: {
+    mutation: "approveOrderByConsumer",
     from: ["PENDING_CONSUMER"],
     to: "PENDING_PROVIDER",
-    effect: { side: "consumer", permission: Permission.APPROVE_ORDER, approves: "consumer", reviews: "consumer", eventType: "marketplace_order_approved", mutation: "approveOrderByConsumer" },
+    effect: { side: "consumer", permission: Permission.APPROVE_ORDER, approves: "consumer", reviews: "consumer", eventType: "marketplace_order_approved" },
   },
   reject_by_consumer: {
+    mutation: "rejectOrderByConsumer",
     from: ["PENDING_CONSUMER"],
     to: "REJECTED",
-    effect: { side: "consumer", permission: Permission.REJECT_ORDER, reviews: "consumer", eventType: "marketplace_order_rejected", mutation: "rejectOrderByConsumer" },
+    effect: { side: "consumer", permission: Permission.REJECT_ORDER, reviews: "consumer", eventType: "marketplace_order_rejected" },
   },
   approve_by_provider: {
+    mutation: "approveOrderByProvider",
     from: ["PENDING_PROVIDER"],
     to: "EXECUTING",
-    effect: { side: "provider", permission: Permission.APPROVE_ORDER, approves: "provider", reviews: "provider", eventType: "marketplace_order_approved", mutation: "approveOrderByProvider" },
+    effect: { side: "provider", permission: Permission.APPROVE_ORDER, approves: "provider", reviews: "provider", eventType: "marketplace_order_approved" },
   },
   reject_by_provider: {
+    mutation: "rejectOrderByProvider",
     from: ["PENDING_PROVIDER"],
     to: "REJECTED",
-    effect: { side: "provider", permission: Permission.REJECT_ORDER, reviews: "provider", eventType: "marketplace_order_rejected", mutation: "rejectOrderByProvider" },
+    effect: { side: "provider", permission: Permission.REJECT_ORDER, reviews: "provider", eventType: "marketplace_order_rejected" },
   },
   cancel: {
+    mutation: "cancelOrder",
     from: ["PENDING_CONSUMER", "PENDING_PROVIDER", "PENDING_START_DATE", "EXECUTING"],
     to: "CANCELED",
     effect: {
       side: "consumer", permission: Permission.CANCEL_ORDER, offeringTypes: [OFFERING_TYPES.BASIC, OFFERING_TYPES.SUPPORT],
-      eventType: "marketplace_order_canceled", mutation: "cancelOrder",
+      eventType: "marketplace_order_canceled",
     },
   },
   set_state_executing: {
+    mutation: "setOrderStateExecuting",
     from: ["PENDING_CONSUMER", "PENDING_PROVIDER", "ERRED"],
     to: "EXECUTING",
     effect: {
       side: "provider", permission: Permission.APPROVE_ORDER, offeringTypes: [OFFERING_TYPES.SLURM],
-      eventType: "marketplace_order_updated", mutation: "setOrderStateExecuting",
+      eventType: "marketplace_order_updated",
     },
   },
   set_state_done: {
+    mutation: "setOrderStateDone",
     from: ["EXECUTING"],
     to: "DONE",
     effect: {
       side: "provider", permission: Permission.APPROVE_ORDER, offeringTypes: [OFFERING_TYPES.SLURM, OFFERING_TYPES.BASIC, OFFERING_TYPES.SUPPORT],
-      eventType: "marketplace_order_completed", mutation: "setOrderStateDone",
+      eventType: "marketplace_order_completed",
     },
   },
   set_state_erred: {
+    mutation: "setOrderStateErred",
     from: ALL_STATES,
     to: "ERRED",
     effect: {
       side: "provider", permission: Permission.APPROVE_ORDER, offeringTypes: [OFFERING_TYPES.SLURM], storesError: true,
-      eventType: "marketplace_order_failed", mutation: "setOrderStateErred",
+      eventType: "marketplace_order_failed",
     },
   },
 } as const satisfies Record<string, Rule>;

@@ -5,11 +5,6 @@ export interface TransitionRule<S extends string, Effect = unknown> {
   effect?: Effect;
 }
 
-export type TransitionTable<Op extends string, S extends string, Effect = unknown> = Record<
-  Op,
-  TransitionRule<S, Effect>
->;
-
 export const canTransition = <S extends string>(rule: TransitionRule<S, unknown>, state: S) => rule.from.includes(state);
 
 /**

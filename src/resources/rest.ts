@@ -1,5 +1,6 @@
 import { COLLECTIONS } from "../collections/rest-paths.ts";
 import { RESOURCE_CONTRACT } from "./contract.ts";
+import { RESOURCE_TRANSITIONS } from "./transitions.ts";
 import { defineBody, json, type RequestBody, text, withBody } from "../../rest-adapter/body-contract.ts";
 import { readFilters } from "../../rest-adapter/collection-query.ts";
 import type { JsonSchema } from "../../rest-adapter/openapi/json-schema.ts";
@@ -130,7 +131,7 @@ const resourceRoutes: RouteSpec[] = [
     method: "POST",
     path: `${RESOURCES}/:uuid/set_as_ok/`,
     summary: "The provider reports the resource in order: OK, error message cleared (no body)",
-    document: `mutation($id: ID!) { setResourceAsOk(input: { id: $id }) { state } }`,
+    document: `mutation($id: ID!) { ${RESOURCE_TRANSITIONS.setAsOk.mutation}(input: { id: $id }) { state } }`,
     variables: byId("Resource"),
     kind: "empty",
   },
@@ -139,7 +140,7 @@ const resourceRoutes: RouteSpec[] = [
     path: `${RESOURCES}/:uuid/set_as_erred/`,
     summary: "The provider reports the resource failed: Erred, with error_message and error_traceback (no body)",
     document: `mutation($id: ID!, $errorMessage: String, $errorTraceback: String) {
-      setResourceAsErred(input: { id: $id, errorMessage: $errorMessage, errorTraceback: $errorTraceback }) { state } }`,
+      ${RESOURCE_TRANSITIONS.setAsErred.mutation}(input: { id: $id, errorMessage: $errorMessage, errorTraceback: $errorTraceback }) { state } }`,
     ...withBody(ERROR_REPORT, (input, request) => ({ id: pathId("Resource", request), ...input })),
     kind: "empty",
   },

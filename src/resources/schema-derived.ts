@@ -1,8 +1,8 @@
-import { billingUnit } from "../directory/plans.ts";
+import { billingUnit } from "../directory/service-plans.ts";
 import { getRefFromModel } from "@pothos/plugin-prisma";
 import type { Context } from "../context.ts";
 import { builder } from "../graphql/builder.ts";
-import { OFFERING_STATE_LABELS } from "../directory/offerings.ts";
+import { OFFERING_STATE_LABELS } from "../directory/service-offerings.ts";
 import { consentStatus, requiresReconsent } from "../terms-of-service/consent-status.ts";
 import { restPresentation } from "../graphql/sub-graphs.ts";
 

@@ -1,5 +1,5 @@
 import { transitionFailure } from "../graphql/errors.ts";
-import { ResourceTransitionError } from "./states.ts";
+import { RESOURCE_TRANSITIONS, ResourceTransitionError } from "./transitions.ts";
 import { ConflictError, ValidationError } from "../platform/errors.ts";
 import type { GraphQLResolveInfo } from "graphql";
 import type { Resource, ResourceState } from "../generated/prisma/client.ts";
@@ -8,12 +8,12 @@ import { idInput, inputTypeName, objectIdField, ON_OBJECT, resultOr, uuidOf } fr
 import { nestedQuery } from "../graphql/nested-query.ts";
 import { apiUrl } from "../graphql/urls.ts";
 import { toHex } from "../platform/ids.ts";
-import * as backend from "./backend.ts";
+import * as backend from "./service-backend.ts";
 import { OfferingUserStateEnum } from "../offering-users/schema.ts";
 import { stateLabel as offeringUserStateLabel } from "../offering-users/states.ts";
-import { resourceTeam, type TeamMember } from "./team.ts";
-import { setMembershipSyncStatuses } from "./membership-sync.ts";
-import { transitionResource } from "./state-actions.ts";
+import { resourceTeam, type TeamMember } from "./service-team.ts";
+import { setMembershipSyncStatuses } from "./service-membership-sync.ts";
+import { transitionResource } from "./service-state-actions.ts";
 import { ResourceStateEnum } from "./schema.ts";
 import "./schema-derived.ts";
 import { restPresentation } from "../graphql/sub-graphs.ts";
@@ -165,7 +165,9 @@ const MemberSyncReportRef = builder.objectRef<{ stored: number; skipped: string[
   }),
 });
 
-const SetResourceAsErredInput = builder.inputType(inputTypeName("setResourceAsErred"), {
+const { setAsOk: SET_AS_OK, setAsErred: SET_AS_ERRED } = RESOURCE_TRANSITIONS;
+
+const SetResourceAsErredInput = builder.inputType(inputTypeName(SET_AS_ERRED.mutation), {
   fields: (t) => ({ id: objectIdField(t), errorMessage: t.string(), errorTraceback: t.string() }),
 });
 const SetResourceMembershipSyncStatusesInput = builder.inputType(inputTypeName("setResourceMembershipSyncStatuses"), {
@@ -173,14 +175,14 @@ const SetResourceMembershipSyncStatusesInput = builder.inputType(inputTypeName("
 });
 
 builder.mutationFields((t) => ({
-  setResourceAsOk: t.field({
+  [SET_AS_OK.mutation]: t.field({
     type: ResourceStateResultRef,
     ...resultOr(ON_OBJECT, ResourceTransitionError),
     description: "The provider reports the resource in order on its backend: OK, error message cleared",
-    args: { input: t.arg({ type: idInput("setResourceAsOk"), required: true }) },
+    args: { input: t.arg({ type: idInput(SET_AS_OK.mutation), required: true }) },
     resolve: (_r, { input }, ctx, info) => transitionResource(ctx, uuidOf("Resource", input.id), "setAsOk", {}, resourceQuery(ctx, info)),
   }),
-  setResourceAsErred: t.field({
+  [SET_AS_ERRED.mutation]: t.field({
     type: ResourceStateResultRef,
     ...resultOr(ON_OBJECT, ResourceTransitionError, ValidationError),
     description: "The provider reports the resource failed on its backend: Erred, with the error",

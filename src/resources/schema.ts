@@ -94,20 +94,9 @@ const ResourceViewEnum = builder.enumType("ResourceView", {
 const viewArgs = builder.args((t) => ({ view: t.field({ type: ResourceViewEnum, defaultValue: "ANY" }) }));
 
 collectionFields({
-  name: "Resource",
-  contract: RESOURCE_CONTRACT,
-  enums: { ResourceState: ResourceStateEnum, OrderState: OrderStateEnum },
-  node: ResourceRef,
-  list: {
-    field: "resources",
-    args: viewArgs,
-    load: (ctx, request, query, { view }) => service.listResources(ctx, { view: view ?? "ANY", ...request }, query),
-  },
-  record: {
-    field: "resource",
-    args: viewArgs,
-    load: (ctx, uuid, query, { view }) => service.getResource(ctx, view ?? "ANY", uuid, query),
-  },
+  node: ResourceRef, contract: RESOURCE_CONTRACT, enums: { ResourceState: ResourceStateEnum, OrderState: OrderStateEnum },
+  list: { args: viewArgs, load: (ctx, request, query, { view }) => service.listResources(ctx, { view: view ?? "ANY", ...request }, query) },
+  record: { args: viewArgs, load: (ctx, uuid, query, { view }) => service.getResource(ctx, view ?? "ANY", uuid, query) },
 });
 
 builder.queryFields((t) => ({

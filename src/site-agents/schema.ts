@@ -4,8 +4,8 @@ import { collectionFields } from "../graphql/collection-fields.ts";
 import { apiUrl } from "../graphql/urls.ts";
 import { toHex } from "../platform/ids.ts";
 import { AGENT_IDENTITY_CONTRACT } from "./contract.ts";
-import * as identities from "./identities.ts";
-import * as registrations from "./registrations.ts";
+import * as identities from "./service.ts";
+import * as registrations from "./service-registrations.ts";
 import { AGENT_SERVICE_STATE_LABELS, agentCompatibility, agentServiceState, type Compatibility } from "./status.ts";
 import { visibleAgentIdentities } from "./visibility.ts";
 import { visibleNode } from "../graphql/nodes.ts";
@@ -121,13 +121,7 @@ builder.prismaObjectFields("Offering", (t) => ({
   }),
 }));
 
-collectionFields({
-  name: "AgentIdentity",
-  contract: AGENT_IDENTITY_CONTRACT,
-  node: AgentIdentityRef,
-  list: { field: "agentIdentities", load: identities.listAgentIdentities },
-  record: { field: "agentIdentity", load: identities.getAgentIdentity },
-});
+collectionFields({ node: AgentIdentityRef, contract: AGENT_IDENTITY_CONTRACT, list: identities.listAgentIdentities, record: identities.getAgentIdentity });
 
 const IdentityInput = builder.inputType("AgentIdentityInput", {
   fields: (t) => ({

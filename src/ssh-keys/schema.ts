@@ -33,11 +33,8 @@ export const SshKeyRef = builder.prismaNode("SshKey", {
 });
 
 const sshKeys = collectionFields({
-  name: "SshKey",
-  contract: SSH_KEY_CONTRACT,
-  node: SshKeyRef,
-  list: { field: "sshKeys", description: "The caller's SSH keys (staff and support: all)", load: keys.listSshKeys },
-  record: { field: "sshKey", load: keys.getSshKey },
+  node: SshKeyRef, contract: SSH_KEY_CONTRACT,
+  list: { description: "The caller's SSH keys (staff and support: all)", load: keys.listSshKeys }, record: keys.getSshKey,
 });
 
 const CreateSshKeyInput = builder.inputType("CreateSshKeyInput", {

@@ -1,17 +1,14 @@
 import { ValidationError } from "../platform/errors.ts";
 import { builder } from "../graphql/builder.ts";
 import { collectionFields } from "../graphql/collection-fields.ts";
-import * as consents from "./consents.ts";
+import * as consents from "./service-consents.ts";
 import { CONSENT_CONTRACT } from "./contract.ts";
 import { ConsentRef } from "./schema.ts";
 import { idInput, inputTypeName, ON_OBJECT, resultOr, uuidOf } from "../graphql/mutations.ts";
 
 collectionFields({
-  name: "UserOfferingConsent",
-  contract: CONSENT_CONTRACT,
-  node: ConsentRef,
-  list: { field: "userOfferingConsents", description: "The caller's consents (staff and support: everyone's)", load: consents.listConsents },
-  record: { field: "userOfferingConsent", load: consents.getConsent },
+  node: ConsentRef, contract: CONSENT_CONTRACT,
+  list: { description: "The caller's consents (staff and support: everyone's)", load: consents.listConsents }, record: consents.getConsent,
 });
 
 const GrantConsentInput = builder.inputType(inputTypeName("grantOfferingConsent"), {

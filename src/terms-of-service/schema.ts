@@ -6,7 +6,7 @@ import { toHex } from "../platform/ids.ts";
 import { ACTIVE_TERMS_SELECT, type ActiveTerms, consentOf, consentStatusOf, consentStatusUnder, hasConsent, requiresReconsent } from "./consent-status.ts";
 import { TERMS_CONTRACT } from "./contract.ts";
 import * as terms from "./service.ts";
-import { getConsent } from "./consents.ts";
+import { getConsent } from "./service-consents.ts";
 import { visibleNode } from "../graphql/nodes.ts";
 import { deleted, DeletionRef } from "../graphql/deletion.ts";
 import { CREATES, idInput, objectIdField, ON_OBJECT, resultOr, uuidOf } from "../graphql/mutations.ts";
@@ -143,13 +143,7 @@ builder.prismaObjectField("Offering", "hasActiveTos", (t) =>
   }),
 );
 
-collectionFields({
-  name: "TermsOfService",
-  contract: TERMS_CONTRACT,
-  node: TermsRef,
-  list: { field: "offeringTermsOfServices", load: terms.listTerms },
-  record: { field: "offeringTermsOfService", load: terms.getTerms },
-});
+collectionFields({ node: TermsRef, name: "TermsOfService", contract: TERMS_CONTRACT, list: terms.listTerms, record: terms.getTerms });
 
 const TermsInput = builder.inputType("TermsOfServiceInput", {
   fields: (t) => ({

@@ -1,4 +1,4 @@
-import { readTokenLifetime } from "./tokens.ts";
+import { readTokenLifetime } from "./service.ts";
 import { COLLECTIONS } from "../collections/rest-paths.ts";
 import { bodyField, defineBody, withBody } from "../../rest-adapter/body-contract.ts";
 import type { RouteSpec } from "../../rest-adapter/route.ts";

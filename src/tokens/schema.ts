@@ -1,6 +1,6 @@
 import { AuthenticationError, ValidationError } from "../platform/errors.ts";
 import { builder } from "../graphql/builder.ts";
-import * as tokens from "./tokens.ts";
+import * as tokens from "./service.ts";
 import { objectIdField, ON_OBJECT, resultOr, uuidOf } from "../graphql/mutations.ts";
 
 builder.prismaObjectField("User", "tokenLifetime", (t) =>

@@ -3,7 +3,7 @@ import { builder } from "../graphql/builder.ts";
 import { collectionFields } from "../graphql/collection-fields.ts";
 import { apiUrl } from "../graphql/urls.ts";
 import { toHex } from "../platform/ids.ts";
-import * as limits from "./user-limits.ts";
+import * as limits from "./service-user-limits.ts";
 import { USER_LIMIT_CONTRACT } from "./user-limits-contract.ts";
 import { visibleNode } from "../graphql/nodes.ts";
 import { deleted, DeletionRef } from "../graphql/deletion.ts";
@@ -36,15 +36,9 @@ export const ComponentUserUsageLimitRef = builder.prismaNode("ComponentUserUsage
 });
 
 collectionFields({
-  name: "ComponentUserUsageLimit",
-  contract: USER_LIMIT_CONTRACT,
-  node: ComponentUserUsageLimitRef,
-  list: {
-    field: "componentUserUsageLimits",
-    description: "Per-user limits of resources the caller may see (provider or consumer side)",
-    load: limits.listUserLimits,
-  },
-  record: { field: "componentUserUsageLimit", load: limits.getUserLimit },
+  node: ComponentUserUsageLimitRef, contract: USER_LIMIT_CONTRACT,
+  list: { description: "Per-user limits of resources the caller may see (provider or consumer side)", load: limits.listUserLimits },
+  record: limits.getUserLimit,
 });
 
 const CreateUserLimitInput = builder.inputType("CreateComponentUserUsageLimitInput", {

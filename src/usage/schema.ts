@@ -5,7 +5,7 @@ import { apiUrl } from "../graphql/urls.ts";
 import { toHex } from "../platform/ids.ts";
 import { dateOnly } from "./amounts.ts";
 import { COMPONENT_USAGE_CONTRACT, COMPONENT_USER_USAGE_CONTRACT, MISSING_USAGE_POLICIES, missingUsagePolicyOf } from "./contract.ts";
-import { setUsage, setUserUsages } from "./report.ts";
+import { setUsage, setUserUsages } from "./service-report.ts";
 import * as service from "./service.ts";
 import { visibleNode } from "../graphql/nodes.ts";
 import { CREATES, inputTypeName, ON_OBJECT, resultOr } from "../graphql/mutations.ts";
@@ -103,20 +103,13 @@ export const ComponentUserUsageRef = builder.prismaNode("ComponentUserUsage", {
 });
 
 collectionFields({
-  name: "ComponentUsage",
-  contract: COMPONENT_USAGE_CONTRACT,
-  enums: { MissingUsagePolicy: MissingUsagePolicyEnum },
-  node: ComponentUsageRef,
-  list: { field: "componentUsages", load: service.listComponentUsages },
-  record: { field: "componentUsage", load: service.getComponentUsage },
+  node: ComponentUsageRef, contract: COMPONENT_USAGE_CONTRACT, enums: { MissingUsagePolicy: MissingUsagePolicyEnum },
+  list: service.listComponentUsages, record: service.getComponentUsage,
 });
 
 collectionFields({
-  name: "ComponentUserUsage",
-  contract: COMPONENT_USER_USAGE_CONTRACT,
-  node: ComponentUserUsageRef,
-  list: { field: "componentUserUsages", load: service.listComponentUserUsages },
-  record: { field: "componentUserUsage", load: service.getComponentUserUsage },
+  node: ComponentUserUsageRef, contract: COMPONENT_USER_USAGE_CONTRACT,
+  list: service.listComponentUserUsages, record: service.getComponentUserUsage,
 });
 
 const UsageReportInput = builder.inputType("UsageReportInput", {

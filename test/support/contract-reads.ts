@@ -6,10 +6,10 @@ import { SERVICE_PROVIDER_CONTRACT } from "../../src/directory/service-providers
 import { USER_CONTRACT } from "../../src/directory/users-contract.ts";
 import { visibleCustomers, visibleOfferings, visibleProjects, visibleUsers } from "../../src/directory/visibility.ts";
 import { EVENT_SUBSCRIPTION_CONTRACT, EVENT_SUBSCRIPTION_QUEUE_CONTRACT } from "../../src/event-subscriptions/contract.ts";
-import { visibleSubscriptions } from "../../src/event-subscriptions/subscriptions.ts";
+import { visibleSubscriptions } from "../../src/event-subscriptions/service.ts";
 import { EVENT_CONTRACT } from "../../src/events/contract.ts";
 import { visibleEvents } from "../../src/events/visibility.ts";
-import { ADMIN_ANNOUNCEMENT_CONTRACT } from "../../src/maintenance/admin-announcements.ts";
+import { ADMIN_ANNOUNCEMENT_CONTRACT } from "../../src/maintenance/service-admin-announcements.ts";
 import { MAINTENANCE_CONTRACT, MAINTENANCE_OFFERING_CONTRACT, type MaintenanceRequest, PUBLIC_MAINTENANCE_CONTRACT } from "../../src/maintenance/contract.ts";
 import { visibleMaintenance } from "../../src/maintenance/visibility.ts";
 import { OFFERING_USER_CONTRACT } from "../../src/offering-users/contract.ts";

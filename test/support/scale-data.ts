@@ -177,7 +177,7 @@ async function growOfferingUsers(client: pg.Client, from: number, to: number, of
 
 /**
  * Events from+1…to (ids continue the sequence) about offering user 1 + hash(i) % n, with the scopes the gateway's
- * writers give each type (src/offering-users/changes.ts, src/directory/offerings.ts, src/terms-of-service/consents.ts,
+ * writers give each type (src/offering-users/changes.ts, src/directory/service-offerings.ts, src/terms-of-service/service-consents.ts,
  * …): about 3.2 per event. One statement writes both, as recordEvent does.
  */
 async function growEvents(client: pg.Client, ids: BaseIds, from: number, to: number) {

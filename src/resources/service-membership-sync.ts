@@ -5,7 +5,7 @@ import { recordEvent, allocationEventParts } from "../events/record.ts";
 import { conflict, invalid } from "../platform/errors.ts";
 import { parseUuid, toHex } from "../platform/ids.ts";
 import { transact } from "../platform/database/transaction.ts";
-import { loadForProvider } from "./backend.ts";
+import { loadForProvider } from "./service-backend.ts";
 import { describeResource, RESOURCE_CORE } from "./changes.ts";
 
 const SCOPE_TYPES = ["resource", "resource_project"] as const;

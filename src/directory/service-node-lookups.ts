@@ -2,9 +2,9 @@ import type { Context } from "../context.ts";
 import type { ScopeType } from "../generated/prisma/client.ts";
 import { notFound } from "../platform/errors.ts";
 import { parseUuid } from "../platform/ids.ts";
-import { getOffering } from "./offerings.ts";
-import { getPlan } from "./plans.ts";
-import { getCustomer, getProject } from "./organisations.ts";
+import { getOffering } from "./service-offerings.ts";
+import { getPlan } from "./service-plans.ts";
+import { getCustomer, getProject } from "./service-organisations.ts";
 
 /** Components and plans are seen with their offering. */
 export async function getOfferingComponent(ctx: Context, uuid: string) {

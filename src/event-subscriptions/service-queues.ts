@@ -11,7 +11,7 @@ import { configuredBroker, provisioned } from "./broker-access.ts";
 import { EVENT_SUBSCRIPTION_QUEUE_CONTRACT } from "./contract.ts";
 import { subscriptionQueueName, vhostOf } from "./naming.ts";
 import { isObservableObjectType } from "./object-types.ts";
-import { getEventSubscription, visibleSubscriptions } from "./subscriptions.ts";
+import { getEventSubscription, visibleSubscriptions } from "./service.ts";
 import { findFirst } from "../platform/reads/sql/find.ts";
 
 export type QueueQuery = { select?: Prisma.EventSubscriptionQueueSelect; include?: Prisma.EventSubscriptionQueueInclude };

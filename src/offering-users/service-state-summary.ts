@@ -6,17 +6,15 @@ import { canTransition } from "../platform/state-machine.ts";
 import { listSelection, type OfferingUserFilter } from "./service.ts";
 import { countVisibleByOfferingAndState } from "./tallies.ts";
 import { OFFERING_USER_STATE_NAMES } from "./states.ts";
-import { OFFERING_USER_OPERATIONS, ruleFor, transitionMutationName } from "./transitions.ts";
+import { OFFERING_USER_OPERATIONS, OFFERING_USER_TRANSITIONS } from "./transitions.ts";
+import { availableTransition } from "../graphql/transitions.ts";
 
 /** The operations the record's state allows now, and whether the viewer may run them (one permission covers all). */
 export async function availableTransitions(ctx: Context, ou: { state: OfferingUserState; offeringId: string; offering: { customerId: string } }) {
   const permitted = await ctx.access.can(Permission.UPDATE_OFFERING_USER, allocationProviderScopes(ou));
-  return OFFERING_USER_OPERATIONS.filter((operation) => canTransition(ruleFor(operation), ou.state)).map((operation) => ({
-    operation,
-    mutation: transitionMutationName(operation),
-    to: ruleFor(operation).to,
-    permitted,
-  }));
+  return OFFERING_USER_OPERATIONS.filter((operation) => canTransition(OFFERING_USER_TRANSITIONS[operation], ou.state)).map((operation) =>
+    availableTransition(operation, OFFERING_USER_TRANSITIONS[operation], permitted),
+  );
 }
 
 /**

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { offeringProviderScopes } from "../auth/access.ts";
 import { Permission } from "../auth/permissions.ts";
 import type { Context } from "../context.ts";
-import { getOffering } from "../directory/offerings.ts";
+import { getOffering } from "../directory/service-offerings.ts";
 import { type Connection, emptyConnection } from "../platform/reads/paginate.ts";
 import { forbidden } from "../platform/errors.ts";
 

@@ -3,9 +3,9 @@ import { Permission, type Role } from "../auth/permissions.ts";
 import type { Context } from "../context.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import { NotFoundError } from "../platform/errors.ts";
-import { getOffering } from "./offerings.ts";
-import { getCustomer, getProject } from "./organisations.ts";
-import { storedRole } from "./roles.ts";
+import { getOffering } from "./service-offerings.ts";
+import { getCustomer, getProject } from "./service-organisations.ts";
+import { storedRole } from "./service-roles.ts";
 
 export interface RoleHeld {
   role: Role;

@@ -1,4 +1,3 @@
-import { transitionErrorOf } from "../platform/errors.ts";
 import { Permission } from "../auth/permissions.ts";
 import type { Context } from "../context.ts";
 import type { BillingType, Offering, OfferingState, Prisma } from "../generated/prisma/client.ts";
@@ -16,16 +15,13 @@ import { referenced, visibleOne } from "./lookup.ts";
 import { OFFERING_CONTRACT, OFFERING_STATE_LABELS } from "./offerings-contract.ts";
 import { pageByTotalCustomers } from "./offering-totals.ts";
 import { visibleOfferings } from "./visibility.ts";
+import { OFFERING_TRANSITIONS, OfferingTransitionError } from "./transitions.ts";
 import { findFirst, findMany, findUnique } from "../platform/reads/sql/find.ts";
 
 export type OfferingQuery = { select?: Prisma.OfferingSelect; include?: Prisma.OfferingInclude };
 export type ServiceProviderQuery = { select?: Prisma.ServiceProviderSelect; include?: Prisma.ServiceProviderInclude };
 
 export { OFFERING_STATE_LABELS };
-
-export const OFFERING_TRANSITIONS = {
-  activate: { from: ["DRAFT", "PAUSED"], to: "ACTIVE" },
-} as const satisfies Record<string, TransitionRule<OfferingState>>;
 
 export async function getServiceProvider(ctx: Context, uuid: string, query: ServiceProviderQuery = {}) {
   ctx.requireViewer();
@@ -204,9 +200,6 @@ export async function createOffering(ctx: Context, input: CreateOfferingInput, q
   });
   return ctx.db.offering.findUniqueOrThrow({ ...query, where: { id } });
 }
-
-/** How offerings refuse an action from a state their table does not allow. */
-export class OfferingTransitionError extends transitionErrorOf<OfferingState>() {}
 
 const notAllowedFrom = (rule: TransitionRule<OfferingState>, current: OfferingState) =>
   wrongState(OfferingTransitionError, `Valid states for operation: ${rule.from.map((s) => OFFERING_STATE_LABELS[s]).join(", ")}.`, current, rule.from);

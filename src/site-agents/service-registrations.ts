@@ -5,7 +5,7 @@ import type { Prisma } from "../generated/prisma/client.ts";
 import { visibleOne } from "../directory/lookup.ts";
 import { fieldError } from "../platform/errors.ts";
 import { maxLength } from "../platform/text.ts";
-import { findManagedAgentIdentity } from "./identities.ts";
+import { findManagedAgentIdentity } from "./service.ts";
 import { visibleAgentIdentities } from "./visibility.ts";
 import { findFirst } from "../platform/reads/sql/find.ts";
 

@@ -10,7 +10,7 @@ import { parseTimestamp } from "../platform/timestamps.ts";
 import { transact, type Tx } from "../platform/database/transaction.ts";
 import { RESOURCE_CORE, recordResourceChange } from "../resources/changes.ts";
 import { reconcileResourceAccess } from "../offering-users/allocations.ts";
-import { consentWithin } from "../terms-of-service/consents.ts";
+import { consentWithin } from "../terms-of-service/service-consents.ts";
 import { nextState, waitsOf } from "./approval.ts";
 import { describeOrder, followResource, ORDER_CORE, recordOrderChange } from "./changes.ts";
 import { type RequestType, TERMINAL_ORDER_STATES } from "./states.ts";

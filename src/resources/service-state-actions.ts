@@ -7,10 +7,11 @@ import { notFound, wrongState } from "../platform/errors.ts";
 import { canTransition, swapFromObserved } from "../platform/state-machine.ts";
 import { transact } from "../platform/database/transaction.ts";
 import { reconcileResourceStateChange } from "../offering-users/allocations.ts";
-import { loadForProvider } from "./backend.ts";
+import { loadForProvider } from "./service-backend.ts";
 import { describeResource, RESOURCE_CORE, recordResourceChange } from "./changes.ts";
 import type { ResourceQuery } from "./service.ts";
-import { RESOURCE_TRANSITIONS, type ResourceTransition, resourceStateLabel, ResourceTransitionError } from "./states.ts";
+import { resourceStateLabel } from "./states.ts";
+import { RESOURCE_TRANSITIONS, type ResourceTransition, ResourceTransitionError } from "./transitions.ts";
 
 export interface ResourceErrorInput {
   errorMessage?: string | null;

@@ -2,7 +2,7 @@ import { offeringProviderScopes } from "../auth/access.ts";
 import { Permission } from "../auth/permissions.ts";
 import type { Context } from "../context.ts";
 import { requireStaff, visibleOne } from "../directory/lookup.ts";
-import { getOffering } from "../directory/offerings.ts";
+import { getOffering } from "../directory/service-offerings.ts";
 import { ALLOCATIONS } from "../offering-users/allocated-resources.ts";
 import { conflict } from "../platform/errors.ts";
 import { toHex } from "../platform/ids.ts";

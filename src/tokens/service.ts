@@ -1,6 +1,6 @@
 import type { Context } from "../context.ts";
 import { requireStaff, visibleOne } from "../directory/lookup.ts";
-import { getUser, type UserQuery } from "../directory/users.ts";
+import { getUser, type UserQuery } from "../directory/service-users.ts";
 import { recordEvent } from "../events/record.ts";
 import { AuthenticationError, fieldError, forbidden, unauthenticated } from "../platform/errors.ts";
 import { toHex } from "../platform/ids.ts";

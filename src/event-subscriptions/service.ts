@@ -1,7 +1,7 @@
 import type { Context } from "../context.ts";
 import type { EventSubscription, Prisma } from "../generated/prisma/client.ts";
 import { visibleOne } from "../directory/lookup.ts";
-import { findManagedAgentIdentity } from "../site-agents/identities.ts";
+import { findManagedAgentIdentity } from "../site-agents/service.ts";
 import type { FilterValues, OrderValue } from "../collections/contract.ts";
 import { fieldError } from "../platform/errors.ts";
 import { toHex } from "../platform/ids.ts";

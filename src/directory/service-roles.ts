@@ -6,8 +6,8 @@ import { fieldError, inputError, notFound } from "../platform/errors.ts";
 import { toHex } from "../platform/ids.ts";
 import { transact } from "../platform/database/transaction.ts";
 import { referenced } from "./lookup.ts";
-import { getOffering } from "./offerings.ts";
-import { getCustomer, getProject } from "./organisations.ts";
+import { getOffering } from "./service-offerings.ts";
+import { getCustomer, getProject } from "./service-organisations.ts";
 
 interface ScopeObject {
   id: string;

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { Context } from "../context.ts";
-import { findManagedAgentIdentity } from "../site-agents/identities.ts";
+import { findManagedAgentIdentity } from "../site-agents/service.ts";
 import { conflict, invalid } from "../platform/errors.ts";
 import { configuredBroker, presentedToken, provisioned } from "./broker-access.ts";
 import { consumerQueueName, vhostOf } from "./naming.ts";

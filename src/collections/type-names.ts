@@ -1,0 +1,10 @@
+import type PrismaTypes from "../generated/pothos-types.ts";
+
+/** An object type of the graph that a global id names: a Prisma model's node (`Order`, `OfferingUser`, …). */
+export type NodeTypeName = keyof PrismaTypes;
+
+/**
+ * What a list's filter input and order enum are named after (`<name>Filter`, `<name>Order`): its node's type, but for
+ * the offerings' terms of service, whose inputs keep Waldur's shorter name.
+ */
+export type CollectionName = NodeTypeName | "TermsOfService";
