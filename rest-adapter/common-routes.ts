@@ -1,6 +1,7 @@
 import { encodeGlobalID } from "@pothos/plugin-relay";
 import type { CollectionContract } from "../src/collections/contract.ts";
 import type { CollectionName, NodeTypeName } from "../src/collections/type-names.ts";
+import { type BodyFields, type RequestBody, withBody } from "./body-contract.ts";
 import { readFilters, readOrdering } from "./collection-query.ts";
 import { compact } from "./input.ts";
 import type { RestRequest, RouteSpec } from "./route.ts";
@@ -32,6 +33,27 @@ export const deleteRoute = (base: string, summary: string, mutation: string, typ
   variables: byId(typename),
   kind: "empty",
   status: 204,
+});
+
+/**
+ * `POST <path>` → 201 with the new object serialized by `fragment`, through a create mutation that takes the body as
+ * its `input` (of type `<Mutation>Input` unless named).
+ */
+export const createRoute = <F extends BodyFields>(
+  path: string,
+  summary: string,
+  mutation: string,
+  fragment: string,
+  body: RequestBody<F>,
+  inputType = `${mutation[0].toUpperCase()}${mutation.slice(1)}Input`,
+): RouteSpec => ({
+  method: "POST",
+  path,
+  summary,
+  document: `mutation($input: ${inputType}!) { ${mutation}(input: $input) { ...${fragment} } }`,
+  ...withBody(body, (input) => ({ input })),
+  kind: "object",
+  status: 201,
 });
 
 interface ListRoute {

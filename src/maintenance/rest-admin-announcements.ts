@@ -4,7 +4,7 @@ import { valuesByLabel } from "../collections/contract.ts";
 import { COLLECTIONS } from "../collections/rest-paths.ts";
 import { choice, dateTime, defineBody, text, withBody } from "../../rest-adapter/body-contract.ts";
 import type { RouteSpec } from "../../rest-adapter/route.ts";
-import { deleteRoute, listRoute, pathId, retrieveRoute } from "../../rest-adapter/common-routes.ts";
+import { createRoute, deleteRoute, listRoute, pathId, retrieveRoute } from "../../rest-adapter/common-routes.ts";
 import { type RestSurface, restFragment } from "../../rest-adapter/surface.ts";
 
 const ADMIN_ANNOUNCEMENT_REST_FRAGMENT = restFragment(
@@ -84,16 +84,7 @@ const adminAnnouncementRoutes: RouteSpec[] = [
     // Applied to each item once the REST adapter reshapes list items (rest-adapter/app.ts).
     shape: announcementBody,
   },
-  {
-    method: "POST",
-    path: `${BASE}/`,
-    summary: "Create a system announcement (staff)",
-    document: `mutation($input: CreateAdminAnnouncementInput!) { createAdminAnnouncement(input: $input) { ...AdminAnnouncementRest } }`,
-    ...withBody(ANNOUNCEMENT_FULL, (input) => ({ input })),
-    kind: "object",
-    status: 201,
-    shape: announcementBody,
-  },
+  { ...createRoute(`${BASE}/`, "Create a system announcement (staff)", "createAdminAnnouncement", "AdminAnnouncementRest", ANNOUNCEMENT_FULL), shape: announcementBody },
   { ...retrieveRoute(BASE, "Retrieve a system announcement", "adminAnnouncement", "AdminAnnouncementRest"), shape: announcementBody },
   update("PUT"),
   update("PATCH"),

@@ -8,7 +8,7 @@ import { bodyField, dateTime, defineBody, link, text, withBody } from "../../res
 import { readFilters, readOrdering } from "../../rest-adapter/collection-query.ts";
 import { compact } from "../../rest-adapter/input.ts";
 import type { RouteSpec } from "../../rest-adapter/route.ts";
-import { byId, deleteRoute, listRoute, pathId, retrieveRoute } from "../../rest-adapter/common-routes.ts";
+import { byId, createRoute, deleteRoute, listRoute, pathId, retrieveRoute } from "../../rest-adapter/common-routes.ts";
 import { type RestSurface, restFragment } from "../../rest-adapter/surface.ts";
 
 /** Routes include only the fragments their document names, so the nested link fields are spelled out. */
@@ -141,15 +141,7 @@ const maintenanceRoutes: RouteSpec[] = [
     "MaintenanceAnnouncementRest",
     MAINTENANCE_CONTRACT,
   ),
-  {
-    method: "POST",
-    path: `${BASE}/`,
-    summary: "Create a maintenance announcement (Draft)",
-    document: `mutation($input: CreateMaintenanceAnnouncementInput!) { createMaintenanceAnnouncement(input: $input) { ...MaintenanceAnnouncementRest } }`,
-    ...withBody(ANNOUNCEMENT_FULL, (input) => ({ input })),
-    kind: "object",
-    status: 201,
-  },
+  createRoute(`${BASE}/`, "Create a maintenance announcement (Draft)", "createMaintenanceAnnouncement", "MaintenanceAnnouncementRest", ANNOUNCEMENT_FULL),
   retrieveRoute(BASE, "Retrieve a maintenance announcement", "maintenanceAnnouncement", "MaintenanceAnnouncementRest"),
   updateMaintenance("PUT"),
   updateMaintenance("PATCH"),

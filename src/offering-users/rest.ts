@@ -3,7 +3,7 @@ import { OFFERING_USER_OPERATIONS, OFFERING_USER_TRANSITIONS, storesComment } fr
 import { COLLECTIONS } from "../collections/rest-paths.ts";
 import { defineBody, link, text, withBody } from "../../rest-adapter/body-contract.ts";
 import type { RouteSpec } from "../../rest-adapter/route.ts";
-import { byId, deleteRoute, listRoute, pathId, retrieveRoute } from "../../rest-adapter/common-routes.ts";
+import { byId, createRoute, deleteRoute, listRoute, pathId, retrieveRoute } from "../../rest-adapter/common-routes.ts";
 import { type RestSurface, restFragment } from "../../rest-adapter/surface.ts";
 
 const OFFERING_USER_REST_FRAGMENT = restFragment(
@@ -73,15 +73,7 @@ const offeringUserRoutes: RouteSpec[] = [
     fragment: "OfferingUserRest",
     contract: OFFERING_USER_CONTRACT,
   }),
-  {
-    method: "POST",
-    path: `${OFFERING_USERS}/`,
-    summary: "Create an offering user",
-    document: `mutation($input: CreateOfferingUserInput!) { createOfferingUser(input: $input) { ...OfferingUserRest } }`,
-    ...withBody(OFFERING_USER_CREATE, (input) => ({ input })),
-    kind: "object",
-    status: 201,
-  },
+  createRoute(`${OFFERING_USERS}/`, "Create an offering user", "createOfferingUser", "OfferingUserRest", OFFERING_USER_CREATE),
   retrieveRoute(OFFERING_USERS, "Retrieve an offering user", "offeringUser", "OfferingUserRest"),
   update("PUT"),
   update("PATCH"),

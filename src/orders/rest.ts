@@ -6,7 +6,7 @@ import { COLLECTIONS } from "../collections/rest-paths.ts";
 import { fieldError } from "../platform/errors.ts";
 import { type BodyFields, bodyField, choice, defineBody, flag, json, link, text, withBody } from "../../rest-adapter/body-contract.ts";
 import type { RouteSpec } from "../../rest-adapter/route.ts";
-import { byId, deleteRoute, listRoute, pathId, retrieveRoute } from "../../rest-adapter/common-routes.ts";
+import { byId, createRoute, deleteRoute, listRoute, pathId, retrieveRoute } from "../../rest-adapter/common-routes.ts";
 import { type RestSurface, restFragment } from "../../rest-adapter/surface.ts";
 
 const ORDER_REST_FRAGMENT = restFragment(
@@ -95,15 +95,7 @@ const orderRoutes: RouteSpec[] = [
     fragment: "OrderRest",
     contract: ORDER_CONTRACT,
   }),
-  {
-    method: "POST",
-    path: `${ORDERS}/`,
-    summary: "Create an order (a Create order also creates its resource, in Creating)",
-    document: `mutation($input: CreateOrderInput!) { createOrder(input: $input) { ...OrderRest } }`,
-    ...withBody(ORDER_CREATE, (input) => ({ input })),
-    kind: "object",
-    status: 201,
-  },
+  createRoute(`${ORDERS}/`, "Create an order (a Create order also creates its resource, in Creating)", "createOrder", "OrderRest", ORDER_CREATE),
   retrieveRoute(ORDERS, "Retrieve an order", "order", "OrderRest"),
   deleteRoute(ORDERS, "Delete an order (pending-consumer or pending-provider only)", "deleteOrder", "Order"),
   {

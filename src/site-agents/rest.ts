@@ -3,7 +3,7 @@ import { COLLECTIONS } from "../collections/rest-paths.ts";
 import { bodyField, dateTime, defineBody, json, text, withBody } from "../../rest-adapter/body-contract.ts";
 import { optionalString } from "../../rest-adapter/input.ts";
 import type { RouteSpec } from "../../rest-adapter/route.ts";
-import { deleteRoute, listRoute, pathId, retrieveRoute } from "../../rest-adapter/common-routes.ts";
+import { createRoute, deleteRoute, listRoute, pathId, retrieveRoute } from "../../rest-adapter/common-routes.ts";
 import { type RestSurface, restFragment } from "../../rest-adapter/surface.ts";
 
 const AGENT_PROCESSOR_REST_FRAGMENT = restFragment(
@@ -93,15 +93,7 @@ const siteAgentRoutes: RouteSpec[] = [
     fragment: "AgentIdentityRest",
     contract: AGENT_IDENTITY_CONTRACT,
   }),
-  {
-    method: "POST",
-    path: `${IDENTITIES}/`,
-    summary: "Register a site agent for an offering (its service provider side only)",
-    document: `mutation($input: AgentIdentityInput!) { createAgentIdentity(input: $input) { ...AgentIdentityRest } }`,
-    ...withBody(IDENTITY, (input) => ({ input })),
-    kind: "object",
-    status: 201,
-  },
+  createRoute(`${IDENTITIES}/`, "Register a site agent for an offering (its service provider side only)", "createAgentIdentity", "AgentIdentityRest", IDENTITY, "AgentIdentityInput"),
   retrieveRoute(IDENTITIES, "Retrieve a site agent identity", "agentIdentity", "AgentIdentityRest"),
   update("PUT"),
   update("PATCH"),

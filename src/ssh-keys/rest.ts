@@ -1,10 +1,10 @@
 import { COLLECTIONS } from "../collections/rest-paths.ts";
 import { SSH_KEY_CONTRACT } from "./contract.ts";
-import { defineBody, link, text, withBody } from "../../rest-adapter/body-contract.ts";
+import { defineBody, link, text } from "../../rest-adapter/body-contract.ts";
 import { readFilters, readOrdering } from "../../rest-adapter/collection-query.ts";
 import { compact } from "../../rest-adapter/input.ts";
 import type { RouteSpec } from "../../rest-adapter/route.ts";
-import { deleteRoute, listRoute, retrieveRoute } from "../../rest-adapter/common-routes.ts";
+import { createRoute, deleteRoute, listRoute, retrieveRoute } from "../../rest-adapter/common-routes.ts";
 import { type RestSurface, restFragment } from "../../rest-adapter/surface.ts";
 
 const SSH_KEY_REST_FRAGMENT = restFragment(
@@ -32,15 +32,7 @@ const sshKeyRoutes: RouteSpec[] = [
     fragment: "SshKeyRest",
     contract: SSH_KEY_CONTRACT,
   }),
-  {
-    method: "POST",
-    path: `${KEYS}/`,
-    summary: "Add an SSH public key: {public_key, name?} (staff may name another `user`)",
-    document: `mutation($input: CreateSshKeyInput!) { createSshKey(input: $input) { ...SshKeyRest } }`,
-    ...withBody(KEY_CREATE, (input) => ({ input })),
-    kind: "object",
-    status: 201,
-  },
+  createRoute(`${KEYS}/`, "Add an SSH public key: {public_key, name?} (staff may name another `user`)", "createSshKey", "SshKeyRest", KEY_CREATE),
   retrieveRoute(KEYS, "Retrieve an SSH public key", "sshKey", "SshKeyRest"),
   deleteRoute(KEYS, "Delete an SSH public key (its owner or staff)", "deleteSshKey", "SshKey"),
   {

@@ -6,7 +6,7 @@ import { bodyField, defineBody, link, type RequestBody, text, withBody } from ".
 import { pythonTypeName } from "../../rest-adapter/input.ts";
 import type { RouteSpec } from "../../rest-adapter/route.ts";
 import { checkedDecimal, DECIMAL } from "./rest-decimals.ts";
-import { deleteRoute, listRoute, pathId, retrieveRoute } from "../../rest-adapter/common-routes.ts";
+import { createRoute, deleteRoute, listRoute, pathId, retrieveRoute } from "../../rest-adapter/common-routes.ts";
 import { type RestSurface, restFragment } from "../../rest-adapter/surface.ts";
 
 const COMPONENT_USER_USAGE_LIMIT_REST_FRAGMENT = restFragment(
@@ -75,15 +75,7 @@ const userUsageLimitRoutes: RouteSpec[] = [
     fragment: FRAGMENT,
     contract: USER_LIMIT_CONTRACT,
   }),
-  {
-    method: "POST",
-    path: `${LIMITS}/`,
-    summary: "Set a user's limit on a resource's component: {resource, component (uuid) or component_type, user, limit} (SET_RESOURCE_LIMITS)",
-    document: `mutation($input: CreateComponentUserUsageLimitInput!) { createComponentUserUsageLimit(input: $input) { ...${FRAGMENT} } }`,
-    ...withBody(LIMIT_CREATE, (input) => ({ input })),
-    kind: "object",
-    status: 201,
-  },
+  createRoute(`${LIMITS}/`, "Set a user's limit on a resource's component: {resource, component (uuid) or component_type, user, limit} (SET_RESOURCE_LIMITS)", "createComponentUserUsageLimit", FRAGMENT, LIMIT_CREATE),
   retrieveRoute(LIMITS, "Retrieve a per-user component usage limit", "componentUserUsageLimit", FRAGMENT),
   update("PUT"),
   update("PATCH"),
