@@ -11,6 +11,7 @@ import { loadForProvider } from "./backend.ts";
 import { describeResource, RESOURCE_CORE, recordResourceChange } from "./changes.ts";
 import type { ResourceQuery } from "./service.ts";
 import { RESOURCE_TRANSITIONS, type ResourceTransition, resourceStateLabel, ResourceTransitionError } from "./states.ts";
+import { findUnique, findUniqueOrThrow } from "../platform/reads/sql/find.ts";
 
 export interface ResourceErrorInput {
   errorMessage?: string | null;
@@ -51,7 +52,7 @@ export async function transitionResource(
       rule,
       resource.state,
       (from) => tx.resource.updateMany({ where: { id: resource.id, state: from }, data: { state: rule.to, errorMessage } }),
-      async () => (await tx.resource.findUnique({ where: { id: resource.id }, select: { state: true } }))?.state ?? null,
+      async () => (await findUnique(tx, "resource", { where: { id: resource.id }, select: { state: true } }))?.state ?? null,
       { invalid: (current) => refused(rule.from, current), missing: notFound },
     );
     await recordResourceChange(ctx, tx, outbox, resource, {
@@ -62,7 +63,7 @@ export async function transitionResource(
       context: effect.keepsError ? { error_message: errorMessage, error_traceback: input.errorTraceback ?? "" } : {},
     });
     await reconcileResourceStateChange(ctx, tx, outbox, resource, replaced, rule.to);
-    return query && tx.resource.findUniqueOrThrow({ ...query, where: { id: resource.id } });
+    return query && findUniqueOrThrow(tx, "resource", { ...query, where: { id: resource.id } });
   });
   return { resourceId: resource.id, state: rule.to, resource: changed };
 }

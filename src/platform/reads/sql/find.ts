@@ -1,4 +1,4 @@
-import type { Prisma, PrismaClient } from "../../../generated/prisma/client.ts";
+import { Prisma, type PrismaClient } from "../../../generated/prisma/client.ts";
 import { runText } from "../../database/lone-statement.ts";
 import type { ModelTable } from "./model.ts";
 import { exactRead, fieldOf, FromClause, isRelation, modelNamed, quote, StatementBuilder, Untranslated } from "./statement.ts";
@@ -179,6 +179,21 @@ export const findFirst = <K extends ModelKey, A extends Prisma.Args<Delegate<K>,
 export const findUnique = <K extends ModelKey, A extends Prisma.Args<Delegate<K>, "findUnique">>(db: Db, key: K, args: A) =>
   findOne(db, key, "findUnique", args) as Promise<Prisma.Result<Delegate<K>, A, "findUnique">>;
 
+export const findFirstOrThrow = <K extends ModelKey, A extends Prisma.Args<Delegate<K>, "findFirstOrThrow">>(db: Db, key: K, args: A) =>
+  findOne(db, key, "findFirst", args).then((row) => row ?? notFound(key)) as Promise<Prisma.Result<Delegate<K>, A, "findFirstOrThrow">>;
+
+export const findUniqueOrThrow = <K extends ModelKey, A extends Prisma.Args<Delegate<K>, "findUniqueOrThrow">>(db: Db, key: K, args: A) =>
+  findOne(db, key, "findUnique", args).then((row) => row ?? notFound(key)) as Promise<Prisma.Result<Delegate<K>, A, "findUniqueOrThrow">>;
+
+/** What Prisma's findUniqueOrThrow and findFirstOrThrow throw when there is no row: its P2025. */
+function notFound(key: ModelKey): never {
+  throw new Prisma.PrismaClientKnownRequestError("An operation failed because it depends on one or more records that were required but not found. No record was found for a query.", {
+    code: "P2025",
+    clientVersion: Prisma.prismaVersion.client,
+    meta: { modelName: modelNameOf(key) },
+  });
+}
+
 /** One row or null; a findUnique's condition may name a compound unique key. */
 async function findOne(db: Db, key: ModelKey, method: "findFirst" | "findUnique", args: unknown): Promise<unknown> {
   const read = compileFind(key, args as FindArgs, 1, method === "findUnique");
@@ -188,7 +203,7 @@ async function findOne(db: Db, key: ModelKey, method: "findFirst" | "findUnique"
 }
 
 /** Prisma's count({ where }), as one statement when the condition translates. */
-export async function count<K extends ModelKey>(db: Db, key: K, where: Prisma.Args<Delegate<K>, "count">["where"]): Promise<number> {
+export async function count<K extends ModelKey>(db: Db, key: K, where?: Prisma.Args<Delegate<K>, "count">["where"]): Promise<number> {
   const read = compileCount(key, where);
   if (!read) return prismaRead(db, key, "count", { where }) as Promise<number>;
   const [row] = await runText<{ count: bigint }>(db, read.text, read.values);
