@@ -2,7 +2,7 @@ import { Prisma, type PrismaClient } from "../../../generated/prisma/client.ts";
 import { runText } from "../../database/lone-statement.ts";
 import type { ModelTable } from "./model.ts";
 import { exactRead, fieldOf, FromClause, isRelation, modelNamed, quote, StatementBuilder, Untranslated } from "./statement.ts";
-import { orderSql, sliceSql } from "./order.ts";
+import { distinctSql, orderSql, sliceSql } from "./order.ts";
 import { type RowShape, type Selection, shapeRows } from "./select.ts";
 import { startWithSelectList, type StatementStart } from "./select-cache.ts";
 import { whereSql } from "./where.ts";
@@ -11,7 +11,7 @@ type Db = PrismaClient | Prisma.TransactionClient;
 /** A model's delegate on the client: offeringUser, event, … */
 export type ModelKey = Uncapitalize<Prisma.ModelName>;
 type Delegate<K extends ModelKey> = Prisma.TransactionClient[K];
-type FindArgs = Selection & { where?: object; orderBy?: unknown; take?: number; skip?: number };
+type FindArgs = Selection & { where?: object; orderBy?: unknown; take?: number; skip?: number; distinct?: unknown };
 
 const modelNameOf = (key: ModelKey) => key[0].toUpperCase() + key.slice(1);
 
@@ -21,7 +21,7 @@ interface CompiledRead {
   shape: RowShape;
 }
 
-const FIND_ARGS = new Set(["select", "include", "where", "orderBy", "take", "skip"]);
+const FIND_ARGS = new Set(["select", "include", "where", "orderBy", "take", "skip", "distinct"]);
 
 /** What `build` compiles, or undefined when something in it is not translated. */
 function translated(key: ModelKey, build: () => CompiledRead): CompiledRead | undefined {
@@ -77,6 +77,9 @@ interface StatementParts {
   where?: object;
   orderBy?: unknown;
   keys?: readonly FieldPath[];
+  /** Prisma's distinct, translated when the read has no order and no slice (`sliced`: a take or skip). */
+  distinct?: unknown;
+  sliced?: boolean;
 }
 
 /** SELECT the started select list (and key columns) FROM the model's table under `where`, ordered (the caller adds the slice). */
@@ -87,7 +90,8 @@ function statement(key: ModelKey, parts: StatementParts, start: (model: ModelTab
   const condition = whereSql(from, model, alias, parts.where, unique);
   const order = orderSql(model, alias, parts.orderBy, from);
   const keys = parts.keys ? keyColumns(from, model, alias, parts.keys) : "";
-  const text = `SELECT ${list.columns}${keys} FROM ${quote(model.table)} AS ${alias}${from}${condition === "TRUE" ? "" : ` WHERE ${condition}`}${order}`;
+  const distinct = distinctSql(model, alias, parts.distinct, order !== "" || parts.sliced === true);
+  const text = `SELECT ${distinct}${list.columns}${keys} FROM ${quote(model.table)} AS ${alias}${from}${condition === "TRUE" ? "" : ` WHERE ${condition}`}${order}`;
   return { b, shape: list.shape, text };
 }
 
@@ -98,7 +102,8 @@ function statement(key: ModelKey, parts: StatementParts, start: (model: ModelTab
 export function compileFind(key: ModelKey, args: FindArgs, limit?: number, unique = false, keys?: readonly FieldPath[]): CompiledRead | undefined {
   return translated(key, () => {
     for (const name of Object.keys(args)) if (!FIND_ARGS.has(name) && (args as Record<string, unknown>)[name] !== undefined) throw new Untranslated(name);
-    const { b, shape, text } = statement(key, { where: args.where, orderBy: args.orderBy, keys }, (model) => startWithSelectList(model, args), unique);
+    const parts = { where: args.where, orderBy: args.orderBy, keys, distinct: args.distinct, sliced: args.take !== undefined || args.skip !== undefined };
+    const { b, shape, text } = statement(key, parts, (model) => startWithSelectList(model, args), unique);
     const take = limit === undefined ? args.take : Math.min(limit, args.take ?? limit);
     return { text: `${text}${sliceSql(take, args.skip)}`, values: b.values, shape };
   });

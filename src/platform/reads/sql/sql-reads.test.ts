@@ -197,9 +197,19 @@ const SELECT_CASES: Case[] = [
   ["a to-many ordered by its own to-one", "offering", () => ({ include: { resources: { orderBy: [{ plan: { name: "desc" } }, { name: "asc" }] } }, orderBy: { name: "asc" } })],
 ];
 
+/** distinct with neither an order nor a slice: both answer the same rows, in no particular order. */
+const DISTINCT_CASES: Case[] = [
+  ["one column", "offeringUser", () => ({ distinct: ["offeringId"], select: { offeringId: true } })],
+  ["one column, named alone, under a condition", "offeringUser", () => ({ where: { state: { not: "DELETING" } }, distinct: "state", select: { state: true } })],
+  ["a column and a to-one's column it decides", "resource", () => ({ distinct: ["projectId"], select: { projectId: true, project: { select: { customerId: true } } } })],
+  ["two columns", "offeringUser", () => ({ distinct: ["isRestricted", "state"], select: { isRestricted: true, state: true } })],
+];
+
 /** Reads left to Prisma's client: they still answer, unchanged. */
 const UNTRANSLATED: Case[] = [
-  ["distinct", "offeringUser", () => ({ distinct: ["state"], select: { state: true }, orderBy: { state: "asc" } })],
+  ["distinct with an order", "offeringUser", () => ({ distinct: ["state"], select: { state: true }, orderBy: { state: "asc" } })],
+  ["distinct with a slice", "offeringUser", () => ({ distinct: ["state"], select: { state: true }, take: 2 })],
+  ["distinct on JSON", "offeringUser", () => ({ distinct: ["backendMetadata"], select: { backendMetadata: true } })],
   ["a _count argument Prisma has not (orderBy)", "offering", () => ({ select: { _count: { select: { plans: { orderBy: { name: "asc" } } } } } })],
   ["order by a relation's count", "offering", () => ({ orderBy: { plans: { _count: "asc" } } })],
   ["a negative take", "offeringUser", () => ({ take: -1, orderBy: { id: "asc" } })],
@@ -224,6 +234,15 @@ describe("reads compiled to SQL answer as Prisma's client does", () => {
     expect(await findMany(db, key, args() as never)).toEqual(expected);
   });
 
+  it.each(DISTINCT_CASES)("distinct: %s", async (_name, key, args) => {
+    const sorted = (rows: unknown[]) => rows.map((row) => JSON.stringify(row)).sort();
+    const expected = (await prismaFindMany(key, args())) as unknown[];
+    expect(compileFind(key, args())).toBeDefined();
+    const compiled = await findMany(db, key, args() as never);
+    expect(sorted(compiled)).toEqual(sorted(expected));
+    expect(compiled.length).toBeLessThan(await (db[key] as unknown as { count(): Promise<number> }).count());
+  });
+
   describe("what does not translate", () => {
     const strict = readRule.strict;
     beforeAll(() => void (readRule.strict = false));
@@ -240,7 +259,9 @@ describe("reads compiled to SQL answer as Prisma's client does", () => {
     it("SQL_READS_STRICT (the tests' setting) throws instead, naming what did not translate", () => {
       readRule.strict = true;
       try {
-        expect(() => compileFind("offeringUser", { distinct: ["state"], select: { state: true } } as never)).toThrow(/SQL_READS_STRICT: a read of offeringUser does not translate to SQL \(distinct\)/);
+        expect(() => compileFind("offeringUser", { distinct: ["state"], select: { state: true }, take: 1 } as never)).toThrow(
+          /SQL_READS_STRICT: a read of offeringUser does not translate to SQL \(distinct with an order or a slice\)/,
+        );
       } finally {
         readRule.strict = false;
       }
