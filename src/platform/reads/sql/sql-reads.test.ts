@@ -236,7 +236,7 @@ describe("reads compiled to SQL answer as Prisma's client does", () => {
 
   it.each(DISTINCT_CASES)("distinct: %s", async (_name, key, args) => {
     const sorted = (rows: unknown[]) => rows.map((row) => JSON.stringify(row)).sort();
-    const expected = (await prismaFindMany(key, args())) as unknown[];
+    const expected = await prismaFindMany(key, args());
     expect(compileFind(key, args())).toBeDefined();
     const compiled = await findMany(db, key, args() as never);
     expect(sorted(compiled)).toEqual(sorted(expected));
@@ -360,4 +360,4 @@ describe("an embedded database migrated by this process", () => {
 });
 
 /** Prisma's own answer: the delegate's findMany (its generic signature does not survive a dynamic key). */
-const prismaFindMany = (key: ModelKey, args: object) => (db[key] as unknown as { findMany(args: object): Promise<unknown> }).findMany(args);
+const prismaFindMany = (key: ModelKey, args: object) => (db[key] as unknown as { findMany(args: object): Promise<unknown[]> }).findMany(args);
