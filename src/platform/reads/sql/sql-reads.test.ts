@@ -67,6 +67,8 @@ async function seed(db: Db) {
   await db.offeringUserTally.create({ data: { offeringId: managed.id, state: "OK", delta: 2 } });
   const identity = await db.agentIdentity.create({ data: { offeringId: managed.id, name: "agent", dependencies: [{ name: "x" }] } });
   await db.agentConsumerQueue.create({ data: { identityId: identity.id, userId: users[0].id, tokenDigest: "d".repeat(64), rmqUsername: "rmq1", objectTypes: ["order", "resource"] } });
+  const everything = await db.agentIdentity.create({ data: { offeringId: other.id, name: "agent of every type" } });
+  await db.agentConsumerQueue.create({ data: { identityId: everything.id, userId: users[1].id, tokenDigest: "e".repeat(64), rmqUsername: "rmq2", objectTypes: [] } });
   const component = await db.offeringComponent.create({ data: { offeringId: managed.id, type: "cpu", name: "CPU", billingType: "USAGE" } });
   const resource = await db.resource.create({ data: { projectId: project.id, offeringId: managed.id, name: "r1", endDate: new Date("2027-01-31T00:00:00Z") } });
   await db.resource.create({ data: { projectId: project.id, offeringId: other.id, planId: gold.id, name: "r2" } });
@@ -127,6 +129,8 @@ const WHERE_CASES: Case[] = [
   ["none", "user", () => ({ where: { roles: { none: {} } } })],
   ["a nullable Int", "user", () => ({ where: { OR: [{ tokenLifetime: { gt: 60 } }, { tokenLifetime: null }] } })],
   ["a list column's has", "agentConsumerQueue", () => ({ where: { objectTypes: { has: "order" } } })],
+  ["a list column's isEmpty", "agentConsumerQueue", () => ({ where: { objectTypes: { isEmpty: true } } })],
+  ["a list column's isEmpty: false", "agentConsumerQueue", () => ({ where: { objectTypes: { isEmpty: false } } })],
   ["a list column's hasSome", "agentConsumerQueue", () => ({ where: { objectTypes: { hasSome: ["resource", "x"] } } })],
   ["a char column", "agentConsumerQueue", () => ({ where: { tokenDigest: "d".repeat(64) } })],
   ["an Int id", "event", () => ({ where: { id: { in: [ids.event.id] } } })],
