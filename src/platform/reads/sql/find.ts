@@ -4,7 +4,8 @@ import type { ModelTable } from "./model.ts";
 import { exactRead, fieldOf, FromClause, isRelation, modelNamed, quote, StatementBuilder, Untranslated } from "./statement.ts";
 import { distinctSql, orderSql, sliceSql } from "./order.ts";
 import { type RowShape, type Selection, shapeRows } from "./select.ts";
-import { startWithSelectList, type StatementStart } from "./select-cache.ts";
+import { selectionKey, startWithSelectList, type StatementStart } from "./select-cache.ts";
+import { tickBatches } from "./tick-batches.ts";
 import { whereSql } from "./where.ts";
 
 type Db = PrismaClient | Prisma.TransactionClient;
@@ -182,13 +183,13 @@ export const findFirst = <K extends ModelKey, A extends Prisma.Args<Delegate<K>,
   findOne(db, key, "findFirst", args) as Promise<Prisma.Result<Delegate<K>, A, "findFirst">>;
 
 export const findUnique = <K extends ModelKey, A extends Prisma.Args<Delegate<K>, "findUnique">>(db: Db, key: K, args: A) =>
-  findOne(db, key, "findUnique", args) as Promise<Prisma.Result<Delegate<K>, A, "findUnique">>;
+  uniqueRow(db, key, args) as Promise<Prisma.Result<Delegate<K>, A, "findUnique">>;
 
 export const findFirstOrThrow = <K extends ModelKey, A extends Prisma.Args<Delegate<K>, "findFirstOrThrow">>(db: Db, key: K, args: A) =>
   findOne(db, key, "findFirst", args).then((row) => row ?? notFound(key)) as Promise<Prisma.Result<Delegate<K>, A, "findFirstOrThrow">>;
 
 export const findUniqueOrThrow = <K extends ModelKey, A extends Prisma.Args<Delegate<K>, "findUniqueOrThrow">>(db: Db, key: K, args: A) =>
-  findOne(db, key, "findUnique", args).then((row) => row ?? notFound(key)) as Promise<Prisma.Result<Delegate<K>, A, "findUniqueOrThrow">>;
+  uniqueRow(db, key, args).then((row) => row ?? notFound(key)) as Promise<Prisma.Result<Delegate<K>, A, "findUniqueOrThrow">>;
 
 /** What Prisma's findUniqueOrThrow and findFirstOrThrow throw when there is no row: its P2025. */
 function notFound(key: ModelKey): never {
@@ -197,6 +198,36 @@ function notFound(key: ModelKey): never {
     clientVersion: Prisma.prismaVersion.client,
     meta: { modelName: modelNameOf(key) },
   });
+}
+
+type ById = Selection & { where: { id: string | number | bigint } };
+
+/** A findUnique by id alone, with a selection that has a key (see selectionKey), may be read with others (readById). */
+function byIdAlone(args: unknown): args is ById {
+  const { where, ...selection } = args as FindArgs;
+  const id = (where as { id?: unknown } | undefined)?.id;
+  return Object.keys(where ?? {}).length === 1 && ["string", "number", "bigint"].includes(typeof id) && Object.keys(selection).every((name) => name === "select" || name === "include");
+}
+
+/** findUnique's row or null; those by id alone asked in the same tick, on the same connection and with the same selection, are read together. */
+function uniqueRow(db: Db, key: ModelKey, args: unknown): Promise<unknown> {
+  const selection = byIdAlone(args) ? selectionKey(modelNamed(modelNameOf(key)), args) : undefined;
+  if (selection === undefined) return findOne(db, key, "findUnique", args);
+  return readTogether(db, selection, { key, args: args as ById });
+}
+
+const readTogether = tickBatches<Db, { key: ModelKey; args: ById }, unknown>((db, reads) => readById(db, reads[0].key, reads.map((read) => read.args)));
+
+const idText = (id: unknown) => String(id).toLowerCase();
+
+/** The rows of findUniques by id alone with the same selection, or null each, as one statement (`id IN`) when there are several. */
+async function readById(db: Db, key: ModelKey, reads: ById[]): Promise<unknown[]> {
+  const { select, include } = reads[0];
+  const read = reads.length > 1 ? compileFind(key, { select, include, where: { id: { in: reads.map((args) => args.where.id) } } }, undefined, false, [["id"]]) : undefined;
+  if (!read) return Promise.all(reads.map((args) => findOne(db, key, "findUnique", args)));
+  const rows = await run<Record<string, unknown>>(db, read);
+  const byId = new Map(rows.map((row) => [idText(takeKeys(row, 1)[0]), row]));
+  return reads.map((args) => byId.get(idText(args.where.id)) ?? null);
 }
 
 /** One row or null; a findUnique's condition may name a compound unique key. */

@@ -10,7 +10,7 @@ import { Prisma } from "../../../generated/prisma/client.ts";
 import type { Db } from "../../database/connect.ts";
 import { applyMigrations } from "../../database/migrations.ts";
 import { openDatabase } from "../../database/connect.ts";
-import { compileFind, count, findFirst, findMany, findManyWithKeys, findUnique, type ModelKey, readKeys, readRule, untranslatedReads } from "./find.ts";
+import { compileFind, count, findFirst, findMany, findManyWithKeys, findUnique, findUniqueOrThrow, type ModelKey, readKeys, readRule, untranslatedReads } from "./find.ts";
 
 const MIGRATIONS_DIR = new URL("../../../../prisma/migrations", import.meta.url).pathname;
 
@@ -336,6 +336,22 @@ describe("reads compiled to SQL answer as Prisma's client does", () => {
     expect(await findUnique(db, "offeringUser", { where: { id: "00000000-0000-4000-8000-000000000000" } })).toBeNull();
     const first = await findFirst(db, "offeringUser", { orderBy: { created: "desc" }, select: { id: true } });
     expect(first).toEqual({ id: ids.offeringUsers[4].id });
+  });
+
+  it("findUniques by id asked in the same tick with the same selection are one statement, as Prisma's client batches them", async () => {
+    const select = { id: true, username: true, offering: { select: { name: true } } };
+    const missing = "00000000-0000-4000-8000-000000000000";
+    const asked = [ids.offeringUsers[2].id, missing, ids.offeringUsers[0].id.toUpperCase(), ids.offeringUsers[2].id];
+    const together = await countSql(() => Promise.all(asked.map((id) => findUnique(db, "offeringUser", { where: { id }, select }))));
+    expect(together.statements).toBe(1);
+    const oneByOne = [];
+    for (const id of asked) oneByOne.push(await db.offeringUser.findUnique({ where: { id }, select }));
+    expect(together.result).toEqual(oneByOne);
+    const events = await countSql(() => Promise.all([ids.event.id, -1].map((id) => findUniqueOrThrow(db, "event", { where: { id } }).catch((error: Error & { code?: string }) => error.code))));
+    expect(events.statements).toBe(1);
+    expect(events.result).toEqual([await db.event.findUnique({ where: { id: ids.event.id } }), "P2025"]);
+    const apart = await countSql(() => Promise.all([findUnique(db, "user", { where: { id: ids.users[0].id }, select: { id: true } }), findUnique(db, "user", { where: { id: ids.users[1].id } })]));
+    expect(apart.statements).toBe(2);
   });
 
   it("inside a transaction, reads on the transaction's connection (it sees the transaction's own writes)", async () => {
