@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, it } from "vitest";
+import { Prisma } from "../src/generated/prisma/client.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const LAYERS = ["src", "rest-adapter"];
@@ -90,4 +91,18 @@ it("src/platform speaks no REST: no REST paths and no REST parameter names (a co
   expect(platform.length).toBeGreaterThan(40);
   const spoken = platform.filter((file) => /["'`]\/api\/|\brest:\s/.test(readFileSync(file, "utf8"))).map((file) => path.relative(ROOT, file));
   expect(spoken).toEqual([]);
+});
+
+/** A read of a model's delegate on Prisma's client (`ctx.db.offeringUser.findMany(`, `tx.event\n  .count(`). */
+const PRISMA_READ = /\.\s*[a-z]\w*\s*\.\s*(?:findMany|findFirst|findFirstOrThrow|findUnique|findUniqueOrThrow|count)\s*\(/;
+const models = new Set(Object.values(Prisma.ModelName).map((name) => name[0].toLowerCase() + name.slice(1)));
+const readsOnPrisma = (text: string) => [...text.matchAll(new RegExp(PRISMA_READ, "g"))].filter(([read]) => models.has(read.split(".")[1].trim()));
+
+it("one read path: outside src/platform, records and lists are read through src/platform/reads/sql/find.ts, not Prisma's client", () => {
+  expect(readsOnPrisma("await ctx.db.offeringUser\n    .findMany({ where })").length).toBe(1);
+  expect(readsOnPrisma("findMany(ctx.db, \"offeringUser\", { where }); (await selection()).count(); db.event.groupBy({ by })")).toEqual([]);
+  const outside = files.filter((file) => !path.relative(ROOT, file).startsWith(`src${path.sep}platform${path.sep}`));
+  expect(outside.length).toBeGreaterThan(100);
+  const direct = outside.flatMap((file) => readsOnPrisma(readFileSync(file, "utf8")).map(([read]) => `${path.relative(ROOT, file)}: ${read.replace(/\s+/g, "")}`));
+  expect(direct).toEqual([]);
 });

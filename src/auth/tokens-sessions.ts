@@ -4,6 +4,7 @@ import { isExpired } from "./authenticate.ts";
 import type { TokenRevokedPayload } from "./token-revoked.ts";
 import { GrantsCache } from "./grants-cache.ts";
 import { TokenCache } from "./token-cache.ts";
+import { findMany } from "../platform/reads/sql/find.ts";
 
 /** Why an open connection or stream is ended, and what its client is told. */
 export const SESSION_END = {
@@ -129,7 +130,7 @@ export function watchTokenSessions(
     const digests = sessions.tokens();
     for (let start = 0; start < digests.length; start += SWEEP_BATCH) {
       const batch = digests.slice(start, start + SWEEP_BATCH);
-      const rows = await deps.db.authToken.findMany({
+      const rows = await findMany(deps.db, "authToken", {
         where: { keyDigest: { in: batch } },
         select: { keyDigest: true, lastUsed: true, user: { select: { isActive: true, tokenLifetime: true } } },
       });

@@ -5,6 +5,7 @@ import { absentFlag, commaList, defineContract, emptyField, type Narrowing } fro
 import { parseUuid } from "../platform/ids.ts";
 import { icontains } from "../platform/reads/text-match.ts";
 import { grantedScopeIds, grantsInForce } from "./grants-in-force.ts";
+import { findMany } from "../platform/reads/sql/find.ts";
 
 type CustomerWhere = Prisma.CustomerWhereInput;
 type CustomerOrder = Prisma.CustomerOrderByWithRelationInput;
@@ -25,7 +26,7 @@ const viewerHolds =
 const seenBy =
   (userIds: string[]): Narrowing<CustomerWhere, Context> =>
   async (ctx) => {
-    const users = await ctx.db.user.findMany({ where: { id: { in: userIds } }, select: { isStaff: true, isSupport: true } });
+    const users = await findMany(ctx.db, "user", { where: { id: { in: userIds } }, select: { isStaff: true, isSupport: true } });
     if (users.length === 0) return NOTHING;
     if (users.some((user) => user.isStaff || user.isSupport)) return {};
     const now = ctx.now();

@@ -1,6 +1,7 @@
 import type { ScopeType } from "../auth/access.ts";
 import type { Context } from "../context.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
+import { findMany } from "../platform/reads/sql/find.ts";
 
 /** Role grants in force at `now`, of one kind of scope (optionally some roles or scopes). */
 export const grantsInForce = (
@@ -18,6 +19,6 @@ export const grantsInForce = (
 
 /** The scope ids of the grants in force that match. */
 export async function grantedScopeIds(ctx: Context, where: Prisma.RoleGrantWhereInput): Promise<string[]> {
-  const rows = await ctx.db.roleGrant.findMany({ where, select: { scopeId: true }, distinct: ["scopeId"] });
+  const rows = await findMany(ctx.db, "roleGrant", { where, select: { scopeId: true }, distinct: ["scopeId"] });
   return rows.map((row) => row.scopeId);
 }

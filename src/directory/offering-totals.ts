@@ -16,7 +16,7 @@ import { findMany } from "../platform/reads/sql/find.ts";
 const COUNTED: Prisma.ResourceWhereInput = { state: { in: ["OK", "UPDATING", "TERMINATING"] } };
 
 async function totalCustomers(ctx: Context, offeringIds: string[]): Promise<Map<string, number>> {
-  const rows = await ctx.db.resource.findMany({
+  const rows = await findMany(ctx.db, "resource", {
     where: { ...COUNTED, offeringId: { in: offeringIds } },
     select: { offeringId: true, project: { select: { customerId: true } } },
     distinct: ["offeringId", "projectId"],

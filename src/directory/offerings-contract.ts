@@ -6,6 +6,7 @@ import { parseUuid } from "../platform/ids.ts";
 import { icontains } from "../platform/reads/text-match.ts";
 import { byTimestamps } from "../collections/timestamp-filters.ts";
 import { grantedScopeIds, grantsInForce } from "./grants-in-force.ts";
+import { count, findMany } from "../platform/reads/sql/find.ts";
 
 type Where = Prisma.OfferingWhereInput;
 
@@ -55,7 +56,7 @@ function attributesWhere(text: string): Where {
 /** Offerings restricted (plugin_options.restricted_to_roles) to roles the viewer holds none of, in any scope. */
 async function restrictedFromViewer(ctx: Context): Promise<Where> {
   const roles: string[] = (await ctx.access.grants()).map((grant) => grant.role);
-  const offerings = await ctx.db.offering.findMany({ select: { id: true, pluginOptions: true } });
+  const offerings = await findMany(ctx.db, "offering", { select: { id: true, pluginOptions: true } });
   const restricted = offerings.filter(({ pluginOptions }) => {
     const only = isObject(pluginOptions) ? pluginOptions.restricted_to_roles : undefined;
     return Array.isArray(only) && only.length > 0 && !only.some((role) => roles.includes(String(role)));
@@ -152,7 +153,7 @@ export const OFFERING_CONTRACT = defineContract<Where, Prisma.OfferingOrderByWit
       kind: "uuids",
       rest: { allowed_customer_uuid: "uuid" },
       description: "Offerings these customers may order: every offering is shared, so all of them if the customer exists",
-      where: (ids) => async (ctx) => ((await ctx.db.customer.count({ where: { id: { in: ids } } })) ? EVERYTHING : NOTHING),
+      where: (ids) => async (ctx) => ((await count(ctx.db, "customer", { id: { in: ids } })) ? EVERYTHING : NOTHING),
     },
     serviceManagerUuid: {
       kind: "uuids",
@@ -164,7 +165,7 @@ export const OFFERING_CONTRACT = defineContract<Where, Prisma.OfferingOrderByWit
       kind: "uuids",
       rest: { project_uuid: "uuid" },
       description: "Offerings a project may order: every offering is shared, so all of them if the project exists",
-      where: (ids) => async (ctx) => ((await ctx.db.project.count({ where: { id: { in: ids } } })) ? EVERYTHING : NOTHING),
+      where: (ids) => async (ctx) => ((await count(ctx.db, "project", { id: { in: ids } })) ? EVERYTHING : NOTHING),
     },
     consumerCustomerUuid: {
       kind: "uuids",

@@ -6,6 +6,7 @@ import { parseUuid } from "../platform/ids.ts";
 import { icontains, iexact } from "../platform/reads/text-match.ts";
 import { byTimestamps } from "../collections/timestamp-filters.ts";
 import { grantedScopeIds, grantsInForce } from "./grants-in-force.ts";
+import { findMany } from "../platform/reads/sql/find.ts";
 
 type Where = Prisma.ProjectWhereInput;
 
@@ -16,7 +17,7 @@ const noProjectHas = absentFlag(NOTHING);
 
 /** Projects the given users could list (Waldur's GenericUserFilter): staff and support see all. */
 async function visibleToUsers(ctx: Context, userIds: string[]): Promise<Where> {
-  const users = await ctx.db.user.findMany({ where: { id: { in: userIds } }, select: { id: true, isStaff: true, isSupport: true } });
+  const users = await findMany(ctx.db, "user", { where: { id: { in: userIds } }, select: { id: true, isStaff: true, isSupport: true } });
   if (users.some((user) => user.isStaff || user.isSupport)) return EVERYTHING;
   const [projects, customers] = await Promise.all(
     (["PROJECT", "CUSTOMER"] as const).map((scope) => grantedScopeIds(ctx, grantsInForce(ctx.now(), scope, { userIds }))),

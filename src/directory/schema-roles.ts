@@ -7,6 +7,7 @@ import { getRoleGrant } from "./service-node-lookups.ts";
 import { grantRole, type RoleInput, revokeRole, storedRole } from "./service-roles.ts";
 import { ON_OBJECT, resultOr } from "../graphql/mutations.ts";
 import { restPresentation } from "../graphql/sub-graphs.ts";
+import { findUniqueOrThrow } from "../platform/reads/sql/find.ts";
 
 export const RoleEnum = builder.enumType(Role, {
   name: "Role",
@@ -54,7 +55,7 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: RoleInputRef, required: true }) },
     resolve: async (query, _r, { input }, ctx) => {
       const grant = await grantRole(ctx, serviceInput(input));
-      return ctx.db.roleGrant.findUniqueOrThrow({ ...query, where: { id: grant.id } });
+      return findUniqueOrThrow(ctx.db, "roleGrant", { ...query, where: { id: grant.id } });
     },
   }),
   revokeRole: t.prismaField({
@@ -64,7 +65,7 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: RoleInputRef, required: true }) },
     resolve: async (query, _r, { input }, ctx) => {
       const grant = await revokeRole(ctx, serviceInput(input));
-      return ctx.db.roleGrant.findUniqueOrThrow({ ...query, where: { id: grant.id } });
+      return findUniqueOrThrow(ctx.db, "roleGrant", { ...query, where: { id: grant.id } });
     },
   }),
 }));

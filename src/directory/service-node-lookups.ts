@@ -5,11 +5,12 @@ import { parseUuid } from "../platform/ids.ts";
 import { getOffering } from "./service-offerings.ts";
 import { getPlan } from "./service-plans.ts";
 import { getCustomer, getProject } from "./service-organisations.ts";
+import { findUnique } from "../platform/reads/sql/find.ts";
 
 /** Components and plans are seen with their offering. */
 export async function getOfferingComponent(ctx: Context, uuid: string) {
   const id = parseUuid(uuid);
-  const component = id ? await ctx.db.offeringComponent.findUnique({ where: { id }, select: { offeringId: true } }) : null;
+  const component = id ? await findUnique(ctx.db, "offeringComponent", { where: { id }, select: { offeringId: true } }) : null;
   if (!component) throw notFound();
   return getOffering(ctx, component.offeringId);
 }
@@ -25,7 +26,7 @@ const SCOPE_LOOKUPS: Record<ScopeType, (ctx: Context, uuid: string) => Promise<u
 /** A role grant is seen by its holder and by whoever sees its scope. */
 export async function getRoleGrant(ctx: Context, uuid: string) {
   const id = parseUuid(uuid);
-  const grant = id ? await ctx.db.roleGrant.findUnique({ where: { id } }) : null;
+  const grant = id ? await findUnique(ctx.db, "roleGrant", { where: { id } }) : null;
   if (!grant) throw notFound();
   if (grant.userId !== ctx.viewer?.id) await SCOPE_LOOKUPS[grant.scopeType](ctx, grant.scopeId);
   return grant;

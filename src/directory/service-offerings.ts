@@ -16,7 +16,7 @@ import { OFFERING_CONTRACT, OFFERING_STATE_LABELS } from "./offerings-contract.t
 import { pageByTotalCustomers } from "./offering-totals.ts";
 import { visibleOfferings } from "./visibility.ts";
 import { OFFERING_TRANSITIONS, OfferingTransitionError } from "./transitions.ts";
-import { findFirst, findMany, findUnique } from "../platform/reads/sql/find.ts";
+import { findFirst, findMany, findUnique, findUniqueOrThrow } from "../platform/reads/sql/find.ts";
 
 export type OfferingQuery = { select?: Prisma.OfferingSelect; include?: Prisma.OfferingInclude };
 export type ServiceProviderQuery = { select?: Prisma.ServiceProviderSelect; include?: Prisma.ServiceProviderInclude };
@@ -31,7 +31,7 @@ export async function getServiceProvider(ctx: Context, uuid: string, query: Serv
 /** Which of `ids` the viewer may see as service providers (getServiceProvider's rule: any signed-in viewer). */
 export async function visibleServiceProviderIds(ctx: Context, ids: string[]) {
   ctx.requireViewer();
-  return idSet(await ctx.db.serviceProvider.findMany({ where: { id: { in: ids } }, select: { id: true } }));
+  return idSet(await findMany(ctx.db, "serviceProvider", { where: { id: { in: ids } }, select: { id: true } }));
 }
 
 export async function createServiceProvider(
@@ -41,12 +41,12 @@ export async function createServiceProvider(
 ) {
   ctx.requireViewer();
   const customer = await referenced("customerUuid", input.customerUuid, (id) =>
-    ctx.db.customer.findUnique({ where: { id }, select: { id: true, name: true } }),
+    findUnique(ctx.db, "customer", { where: { id }, select: { id: true, name: true } }),
   );
   await ctx.access.require(Permission.REGISTER_SERVICE_PROVIDER, [{ type: "CUSTOMER", id: customer.id }]);
   const taken = () => fieldError("customerUuid", "Service provider with this customer already exists.");
   const id = await transact(ctx, async (tx, outbox) => {
-    if (await tx.serviceProvider.findUnique({ where: { customerId: customer.id } })) throw taken();
+    if (await findUnique(tx, "serviceProvider", { where: { customerId: customer.id } })) throw taken();
     const provider = await tx.serviceProvider.create({
       data: { customerId: customer.id, description: input.description ?? "" },
       select: { id: true },
@@ -64,7 +64,7 @@ export async function createServiceProvider(
   }).catch((error: { code?: string }) => {
     throw error.code === "P2002" ? taken() : error;
   });
-  return ctx.db.serviceProvider.findUniqueOrThrow({ ...query, where: { id } });
+  return findUniqueOrThrow(ctx.db, "serviceProvider", { ...query, where: { id } });
 }
 
 export type OfferingFilterValues = FilterValues<typeof OFFERING_CONTRACT>;
@@ -102,7 +102,7 @@ export async function getOffering(ctx: Context, uuid: string, query: OfferingQue
 
 /** Which of `ids` the viewer may see as offerings (getOffering's rule, without a filter). */
 export const visibleOfferingIds = async (ctx: Context, ids: string[]) =>
-  idSet(await ctx.db.offering.findMany({ where: { AND: [{ id: { in: ids } }, await offeringsWhere(ctx, undefined)] }, select: { id: true } }));
+  idSet(await findMany(ctx.db, "offering", { where: { AND: [{ id: { in: ids } }, await offeringsWhere(ctx, undefined)] }, select: { id: true } }));
 
 export interface ComponentInput {
   type: string;
@@ -156,7 +156,7 @@ function validOffering(input: CreateOfferingInput) {
 export async function createOffering(ctx: Context, input: CreateOfferingInput, query: OfferingQuery = {}) {
   ctx.requireViewer();
   const customer = await referenced("customerUuid", input.customerUuid, (id) =>
-    ctx.db.customer.findUnique({ where: { id }, select: { id: true, name: true, serviceProvider: { select: { id: true } } } }),
+    findUnique(ctx.db, "customer", { where: { id }, select: { id: true, name: true, serviceProvider: { select: { id: true } } } }),
   );
   await ctx.access.require(Permission.CREATE_OFFERING, [{ type: "CUSTOMER", id: customer.id }]);
   if (!customer.serviceProvider) throw fieldError("customerUuid", "The customer is not a service provider.");
@@ -198,7 +198,7 @@ export async function createOffering(ctx: Context, input: CreateOfferingInput, q
     });
     return offering.id;
   });
-  return ctx.db.offering.findUniqueOrThrow({ ...query, where: { id } });
+  return findUniqueOrThrow(ctx.db, "offering", { ...query, where: { id } });
 }
 
 const notAllowedFrom = (rule: TransitionRule<OfferingState>, current: OfferingState) =>
@@ -217,7 +217,7 @@ export async function activateOffering(ctx: Context, uuid: string, query: Offeri
       rule,
       offering.state,
       (from) => tx.offering.updateMany({ where: { id: offering.id, state: from }, data: { state: rule.to } }),
-      async () => (await tx.offering.findUnique({ where: { id: offering.id }, select: { state: true } }))?.state ?? null,
+      async () => (await findUnique(tx, "offering", { where: { id: offering.id }, select: { state: true } }))?.state ?? null,
       { invalid: (current) => notAllowedFrom(rule, current), missing: notFound },
     );
     await recordEvent(ctx, tx, outbox, {
@@ -230,5 +230,5 @@ export async function activateOffering(ctx: Context, uuid: string, query: Offeri
       ],
     });
   });
-  return ctx.db.offering.findUniqueOrThrow({ ...query, where: { id: offering.id } });
+  return findUniqueOrThrow(ctx.db, "offering", { ...query, where: { id: offering.id } });
 }

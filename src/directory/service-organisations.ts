@@ -18,7 +18,7 @@ import { referenced, requireStaff, visibleOne } from "./lookup.ts";
 import { PROJECT_CONTRACT } from "./projects-contract.ts";
 import { SERVICE_PROVIDER_CONTRACT } from "./service-providers-contract.ts";
 import { visibleCustomers, visibleProjects } from "./visibility.ts";
-import { findFirst } from "../platform/reads/sql/find.ts";
+import { findFirst, findMany, findUnique, findUniqueOrThrow } from "../platform/reads/sql/find.ts";
 
 export type CustomerQuery = { select?: Prisma.CustomerSelect; include?: Prisma.CustomerInclude };
 type ServiceProviderQuery = { select?: Prisma.ServiceProviderSelect; include?: Prisma.ServiceProviderInclude };
@@ -43,10 +43,10 @@ export async function listCustomers(
 export function countCustomerUsers(ctx: Context, customerId: string): Promise<number> {
   const load = ctx.memo("customer:users-count", () =>
     batchLoader<string, number>(async (ids) => {
-      const projects = await ctx.db.project.findMany({ where: { customerId: { in: ids } }, select: { id: true, customerId: true } });
+      const projects = await findMany(ctx.db, "project", { where: { customerId: { in: ids } }, select: { id: true, customerId: true } });
       const customerOfProject = new Map(projects.map((project) => [project.id, project.customerId]));
       const now = ctx.now();
-      const grants = await ctx.db.roleGrant.findMany({
+      const grants = await findMany(ctx.db, "roleGrant", {
         where: {
           OR: [grantsInForce(now, "CUSTOMER", { scopeIds: ids }), grantsInForce(now, "PROJECT", { scopeIds: [...customerOfProject.keys()] })],
         },
@@ -85,7 +85,7 @@ export async function getCustomer(ctx: Context, uuid: string, query: CustomerQue
 
 /** Which of `ids` the viewer may see as customers (getCustomer's rule, for many in one statement). */
 export const visibleCustomerIds = async (ctx: Context, ids: string[]) =>
-  idSet(await ctx.db.customer.findMany({ where: { AND: [{ id: { in: ids } }, await visibleCustomers(ctx)] }, select: { id: true } }));
+  idSet(await findMany(ctx.db, "customer", { where: { AND: [{ id: { in: ids } }, await visibleCustomers(ctx)] }, select: { id: true } }));
 
 export async function createCustomer(
   ctx: Context,
@@ -108,7 +108,7 @@ export async function createCustomer(
     });
     return customer.id;
   });
-  return ctx.db.customer.findUniqueOrThrow({ ...query, where: { id } });
+  return findUniqueOrThrow(ctx.db, "customer", { ...query, where: { id } });
 }
 
 export type ProjectFilterValues = FilterValues<typeof PROJECT_CONTRACT>;
@@ -130,7 +130,7 @@ export async function getProject(ctx: Context, uuid: string, query: ProjectQuery
 
 /** Which of `ids` the viewer may see as projects (getProject's rule). */
 export const visibleProjectIds = async (ctx: Context, ids: string[]) =>
-  idSet(await ctx.db.project.findMany({ where: { AND: [{ id: { in: ids } }, await visibleProjects(ctx)] }, select: { id: true } }));
+  idSet(await findMany(ctx.db, "project", { where: { AND: [{ id: { in: ids } }, await visibleProjects(ctx)] }, select: { id: true } }));
 
 export interface NewProject {
   customerUuid: string;
@@ -147,7 +147,7 @@ export async function createProject(
 ) {
   ctx.requireViewer();
   const customer = await referenced("customerUuid", input.customerUuid, (id) =>
-    ctx.db.customer.findUnique({ where: { id }, select: { id: true, name: true } }),
+    findUnique(ctx.db, "customer", { where: { id }, select: { id: true, name: true } }),
   );
   await ctx.access.require(Permission.CREATE_PROJECT, [{ type: "CUSTOMER", id: customer.id }]);
   const data = {
@@ -170,5 +170,5 @@ export async function createProject(
     });
     return project.id;
   });
-  return ctx.db.project.findUniqueOrThrow({ ...query, where: { id } });
+  return findUniqueOrThrow(ctx.db, "project", { ...query, where: { id } });
 }

@@ -8,6 +8,7 @@ import { transact } from "../platform/database/transaction.ts";
 import { referenced } from "./lookup.ts";
 import { getOffering } from "./service-offerings.ts";
 import { getCustomer, getProject } from "./service-organisations.ts";
+import { findFirst, findUnique } from "../platform/reads/sql/find.ts";
 
 interface ScopeObject {
   id: string;
@@ -56,7 +57,7 @@ async function prepare(ctx: Context, input: RoleInput) {
     throw fieldError("role", `"${input.role}" is not a valid role for this object.`);
   }
   const user = await referenced("userUuid", input.userUuid, (id) =>
-    ctx.db.user.findUnique({ where: { id }, select: { id: true, username: true } }),
+    findUnique(ctx.db, "user", { where: { id }, select: { id: true, username: true } }),
   );
   return { scopeType: input.scopeType, scope, user, role: input.role };
 }
@@ -87,7 +88,7 @@ export async function grantRole(ctx: Context, input: RoleInput) {
     await tx.$queryRaw`SELECT 1 FROM users WHERE id = ${user.id}::uuid FOR UPDATE`;
     // An expired grant is no grant: retire it so the role can be given again.
     await tx.roleGrant.updateMany({ where: { ...active, expirationTime: { lte: ctx.now() } }, data: { isActive: false } });
-    if (await tx.roleGrant.findFirst({ where: active, select: { id: true } })) {
+    if (await findFirst(tx, "roleGrant", { where: active, select: { id: true } })) {
       throw inputError("User already has role within this scope.");
     }
     const grant = await tx.roleGrant.create({

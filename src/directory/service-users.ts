@@ -12,7 +12,7 @@ import { transact } from "../platform/database/transaction.ts";
 import { requireStaff, visibleOne } from "./lookup.ts";
 import { USER_CONTRACT } from "./users-contract.ts";
 import { visibleUsers } from "./visibility.ts";
-import { findFirst } from "../platform/reads/sql/find.ts";
+import { findFirst, findMany, findUnique, findUniqueOrThrow } from "../platform/reads/sql/find.ts";
 
 export type UserQuery = { select?: Prisma.UserSelect; include?: Prisma.UserInclude };
 
@@ -33,11 +33,11 @@ export async function getUser(ctx: Context, uuid: string, query: UserQuery = {})
 
 /** Which of `ids` the viewer may see as users (getUser's rule). */
 export const visibleUserIds = async (ctx: Context, ids: string[]) =>
-  idSet(await ctx.db.user.findMany({ where: { AND: [{ id: { in: ids } }, await visibleUsers(ctx)] }, select: { id: true } }));
+  idSet(await findMany(ctx.db, "user", { where: { AND: [{ id: { in: ids } }, await visibleUsers(ctx)] }, select: { id: true } }));
 
 export function getMe(ctx: Context, query: UserQuery = {}) {
   const viewer = ctx.requireViewer();
-  return ctx.db.user.findUniqueOrThrow({ ...query, where: { id: viewer.id } });
+  return findUniqueOrThrow(ctx.db, "user", { ...query, where: { id: viewer.id } });
 }
 
 export interface CreateUserInput {
@@ -69,7 +69,7 @@ export async function createUser(ctx: Context, input: CreateUserInput, query: Us
   };
   const taken = () => fieldError("username", "A user with that username already exists.");
   const id = await transact(ctx, async (tx, outbox) => {
-    if (await tx.user.findUnique({ where: { username: data.username }, select: { id: true } })) throw taken();
+    if (await findUnique(tx, "user", { where: { username: data.username }, select: { id: true } })) throw taken();
     const user = await tx.user.create({ data, select: { id: true } });
     await recordEvent(ctx, tx, outbox, {
       type: "user_creation_succeeded",
@@ -81,6 +81,6 @@ export async function createUser(ctx: Context, input: CreateUserInput, query: Us
   }).catch((error: { code?: string }) => {
     throw error.code === "P2002" ? taken() : error;
   });
-  return ctx.db.user.findUniqueOrThrow({ ...query, where: { id } });
+  return findUniqueOrThrow(ctx.db, "user", { ...query, where: { id } });
 }
 

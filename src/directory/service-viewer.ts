@@ -6,6 +6,7 @@ import { NotFoundError } from "../platform/errors.ts";
 import { getOffering } from "./service-offerings.ts";
 import { getCustomer, getProject } from "./service-organisations.ts";
 import { storedRole } from "./service-roles.ts";
+import { findMany } from "../platform/reads/sql/find.ts";
 
 export interface RoleHeld {
   role: Role;
@@ -31,7 +32,7 @@ function accessOf(ctx: Context, user: Viewer): Access | null {
 export async function rolesHeld(ctx: Context, user: Viewer): Promise<RoleHeld[]> {
   if (!accessOf(ctx, user)) return [];
   const now = ctx.now();
-  const grants = await ctx.db.roleGrant.findMany({
+  const grants = await findMany(ctx.db, "roleGrant", {
     where: { userId: user.id, isActive: true, OR: [{ expirationTime: null }, { expirationTime: { gt: now } }] },
     select: { role: true, scopeType: true, scopeId: true, expirationTime: true },
     orderBy: [{ created: "asc" }, { id: "asc" }],

@@ -3,6 +3,7 @@ import type { Prisma } from "../generated/prisma/client.ts";
 import { commaList, defineContract, emptyField, type Narrowing } from "../collections/contract.ts";
 import { icontains, iexact } from "../platform/reads/text-match.ts";
 import { grantsInForce } from "./grants-in-force.ts";
+import { findMany } from "../platform/reads/sql/find.ts";
 
 type UserWhere = Prisma.UserWhereInput;
 type UserOrder = Prisma.UserOrderByWithRelationInput;
@@ -101,7 +102,7 @@ export const USER_CONTRACT = defineContract<UserWhere, UserOrder | UserOrder[], 
       rest: { customer_uuid: "uuid" },
       description: "Holding a role in force on the customer or one of its projects",
       where: (ids) => async (ctx) => {
-        const projects = await ctx.db.project.findMany({ where: { customerId: { in: ids } }, select: { id: true } });
+        const projects = await findMany(ctx.db, "project", { where: { customerId: { in: ids } }, select: { id: true } });
         const projectIds = projects.map((project) => project.id);
         return {
           roles: {

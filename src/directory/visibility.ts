@@ -1,6 +1,7 @@
 import type { Context } from "../context.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import { batchLoader } from "../platform/database/batch.ts";
+import { findMany } from "../platform/reads/sql/find.ts";
 
 /** Customers on which the viewer holds a role, or in one of whose projects or offerings they do. */
 export async function visibleCustomers(ctx: Context): Promise<Prisma.CustomerWhereInput> {
@@ -55,10 +56,10 @@ export type DirectoryKind = "customer" | "project" | "user";
 /** Ids among `ids` that the viewer could GET over REST (the same rules as the lists above). */
 const VISIBLE_AMONG: Record<DirectoryKind, (ctx: Context, ids: string[]) => Promise<Array<{ id: string }>>> = {
   customer: async (ctx, ids) =>
-    ctx.db.customer.findMany({ where: { AND: [{ id: { in: ids } }, await visibleCustomers(ctx)] }, select: { id: true } }),
+    findMany(ctx.db, "customer", { where: { AND: [{ id: { in: ids } }, await visibleCustomers(ctx)] }, select: { id: true } }),
   project: async (ctx, ids) =>
-    ctx.db.project.findMany({ where: { AND: [{ id: { in: ids } }, await visibleProjects(ctx)] }, select: { id: true } }),
-  user: async (ctx, ids) => ctx.db.user.findMany({ where: { AND: [{ id: { in: ids } }, await visibleUsers(ctx)] }, select: { id: true } }),
+    findMany(ctx.db, "project", { where: { AND: [{ id: { in: ids } }, await visibleProjects(ctx)] }, select: { id: true } }),
+  user: async (ctx, ids) => findMany(ctx.db, "user", { where: { AND: [{ id: { in: ids } }, await visibleUsers(ctx)] }, select: { id: true } }),
 };
 
 /** Whether the viewer could GET this customer, project or user over REST; one query per kind and batch of a request. */

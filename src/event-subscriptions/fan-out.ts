@@ -9,6 +9,7 @@ import type { Topics } from "../platform/messaging/topics.ts";
 import type { EventType } from "../events/types.ts";
 import { AGENT_MESSAGES, type AgentMessage } from "./messages.ts";
 import { consumerQueueName, subscriptionQueueName, vhostOf } from "./naming.ts";
+import { findMany } from "../platform/reads/sql/find.ts";
 
 /** Roles that run an offering's site agents, by where they are held: its customer's owners and managers, its managers. */
 const agentRoles = (scope: "CUSTOMER" | "OFFERING") =>
@@ -39,12 +40,12 @@ export async function enqueueAgentMessages(tx: Tx, now: Date, messages: AgentMes
     const { offering } = message;
     const user = providerSide(now, offering);
     const [queues, consumers] = await Promise.all([
-      tx.eventSubscriptionQueue.findMany({
+      findMany(tx, "eventSubscriptionQueue", {
         where: { offeringId: offering.id, objectType: message.objectType, subscription: { user } },
         select: { subscriptionId: true, subscription: { select: { userId: true } } },
         orderBy: { created: "asc" },
       }),
-      tx.agentConsumerQueue.findMany({
+      findMany(tx, "agentConsumerQueue", {
         where: { identity: { offeringId: offering.id }, OR: [{ objectTypes: { has: message.objectType } }, { objectTypes: { isEmpty: true } }], user },
         select: { id: true, userId: true },
       }),

@@ -6,6 +6,7 @@ import { ALLOCATIONS } from "../offering-users/allocated-resources.ts";
 import { parseUuid, toHex } from "../platform/ids.ts";
 import type { Tx } from "../platform/database/transaction.ts";
 import type { PublishedObjectType } from "./object-types.ts";
+import { findMany } from "../platform/reads/sql/find.ts";
 
 /** One message for the agents of one offering; each subscriber's copy gets `offering_uuid` (and `object_type`). */
 export interface AgentMessage {
@@ -36,7 +37,7 @@ const roleMessages =
     const { context } = event;
     const projectId = idIn(context, "scope_uuid");
     if (context.scope_type !== "PROJECT" || !projectId) return [];
-    const resources = await tx.resource.findMany({
+    const resources = await findMany(tx, "resource", {
       where: { AND: [{ projectId }, ALLOCATIONS] },
       select: { offeringId: true, offering: { select: { customerId: true } }, project: { select: { name: true } } },
       distinct: ["offeringId"],
@@ -57,8 +58,8 @@ const roleMessages =
 
 /** The backend ids of the user's resources of the offering (not terminated) in projects where they hold a role. */
 async function backendIdsOf(tx: Tx, now: Date, userId: string, offeringId: string) {
-  const grants = await tx.roleGrant.findMany({ where: { ...grantsInForce(now, "PROJECT"), userId }, select: { scopeId: true } });
-  const resources = await tx.resource.findMany({
+  const grants = await findMany(tx, "roleGrant", { where: { ...grantsInForce(now, "PROJECT"), userId }, select: { scopeId: true } });
+  const resources = await findMany(tx, "resource", {
     where: { offeringId, projectId: { in: grants.map((g) => g.scopeId) }, state: { not: "TERMINATED" }, backendId: { not: "" } },
     select: { backendId: true },
     orderBy: { created: "asc" },

@@ -14,6 +14,7 @@ import * as queues from "./service-queues.ts";
 import * as subscriptions from "./service.ts";
 import * as sync from "./service-sync.ts";
 import { restPresentation } from "../graphql/sub-graphs.ts";
+import { findUniqueOrThrow } from "../platform/reads/sql/find.ts";
 
 const ObservableObjectRef = builder.objectRef<{ objectType: string }>("ObservableObject").implement({
   fields: (t) => ({ objectType: t.exposeString("objectType") }),
@@ -80,7 +81,7 @@ const SubscriptionRegistrationRef = builder.objectRef<{ subscription: { id: stri
     created: t.exposeBoolean("created", { description: "False when the caller's subscription to the type existed (its broker login was refreshed)" }),
     subscription: t.prismaField({
       type: "EventSubscription",
-      resolve: (query, r, _a, ctx) => ctx.db.eventSubscription.findUniqueOrThrow({ ...query, where: { id: r.subscription.id } }),
+      resolve: (query, r, _a, ctx) => findUniqueOrThrow(ctx.db, "eventSubscription", { ...query, where: { id: r.subscription.id } }),
     }),
   }),
 });
@@ -90,7 +91,7 @@ const QueueCreationRef = builder.objectRef<{ queue: { id: string }; created: boo
     created: t.exposeBoolean("created", { description: "False when the queue existed (it was declared again)" }),
     queue: t.prismaField({
       type: "EventSubscriptionQueue",
-      resolve: (query, r, _a, ctx) => ctx.db.eventSubscriptionQueue.findUniqueOrThrow({ ...query, where: { id: r.queue.id } }),
+      resolve: (query, r, _a, ctx) => findUniqueOrThrow(ctx.db, "eventSubscriptionQueue", { ...query, where: { id: r.queue.id } }),
     }),
   }),
 });

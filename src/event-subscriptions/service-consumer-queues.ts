@@ -5,6 +5,7 @@ import { conflict, invalid } from "../platform/errors.ts";
 import { configuredBroker, presentedToken, provisioned } from "./broker-access.ts";
 import { consumerQueueName, vhostOf } from "./naming.ts";
 import { isObservableObjectType, OBSERVABLE_OBJECT_TYPES } from "./object-types.ts";
+import { findUnique } from "../platform/reads/sql/find.ts";
 
 export interface ConsumerQueueRegistration {
   created: boolean;
@@ -33,7 +34,7 @@ export async function registerConsumerQueue(ctx: Context, identityUuid: string, 
   const broker = configuredBroker(ctx);
   const objectTypes = readObjectTypes(input.objectTypes);
   const token = presentedToken(ctx);
-  const existing = await ctx.db.agentConsumerQueue.findUnique({ where: { identityId: identity.id } });
+  const existing = await findUnique(ctx.db, "agentConsumerQueue", { where: { identityId: identity.id } });
   if (existing && existing.userId !== viewer.id) throw conflict("The queue of this agent identity was registered by another user.");
   const row = await ctx.db.agentConsumerQueue.upsert({
     where: { identityId: identity.id },

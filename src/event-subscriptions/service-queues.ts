@@ -12,7 +12,7 @@ import { EVENT_SUBSCRIPTION_QUEUE_CONTRACT } from "./contract.ts";
 import { subscriptionQueueName, vhostOf } from "./naming.ts";
 import { isObservableObjectType } from "./object-types.ts";
 import { getEventSubscription, visibleSubscriptions } from "./service.ts";
-import { findFirst } from "../platform/reads/sql/find.ts";
+import { count, findFirst, findUnique } from "../platform/reads/sql/find.ts";
 
 export type QueueQuery = { select?: Prisma.EventSubscriptionQueueSelect; include?: Prisma.EventSubscriptionQueueInclude };
 export type QueueFilter = FilterValues<typeof EVENT_SUBSCRIPTION_QUEUE_CONTRACT>;
@@ -49,13 +49,13 @@ export async function createEventSubscriptionQueue(
   const offeringId = parseUuid(input.offeringUuid);
   if (!offeringId) throw fieldError("offeringUuid", "Must be a valid UUID.");
   if (!isObservableObjectType(input.objectType)) throw fieldError("objectType", `"${input.objectType}" is not a valid choice.`);
-  const offering = await ctx.db.offering.findUnique({ where: { id: offeringId }, select: { id: true } });
+  const offering = await findUnique(ctx.db, "offering", { where: { id: offeringId }, select: { id: true } });
   if (!offering) throw fieldError("offeringUuid", `Offering with UUID ${input.offeringUuid} does not exist`);
-  const visible = await ctx.db.offering.count({ where: { AND: [{ id: offeringId }, await visibleOfferings(ctx)] } });
+  const visible = await count(ctx.db, "offering", { AND: [{ id: offeringId }, await visibleOfferings(ctx)] });
   if (!visible) throw fieldError("offeringUuid", "You do not have access to this offering");
   const key = { subscriptionId: subscription.id, offeringId, objectType: input.objectType };
   await provisioned("queue", () => broker.ensureQueue(vhostOf(subscription.userId), subscriptionQueueName(subscription.id, offeringId, input.objectType)));
-  const existing = await ctx.db.eventSubscriptionQueue.findUnique({ where: { subscriptionId_offeringId_objectType: key }, select: { id: true } });
+  const existing = await findUnique(ctx.db, "eventSubscriptionQueue", { where: { subscriptionId_offeringId_objectType: key }, select: { id: true } });
   const row = await ctx.db.eventSubscriptionQueue.upsert({
     where: { subscriptionId_offeringId_objectType: key },
     create: { ...key, created: ctx.now() },
@@ -69,7 +69,7 @@ export async function createEventSubscriptionQueue(
 export async function deleteEventSubscriptionQueue(ctx: Context, uuid: string) {
   const visible = visibleQueues(ctx);
   const queue = await visibleOne(uuid, (id) =>
-    ctx.db.eventSubscriptionQueue.findFirst({ where: { AND: [{ id }, visible] }, include: { subscription: { select: { userId: true } } } }),
+    findFirst(ctx.db, "eventSubscriptionQueue", { where: { AND: [{ id }, visible] }, include: { subscription: { select: { userId: true } } } }),
   );
   await ctx.db.eventSubscriptionQueue.delete({ where: { id: queue.id } });
   await ctx.broker?.management.deleteQueue(vhostOf(queue.subscription.userId), subscriptionQueueName(queue.subscriptionId, queue.offeringId, queue.objectType)).catch(() => undefined);

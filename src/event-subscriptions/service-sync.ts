@@ -9,6 +9,7 @@ import { toHex } from "../platform/ids.ts";
 import { transact } from "../platform/database/transaction.ts";
 import { sendToAgents } from "./fan-out.ts";
 import type { AgentMessage } from "./messages.ts";
+import { findMany, findUnique } from "../platform/reads/sql/find.ts";
 
 /** Writes the messages in a transaction of their own and wakes the relay; answers how many copies were queued. */
 const send = (ctx: Context, messages: AgentMessage[]) => transact(ctx, (tx, outbox) => sendToAgents(ctx, tx, outbox, messages));
@@ -30,8 +31,8 @@ export async function requestOfferingResourcesSync(ctx: Context, offeringUuid: s
 /** Waldur's staff-only `sync_user_roles` of a project: a project-wide `user_role` message for each of its offerings. */
 export async function requestProjectUserRolesSync(ctx: Context, projectUuid: string) {
   requireStaff(ctx);
-  const project = await visibleOne(projectUuid, (id) => ctx.db.project.findUnique({ where: { id }, select: { id: true, name: true } }));
-  const resources = await ctx.db.resource.findMany({
+  const project = await visibleOne(projectUuid, (id) => findUnique(ctx.db, "project", { where: { id }, select: { id: true, name: true } }));
+  const resources = await findMany(ctx.db, "resource", {
     where: { AND: [{ projectId: project.id }, ALLOCATIONS] },
     select: { offeringId: true, offering: { select: { customerId: true } } },
     distinct: ["offeringId"],

@@ -13,7 +13,7 @@ import { EVENT_SUBSCRIPTION_CONTRACT } from "./contract.ts";
 import { vhostOf } from "./naming.ts";
 import { isObservableObjectType } from "./object-types.ts";
 import { removeBrokerLogins } from "./teardown.ts";
-import { findFirst } from "../platform/reads/sql/find.ts";
+import { findFirst, findUnique, findUniqueOrThrow } from "../platform/reads/sql/find.ts";
 
 export type SubscriptionQuery = { select?: Prisma.EventSubscriptionSelect; include?: Prisma.EventSubscriptionInclude };
 export type SubscriptionFilter = FilterValues<typeof EVENT_SUBSCRIPTION_CONTRACT>;
@@ -58,7 +58,7 @@ export async function registerEventSubscription(ctx: Context, identityUuid: stri
   const description = maxLength("description", input.description ?? "", 10_000);
   const token = presentedToken(ctx);
   const key = { userId: viewer.id, objectType, tokenDigest: token.digest };
-  const existing = await ctx.db.eventSubscription.findUnique({ where: { userId_objectType_tokenDigest: key }, select: { id: true } });
+  const existing = await findUnique(ctx.db, "eventSubscription", { where: { userId_objectType_tokenDigest: key }, select: { id: true } });
   const refreshed = { description, sourceIp: ctx.ipAddress, modified: ctx.now() };
   const row = await ctx.db.eventSubscription.upsert({
     where: { userId_objectType_tokenDigest: key },
@@ -76,7 +76,7 @@ export async function registerEventSubscription(ctx: Context, identityUuid: stri
     if (!existing) await ctx.db.eventSubscription.deleteMany({ where: { id: row.id } });
     throw error;
   }
-  const subscription = await ctx.db.eventSubscription.findUniqueOrThrow({ ...query, where: { id: row.id } });
+  const subscription = await findUniqueOrThrow(ctx.db, "eventSubscription", { ...query, where: { id: row.id } });
   return { subscription, created: !existing };
 }
 
@@ -84,7 +84,7 @@ export async function registerEventSubscription(ctx: Context, identityUuid: stri
 export async function deleteEventSubscription(ctx: Context, uuid: string) {
   const visible = visibleSubscriptions(ctx);
   const subscription = await visibleOne(uuid, (id) =>
-    ctx.db.eventSubscription.findFirst({ where: { AND: [{ id }, visible] }, include: { queues: { select: { offeringId: true, objectType: true } } } }),
+    findFirst(ctx.db, "eventSubscription", { where: { AND: [{ id }, visible] }, include: { queues: { select: { offeringId: true, objectType: true } } } }),
   );
   await ctx.db.eventSubscription.delete({ where: { id: subscription.id } });
   await removeBrokerLogins(ctx, [subscription]);

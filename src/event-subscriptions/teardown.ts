@@ -1,6 +1,7 @@
 import type { AppDeps } from "../context.ts";
 import { parseUuid, toHex } from "../platform/ids.ts";
 import { consumerQueueName, subscriptionQueueName, vhostOf } from "./naming.ts";
+import { findMany } from "../platform/reads/sql/find.ts";
 
 interface RemovedSubscription {
   id: string;
@@ -30,8 +31,8 @@ async function removeEmptyVhosts(deps: Pick<AppDeps, "db" | "broker">, users: st
   if (!broker) return;
   const userIds = [...new Set(users)];
   const [subscribed, consuming] = await Promise.all([
-    deps.db.eventSubscription.findMany({ where: { userId: { in: userIds } }, select: { userId: true }, distinct: ["userId"] }),
-    deps.db.agentConsumerQueue.findMany({ where: { userId: { in: userIds } }, select: { userId: true }, distinct: ["userId"] }),
+    findMany(deps.db, "eventSubscription", { where: { userId: { in: userIds } }, select: { userId: true }, distinct: ["userId"] }),
+    findMany(deps.db, "agentConsumerQueue", { where: { userId: { in: userIds } }, select: { userId: true }, distinct: ["userId"] }),
   ]);
   const still = new Set([...subscribed, ...consuming].map((row) => row.userId));
   await Promise.allSettled(userIds.filter((id) => !still.has(id)).map((id) => broker.deleteVhost(vhostOf(id))));
@@ -39,7 +40,7 @@ async function removeEmptyVhosts(deps: Pick<AppDeps, "db" | "broker">, users: st
 
 /** Consumer queues (`register_queue`) whose token is gone: removed with their broker logins and queues. */
 async function removeConsumerQueuesOfTokens(deps: Pick<AppDeps, "db" | "broker">, where: { tokenDigest?: { in: string[] } }) {
-  const candidates = await deps.db.agentConsumerQueue.findMany({ where, select: { id: true, userId: true, tokenDigest: true, rmqUsername: true } });
+  const candidates = await findMany(deps.db, "agentConsumerQueue", { where, select: { id: true, userId: true, tokenDigest: true, rmqUsername: true } });
   if (candidates.length === 0) return [];
   const live = await liveTokens(deps, candidates.map((c) => c.tokenDigest));
   const removed = candidates.filter((c) => !live.has(c.tokenDigest));
@@ -52,13 +53,13 @@ async function removeConsumerQueuesOfTokens(deps: Pick<AppDeps, "db" | "broker">
 }
 
 const liveTokens = async (deps: Pick<AppDeps, "db">, digests: string[]) =>
-  new Set((await deps.db.authToken.findMany({ where: { keyDigest: { in: [...new Set(digests)] } }, select: { keyDigest: true } })).map((t) => t.keyDigest));
+  new Set((await findMany(deps.db, "authToken", { where: { keyDigest: { in: [...new Set(digests)] } }, select: { keyDigest: true } })).map((t) => t.keyDigest));
 
 /** Subscriptions whose token was revoked, expired or deleted: removed with their broker logins. */
 export async function removeSubscriptionsOfTokens(deps: Pick<AppDeps, "db" | "broker">, tokenDigests: string[] | "gone") {
   const where = tokenDigests === "gone" ? {} : { tokenDigest: { in: tokenDigests } };
   const consumers = await removeConsumerQueuesOfTokens(deps, where);
-  const candidates = await deps.db.eventSubscription.findMany({
+  const candidates = await findMany(deps.db, "eventSubscription", {
     where,
     select: { id: true, userId: true, tokenDigest: true, queues: { select: { offeringId: true, objectType: true } } },
   });
@@ -83,14 +84,14 @@ export async function sweepBrokerLogins(deps: Pick<AppDeps, "db" | "broker">) {
   const logins = (await broker.userNames()).filter((name) => AGENT_LOGIN.test(name));
   if (logins.length === 0) return 0;
   const [subscriptions, consumers] = await Promise.all([
-    deps.db.eventSubscription.findMany({ select: { id: true } }),
-    deps.db.agentConsumerQueue.findMany({ select: { rmqUsername: true } }),
+    findMany(deps.db, "eventSubscription", { select: { id: true } }),
+    findMany(deps.db, "agentConsumerQueue", { select: { rmqUsername: true } }),
   ]);
   const kept = new Set([...subscriptions.map((s) => toHex(s.id)), ...consumers.map((q) => q.rmqUsername)]);
   const candidates = logins.filter((name) => !kept.has(name));
   const vhosts = await Promise.all(candidates.map((name) => broker.vhostsOf(name)));
   const userIds = [...new Set(vhosts.flat().flatMap((vhost) => parseUuid(vhost) ?? []))];
-  const ours = new Set((await deps.db.user.findMany({ where: { id: { in: userIds } }, select: { id: true } })).map((u) => vhostOf(u.id)));
+  const ours = new Set((await findMany(deps.db, "user", { where: { id: { in: userIds } }, select: { id: true } })).map((u) => vhostOf(u.id)));
   const orphans = candidates.filter((_name, i) => vhosts[i].some((vhost) => ours.has(vhost)));
   await Promise.all(orphans.map((name) => broker.deleteUser(name)));
   return orphans.length;

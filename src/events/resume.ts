@@ -5,6 +5,7 @@ import type { Topics } from "../platform/messaging/topics.ts";
 import type { EventCreatedPayload } from "./event-created.ts";
 import { followThroughLog, type LogPage } from "./catch-up.ts";
 import type { ChangeTopic } from "./record.ts";
+import { findMany } from "../platform/reads/sql/find.ts";
 
 /** The most events a subscription replays when it resumes; a client further behind re-reads instead. */
 export const MAX_REPLAY = 1000;
@@ -25,13 +26,13 @@ function withinReplay<T>(rows: T[]): T[] {
 
 /** Up to `take` events recorded after `after` under `where`, as `eventCreated` delivered them. */
 export async function eventsCreatedAfter(ctx: Context, where: Prisma.EventWhereInput, after: number, take: number): Promise<EventCreatedPayload[]> {
-  const events = await ctx.db.event.findMany({ ...OLDEST_FIRST, take, where: { AND: [{ id: { gt: after } }, where] }, select: { id: true, eventType: true } });
+  const events = await findMany(ctx.db, "event", { ...OLDEST_FIRST, take, where: { AND: [{ id: { gt: after } }, where] }, select: { id: true, eventType: true } });
   return events.map((event) => ({ eventId: event.id, eventType: event.eventType }));
 }
 
 /** Up to `take` changes of `topic` published with the events recorded after `after`. */
 export async function changesAfter<K extends ChangeTopic>(ctx: Context, topic: K, after: number, take: number): Promise<Array<Topics[K]>> {
-  const events = await ctx.db.event.findMany({
+  const events = await findMany(ctx.db, "event", {
     ...OLDEST_FIRST,
     take,
     where: { id: { gt: after }, change: { path: ["topic"], equals: topic } },

@@ -10,6 +10,7 @@ import * as service from "./service.ts";
 import { eventsCreatedAfter, followedTopic } from "./resume.ts";
 import { contextShownTo, subscriberMaySee, visibleEvents } from "./visibility.ts";
 import { visibleIntNode } from "../graphql/nodes.ts";
+import { count, findUniqueOrThrow } from "../platform/reads/sql/find.ts";
 
 export const EventTypeEnum = builder.enumType("EventType", {
   description: "Every event type the service writes (Waldur's names)",
@@ -77,7 +78,7 @@ const { Filter: EventFilterInput } = collectionFields({
 });
 
 export async function canSeeEvent(ctx: Context, id: number) {
-  return (await ctx.db.event.count({ where: { AND: [{ id }, await visibleEvents(ctx)] } })) > 0;
+  return (await count(ctx.db, "event", { AND: [{ id }, await visibleEvents(ctx)] })) > 0;
 }
 
 builder.queryFields((t) => ({
@@ -103,6 +104,6 @@ builder.subscriptionFields((t) => ({
       return followedTopic(ctx, "eventCreated", (from, take) => eventsCreatedAfter(ctx, where, from, take), args.after, accept);
     },
     resolve: (query, payload: EventCreatedPayload, _args, ctx) =>
-      ctx.db.event.findUniqueOrThrow({ ...query, where: { id: payload.eventId } }),
+      findUniqueOrThrow(ctx.db, "event", { ...query, where: { id: payload.eventId } }),
   }),
 }));

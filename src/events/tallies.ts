@@ -3,6 +3,7 @@ import type { Prisma } from "../generated/prisma/client.ts";
 import { allOrNull, listOf, type PlainFilter, plainCondition, type TallyTable } from "../platform/database/tallies.ts";
 import { sumTallies } from "../platform/reads/tally-sums.ts";
 import { audienceKeys, eventsVisibleTo, type ViewerAudience } from "./visibility.ts";
+import { count } from "../platform/reads/sql/find.ts";
 
 /** How many events there are of each type (the migration's trigger on events writes them). */
 export const EVENT_TALLIES: TallyTable<{ eventType: string }> = { table: "event_tallies", columns: { eventType: "event_type" } };
@@ -48,7 +49,7 @@ function asTypeCondition(where: EventWhere): TypeCondition | null {
  */
 export async function countVisibleEvents(ctx: Context, filter: EventWhere[], audience: ViewerAudience | null): Promise<number> {
   const byType = asTypeCondition({ AND: filter });
-  if (!byType) return ctx.db.event.count({ where: { AND: [eventsVisibleTo(audience), ...filter] } });
+  if (!byType) return count(ctx.db, "event", { AND: [eventsVisibleTo(audience), ...filter] });
   if (!audience) return sumTallies(ctx.db, EVENT_TALLIES, byType);
   const roles = audienceKeys(audience);
   const [ofRoles, ofUser] = await Promise.all([

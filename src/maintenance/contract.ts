@@ -3,6 +3,7 @@ import type { Prisma } from "../generated/prisma/client.ts";
 import { choiceFilter, defineContract, type Direction, valuesByLabel } from "../collections/contract.ts";
 import { MAINTENANCE_STATES, maintenanceTypes } from "./enums.ts";
 import { parseTimingBuckets, SCHEDULE, type TimingBucket, timingOf } from "./timing.ts";
+import { findMany } from "../platform/reads/sql/find.ts";
 
 const STATE_BY_LABEL = valuesByLabel(MAINTENANCE_STATES);
 
@@ -16,7 +17,7 @@ export interface MaintenanceRequest {
 
 /** Announcements of the list whose computed timing bucket is one of these: Prisma cannot compute it, so their schedules are read. */
 async function inTimingBuckets({ ctx, within }: MaintenanceRequest, buckets: TimingBucket[]): Promise<Where> {
-  const candidates = await ctx.db.maintenanceAnnouncement.findMany({ where: within, select: { id: true, ...SCHEDULE } });
+  const candidates = await findMany(ctx.db, "maintenanceAnnouncement", { where: within, select: { id: true, ...SCHEDULE } });
   return { id: { in: candidates.filter((m) => buckets.includes(timingOf(m).timingBucket)).map((m) => m.id) } };
 }
 

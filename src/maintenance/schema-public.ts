@@ -8,6 +8,7 @@ import { maintenanceAnnouncements } from "./schema.ts";
 import { MaintenanceStateEnum, PublicMaintenanceAnnouncementRef } from "./schema-types.ts";
 import { rejectBadToken } from "./visibility.ts";
 import { afterArgument, resumable } from "../events/resume.ts";
+import { findFirst } from "../platform/reads/sql/find.ts";
 
 collectionFields({
   node: PublicMaintenanceAnnouncementRef, sameInputsAs: maintenanceAnnouncements,
@@ -42,7 +43,7 @@ const PublicChangeRef = builder.objectRef<PublicChange>("PublicMaintenanceChange
       resolve: (query, p, _args, ctx) =>
         p.kind === "LEFT"
           ? null
-          : ctx.db.maintenanceAnnouncement.findFirst({ ...query, where: { id: p.maintenanceId, state: { in: [...PUBLIC_STATES] } } }),
+          : findFirst(ctx.db, "maintenanceAnnouncement", { ...query, where: { id: p.maintenanceId, state: { in: [...PUBLIC_STATES] } } }),
     }),
   }),
 });

@@ -13,6 +13,7 @@ import { MAINTENANCE_ACTIONS, MAINTENANCE_TRANSITIONS, MaintenanceTransitionErro
 import { deleted, DeletionRef } from "../graphql/deletion.ts";
 import { CREATES, idInput, objectIdField, ON_OBJECT, resultOr, uuidOf } from "../graphql/mutations.ts";
 import { afterArgument, resumable } from "../events/resume.ts";
+import { findUnique, findUniqueOrThrow } from "../platform/reads/sql/find.ts";
 
 /** Its filters and orderings are the public list's too (schema-public.ts). */
 export const maintenanceAnnouncements = collectionFields({
@@ -98,12 +99,12 @@ const MaintenanceChangeRef = builder.objectRef<MaintenanceChangedPayload>("Maint
       type: "MaintenanceAnnouncement",
       nullable: true,
       description: "The announcement as it is now; null once deleted",
-      resolve: (query, p, _args, ctx) => ctx.db.maintenanceAnnouncement.findUnique({ ...query, where: { id: p.maintenanceId } }),
+      resolve: (query, p, _args, ctx) => findUnique(ctx.db, "maintenanceAnnouncement", { ...query, where: { id: p.maintenanceId } }),
     }),
     event: t.field({
       type: EventRef,
       // Delivery already checked that the subscriber manages the provider, and the event is scoped to it.
-      resolve: (p, _args, ctx) => ctx.db.event.findUniqueOrThrow({ where: { id: p.eventId } }),
+      resolve: (p, _args, ctx) => findUniqueOrThrow(ctx.db, "event", { where: { id: p.eventId } }),
     }),
   }),
 });

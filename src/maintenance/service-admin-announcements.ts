@@ -12,7 +12,7 @@ import { icontains } from "../platform/reads/text-match.ts";
 import { type Outbox, type Tx, transact } from "../platform/database/transaction.ts";
 import type { Topics } from "../platform/messaging/topics.ts";
 import { ANNOUNCEMENT_TYPE_LABELS } from "./enums.ts";
-import { findUnique } from "../platform/reads/sql/find.ts";
+import { findUnique, findUniqueOrThrow } from "../platform/reads/sql/find.ts";
 
 export type AdminAnnouncementQuery = { select?: Prisma.AdminAnnouncementSelect; include?: Prisma.AdminAnnouncementInclude };
 
@@ -118,7 +118,7 @@ export async function createAdminAnnouncement(ctx: Context, input: AdminAnnounce
     await recordAnnouncementEvent(ctx, tx, outbox, created.id, "created");
     return created.id;
   });
-  return ctx.db.adminAnnouncement.findUniqueOrThrow({ ...query, where: { id } });
+  return findUniqueOrThrow(ctx.db, "adminAnnouncement", { ...query, where: { id } });
 }
 
 export async function updateAdminAnnouncement(ctx: Context, uuid: string, input: AdminAnnouncementInput, query: AdminAnnouncementQuery = {}) {
@@ -130,7 +130,7 @@ export async function updateAdminAnnouncement(ctx: Context, uuid: string, input:
     if (count === 0) throw notFound();
     await recordAnnouncementEvent(ctx, tx, outbox, current.id, "updated");
   });
-  return ctx.db.adminAnnouncement.findUniqueOrThrow({ ...query, where: { id: current.id } });
+  return findUniqueOrThrow(ctx.db, "adminAnnouncement", { ...query, where: { id: current.id } });
 }
 
 /** Deleting the announcement of a maintenance by hand is final: later edits of the maintenance do not recreate it. */

@@ -12,7 +12,7 @@ import { MAINTENANCE_CORE, type MaintenanceCore, recordMaintenanceChange } from 
 import { MAINTENANCE_OFFERING_CONTRACT } from "./contract.ts";
 import { type ImpactLevel, impactLevelDisplay, impactLevels } from "./enums.ts";
 import { canManageProvider, requireManager, visibleMaintenance } from "./visibility.ts";
-import { findFirst } from "../platform/reads/sql/find.ts";
+import { findFirst, findUnique, findUniqueOrThrow } from "../platform/reads/sql/find.ts";
 
 export type MaintenanceOfferingQuery = {
   select?: Prisma.MaintenanceAnnouncementOfferingSelect;
@@ -72,7 +72,7 @@ export async function getMaintenanceOffering(ctx: Context, uuid: string, query: 
 /** The announcement named in a body: one the caller may not manage does not exist for them (400). */
 async function manageableMaintenance(ctx: Context, uuid: string): Promise<MaintenanceCore> {
   const id = parseUuid(uuid);
-  const m = id ? await ctx.db.maintenanceAnnouncement.findUnique({ where: { id }, select: MAINTENANCE_CORE }) : null;
+  const m = id ? await findUnique(ctx.db, "maintenanceAnnouncement", { where: { id }, select: MAINTENANCE_CORE }) : null;
   if (!m || !(await canManageProvider(ctx, m.serviceProvider.customerId))) throw missingObject("maintenanceUuid");
   return m;
 }
@@ -80,7 +80,7 @@ async function manageableMaintenance(ctx: Context, uuid: string): Promise<Mainte
 /** An affected offering must be one of the announcing provider's own. */
 async function providerOffering(ctx: Context, uuid: string, m: MaintenanceCore) {
   const id = parseUuid(uuid);
-  const offering = id ? await ctx.db.offering.findUnique({ where: { id }, select: { id: true, name: true, customerId: true } }) : null;
+  const offering = id ? await findUnique(ctx.db, "offering", { where: { id }, select: { id: true, name: true, customerId: true } }) : null;
   if (!offering) throw missingObject("offeringUuid");
   if (offering.customerId !== m.serviceProvider.customerId) {
     throw fieldError("offeringUuid", "Offering must belong to the service provider of the maintenance announcement.");
@@ -146,12 +146,12 @@ export async function createMaintenanceOffering(ctx: Context, input: Maintenance
       select: { id: true, impactLevel: true },
     });
     await recordLinkChange(ctx, tx, outbox, { ...link, offeringId: offering.id, offeringName: offering.name }, m, "created");
-    return tx.maintenanceAnnouncementOffering.findUniqueOrThrow({ ...query, where: { id: link.id } });
+    return findUniqueOrThrow(tx, "maintenanceAnnouncementOffering", { ...query, where: { id: link.id } });
   }).catch(rethrowDuplicate);
 }
 
 async function loadManageableLink(ctx: Context, uuid: string): Promise<LinkCore> {
-  const link = await findVisible(ctx, uuid, (where) => ctx.db.maintenanceAnnouncementOffering.findFirst({ select: LINK_CORE, where }));
+  const link = await findVisible(ctx, uuid, (where) => findFirst(ctx.db, "maintenanceAnnouncementOffering", { select: LINK_CORE, where }));
   await requireManager(ctx, link.maintenance.serviceProvider.customerId);
   return link;
 }
@@ -176,7 +176,7 @@ export async function updateMaintenanceOffering(
     const summary = { ...updated, offeringId: offering.id, offeringName: offering.name };
     await recordLinkChange(ctx, tx, outbox, summary, m, "updated");
     if (m.id !== link.maintenanceId) await recordLinkChange(ctx, tx, outbox, summary, link.maintenance, "deleted");
-    return tx.maintenanceAnnouncementOffering.findUniqueOrThrow({ ...query, where: { id: link.id } });
+    return findUniqueOrThrow(tx, "maintenanceAnnouncementOffering", { ...query, where: { id: link.id } });
   }).catch(rethrowDuplicate);
 }
 

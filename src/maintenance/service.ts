@@ -14,7 +14,7 @@ import { type MaintenanceInput, scheduleError, validMaintenanceInput } from "./i
 import { listAnnouncements, type MaintenanceListArgs } from "./listing.ts";
 import { type MaintenanceAction, maintenanceRule, MaintenanceTransitionError } from "./transitions.ts";
 import { canManageProvider, requireManager, visibleMaintenance } from "./visibility.ts";
-import { findFirst } from "../platform/reads/sql/find.ts";
+import { findFirst, findMany, findUnique, findUniqueOrThrow } from "../platform/reads/sql/find.ts";
 
 /** Fields whose change an update records. */
 const TRACKED_FIELDS = [
@@ -56,18 +56,18 @@ export async function getMaintenance(ctx: Context, uuid: string, query: Maintena
 
 /** Which of `ids` the viewer may see as maintenance announcements (getMaintenance's rule). */
 export const visibleMaintenanceIds = async (ctx: Context, ids: string[]) =>
-  idSet(await ctx.db.maintenanceAnnouncement.findMany({ where: { AND: [{ id: { in: ids } }, await visibleMaintenance(ctx)] }, select: { id: true } }));
+  idSet(await findMany(ctx.db, "maintenanceAnnouncement", { where: { AND: [{ id: { in: ids } }, await visibleMaintenance(ctx)] }, select: { id: true } }));
 
 /** The announcement the viewer may change: 404 when they cannot see it, 403 when they only read (support). */
 export async function loadManageable(ctx: Context, uuid: string): Promise<Editable> {
-  const m = await findVisible(ctx, uuid, (where) => ctx.db.maintenanceAnnouncement.findFirst({ select: EDITABLE, where }));
+  const m = await findVisible(ctx, uuid, (where) => findFirst(ctx.db, "maintenanceAnnouncement", { select: EDITABLE, where }));
   await requireManager(ctx, m.serviceProvider.customerId);
   return m;
 }
 
 /** A service provider named in a request body; one the caller may not manage does not exist for them (400). */
 async function manageableProvider(ctx: Context, serviceProviderId: string) {
-  const provider = await ctx.db.serviceProvider.findUnique({ where: { id: serviceProviderId }, select: { id: true, customerId: true } });
+  const provider = await findUnique(ctx.db, "serviceProvider", { where: { id: serviceProviderId }, select: { id: true, customerId: true } });
   if (!provider || !(await canManageProvider(ctx, provider.customerId))) {
     throw missingObject("serviceProviderUuid");
   }
@@ -75,7 +75,7 @@ async function manageableProvider(ctx: Context, serviceProviderId: string) {
 }
 
 /** The answer, read with the change's own `tx` as its last step: a read after the commit could fail on a lost connection. */
-const reload = (tx: Tx, id: string, query: MaintenanceQuery) => tx.maintenanceAnnouncement.findUniqueOrThrow({ ...query, where: { id } });
+const reload = (tx: Tx, id: string, query: MaintenanceQuery) => findUniqueOrThrow(tx, "maintenanceAnnouncement", { ...query, where: { id } });
 
 const coreOf = (m: Editable): MaintenanceCore => ({
   id: m.id,
@@ -173,7 +173,7 @@ export async function transitionMaintenance(ctx: Context, uuid: string, action: 
       rule,
       m.state,
       (from) => tx.maintenanceAnnouncement.updateMany({ where: { id: m.id, state: from }, data }),
-      async () => (await tx.maintenanceAnnouncement.findUnique({ where: { id: m.id }, select: { state: true } }))?.state ?? null,
+      async () => (await findUnique(tx, "maintenanceAnnouncement", { where: { id: m.id }, select: { state: true } }))?.state ?? null,
       { invalid: (current) => refused(rule, current), missing: notFound },
     );
     await syncAnnouncement(tx, effect.announcement, await sourceOf(tx, m.id));
@@ -188,7 +188,7 @@ export async function transitionMaintenance(ctx: Context, uuid: string, action: 
   });
 }
 
-const sourceOf = (tx: Tx, id: string) => tx.maintenanceAnnouncement.findUniqueOrThrow({ where: { id }, select: ANNOUNCEMENT_SOURCE });
+const sourceOf = (tx: Tx, id: string) => findUniqueOrThrow(tx, "maintenanceAnnouncement", { where: { id }, select: ANNOUNCEMENT_SOURCE });
 
 /** Subscribers hear of changes to the announcements of the providers they manage (staff and support: all). */
 export async function canSeeMaintenanceChange(ctx: Context, change: { providerCustomerId: string }) {

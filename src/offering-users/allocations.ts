@@ -12,6 +12,7 @@ import { consentStatus, hasConsent } from "../terms-of-service/consent-status.ts
 import { describe, OFFERING_USER_CORE, type OfferingUserCore, recordOfferingUserChange } from "./changes.ts";
 import { stateLabel } from "./states.ts";
 import { INTERNAL_OFFERING_USER_TRANSITIONS } from "./transitions.ts";
+import { findMany, findUnique } from "../platform/reads/sql/find.ts";
 
 /**
  * Offering users follow allocations (spec 3.2, Waldur §2.6): a user connected to an allocation (ALLOCATIONS) of an
@@ -51,7 +52,7 @@ const REACHED_BY: Partial<
   Record<ScopeType, (tx: Tx, scopeId: string, role: string) => Promise<{ customerId: string; resources: Prisma.ResourceWhereInput } | null>>
 > = {
   PROJECT: async (tx, scopeId) => {
-    const project = await tx.project.findUnique({ where: { id: scopeId }, select: { customerId: true } });
+    const project = await findUnique(tx, "project", { where: { id: scopeId }, select: { customerId: true } });
     return project && { customerId: project.customerId, resources: { projectId: scopeId } };
   },
   CUSTOMER: async (_tx, scopeId, role) =>
@@ -82,7 +83,7 @@ export async function reconcileAccess(ctx: Context, tx: Tx, outbox: Outbox<Topic
   if (!unique.length) return;
   const offerings = new Map(
     (
-      await tx.offering.findMany({
+      await findMany(tx, "offering", {
         where: { id: { in: [...new Set(unique.map((p) => p.offeringId))] } },
         select: { id: true, name: true, customerId: true, pluginOptions: true },
       })
@@ -96,7 +97,7 @@ export async function reconcileAccess(ctx: Context, tx: Tx, outbox: Outbox<Topic
 
   const [withAccess, existing] = await Promise.all([
     pairsWithAccess(ctx, tx, followed),
-    tx.offeringUser.findMany({ where: { OR: followed }, select: OFFERING_USER_CORE }),
+    findMany(tx, "offeringUser", { where: { OR: followed }, select: OFFERING_USER_CORE }),
   ]);
   const offeringUsers = new Map(existing.map((ou) => [pairKey(ou), ou as OfferingUserCore]));
 
@@ -126,16 +127,16 @@ async function reconcileRoleChange(ctx: Context, tx: Tx, outbox: Outbox<Topics>,
   const reached = await REACHED_BY[change.scopeType]?.(tx, change.scopeId, change.role);
   if (!reached) return;
   await advisoryLock(tx, [customerLock(reached.customerId)]);
-  const offerings = await tx.resource.findMany({ where: reached.resources, distinct: ["offeringId"], select: { offeringId: true } });
+  const offerings = await findMany(tx, "resource", { where: reached.resources, distinct: ["offeringId"], select: { offeringId: true } });
   await reconcileAccess(ctx, tx, outbox, offerings.map(({ offeringId }) => ({ userId: change.userId, offeringId })));
 }
 
 /** Everyone connected to a resource's project (its members and its customer's owners), against its offering. */
 export async function reconcileResourceAccess(ctx: Context, tx: Tx, outbox: Outbox<Topics>, resource: { projectId: string; offeringId: string }) {
-  const project = await tx.project.findUnique({ where: { id: resource.projectId }, select: { customerId: true } });
+  const project = await findUnique(tx, "project", { where: { id: resource.projectId }, select: { customerId: true } });
   if (!project) return;
   await advisoryLock(tx, [customerLock(project.customerId)]);
-  const grants = await tx.roleGrant.findMany({
+  const grants = await findMany(tx, "roleGrant", {
     where: {
       AND: [
         unexpired(ctx.now()),
@@ -187,13 +188,13 @@ const pairLock = (pair: AccessPair) => `offering-users:pair:${pairKey(pair)}`;
 
 /** The pairs whose user is connected to an allocation of the offering, in two queries per batch. */
 async function pairsWithAccess(ctx: Context, tx: Tx, pairs: AccessPair[]): Promise<Set<string>> {
-  const grants = await tx.roleGrant.findMany({
+  const grants = await findMany(tx, "roleGrant", {
     where: { AND: [unexpired(ctx.now()), { userId: { in: [...new Set(pairs.map((p) => p.userId))] } }, { OR: CONNECTING_GRANTS }] },
     select: { userId: true, scopeType: true, scopeId: true },
   });
   if (!grants.length) return new Set();
   const scopeIds = (type: ScopeType) => [...new Set(grants.filter((g) => g.scopeType === type).map((g) => g.scopeId))];
-  const resources = await tx.resource.findMany({
+  const resources = await findMany(tx, "resource", {
     where: {
       AND: [
         ALLOCATIONS,
@@ -218,11 +219,11 @@ async function pairsWithAccess(ctx: Context, tx: Tx, pairs: AccessPair[]): Promi
 async function consenting(ctx: Context, tx: Tx, pairs: AccessPair[]): Promise<AccessPair[]> {
   if (!ctx.config.enforceUserConsent || !pairs.length) return pairs;
   const [terms, consents] = await Promise.all([
-    tx.offeringTermsOfService.findMany({
+    findMany(tx, "offeringTermsOfService", {
       where: { offeringId: { in: [...new Set(pairs.map((p) => p.offeringId))] }, isActive: true },
       select: { id: true, offeringId: true, version: true, requiresReconsent: true, gracePeriodDays: true, activatedAt: true, created: true },
     }),
-    tx.userOfferingConsent.findMany({ where: { OR: pairs }, select: { userId: true, offeringId: true, version: true, revocationDate: true } }),
+    findMany(tx, "userOfferingConsent", { where: { OR: pairs }, select: { userId: true, offeringId: true, version: true, revocationDate: true } }),
   ]);
   const termsOf = new Map(terms.map((t) => [t.offeringId, t]));
   const consentOf = new Map(consents.map((c) => [pairKey(c), c]));
@@ -268,7 +269,7 @@ async function applyTransition(ctx: Context, tx: Tx, outbox: Outbox<Topics>, ou:
     rule,
     ou.state,
     (from) => tx.offeringUser.updateMany({ where: { id: ou.id, state: from }, data }),
-    async () => (await tx.offeringUser.findUnique({ where: { id: ou.id }, select: { state: true } }))?.state ?? null,
+    async () => (await findUnique(tx, "offeringUser", { where: { id: ou.id }, select: { state: true } }))?.state ?? null,
     { invalid: () => new ConcurrentChange(), missing: () => new ConcurrentChange() },
   ).catch((error: unknown) => {
     if (error instanceof ConcurrentChange) return null;

@@ -5,6 +5,7 @@ import { choiceFilter, defineContract, postgresNulls, universalFlag, valuesByLab
 import { icontains } from "../platform/reads/text-match.ts";
 import { byTimestamps } from "../collections/timestamp-filters.ts";
 import { OFFERING_USER_STATES } from "./states.ts";
+import { findMany } from "../platform/reads/sql/find.ts";
 
 const STATE_BY_LABEL = valuesByLabel(OFFERING_USER_STATES);
 
@@ -95,7 +96,7 @@ export const OFFERING_USER_CONTRACT = defineContract<Prisma.OfferingUserWhereInp
       description: "Searches username, offering name and user name",
       where: (text) => async (ctx) => {
         const contains = icontains(text.trim());
-        const offerings = await ctx.db.offering.findMany({ where: { name: contains }, select: { id: true } });
+        const offerings = await findMany(ctx.db, "offering", { where: { name: contains }, select: { id: true } });
         return {
           OR: [
             { username: contains },

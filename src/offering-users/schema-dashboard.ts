@@ -6,6 +6,7 @@ import { toHex } from "../platform/ids.ts";
 import type { OfferingUserState } from "../generated/prisma/client.ts";
 import { OfferingUserFilterInput, OfferingUserStateEnum } from "./schema.ts";
 import { availableTransitions, countOfferingUsersByState } from "./service-state-summary.ts";
+import { findUnique } from "../platform/reads/sql/find.ts";
 
 transitionFailure(OfferingUserTransitionError, "OfferingUser", OfferingUserStateEnum);
 const OfferingUserAvailableTransitionRef = availableTransitionType("OfferingUser", OfferingUserStateEnum);
@@ -29,7 +30,7 @@ const OfferingCountsRef = builder.objectRef<{ offeringId: string; states: Array<
     offering: t.prismaField({
       type: "Offering",
       nullable: true,
-      resolve: (query, c, _args, ctx) => ctx.db.offering.findUnique({ ...query, where: { id: c.offeringId } }),
+      resolve: (query, c, _args, ctx) => findUnique(ctx.db, "offering", { ...query, where: { id: c.offeringId } }),
     }),
     states: t.field({ type: [StateCountRef], resolve: (c) => c.states }),
   }),

@@ -3,6 +3,7 @@ import { connectionType, pageArgs, relayConnection } from "../graphql/pagination
 import { toHex } from "../platform/ids.ts";
 import { restPresentation } from "../graphql/sub-graphs.ts";
 import { attributeConfigUuid, EXPOSED_USER_FIELDS, offeringAccounts, userAttributeConfig, type UserAttributeConfig } from "./service-provider-views.ts";
+import { findUniqueOrThrow } from "../platform/reads/sql/find.ts";
 
 /** Waldur's expose_* switches that the gateway's offering-user serializer turns on. */
 const EXPOSE_SWITCHES = Object.fromEntries(EXPOSED_USER_FIELDS.map((field) => [`expose_${field}`, true]));
@@ -12,7 +13,7 @@ const UserAttributeConfigRef = builder.objectRef<UserAttributeConfig>("OfferingU
     uuid: t.string({ resolve: (c) => attributeConfigUuid(c.offeringId) }),
     offering: t.prismaField({
       type: "Offering",
-      resolve: (query, c, _args, ctx) => ctx.db.offering.findUniqueOrThrow({ ...query, where: { id: c.offeringId } }),
+      resolve: (query, c, _args, ctx) => findUniqueOrThrow(ctx.db, "offering", { ...query, where: { id: c.offeringId } }),
     }),
     ...restPresentation({
       offeringUuid: t.string({ resolve: (c) => toHex(c.offeringId) }),

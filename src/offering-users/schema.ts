@@ -19,6 +19,7 @@ import * as service from "./service.ts";
 import { visibleNode } from "../graphql/nodes.ts";
 import { restPresentation } from "../graphql/sub-graphs.ts";
 import { showing } from "../directory/schema-shown-through.ts";
+import { findUnique, findUniqueOrThrow } from "../platform/reads/sql/find.ts";
 
 export const OfferingUserStateEnum = builder.enumType("OfferingUserState", {
   values: labelledValues(OFFERING_USER_STATES),
@@ -168,13 +169,13 @@ const OfferingUserChangeRef = builder.objectRef<OfferingUserChangedPayload>("Off
       type: "OfferingUser",
       nullable: true,
       description: "The record as it is now; null once deleted",
-      resolve: (query, p, _args, ctx) => ctx.db.offeringUser.findUnique({ ...query, where: { id: p.offeringUserId } }),
+      resolve: (query, p, _args, ctx) => findUnique(ctx.db, "offeringUser", { ...query, where: { id: p.offeringUserId } }),
     }),
     event: t.field({
       type: EventRef,
       // Delivery already checked that the subscriber may see the change, as Waldur shows an object's events
       // to whoever can see the object; the event list's own rule would leave this non-null field empty.
-      resolve: (p, _args, ctx) => ctx.db.event.findUniqueOrThrow({ where: { id: p.eventId } }),
+      resolve: (p, _args, ctx) => findUniqueOrThrow(ctx.db, "event", { where: { id: p.eventId } }),
     }),
   }),
 });

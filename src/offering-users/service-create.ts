@@ -21,8 +21,8 @@ export async function createOfferingUser(ctx: Context, input: CreateOfferingUser
   const offeringId = parseUuid(input.offering);
   const userId = parseUuid(input.user);
   const [offering, user] = await Promise.all([
-    offeringId ? ctx.db.offering.findUnique({ where: { id: offeringId }, select: { id: true, name: true, customerId: true, pluginOptions: true } }) : null,
-    userId ? ctx.db.user.findUnique({ where: { id: userId }, select: { id: true, username: true } }) : null,
+    offeringId ? findUnique(ctx.db, "offering", { where: { id: offeringId }, select: { id: true, name: true, customerId: true, pluginOptions: true } }) : null,
+    userId ? findUnique(ctx.db, "user", { where: { id: userId }, select: { id: true, username: true } }) : null,
   ]);
   if (!offering) throw missingObject("offeringUuid");
   if (!user) throw missingObject("userUuid");
@@ -35,7 +35,7 @@ export async function createOfferingUser(ctx: Context, input: CreateOfferingUser
   const state: OfferingUserState = username ? "OK" : "CREATION_REQUESTED";
   const duplicate = () => inputError("The fields offering, user must make a unique set.");
   return transact(ctx, async (tx, outbox) => {
-    const exists = await tx.offeringUser.findUnique({ where: { offeringId_userId: { offeringId: offering.id, userId: user.id } }, select: { id: true } });
+    const exists = await findUnique(tx, "offeringUser", { where: { offeringId_userId: { offeringId: offering.id, userId: user.id } }, select: { id: true } });
     if (exists) throw duplicate();
     const created = await tx.offeringUser.create({
       data: { offeringId: offering.id, userId: user.id, username, state, created: ctx.now() },

@@ -11,7 +11,7 @@ import { sanitizeComment, validUrl, maxLength } from "../platform/text.ts";
 import type { Db } from "../platform/database/connect.ts";
 import { transact, type Tx } from "../platform/database/transaction.ts";
 import { paginate } from "../platform/reads/paginate.ts";
-import { findFirst, findMany, findUnique } from "../platform/reads/sql/find.ts";
+import { count, findFirst, findMany, findUnique } from "../platform/reads/sql/find.ts";
 import {
   describe,
   OFFERING_USER_CORE,
@@ -135,7 +135,7 @@ function swapWithEvent(
         rule,
         ou.state,
         (from) => recordOfferingUserUpdate(ctx, tx, outbox, ou, swapStatement(ou.id, from, data, seen), change(from)),
-        async () => (await tx.offeringUser.findUnique({ where: { id: ou.id }, select: { state: true } }))?.state ?? null,
+        async () => (await findUnique(tx, "offeringUser", { where: { id: ou.id }, select: { state: true } }))?.state ?? null,
         { invalid: (current) => invalidTransition(rule, current), missing: notFound },
       );
       return reloads ? reload(tx, ou.id, query) : { ...ou, ...data, state: rule.to };
@@ -251,7 +251,7 @@ export async function deleteOfferingUser(ctx: Context, uuid: string): Promise<st
  * is asked first: the common answer, in one query.
  */
 export async function canSeeChange(ctx: Context, change: { offeringUserId: string; eventId: number }) {
-  if (await ctx.db.offeringUser.count({ where: { AND: [{ id: change.offeringUserId }, await visibleOfferingUsers(ctx)] } })) return true;
-  if (await ctx.db.offeringUser.count({ where: { id: change.offeringUserId } })) return false;
-  return (await ctx.db.event.count({ where: { AND: [{ id: change.eventId }, await visibleEvents(ctx)] } })) > 0;
+  if (await count(ctx.db, "offeringUser", { AND: [{ id: change.offeringUserId }, await visibleOfferingUsers(ctx)] })) return true;
+  if (await count(ctx.db, "offeringUser", { id: change.offeringUserId })) return false;
+  return (await count(ctx.db, "event", { AND: [{ id: change.eventId }, await visibleEvents(ctx)] })) > 0;
 }

@@ -3,6 +3,7 @@ import type { OfferingUserState, Prisma } from "../generated/prisma/client.ts";
 import { allOrNull, listOf, plainCondition, type TallyTable } from "../platform/database/tallies.ts";
 import { sumTallies, sumTalliesBy, type TallyCondition } from "../platform/reads/tally-sums.ts";
 import type { OfferingUserVisibility } from "./visibility.ts";
+import { count, findMany } from "../platform/reads/sql/find.ts";
 
 type OfferingUserWhere = Prisma.OfferingUserWhereInput;
 type TallyKeys = { offeringId: string; state: OfferingUserState; hasConsent: boolean };
@@ -17,7 +18,7 @@ export const OFFERING_USER_TALLIES: TallyTable<TallyKeys> = {
 const allOf = async (ctx: Context, parts: OfferingUserWhere[]) => allOrNull(await Promise.all(parts.map((part) => asTallyWhere(ctx, part))));
 
 async function offeringIdsWhere(ctx: Context, where: Prisma.OfferingWhereInput): Promise<string[]> {
-  return (await ctx.db.offering.findMany({ where, select: { id: true } })).map((offering) => offering.id);
+  return (await findMany(ctx.db, "offering", { where, select: { id: true } })).map((offering) => offering.id);
 }
 
 /** An offering-user condition on the offering as a condition on offering ids (offerings are few: read them). */
@@ -90,7 +91,7 @@ async function visibleTotal<T>(ctx: Context, filter: OfferingUserWhere[], visibi
 export function countVisible(ctx: Context, filter: OfferingUserWhere[], visibility: OfferingUserVisibility): Promise<number> {
   return visibleTotal(ctx, filter, visibility, {
     tallies: (where) => sumTallies(ctx.db, OFFERING_USER_TALLIES, where),
-    rows: (where) => ctx.db.offeringUser.count({ where }),
+    rows: (where) => count(ctx.db, "offeringUser", where),
     add: (a, b) => a + b,
   });
 }

@@ -3,6 +3,7 @@ import { Permission } from "../auth/permissions.ts";
 import type { Context } from "../context.ts";
 import type { OrderState } from "../generated/prisma/client.ts";
 import { consumerScopes, providerScopes } from "./visibility.ts";
+import { findUnique } from "../platform/reads/sql/find.ts";
 
 /** The body of a successful approve_by_consumer / approve_by_provider, by the state the order moved to. */
 export const APPROVAL_DETAILS: Partial<Record<OrderState, string>> = {
@@ -33,7 +34,7 @@ export type Waits = Record<Step, boolean>;
 async function creatorAccess(ctx: Context, createdById: string | null): Promise<Access | null> {
   if (!createdById) return null;
   if (ctx.viewer?.id === createdById) return ctx.access;
-  const user = await ctx.db.user.findUnique({ where: { id: createdById }, select: { id: true, username: true, isStaff: true, isSupport: true } });
+  const user = await findUnique(ctx.db, "user", { where: { id: createdById }, select: { id: true, username: true, isStaff: true, isSupport: true } });
   return user ? new Access(ctx.db, user, ctx.now) : null;
 }
 

@@ -11,6 +11,7 @@ import { reconcileResourceStateChange } from "../offering-users/allocations.ts";
 import { orderTypeLabel } from "./states.ts";
 import { orderStateLabel } from "../resources/order-states.ts";
 import { RESOURCE_FOLLOWS_ORDER } from "./transitions.ts";
+import { findUnique } from "../platform/reads/sql/find.ts";
 
 /** What the order actions and their events need to know about an order. */
 export const ORDER_CORE = {
@@ -72,7 +73,7 @@ export async function followResource(
 ) {
   const follow = RESOURCE_FOLLOWS_ORDER[reached]?.[order.type];
   if (!follow || !order.resourceId) return;
-  const resource: ResourceCore | null = await tx.resource.findUnique({ where: { id: order.resourceId }, select: RESOURCE_CORE });
+  const resource: ResourceCore | null = await findUnique(tx, "resource", { where: { id: order.resourceId }, select: RESOURCE_CORE });
   if (!resource || (follow.onlyFrom && !follow.onlyFrom.includes(resource.state))) return;
   const limits = follow.appliesLimits && isNonEmptyObject(order.limits) ? { limits: order.limits as Prisma.InputJsonObject } : {};
   if (resource.state === follow.to && !Object.keys(limits).length) return;

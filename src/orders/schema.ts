@@ -18,6 +18,7 @@ import * as service from "./service.ts";
 import { deleted, DeletionRef } from "../graphql/deletion.ts";
 import { CREATES, idInput, inputTypeName, objectIdField, ON_OBJECT, resultOr, uuidOf } from "../graphql/mutations.ts";
 import { afterArgument, resumable } from "../events/resume.ts";
+import { findUnique, findUniqueOrThrow } from "../platform/reads/sql/find.ts";
 
 export { OrderRef, OrderStateEnum, OrderTypeEnum };
 
@@ -44,7 +45,7 @@ const CreateOrderInput = builder.inputType("CreateOrderInput", {
 /** The result of an order action: the order's new state and, for approvals, Waldur's `detail` message. */
 /** `order`: read by the service inside its transaction when the client asked for it (nestedQuery), else here. */
 const resultOrder = (query: service.OrderQuery, r: { orderId: string; order?: Order }, ctx: Context) =>
-  r.order ?? ctx.db.order.findUniqueOrThrow({ ...query, where: { id: r.orderId } });
+  r.order ?? findUniqueOrThrow(ctx.db, "order", { ...query, where: { id: r.orderId } });
 
 const OrderActionResultRef = builder.objectRef<{ orderId: string; state: OrderState; detail: string; order?: Order }>("OrderActionResult").implement({
   fields: (t) => ({
@@ -148,11 +149,11 @@ const OrderChangeRef = builder.objectRef<OrderChangedPayload>("OrderChange").imp
       type: "Order",
       nullable: true,
       description: "The order as it is now; null once deleted",
-      resolve: (query, p, _args, ctx) => ctx.db.order.findUnique({ ...query, where: { id: p.orderId } }),
+      resolve: (query, p, _args, ctx) => findUnique(ctx.db, "order", { ...query, where: { id: p.orderId } }),
     }),
     event: t.field({
       type: EventRef,
-      resolve: (p, _args, ctx) => ctx.db.event.findUniqueOrThrow({ where: { id: p.eventId } }),
+      resolve: (p, _args, ctx) => findUniqueOrThrow(ctx.db, "event", { where: { id: p.eventId } }),
     }),
   }),
 });

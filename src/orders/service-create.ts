@@ -18,6 +18,7 @@ import { orderStateLabel } from "../resources/order-states.ts";
 import { ORDERABLE_RESOURCE_STATES } from "./transitions.ts";
 import type { OrderQuery } from "./service.ts";
 import { consumerScopes } from "./visibility.ts";
+import { count, findFirst, findUniqueOrThrow } from "../platform/reads/sql/find.ts";
 
 export interface CreateOrderInput {
   offering: string;
@@ -70,7 +71,7 @@ type ChangeType = Exclude<OrderType, "CREATE">;
 async function orderableResource(ctx: Context, type: ChangeType, uuid: string | null | undefined, offeringId: string, projectId: string) {
   if (!uuid) throw fieldError("resourceUuid", "This field is required.");
   const resource = await referenced("resourceUuid", uuid, (id) =>
-    ctx.db.resource.findFirst({ where: { id, offeringId, projectId }, select: { id: true, state: true } }),
+    findFirst(ctx.db, "resource", { where: { id, offeringId, projectId }, select: { id: true, state: true } }),
   );
   assertOrderable(type, resource.state);
   return resource.id;
@@ -89,14 +90,14 @@ async function lockOrderableResource(tx: Tx, type: ChangeType, resourceId: strin
     SELECT state::text AS state FROM resources WHERE id = ${resourceId}::uuid FOR UPDATE`;
   if (!locked) throw missingObject("resourceUuid");
   assertOrderable(type, locked.state);
-  const pending = await tx.order.count({ where: { resourceId, state: { notIn: [...TERMINAL_ORDER_STATES] } } });
+  const pending = await count(tx, "order", { resourceId, state: { notIn: [...TERMINAL_ORDER_STATES] } });
   if (pending) throw fieldError("resourceUuid", "Pending order for resource already exists.");
 }
 
 /** With consent enforcement on and active terms, the order must accept them (Waldur's accepting_terms_of_service). */
 async function termsToAccept(ctx: Context, offeringId: string, accepting: boolean | null | undefined) {
   if (!ctx.config.enforceUserConsent) return false;
-  const terms = await ctx.db.offeringTermsOfService.findFirst({ where: { offeringId, isActive: true }, select: { id: true } });
+  const terms = await findFirst(ctx.db, "offeringTermsOfService", { where: { offeringId, isActive: true }, select: { id: true } });
   if (!terms) return false;
   if (accepting !== true) throw fieldError("acceptingTermsOfService", "Terms of service for offering have not been accepted.");
   return true;
@@ -109,16 +110,16 @@ export async function createOrder(ctx: Context, input: CreateOrderInput, query: 
   if (type === "RESTORE") throw fieldError("type", '"Restore" is not a valid choice.');
   const [offerings, projects] = await Promise.all([visibleOfferings(ctx), visibleProjects(ctx)]);
   const offering = await referenced("offeringUuid", input.offering, (id) =>
-    ctx.db.offering.findFirst({ where: { AND: [{ id }, offerings] }, select: { id: true, name: true, state: true, customerId: true, pluginOptions: true } }),
+    findFirst(ctx.db, "offering", { where: { AND: [{ id }, offerings] }, select: { id: true, name: true, state: true, customerId: true, pluginOptions: true } }),
   );
   const project = await referenced("projectUuid", input.project, (id) =>
-    ctx.db.project.findFirst({ where: { AND: [{ id }, projects] }, select: { id: true, customerId: true } }),
+    findFirst(ctx.db, "project", { where: { AND: [{ id }, projects] }, select: { id: true, customerId: true } }),
   );
   await ctx.access.require(Permission.CREATE_ORDER, consumerScopes({ projectId: project.id, project }));
   const available = type === "CREATE" ? ["ACTIVE"] : ["ACTIVE", "PAUSED"];
   if (!available.includes(offering.state)) throw fieldError("offeringUuid", "This offering is not available for ordering.");
   const plan = input.plan
-    ? await referenced("planUuid", input.plan, (id) => ctx.db.offeringPlan.findFirst({ where: { id, offeringId: offering.id, archived: false }, select: { id: true } }))
+    ? await referenced("planUuid", input.plan, (id) => findFirst(ctx.db, "offeringPlan", { where: { id, offeringId: offering.id, archived: false }, select: { id: true } }))
     : null;
   const resourceId = type === "CREATE" ? null : await orderableResource(ctx, type, input.resource, offering.id, project.id);
   const attributes = jsonObject("attributes", input.attributes);
@@ -169,6 +170,6 @@ export async function createOrder(ctx: Context, input: CreateOrderInput, query: 
       await reconcileResourceAccess(ctx, tx, outbox, resource);
     }
     await followResource(ctx, tx, outbox, order, state);
-    return tx.order.findUniqueOrThrow({ ...query, where: { id: order.id } });
+    return findUniqueOrThrow(tx, "order", { ...query, where: { id: order.id } });
   });
 }

@@ -21,7 +21,7 @@ import { TERMINAL_ORDER_STATES } from "./states.ts";
 import { orderStateLabel } from "../resources/order-states.ts";
 import { DELETABLE_ORDER_STATES, type OrderAction, orderRule, OrderTransitionError } from "./transitions.ts";
 import { consumerScopes, providerScopes, scopesFor, visibleOrders } from "./visibility.ts";
-import { findFirst } from "../platform/reads/sql/find.ts";
+import { count, findFirst, findMany, findUnique, findUniqueOrThrow } from "../platform/reads/sql/find.ts";
 
 /** The selection GraphQL asks for (plugin-prisma's queryFromInfo); services return rows shaped by it. */
 export type OrderQuery = { select?: Prisma.OrderSelect; include?: Prisma.OrderInclude };
@@ -48,9 +48,9 @@ export async function getOrder(ctx: Context, uuid: string, query: OrderQuery = {
 
 /** Which of `ids` the viewer may see as orders (getOrder's rule). */
 export const visibleOrderIds = async (ctx: Context, ids: string[]) =>
-  idSet(await ctx.db.order.findMany({ where: { AND: [{ id: { in: ids } }, await visibleOrders(ctx)] }, select: { id: true } }));
+  idSet(await findMany(ctx.db, "order", { where: { AND: [{ id: { in: ids } }, await visibleOrders(ctx)] }, select: { id: true } }));
 
-const loadVisible = (ctx: Context, uuid: string) => findVisible(ctx, uuid, (where) => ctx.db.order.findFirst({ select: ORDER_CORE, where }));
+const loadVisible = (ctx: Context, uuid: string) => findVisible(ctx, uuid, (where) => findFirst(ctx.db, "order", { select: ORDER_CORE, where }));
 
 
 const validStates = (from: readonly OrderState[]) => `Valid states for operation: ${from.map(orderStateLabel).join(", ")}.`;
@@ -75,7 +75,7 @@ function dictionary(field: string, value: unknown) {
 }
 
 /** The order after a change, when the answer shows it (`query`): read with the change's `tx`, before the commit. */
-const orderAfter = (tx: Tx, id: string, query: OrderQuery | undefined) => (query ? tx.order.findUniqueOrThrow({ ...query, where: { id } }) : undefined);
+const orderAfter = (tx: Tx, id: string, query: OrderQuery | undefined) => (query ? findUniqueOrThrow(tx, "order", { ...query, where: { id } }) : undefined);
 
 /**
  * Runs one action of ORDER_TRANSITIONS: 404 invisible, 403 not permitted, 409 wrong state, 405 wrong offering type.
@@ -107,7 +107,7 @@ export async function transitionOrder(ctx: Context, uuid: string, action: OrderA
       applied,
       order.state,
       (from) => tx.order.updateMany({ where: { id: order.id, state: from }, data }),
-      async () => (await tx.order.findUnique({ where: { id: order.id }, select: { state: true } }))?.state ?? null,
+      async () => (await findUnique(tx, "order", { where: { id: order.id }, select: { state: true } }))?.state ?? null,
       { invalid: (current) => wrongOrderState(current, rule.from), missing: notFound },
     );
     await recordOrderChange(ctx, tx, outbox, order, {
@@ -149,7 +149,7 @@ async function removeOrder(ctx: Context, order: OrderCore, eventType: EventType,
     if (count === 0 && !onlyFrom) throw notFound();
     if (count === 0 && onlyFrom) {
       // Another request moved or removed the order since it was read; one that removed it leaves no state to name.
-      const now = await tx.order.findUnique({ where: { id: order.id }, select: { state: true } });
+      const now = await findUnique(tx, "order", { where: { id: order.id }, select: { state: true } });
       throw now ? wrongOrderState(now.state, onlyFrom) : conflict(validStates(onlyFrom));
     }
     await recordOrderChange(ctx, tx, outbox, order, {
@@ -182,7 +182,7 @@ export async function unlinkOrder(ctx: Context, uuid: string) {
  * first: the common answer, in one query.
  */
 export async function canSeeOrderChange(ctx: Context, change: { orderId: string; eventId: number }) {
-  if (await ctx.db.order.count({ where: { AND: [{ id: change.orderId }, await visibleOrders(ctx)] } })) return true;
-  if (await ctx.db.order.count({ where: { id: change.orderId } })) return false;
-  return (await ctx.db.event.count({ where: { AND: [{ id: change.eventId }, await visibleEvents(ctx)] } })) > 0;
+  if (await count(ctx.db, "order", { AND: [{ id: change.orderId }, await visibleOrders(ctx)] })) return true;
+  if (await count(ctx.db, "order", { id: change.orderId })) return false;
+  return (await count(ctx.db, "event", { AND: [{ id: change.eventId }, await visibleEvents(ctx)] })) > 0;
 }

@@ -4,6 +4,7 @@ import type { Narrowing } from "../collections/contract.ts";
 import type { Db } from "../platform/database/connect.ts";
 import { parseUuid } from "../platform/ids.ts";
 import { icontains, iexact } from "../platform/reads/text-match.ts";
+import { count, findFirst } from "../platform/reads/sql/find.ts";
 
 /**
  * The request as the resource contract's filters read it. Filters Prisma cannot state as a `where` (counts of related
@@ -97,7 +98,7 @@ export const serviceManagerOf =
 export const visibleToUsername =
   (username: string) =>
   async ({ db, now }: LookupEnv): Promise<Where> => {
-    const user = await db.user.findFirst({ where: { username }, select: { id: true, isStaff: true, isSupport: true } });
+    const user = await findFirst(db, "user", { where: { username }, select: { id: true, isStaff: true, isSupport: true } });
     if (!user) return NOTHING;
     if (user.isStaff || user.isSupport) return {};
     const grants = await grantsOf(db, user.id, now);
@@ -117,7 +118,7 @@ export const searchQuery =
     const uuid = parseUuid(text);
     if (uuid) {
       for (const where of [{ id: uuid }, { scopeId: uuid }]) {
-        if (await db.resource.count({ where: { AND: [within, where] } })) return where;
+        if (await count(db, "resource", { AND: [within, where] })) return where;
       }
     }
     const byMetadata = await metadataContains(db, QUERY_METADATA_KEYS, text);

@@ -17,6 +17,7 @@ import { transitionResource } from "./service-state-actions.ts";
 import { ResourceStateEnum } from "./schema.ts";
 import "./schema-derived.ts";
 import { restPresentation } from "../graphql/sub-graphs.ts";
+import { findUniqueOrThrow } from "../platform/reads/sql/find.ts";
 
 transitionFailure(ResourceTransitionError, "Resource", ResourceStateEnum);
 
@@ -87,7 +88,7 @@ const ResourceBackendResultRef = builder
       resource: t.prismaField({
         type: "Resource",
         // Read by the service with its change when the client asked for it (nestedQuery), else here.
-        resolve: (query, r, _args, ctx) => r.resource ?? ctx.db.resource.findUniqueOrThrow({ ...query, where: { id: r.resourceId } }),
+        resolve: (query, r, _args, ctx) => r.resource ?? findUniqueOrThrow(ctx.db, "resource", { ...query, where: { id: r.resourceId } }),
       }),
     }),
   });
@@ -153,7 +154,7 @@ const ResourceStateResultRef = builder
       state: t.field({ type: ResourceStateEnum, resolve: (r) => r.state }),
       resource: t.prismaField({
         type: "Resource",
-        resolve: (query, r, _args, ctx) => r.resource ?? ctx.db.resource.findUniqueOrThrow({ ...query, where: { id: r.resourceId } }),
+        resolve: (query, r, _args, ctx) => r.resource ?? findUniqueOrThrow(ctx.db, "resource", { ...query, where: { id: r.resourceId } }),
       }),
     }),
   });

@@ -15,6 +15,7 @@ import { visibleNode } from "../graphql/nodes.ts";
 import { afterArgument, resumable } from "../events/resume.ts";
 import { restPresentation } from "../graphql/sub-graphs.ts";
 import { showing } from "../directory/schema-shown-through.ts";
+import { findUniqueOrThrow } from "../platform/reads/sql/find.ts";
 
 /** The states of a resource's orders (see order-states.ts); the orders' own type shows them too. */
 export const OrderStateEnum = builder.enumType("OrderState", {
@@ -117,11 +118,11 @@ const ResourceChangeRef = builder.objectRef<ResourceChangedPayload>("ResourceCha
     resource: t.prismaField({
       type: "Resource",
       description: "The resource as it is now",
-      resolve: (query, p, _args, ctx) => ctx.db.resource.findUniqueOrThrow({ ...query, where: { id: p.resourceId } }),
+      resolve: (query, p, _args, ctx) => findUniqueOrThrow(ctx.db, "resource", { ...query, where: { id: p.resourceId } }),
     }),
     event: t.field({
       type: EventRef,
-      resolve: (p, _args, ctx) => ctx.db.event.findUniqueOrThrow({ where: { id: p.eventId } }),
+      resolve: (p, _args, ctx) => findUniqueOrThrow(ctx.db, "event", { where: { id: p.eventId } }),
     }),
   }),
 });

@@ -9,6 +9,7 @@ import type { ResourceQuery } from "./service.ts";
 import { describeResource, RESOURCE_CORE, recordResourceChange } from "./changes.ts";
 import { visibleOne } from "../directory/lookup.ts";
 import { providerResources } from "./visibility.ts";
+import { findFirst, findUniqueOrThrow } from "../platform/reads/sql/find.ts";
 
 /**
  * What the site agent writes back about a resource's backend (Waldur's provider-resource actions), one row per
@@ -45,7 +46,7 @@ export type BackendUpdate = keyof typeof BACKEND_UPDATES;
 /** A resource in the viewer's provider view (404 otherwise), with the columns `select` names. */
 export async function loadForProvider<S extends Prisma.ResourceSelect>(ctx: Context, uuid: string, select: S) {
   const visible = await providerResources(ctx);
-  return visibleOne(uuid, (id) => ctx.db.resource.findFirst({ select, where: { AND: [{ id }, visible] } }));
+  return visibleOne(uuid, (id) => findFirst(ctx.db, "resource", { select, where: { AND: [{ id }, visible] } }));
 }
 
 const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
@@ -66,7 +67,7 @@ async function updateBackend(ctx: Context, uuid: string, kind: BackendUpdate, va
       state: resource.state,
       context: { [`old_${update.field}`]: previous, [`new_${update.field}`]: value },
     });
-    return query && tx.resource.findUniqueOrThrow({ ...query, where: { id: resource.id } });
+    return query && findUniqueOrThrow(tx, "resource", { ...query, where: { id: resource.id } });
   });
   return { resourceId: resource.id, status: update.changed, changed: true, resource: changed };
 }
@@ -126,7 +127,7 @@ export async function setResourceEndDate(ctx: Context, uuid: string, value: stri
       state: resource.state,
       context: { old_end_date: day(resource.endDate), new_end_date: value },
     });
-    return query && tx.resource.findUniqueOrThrow({ ...query, where: { id: resource.id } });
+    return query && findUniqueOrThrow(tx, "resource", { ...query, where: { id: resource.id } });
   });
   return { resourceId: resource.id, status: "", changed: true, resource: changed };
 }

@@ -7,6 +7,7 @@ import { parseUuid, toHex } from "../platform/ids.ts";
 import { transact } from "../platform/database/transaction.ts";
 import { loadForProvider } from "./service-backend.ts";
 import { describeResource, RESOURCE_CORE } from "./changes.ts";
+import { findFirst, findMany } from "../platform/reads/sql/find.ts";
 
 const SCOPE_TYPES = ["resource", "resource_project"] as const;
 const SYNC_STATES = ["synced", "pending", "missing_in_idp", "error"] as const;
@@ -74,7 +75,7 @@ export async function setMembershipSyncStatuses(ctx: Context, uuid: string, stat
   const options = resource.offering.pluginOptions as Record<string, unknown> | null;
   if (!options?.enable_membership_sync_status) throw conflict("Membership sync status is not enabled for this offering.");
   const entries = readEntries(statuses);
-  const users = await ctx.db.user.findMany({
+  const users = await findMany(ctx.db, "user", {
     where: {
       OR: [
         { username: { in: entries.flatMap((e) => (e.username ? [e.username] : [])) } },
@@ -89,7 +90,7 @@ export async function setMembershipSyncStatuses(ctx: Context, uuid: string, stat
     return user && e.scope_type === "resource" ? [{ user_uuid: toHex(user.id), username: user.username, role_name: e.role_name, state: e.state, message: e.message }] : [];
   });
   const skipped = entries.filter((e) => !(userOf(e) && e.scope_type === "resource")).map((e) => e.username ?? e.user_uuid ?? "");
-  const previous = await ctx.db.event.findFirst({
+  const previous = await findFirst(ctx.db, "event", {
     where: { eventType: EVENT_TYPE, scopes: { some: { scopeType: "RESOURCE", scopeId: resource.id } } },
     orderBy: { id: "desc" },
     select: { context: true },

@@ -12,6 +12,7 @@ import { describeResource, RESOURCE_CORE, recordResourceChange } from "./changes
 import type { ResourceQuery } from "./service.ts";
 import { resourceStateLabel } from "./states.ts";
 import { RESOURCE_TRANSITIONS, type ResourceTransition, ResourceTransitionError } from "./transitions.ts";
+import { findUnique, findUniqueOrThrow } from "../platform/reads/sql/find.ts";
 
 export interface ResourceErrorInput {
   errorMessage?: string | null;
@@ -52,7 +53,7 @@ export async function transitionResource(
       rule,
       resource.state,
       (from) => tx.resource.updateMany({ where: { id: resource.id, state: from }, data: { state: rule.to, errorMessage } }),
-      async () => (await tx.resource.findUnique({ where: { id: resource.id }, select: { state: true } }))?.state ?? null,
+      async () => (await findUnique(tx, "resource", { where: { id: resource.id }, select: { state: true } }))?.state ?? null,
       { invalid: (current) => refused(rule.from, current), missing: notFound },
     );
     await recordResourceChange(ctx, tx, outbox, resource, {
@@ -63,7 +64,7 @@ export async function transitionResource(
       context: effect.keepsError ? { error_message: errorMessage, error_traceback: input.errorTraceback ?? "" } : {},
     });
     await reconcileResourceStateChange(ctx, tx, outbox, resource, replaced, rule.to);
-    return query && tx.resource.findUniqueOrThrow({ ...query, where: { id: resource.id } });
+    return query && findUniqueOrThrow(tx, "resource", { ...query, where: { id: resource.id } });
   });
   return { resourceId: resource.id, state: rule.to, resource: changed };
 }

@@ -3,6 +3,7 @@ import type { OfferingUserState } from "../generated/prisma/client.ts";
 import { type ConsentStatus, consentStatusOf } from "../terms-of-service/consent-status.ts";
 import { getResource } from "./service.ts";
 import { APPROVED_RESOURCES } from "../offering-users/allocated-resources.ts";
+import { count, findMany } from "../platform/reads/sql/find.ts";
 
 export interface TeamMember {
   userId: string;
@@ -26,7 +27,7 @@ export interface TeamMember {
  */
 export async function resourceTeam(ctx: Context, uuid: string, hasConsent?: boolean | null): Promise<TeamMember[]> {
   const resource = await getResource(ctx, "PROVIDER", uuid, { select: { id: true, projectId: true, offeringId: true } });
-  if (!ctx.access.readsAll && !(await ctx.db.resource.count({ where: { AND: [{ id: resource.id }, APPROVED_RESOURCES] } }))) return [];
+  if (!ctx.access.readsAll && !(await count(ctx.db, "resource", { AND: [{ id: resource.id }, APPROVED_RESOURCES] }))) return [];
   const now = ctx.now();
   const where = {
     scopeType: "PROJECT" as const,
@@ -34,7 +35,7 @@ export async function resourceTeam(ctx: Context, uuid: string, hasConsent?: bool
     isActive: true,
     OR: [{ expirationTime: null }, { expirationTime: { gt: now } }],
   };
-  const grants = await ctx.db.roleGrant.findMany({
+  const grants = await findMany(ctx.db, "roleGrant", {
       where,
       orderBy: [{ user: { username: "asc" } }, { role: "asc" }, { id: "asc" }],
       select: {

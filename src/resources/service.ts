@@ -8,7 +8,7 @@ import { visibleOne } from "../directory/lookup.ts";
 import { paginate } from "../platform/reads/paginate.ts";
 import { RESOURCE_CONTRACT } from "./contract.ts";
 import { providerResources, visibleResources } from "./visibility.ts";
-import { findFirst } from "../platform/reads/sql/find.ts";
+import { count, findFirst, findMany, findUniqueOrThrow } from "../platform/reads/sql/find.ts";
 
 /** The selection GraphQL asks for (plugin-prisma's queryFromInfo); services return rows shaped by it. */
 export type ResourceQuery = { select?: Prisma.ResourceSelect; include?: Prisma.ResourceInclude };
@@ -40,7 +40,7 @@ export async function getResource(ctx: Context, view: ResourceView, uuid: string
 
 /** Which of `ids` the viewer may see as resources (getResource's rule for the "ANY" view). */
 export const visibleResourceIds = async (ctx: Context, ids: string[]) =>
-  idSet(await ctx.db.resource.findMany({ where: { AND: [{ id: { in: ids } }, await VIEWS.ANY(ctx)] }, select: { id: true } }));
+  idSet(await findMany(ctx.db, "resource", { where: { AND: [{ id: { in: ids } }, await VIEWS.ANY(ctx)] }, select: { id: true } }));
 
 /**
  * Waldur's `details/`: the backend object behind the resource. Only marketplace resources can be scopes here, so
@@ -49,11 +49,11 @@ export const visibleResourceIds = async (ctx: Context, ids: string[]) =>
 export async function resourceDetails(ctx: Context, uuid: string, query: ResourceQuery = {}) {
   const resource = await getResource(ctx, "PROVIDER", uuid, { select: { scopeId: true } });
   if (!resource.scopeId) return null;
-  return ctx.db.resource.findUniqueOrThrow({ ...query, where: { id: resource.scopeId } });
+  return findUniqueOrThrow(ctx.db, "resource", { ...query, where: { id: resource.scopeId } });
 }
 
 /** A subscriber hears of a change when it may see the resource (either side); resources are never deleted. */
 export async function canSeeResourceChange(ctx: Context, change: { resourceId: string }) {
   const where = { AND: [{ id: change.resourceId }, await visibleResources(ctx)] };
-  return (await ctx.db.resource.count({ where })) > 0;
+  return (await count(ctx.db, "resource", where)) > 0;
 }

@@ -2,6 +2,7 @@ import type { App } from "../app.ts";
 import type { Db } from "../platform/database/connect.ts";
 import { type DemoCaller, demoCaller } from "./api-client.ts";
 import type { DemoAccounts } from "./accounts.ts";
+import { findFirstOrThrow, findMany } from "../platform/reads/sql/find.ts";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -80,7 +81,7 @@ async function orders(db: Db, { owner, manager, alice, bob }: Callers, demo: Dem
       accepting_terms_of_service: true,
       request_comment: `${name} for the Ocean Models project`,
     });
-    const order = await db.order.findFirstOrThrow({ where: { resource: { name } }, select: { id: true, resourceId: true } });
+    const order = await findFirstOrThrow(db, "order", { where: { resource: { name } }, select: { id: true, resourceId: true } });
     if (!order.resourceId) throw new Error(`Demo seed: the order for ${name} created no resource`);
     return { id: order.id, resourceId: order.resourceId };
   };
@@ -115,7 +116,7 @@ async function reportResource(db: Db, owner: DemoCaller, demo: DemoAccounts, res
       { type: "ram", amount: "51200", description: "Slurm sreport, month to date" },
     ],
   });
-  const usages = await db.componentUsage.findMany({ where: { resourceId }, select: { id: true, component: { select: { type: true } } } });
+  const usages = await findMany(db, "componentUsage", { where: { resourceId }, select: { id: true, component: { select: { type: true } } } });
   const erin = demo.offeringUserIds.erin;
   for (const { id, component } of usages) {
     await owner.post(`${USAGES}/${id}/set_user_usage/`, { username: "erin01", usage: component.type === "cpu" ? "8200.25" : "30000", user: erin });
@@ -139,7 +140,7 @@ async function maintenance(db: Db, { owner }: Callers, demo: DemoAccounts, at: (
       scheduled_end: at(a.start + a.hours * HOUR),
       service_provider: demo.serviceProviderId,
     });
-    const { id } = await db.maintenanceAnnouncement.findFirstOrThrow({ where: { name: a.name }, select: { id: true } });
+    const { id } = await findFirstOrThrow(db, "maintenanceAnnouncement", { where: { name: a.name }, select: { id: true } });
     await owner.post("/api/maintenance-announcement-offerings/", {
       maintenance: id,
       offering: demo.offeringId,
@@ -160,9 +161,9 @@ async function siteAgent(db: Db, { manager }: Callers, demo: DemoAccounts, at: (
     config_file_path: "/etc/waldur/waldur-site-agent-config.yaml",
     last_restarted: at(-2 * HOUR),
   });
-  const identity = await db.agentIdentity.findFirstOrThrow({ where: { offeringId: demo.offeringId, name }, select: { id: true } });
+  const identity = await findFirstOrThrow(db, "agentIdentity", { where: { offeringId: demo.offeringId, name }, select: { id: true } });
   await manager.post(`/api/marketplace-site-agent-identities/${identity.id}/register_service/`, { name: "order_processing", mode: "order_process" });
-  const service = await db.agentService.findFirstOrThrow({ where: { identityId: identity.id, name: "order_processing" }, select: { id: true } });
+  const service = await findFirstOrThrow(db, "agentService", { where: { identityId: identity.id, name: "order_processing" }, select: { id: true } });
   await manager.post(`/api/marketplace-site-agent-services/${service.id}/register_processor/`, {
     name: "OfferingOrderProcessor",
     backend_type: "slurm",

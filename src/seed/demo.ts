@@ -4,6 +4,7 @@ import type { OfferingUserState } from "../generated/prisma/client.ts";
 import type { Db } from "../platform/database/connect.ts";
 import { seedActivity } from "./activity.ts";
 import type { DemoAccounts } from "./accounts.ts";
+import { count, findMany } from "../platform/reads/sql/find.ts";
 
 export { issueToken } from "./tokens.ts";
 
@@ -28,7 +29,7 @@ export const DEMO_USERNAMES = ["staff", "support", "provider-owner", "offering-m
 
 /** Active demo accounts whose password is still DEMO_PASSWORD: anyone who read the README can sign in as them. */
 export async function demoPasswordAccounts(db: Db): Promise<string[]> {
-  const users = await db.user.findMany({
+  const users = await findMany(db, "user", {
     where: { username: { in: DEMO_USERNAMES }, isActive: true, passwordHash: { not: null } },
     select: { username: true, passwordHash: true },
     orderBy: { username: "asc" },
@@ -46,7 +47,7 @@ export async function productionRefusal(db: Db, production: boolean): Promise<st
 }
 
 /** True when the database has no users yet (a fresh data directory). */
-export const isEmpty = async (db: Db) => (await db.user.count()) === 0;
+export const isEmpty = async (db: Db) => (await count(db, "user")) === 0;
 
 /** Empties every table but the migrations' bookkeeping. */
 export async function wipe(db: Db) {

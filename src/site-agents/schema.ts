@@ -12,6 +12,7 @@ import { visibleNode } from "../graphql/nodes.ts";
 import { deleted, DeletionRef } from "../graphql/deletion.ts";
 import { CREATES, idInput, inputTypeName, objectIdField, ON_OBJECT, resultOr, uuidOf } from "../graphql/mutations.ts";
 import { restPresentation } from "../graphql/sub-graphs.ts";
+import { findMany, findUnique } from "../platform/reads/sql/find.ts";
 
 export const AgentProcessorRef = builder.prismaNode("AgentProcessor", {
   ...visibleNode(registrations.getAgentProcessor),
@@ -113,7 +114,7 @@ builder.prismaObjectFields("Offering", (t) => ({
     type: ["AgentIdentity"],
     description: "The site agents running against this offering (empty unless the viewer is on its provider side)",
     resolve: async (query, offering, _a, ctx) =>
-      ctx.db.agentIdentity.findMany({
+      findMany(ctx.db, "agentIdentity", {
         ...query,
         where: { AND: [{ offeringId: offering.id }, await visibleAgentIdentities(ctx)] },
         orderBy: [{ created: "desc" }, { id: "asc" }],
@@ -143,13 +144,13 @@ const RegistrationRef = builder
       service: t.prismaField({
         type: "AgentService",
         nullable: true,
-        resolve: (query, r, _a, ctx) => (r.serviceId ? ctx.db.agentService.findUnique({ ...query, where: { id: r.serviceId } }) : null),
+        resolve: (query, r, _a, ctx) => (r.serviceId ? findUnique(ctx.db, "agentService", { ...query, where: { id: r.serviceId } }) : null),
       }),
       processor: t.prismaField({
         type: "AgentProcessor",
         nullable: true,
         resolve: (query, r, _a, ctx) =>
-          r.processorId ? ctx.db.agentProcessor.findUnique({ ...query, where: { id: r.processorId } }) : null,
+          r.processorId ? findUnique(ctx.db, "agentProcessor", { ...query, where: { id: r.processorId } }) : null,
       }),
     }),
   });

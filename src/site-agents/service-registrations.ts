@@ -60,7 +60,7 @@ export async function getAgentProcessor(ctx: Context, uuid: string, query: Proce
 
 async function findAgentService<S extends Prisma.AgentServiceSelect>(ctx: Context, uuid: string, select: S) {
   const visible = await visibleAgentIdentities(ctx);
-  return visibleOne(uuid, (id) => ctx.db.agentService.findFirst({ select, where: { id, identity: visible } }));
+  return visibleOne(uuid, (id) => findFirst(ctx.db, "agentService", { select, where: { id, identity: visible } }));
 }
 
 export async function registerAgentProcessor(

@@ -13,7 +13,7 @@ import { maxLength } from "../platform/text.ts";
 import { transact } from "../platform/database/transaction.ts";
 import { AGENT_IDENTITY_CONTRACT } from "./contract.ts";
 import { visibleAgentIdentities } from "./visibility.ts";
-import { findFirst } from "../platform/reads/sql/find.ts";
+import { findFirst, findUnique, findUniqueOrThrow } from "../platform/reads/sql/find.ts";
 
 export type IdentityQuery = { select?: Prisma.AgentIdentitySelect; include?: Prisma.AgentIdentityInclude };
 
@@ -50,7 +50,7 @@ export async function getAgentIdentity(ctx: Context, uuid: string, query: Identi
 
 export async function findAgentIdentity<S extends Prisma.AgentIdentitySelect>(ctx: Context, uuid: string, select: S) {
   const visible = await visibleAgentIdentities(ctx);
-  return visibleOne(uuid, (id) => ctx.db.agentIdentity.findFirst({ select, where: { AND: [{ id }, visible] } }));
+  return visibleOne(uuid, (id) => findFirst(ctx.db, "agentIdentity", { select, where: { AND: [{ id }, visible] } }));
 }
 
 /** An identity the caller may see and run agents for (its offering's provider side, or staff); 403/404 otherwise. */
@@ -89,7 +89,7 @@ const nameTaken = () => fieldError("name", "Agent identity with this name alread
 async function managedOffering(ctx: Context, uuid: string | null | undefined) {
   ctx.requireViewer();
   const offering = await referenced("offeringUuid", uuid, (id) =>
-    ctx.db.offering.findUnique({ where: { id }, select: { id: true, name: true, customerId: true } }),
+    findUnique(ctx.db, "offering", { where: { id }, select: { id: true, name: true, customerId: true } }),
   );
   await ctx.access.require(Permission.MANAGE_SITE_AGENT, providerScopes(offering));
   return offering;
@@ -112,7 +112,7 @@ export async function createAgentIdentity(ctx: Context, input: IdentityInput, qu
       context: { agent_identity_uuid: toHex(identity.id), agent_name: data.name, offering_uuid: toHex(offering.id), version: data.version ?? null },
       scopes: providerScopes(offering),
     });
-    return tx.agentIdentity.findUniqueOrThrow({ ...query, where: { id: identity.id } });
+    return findUniqueOrThrow(tx, "agentIdentity", { ...query, where: { id: identity.id } });
   }).catch((error: { code?: string }) => {
     throw error.code === "P2002" ? nameTaken() : error;
   });

@@ -7,18 +7,19 @@ import { paginate } from "../platform/reads/paginate.ts";
 import { SSH_KEY_CONTRACT } from "./contract.ts";
 import { ALLOCATIONS } from "../offering-users/allocated-resources.ts";
 import type { SshKeyListArgs, SshKeyQuery } from "./service.ts";
+import { count, findMany, findUnique } from "../platform/reads/sql/find.ts";
 
 /** Staff and support, anyone with a role on the provider's customer, and the managers of its offerings. */
 async function requireProviderRole(ctx: Context, customerId: string) {
   if (ctx.access.readsAll || (await ctx.access.hasAnyRole([{ type: "CUSTOMER", id: customerId }]))) return;
   const managed = await ctx.access.scopeIds("OFFERING");
-  const managesAnOffering = managed.length > 0 && (await ctx.db.offering.count({ where: { customerId, id: { in: managed } } })) > 0;
+  const managesAnOffering = managed.length > 0 && (await count(ctx.db, "offering", { customerId, id: { in: managed } })) > 0;
   if (!managesAnOffering) throw forbidden();
 }
 
 /** Projects where the provider has a live allocation (see ALLOCATIONS). */
 async function servedProjectIds(ctx: Context, customerId: string) {
-  const resources = await ctx.db.resource.findMany({
+  const resources = await findMany(ctx.db, "resource", {
     where: { AND: [{ offering: { customerId } }, ALLOCATIONS] },
     select: { projectId: true },
     distinct: ["projectId"],
@@ -44,7 +45,7 @@ export async function listServiceProviderKeys(
   query: SshKeyQuery = {},
 ): Promise<Connection<SshKey>> {
   ctx.requireViewer();
-  const provider = await visibleOne(uuid, (id) => ctx.db.serviceProvider.findUnique({ where: { id }, select: { customerId: true } }));
+  const provider = await visibleOne(uuid, (id) => findUnique(ctx.db, "serviceProvider", { where: { id }, select: { customerId: true } }));
   await requireProviderRole(ctx, provider.customerId);
   const projectIds = await servedProjectIds(ctx, provider.customerId);
   const where = {

@@ -14,7 +14,7 @@ import type { Topics } from "../platform/messaging/topics.ts";
 import { SSH_KEY_CONTRACT } from "./contract.ts";
 import { parsePublicKey } from "./openssh.ts";
 import { visibleSshKeys } from "./visibility.ts";
-import { findFirst } from "../platform/reads/sql/find.ts";
+import { findFirst, findUnique, findUniqueOrThrow } from "../platform/reads/sql/find.ts";
 
 export type SshKeyQuery = { select?: Prisma.SshKeySelect; include?: Prisma.SshKeyInclude };
 
@@ -61,7 +61,7 @@ function validKey(publicKey: string) {
 async function keyOwner(ctx: Context, userUuid: string | null | undefined) {
   const viewer = ctx.requireViewer();
   if (userUuid == null || parseUuid(userUuid) === viewer.id) return { id: viewer.id, username: viewer.username };
-  const owner = await referenced("userUuid", userUuid, (id) => ctx.db.user.findUnique({ where: { id }, select: { id: true, username: true } }));
+  const owner = await referenced("userUuid", userUuid, (id) => findUnique(ctx.db, "user", { where: { id }, select: { id: true, username: true } }));
   if (!ctx.access.isStaff) throw forbidden("Only staff may add a key for another user.");
   return owner;
 }
@@ -89,14 +89,14 @@ export async function createSshKey(ctx: Context, input: CreateSshKeyInput, query
   const name = input.name ? maxLength("name", input.name, MAX_NAME_LENGTH) : key.comment.slice(0, MAX_NAME_LENGTH);
   const owner = await keyOwner(ctx, input.userUuid);
   return transact(ctx, async (tx, outbox) => {
-    const existing = await tx.sshKey.findUnique({ where: { userId_fingerprintSha256: { userId: owner.id, fingerprintSha256: key.fingerprintSha256 } } });
+    const existing = await findUnique(tx, "sshKey", { where: { userId_fingerprintSha256: { userId: owner.id, fingerprintSha256: key.fingerprintSha256 } } });
     if (existing) throw duplicate();
     const created = await tx.sshKey.create({
       data: { userId: owner.id, name, publicKey: key.publicKey, type: key.type, fingerprintMd5: key.fingerprintMd5, fingerprintSha256: key.fingerprintSha256, created: ctx.now() },
       select: { id: true, name: true, fingerprintSha256: true },
     });
     await recordKeyEvent(ctx, tx, outbox, "creation", created, owner);
-    return tx.sshKey.findUniqueOrThrow({ ...query, where: { id: created.id } });
+    return findUniqueOrThrow(tx, "sshKey", { ...query, where: { id: created.id } });
   }).catch((error: { code?: string }) => {
     throw error.code === "P2002" ? duplicate() : error;
   });
@@ -106,7 +106,7 @@ export async function createSshKey(ctx: Context, input: CreateSshKeyInput, query
 export async function deleteSshKey(ctx: Context, uuid: string): Promise<string> {
   const viewer = ctx.requireViewer();
   const key = await findVisible(ctx, uuid, (where) =>
-    ctx.db.sshKey.findFirst({ select: { id: true, name: true, fingerprintSha256: true, user: { select: { id: true, username: true } } }, where }),
+    findFirst(ctx.db, "sshKey", { select: { id: true, name: true, fingerprintSha256: true, user: { select: { id: true, username: true } } }, where }),
   );
   if (key.user.id !== viewer.id && !ctx.access.isStaff) throw forbidden();
   await transact(ctx, async (tx, outbox) => {

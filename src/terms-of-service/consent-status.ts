@@ -1,5 +1,6 @@
 import type { Context } from "../context.ts";
 import { batchLoader } from "../platform/database/batch.ts";
+import { findMany } from "../platform/reads/sql/find.ts";
 
 export interface ActiveTerms {
   id: string;
@@ -51,7 +52,7 @@ export const ACTIVE_TERMS_SELECT = {
 export const activeTermsOf = (ctx: Context) =>
   ctx.memo("activeTerms", () =>
     batchLoader<string, ActiveTerms>(async (offeringIds) => {
-      const rows = await ctx.db.offeringTermsOfService.findMany({
+      const rows = await findMany(ctx.db, "offeringTermsOfService", {
         where: { offeringId: { in: offeringIds }, isActive: true },
         select: ACTIVE_TERMS_SELECT,
       });
@@ -63,7 +64,7 @@ export const activeTermsOf = (ctx: Context) =>
 export const consentOf = (ctx: Context) =>
   ctx.memo("consents", () =>
     batchLoader<{ userId: string; offeringId: string }, StoredConsent>(async (pairs) => {
-      const rows = await ctx.db.userOfferingConsent.findMany({
+      const rows = await findMany(ctx.db, "userOfferingConsent", {
         where: { OR: pairs.map(({ userId, offeringId }) => ({ userId, offeringId })) },
         select: { id: true, userId: true, offeringId: true, version: true, revocationDate: true, agreementDate: true },
       });

@@ -2,6 +2,7 @@ import type { Context } from "../context.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import { forbidden } from "../platform/errors.ts";
 import { activeTermsOf, consentOf, consentStatus } from "./consent-status.ts";
+import { findMany } from "../platform/reads/sql/find.ts";
 
 interface OfferingRef {
   id: string;
@@ -44,7 +45,7 @@ export async function consentedOfferingUsers(ctx: Context): Promise<Prisma.Offer
   if (!enforcedFor(ctx)) return {};
   const viewer = ctx.requireViewer();
   const withTerms = (
-    await ctx.db.offeringTermsOfService.findMany({ where: { isActive: true }, select: { offeringId: true }, distinct: ["offeringId"] })
+    await findMany(ctx.db, "offeringTermsOfService", { where: { isActive: true }, select: { offeringId: true }, distinct: ["offeringId"] })
   ).map((t) => t.offeringId);
   if (!withTerms.length) return {};
   return {

@@ -12,7 +12,7 @@ import { advisoryLock } from "../platform/database/locks.ts";
 import { type Outbox, transact, type Tx } from "../platform/database/transaction.ts";
 import type { Topics } from "../platform/messaging/topics.ts";
 import { CONSENT_CONTRACT } from "./contract.ts";
-import { findFirst } from "../platform/reads/sql/find.ts";
+import { findFirst, findUnique, findUniqueOrThrow } from "../platform/reads/sql/find.ts";
 
 export type ConsentQuery = { select?: Prisma.UserOfferingConsentSelect; include?: Prisma.UserOfferingConsentInclude };
 
@@ -73,7 +73,7 @@ export async function grantConsent(ctx: Context, offeringUuid: string, query: Co
   const viewer = ctx.requireViewer();
   const visible = await visibleOfferings(ctx);
   const offering = await referenced("offeringUuid", offeringUuid, (id) =>
-    ctx.db.offering.findFirst({ where: { AND: [{ id }, visible] }, select: { id: true, name: true, customerId: true } }),
+    findFirst(ctx.db, "offering", { where: { AND: [{ id }, visible] }, select: { id: true, name: true, customerId: true } }),
   );
   return recordConsent(ctx, viewer.id, offering, { rejectCurrent: true }, query);
 }
@@ -89,7 +89,7 @@ export async function recordConsent(
   return transact(ctx, async (tx, outbox) => {
     const consentId = await consentWithin(ctx, tx, outbox, userId, offering, options);
     if (!consentId) throw fieldError("offeringUuid", "This offering has no active terms of service.");
-    return tx.userOfferingConsent.findUniqueOrThrow({ ...query, where: { id: consentId } });
+    return findUniqueOrThrow(tx, "userOfferingConsent", { ...query, where: { id: consentId } });
   });
 }
 
@@ -106,10 +106,10 @@ export async function consentWithin(
   offering: { id: string; name: string; customerId: string },
   options: { rejectCurrent: boolean },
 ): Promise<string | null> {
-  const terms = await tx.offeringTermsOfService.findFirst({ where: { offeringId: offering.id, isActive: true }, select: { version: true } });
+  const terms = await findFirst(tx, "offeringTermsOfService", { where: { offeringId: offering.id, isActive: true }, select: { version: true } });
   if (!terms) return null;
   await advisoryLock(tx, [`consent:${userId}:${offering.id}`]);
-  const existing = await tx.userOfferingConsent.findUnique({ where: { userId_offeringId: { userId, offeringId: offering.id } } });
+  const existing = await findUnique(tx, "userOfferingConsent", { where: { userId_offeringId: { userId, offeringId: offering.id } } });
   const current = existing && !existing.revocationDate && existing.version === terms.version;
   if (current && options.rejectCurrent) {
     throw inputError("You have already consented to the current terms of service of this offering.");
@@ -126,7 +126,7 @@ export async function consentWithin(
 export async function revokeConsent(ctx: Context, uuid: string, query: ConsentQuery = {}) {
   const viewer = ctx.requireViewer();
   const consent = await findVisible(ctx, uuid, (where) =>
-    ctx.db.userOfferingConsent.findFirst({ include: { offering: { select: { id: true, name: true, customerId: true } } }, where }),
+    findFirst(ctx.db, "userOfferingConsent", { include: { offering: { select: { id: true, name: true, customerId: true } } }, where }),
   );
   if (consent.userId !== viewer.id && !ctx.access.isStaff) throw forbidden("You don't have permission to revoke this consent.");
   if (consent.revocationDate) throw inputError("This consent is already revoked.");
@@ -137,6 +137,6 @@ export async function revokeConsent(ctx: Context, uuid: string, query: ConsentQu
     });
     if (count === 0) throw inputError("This consent is already revoked.");
     await recordConsentEvent(ctx, tx, outbox, false, consent, consent.offering);
-    return tx.userOfferingConsent.findUniqueOrThrow({ ...query, where: { id: consent.id } });
+    return findUniqueOrThrow(tx, "userOfferingConsent", { ...query, where: { id: consent.id } });
   });
 }

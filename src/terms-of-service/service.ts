@@ -16,7 +16,7 @@ import { type Outbox, transact, type Tx } from "../platform/database/transaction
 import type { Topics } from "../platform/messaging/topics.ts";
 import { TERMS_CONTRACT } from "./contract.ts";
 import { visibleTerms } from "./visibility.ts";
-import { findFirst } from "../platform/reads/sql/find.ts";
+import { findFirst, findMany, findUniqueOrThrow } from "../platform/reads/sql/find.ts";
 
 export type TermsQuery = { select?: Prisma.OfferingTermsOfServiceSelect; include?: Prisma.OfferingTermsOfServiceInclude };
 
@@ -44,7 +44,7 @@ export async function getTerms(ctx: Context, uuid: string, query: TermsQuery = {
 
 /** Which of `ids` the viewer may see as terms of service (getTerms's rule). */
 export const visibleTermsIds = async (ctx: Context, ids: string[]) =>
-  idSet(await ctx.db.offeringTermsOfService.findMany({ where: { AND: [{ id: { in: ids } }, await visibleTerms(ctx)] }, select: { id: true } }));
+  idSet(await findMany(ctx.db, "offeringTermsOfService", { where: { AND: [{ id: { in: ids } }, await visibleTerms(ctx)] }, select: { id: true } }));
 
 export interface TermsInput {
   termsOfService?: string | null;
@@ -79,7 +79,7 @@ const onlyOneActive = () =>
  */
 async function assertNoOtherActive(tx: Tx, offeringId: string, exceptId?: string) {
   await tx.$queryRaw`SELECT id FROM offerings WHERE id = ${offeringId}::uuid FOR UPDATE`;
-  const other = await tx.offeringTermsOfService.findFirst({
+  const other = await findFirst(tx, "offeringTermsOfService", {
     where: { offeringId, isActive: true, ...(exceptId ? { id: { not: exceptId } } : {}) },
     select: { id: true },
   });
@@ -112,7 +112,7 @@ async function recordTermsEvent(
 export async function createTerms(ctx: Context, input: CreateTermsInput, query: TermsQuery = {}) {
   const visible = await visibleOfferings(ctx);
   const offering = await referenced("offeringUuid", input.offering, (id) =>
-    ctx.db.offering.findFirst({ where: { AND: [{ id }, visible] }, select: { id: true, name: true, customerId: true } }),
+    findFirst(ctx.db, "offering", { where: { AND: [{ id }, visible] }, select: { id: true, name: true, customerId: true } }),
   );
   const data = {
     ...validated(input),
@@ -128,7 +128,7 @@ export async function createTerms(ctx: Context, input: CreateTermsInput, query: 
       select: { id: true, version: true },
     });
     await recordTermsEvent(ctx, tx, outbox, "terms_of_service_created", terms, offering, { is_active: data.isActive });
-    return tx.offeringTermsOfService.findUniqueOrThrow({ ...query, where: { id: terms.id } });
+    return findUniqueOrThrow(tx, "offeringTermsOfService", { ...query, where: { id: terms.id } });
   });
 }
 
@@ -140,7 +140,7 @@ const TERMS_CORE = {
 } as const;
 
 async function loadForChange(ctx: Context, uuid: string) {
-  const terms = await findVisible(ctx, uuid, (where) => ctx.db.offeringTermsOfService.findFirst({ select: TERMS_CORE, where }));
+  const terms = await findVisible(ctx, uuid, (where) => findFirst(ctx.db, "offeringTermsOfService", { select: TERMS_CORE, where }));
   await ctx.access.require(Permission.UPDATE_OFFERING, offeringProviderScopes(terms.offering));
   return terms;
 }
@@ -158,7 +158,7 @@ export async function updateTerms(ctx: Context, uuid: string, input: TermsInput,
       changed_fields: Object.keys(changes),
       ...(input.isActive != null ? { is_active: input.isActive } : {}),
     });
-    return tx.offeringTermsOfService.findUniqueOrThrow({ ...query, where: { id: terms.id } });
+    return findUniqueOrThrow(tx, "offeringTermsOfService", { ...query, where: { id: terms.id } });
   });
 }
 

@@ -2,6 +2,7 @@ import { AuthenticationError, ValidationError } from "../platform/errors.ts";
 import { builder } from "../graphql/builder.ts";
 import * as tokens from "./service.ts";
 import { objectIdField, ON_OBJECT, resultOr, uuidOf } from "../graphql/mutations.ts";
+import { findUniqueOrThrow } from "../platform/reads/sql/find.ts";
 
 builder.prismaObjectField("User", "tokenLifetime", (t) =>
   t.int({
@@ -21,7 +22,7 @@ const UserAuthTokenRef = builder.objectRef<IssuedToken>("UserAuthToken").impleme
     created: t.expose("created", { type: "DateTime" }),
     user: t.prismaField({
       type: "User",
-      resolve: (query, issued, _a, ctx) => ctx.db.user.findUniqueOrThrow({ ...query, where: { id: issued.userId } }),
+      resolve: (query, issued, _a, ctx) => findUniqueOrThrow(ctx.db, "user", { ...query, where: { id: issued.userId } }),
     }),
   }),
 });
@@ -32,7 +33,7 @@ const LoggedOutRef = builder.objectRef<{ userId: string }>("LoggedOut").implemen
     user: t.prismaField({
       type: "User",
       description: "Whose token it was",
-      resolve: (query, out, _a, ctx) => ctx.db.user.findUniqueOrThrow({ ...query, where: { id: out.userId } }),
+      resolve: (query, out, _a, ctx) => findUniqueOrThrow(ctx.db, "user", { ...query, where: { id: out.userId } }),
     }),
   }),
 });

@@ -7,6 +7,7 @@ import { toHex } from "../platform/ids.ts";
 import { transact } from "../platform/database/transaction.ts";
 import { newTokenKey, tokenDigest, verifyPassword } from "../auth/secrets.ts";
 import { loginAttempt } from "./login-throttle.ts";
+import { findUnique, findUniqueOrThrow } from "../platform/reads/sql/find.ts";
 
 /** PositiveIntegerField with MinValueValidator(60), as Waldur's User.token_lifetime. */
 const TOKEN_LIFETIME_RANGE = { min: 60, max: 2_147_483_647 };
@@ -47,7 +48,7 @@ export async function setTokenLifetime(
   if (tokenLifetime !== undefined) {
     await ctx.db.user.update({ where: { id: user.id }, data: { tokenLifetime: readTokenLifetime(tokenLifetime) } });
   }
-  return ctx.db.user.findUniqueOrThrow({ ...query, where: { id: user.id } });
+  return findUniqueOrThrow(ctx.db, "user", { ...query, where: { id: user.id } });
 }
 
 /** Waldur's `POST /api-auth/logout/`: deletes the token this request came with; what it opened is closed. */
@@ -57,7 +58,7 @@ export async function logout(ctx: Context): Promise<true> {
   if (!digest) throw unauthenticated();
   await transact(ctx, async (tx, outbox) => {
     await tx.authToken.deleteMany({ where: { keyDigest: digest } });
-    const user = await tx.user.findUniqueOrThrow({ where: { id: viewer.id }, select: { firstName: true, lastName: true } });
+    const user = await findUniqueOrThrow(tx, "user", { where: { id: viewer.id }, select: { firstName: true, lastName: true } });
     const fullName = `${user.firstName} ${user.lastName}`.trim();
     await recordEvent(ctx, tx, outbox, {
       type: "auth_logged_out",
@@ -77,7 +78,7 @@ export async function logout(ctx: Context): Promise<true> {
  */
 export async function refreshUserToken(ctx: Context, uuid: string) {
   requireStaff(ctx);
-  const user = await visibleOne(uuid, (id) => ctx.db.user.findUnique({ where: { id }, select: { id: true } }));
+  const user = await visibleOne(uuid, (id) => findUnique(ctx.db, "user", { where: { id }, select: { id: true } }));
   const key = newTokenKey();
   const { revoked, created } = await transact(ctx, async (tx, outbox) => {
     const deleted = await tx.$queryRaw<Array<{ digest: string }>>`
@@ -98,7 +99,7 @@ export async function refreshUserToken(ctx: Context, uuid: string) {
 /** Exchanges a username and password for a new API token (only its digest is stored). */
 export async function obtainToken(ctx: Context, username: string, password: string): Promise<string> {
   const attempt = await loginAttempt(ctx, username);
-  const user = await ctx.db.user.findUnique({ where: { username }, select: { id: true, passwordHash: true, isActive: true } });
+  const user = await findUnique(ctx.db, "user", { where: { username }, select: { id: true, passwordHash: true, isActive: true } });
   // Verified even without a user (against a dummy hash), so the time taken does not tell which usernames exist.
   const valid = (await verifyPassword(password, user?.passwordHash)) && user?.isActive;
   if (!user || !valid) throw new AuthenticationError("Unable to log in with provided credentials.");

@@ -10,6 +10,7 @@ import * as service from "./service.ts";
 import { visibleNode } from "../graphql/nodes.ts";
 import { CREATES, inputTypeName, ON_OBJECT, resultOr } from "../graphql/mutations.ts";
 import { restPresentation } from "../graphql/sub-graphs.ts";
+import { findUniqueOrThrow } from "../platform/reads/sql/find.ts";
 
 const RESOURCE_NAMES = { select: { name: true, projectId: true, offeringId: true, offering: { select: { name: true } }, project: { select: { name: true, customerId: true, customer: { select: { name: true } } } } } } as const;
 
@@ -152,7 +153,7 @@ const SetComponentUsagePayload = builder.objectRef<{ ids: string[] }>("SetCompon
     componentUsages: t.prismaField({
       type: ["ComponentUsage"],
       description: "The component usages reported, one per component, in the order of the report",
-      resolve: (query, { ids }, _a, ctx) => Promise.all(ids.map((id) => ctx.db.componentUsage.findUniqueOrThrow({ ...query, where: { id } }))),
+      resolve: (query, { ids }, _a, ctx) => Promise.all(ids.map((id) => findUniqueOrThrow(ctx.db, "componentUsage", { ...query, where: { id } }))),
     }),
   }),
 });
@@ -163,7 +164,7 @@ const SetComponentUserUsagesPayload = builder.objectRef<{ ids: string[] }>("SetC
     componentUserUsages: t.prismaField({
       type: ["ComponentUserUsage"],
       description: "The user usages reported, one per username and month, in the order of the report",
-      resolve: (query, { ids }, _a, ctx) => Promise.all(ids.map((id) => ctx.db.componentUserUsage.findUniqueOrThrow({ ...query, where: { id } }))),
+      resolve: (query, { ids }, _a, ctx) => Promise.all(ids.map((id) => findUniqueOrThrow(ctx.db, "componentUserUsage", { ...query, where: { id } }))),
     }),
   }),
 });

@@ -9,6 +9,7 @@ import { maxLength } from "../platform/text.ts";
 import { transact, type Tx } from "../platform/database/transaction.ts";
 import { amountError, billingPeriodOf, LIMIT_WINDOWS, toDecimal } from "./amounts.ts";
 import { findVisibleComponentUsage } from "./service.ts";
+import { findFirst, findMany, findUnique } from "../platform/reads/sql/find.ts";
 
 /** Waldur §8.2: usage is accepted for resources in these states, for components billed by usage or limit. */
 const REPORTABLE_STATES: readonly ResourceState[] = ["OK", "UPDATING", "TERMINATING"];
@@ -71,7 +72,7 @@ export async function setUsage(ctx: Context, input: SetUsageInput): Promise<stri
   if (!input.resource) throw missing("planPeriodUuid", input.planPeriod!);
   const resourceId = parseUuid(input.resource);
   const resource = resourceId
-    ? await ctx.db.resource.findUnique({
+    ? await findUnique(ctx.db, "resource", {
         where: { id: resourceId },
         select: { id: true, state: true, offeringId: true, offering: { select: { customerId: true } } },
       })
@@ -79,7 +80,7 @@ export async function setUsage(ctx: Context, input: SetUsageInput): Promise<stri
   if (!resource) throw missing("resourceUuid", input.resource);
   const reports = validReports(input.usages);
   if (!REPORTABLE_STATES.includes(resource.state)) throw fieldError("resourceUuid", "Resource is not in valid state.");
-  const components = await ctx.db.offeringComponent.findMany({
+  const components = await findMany(ctx.db, "offeringComponent", {
     where: { offeringId: resource.offeringId, type: { in: reports.map((r) => r.type) }, billingType: { in: [...REPORTABLE_BILLING] } },
     select: { id: true, type: true, limitPeriod: true, limitAmount: true },
   });
@@ -149,7 +150,7 @@ async function validUserReports(ctx: Context, offeringId: string, usages: UserUs
   return Promise.all(
     usages.map(async (u) => {
       const userId = u.user ? parseUuid(u.user) : null;
-      const offeringUser = userId ? await ctx.db.offeringUser.findFirst({ where: { id: userId, offeringId }, select: { id: true } }) : null;
+      const offeringUser = userId ? await findFirst(ctx.db, "offeringUser", { where: { id: userId, offeringId }, select: { id: true } }) : null;
       if (u.user && !offeringUser) throw missingObject("offeringUserUuid");
       return { username: u.username, usage: toDecimal(u.usage), offeringUserId: offeringUser?.id ?? null, date: u.date ?? null };
     }),
@@ -177,7 +178,7 @@ async function usageForMonth(tx: Tx, base: UsageCore, date: Date, now: Date) {
  */
 export async function setUserUsages(ctx: Context, componentUsageUuid: string, usages: UserUsageReport[]): Promise<string[]> {
   ctx.requireViewer();
-  const base = await findVisibleComponentUsage(ctx, componentUsageUuid, (where) => ctx.db.componentUsage.findFirst({ select: USAGE_CORE, where }));
+  const base = await findVisibleComponentUsage(ctx, componentUsageUuid, (where) => findFirst(ctx.db, "componentUsage", { select: USAGE_CORE, where }));
   await ctx.access.require(Permission.SET_RESOURCE_USAGE, allocationProviderScopes(base.resource));
   const reports = await validUserReports(ctx, base.resource.offeringId, usages);
   const now = ctx.now();

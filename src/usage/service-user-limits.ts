@@ -16,7 +16,7 @@ import type { Topics } from "../platform/messaging/topics.ts";
 import { visibleResources } from "../resources/visibility.ts";
 import { amountError, toDecimal } from "./amounts.ts";
 import { USER_LIMIT_CONTRACT } from "./user-limits-contract.ts";
-import { findFirst } from "../platform/reads/sql/find.ts";
+import { findFirst, findUnique, findUniqueOrThrow } from "../platform/reads/sql/find.ts";
 
 export type UserLimitQuery = { select?: Prisma.ComponentUserUsageLimitSelect; include?: Prisma.ComponentUserUsageLimitInclude };
 
@@ -107,13 +107,13 @@ async function recordLimitEvent(ctx: Context, tx: Tx, outbox: Outbox<Topics>, ch
 async function limitedComponent(ctx: Context, offeringId: string, input: Pick<CreateUserLimitInput, "component" | "componentType">) {
   if (input.component != null) {
     const id = parseUuid(input.component);
-    const component = id ? await ctx.db.offeringComponent.findUnique({ where: { id }, select: { id: true, offeringId: true } }) : null;
+    const component = id ? await findUnique(ctx.db, "offeringComponent", { where: { id }, select: { id: true, offeringId: true } }) : null;
     if (!component) throw fieldError("componentUuid", `Object with uuid=${input.component} does not exist.`);
     if (component.offeringId !== offeringId) throw fieldError("componentUuid", "The component does not belong to the offering of this resource.");
     return component;
   }
   if (input.componentType == null) throw fieldError("componentUuid", "This field is required.");
-  const component = await ctx.db.offeringComponent.findUnique({
+  const component = await findUnique(ctx.db, "offeringComponent", {
     where: { offeringId_type: { offeringId, type: input.componentType } },
     select: { id: true },
   });
@@ -127,17 +127,17 @@ export async function createUserLimit(ctx: Context, input: CreateUserLimitInput,
   const limit = validLimit(input.limit);
   const visible = await visibleResources(ctx);
   const resource = await referenced("resourceUuid", input.resource, (id) =>
-    ctx.db.resource.findFirst({ where: { AND: [{ id }, visible] }, select: RESOURCE_CORE }),
+    findFirst(ctx.db, "resource", { where: { AND: [{ id }, visible] }, select: RESOURCE_CORE }),
   );
-  const user = await referenced("userUuid", input.user, (id) => ctx.db.user.findUnique({ where: { id }, select: { id: true } }));
+  const user = await referenced("userUuid", input.user, (id) => findUnique(ctx.db, "user", { where: { id }, select: { id: true } }));
   const component = await limitedComponent(ctx, resource.offeringId, input);
   await ctx.access.require(Permission.SET_RESOURCE_LIMITS, providerScopes(resource));
   return transact(ctx, async (tx, outbox) => {
     const key = { resourceId: resource.id, componentId: component.id, userId: user.id };
-    if (await tx.componentUserUsageLimit.findUnique({ where: { resourceId_componentId_userId: key }, select: { id: true } })) throw notUnique();
+    if (await findUnique(tx, "componentUserUsageLimit", { where: { resourceId_componentId_userId: key }, select: { id: true } })) throw notUnique();
     const created = await tx.componentUserUsageLimit.create({ data: { ...key, limit, created: ctx.now(), modified: ctx.now() }, select: LIMIT_CORE });
     await recordLimitEvent(ctx, tx, outbox, "created", created);
-    return tx.componentUserUsageLimit.findUniqueOrThrow({ ...query, where: { id: created.id } });
+    return findUniqueOrThrow(tx, "componentUserUsageLimit", { ...query, where: { id: created.id } });
   }).catch((error: { code?: string }) => {
     throw error.code === "P2002" ? notUnique() : error;
   });
@@ -146,7 +146,7 @@ export async function createUserLimit(ctx: Context, input: CreateUserLimitInput,
 /** Visible from either side (404 otherwise); changed only from the provider side (403). */
 async function loadForChange(ctx: Context, uuid: string) {
   ctx.requireViewer();
-  const limit = await findVisible(ctx, uuid, (where) => ctx.db.componentUserUsageLimit.findFirst({ select: LIMIT_CORE, where }));
+  const limit = await findVisible(ctx, uuid, (where) => findFirst(ctx.db, "componentUserUsageLimit", { select: LIMIT_CORE, where }));
   await ctx.access.require(Permission.SET_RESOURCE_LIMITS, providerScopes(limit.resource));
   return limit;
 }
@@ -154,7 +154,7 @@ async function loadForChange(ctx: Context, uuid: string) {
 export async function updateUserLimit(ctx: Context, uuid: string, input: { limit?: string | null }, query: UserLimitQuery = {}) {
   const newLimit = input.limit == null ? undefined : validLimit(input.limit);
   const limit = await loadForChange(ctx, uuid);
-  const reread = (db: Tx | Db) => db.componentUserUsageLimit.findUniqueOrThrow({ ...query, where: { id: limit.id } });
+  const reread = (db: Tx | Db) => findUniqueOrThrow(db, "componentUserUsageLimit", { ...query, where: { id: limit.id } });
   if (!newLimit || newLimit.equals(limit.limit)) return reread(ctx.db);
   return transact(ctx, async (tx, outbox) => {
     const { count } = await tx.componentUserUsageLimit.updateMany({ where: { id: limit.id }, data: { limit: newLimit, modified: ctx.now() } });

@@ -1,17 +1,18 @@
-import type { Prisma, PrismaClient } from "../../../generated/prisma/client.ts";
+import { Prisma, type PrismaClient } from "../../../generated/prisma/client.ts";
 import { runText } from "../../database/lone-statement.ts";
 import type { ModelTable } from "./model.ts";
 import { exactRead, fieldOf, FromClause, isRelation, modelNamed, quote, StatementBuilder, Untranslated } from "./statement.ts";
-import { orderSql, sliceSql } from "./order.ts";
+import { distinctSql, orderSql, sliceSql } from "./order.ts";
 import { type RowShape, type Selection, shapeRows } from "./select.ts";
-import { startWithSelectList, type StatementStart } from "./select-cache.ts";
+import { selectionKey, startWithSelectList, type StatementStart } from "./select-cache.ts";
+import { tickBatches } from "./tick-batches.ts";
 import { whereSql } from "./where.ts";
 
 type Db = PrismaClient | Prisma.TransactionClient;
 /** A model's delegate on the client: offeringUser, event, … */
 export type ModelKey = Uncapitalize<Prisma.ModelName>;
 type Delegate<K extends ModelKey> = Prisma.TransactionClient[K];
-type FindArgs = Selection & { where?: object; orderBy?: unknown; take?: number; skip?: number };
+type FindArgs = Selection & { where?: object; orderBy?: unknown; take?: number; skip?: number; distinct?: unknown };
 
 const modelNameOf = (key: ModelKey) => key[0].toUpperCase() + key.slice(1);
 
@@ -21,7 +22,7 @@ interface CompiledRead {
   shape: RowShape;
 }
 
-const FIND_ARGS = new Set(["select", "include", "where", "orderBy", "take", "skip"]);
+const FIND_ARGS = new Set(["select", "include", "where", "orderBy", "take", "skip", "distinct"]);
 
 /** What `build` compiles, or undefined when something in it is not translated. */
 function translated(key: ModelKey, build: () => CompiledRead): CompiledRead | undefined {
@@ -77,6 +78,9 @@ interface StatementParts {
   where?: object;
   orderBy?: unknown;
   keys?: readonly FieldPath[];
+  /** Prisma's distinct, translated when the read has no order and no slice (`sliced`: a take or skip). */
+  distinct?: unknown;
+  sliced?: boolean;
 }
 
 /** SELECT the started select list (and key columns) FROM the model's table under `where`, ordered (the caller adds the slice). */
@@ -87,7 +91,8 @@ function statement(key: ModelKey, parts: StatementParts, start: (model: ModelTab
   const condition = whereSql(from, model, alias, parts.where, unique);
   const order = orderSql(model, alias, parts.orderBy, from);
   const keys = parts.keys ? keyColumns(from, model, alias, parts.keys) : "";
-  const text = `SELECT ${list.columns}${keys} FROM ${quote(model.table)} AS ${alias}${from}${condition === "TRUE" ? "" : ` WHERE ${condition}`}${order}`;
+  const distinct = distinctSql(model, alias, parts.distinct, order !== "" || parts.sliced === true);
+  const text = `SELECT ${distinct}${list.columns}${keys} FROM ${quote(model.table)} AS ${alias}${from}${condition === "TRUE" ? "" : ` WHERE ${condition}`}${order}`;
   return { b, shape: list.shape, text };
 }
 
@@ -98,7 +103,8 @@ function statement(key: ModelKey, parts: StatementParts, start: (model: ModelTab
 export function compileFind(key: ModelKey, args: FindArgs, limit?: number, unique = false, keys?: readonly FieldPath[]): CompiledRead | undefined {
   return translated(key, () => {
     for (const name of Object.keys(args)) if (!FIND_ARGS.has(name) && (args as Record<string, unknown>)[name] !== undefined) throw new Untranslated(name);
-    const { b, shape, text } = statement(key, { where: args.where, orderBy: args.orderBy, keys }, (model) => startWithSelectList(model, args), unique);
+    const parts = { where: args.where, orderBy: args.orderBy, keys, distinct: args.distinct, sliced: args.take !== undefined || args.skip !== undefined };
+    const { b, shape, text } = statement(key, parts, (model) => startWithSelectList(model, args), unique);
     const take = limit === undefined ? args.take : Math.min(limit, args.take ?? limit);
     return { text: `${text}${sliceSql(take, args.skip)}`, values: b.values, shape };
   });
@@ -177,7 +183,52 @@ export const findFirst = <K extends ModelKey, A extends Prisma.Args<Delegate<K>,
   findOne(db, key, "findFirst", args) as Promise<Prisma.Result<Delegate<K>, A, "findFirst">>;
 
 export const findUnique = <K extends ModelKey, A extends Prisma.Args<Delegate<K>, "findUnique">>(db: Db, key: K, args: A) =>
-  findOne(db, key, "findUnique", args) as Promise<Prisma.Result<Delegate<K>, A, "findUnique">>;
+  uniqueRow(db, key, args) as Promise<Prisma.Result<Delegate<K>, A, "findUnique">>;
+
+export const findFirstOrThrow = <K extends ModelKey, A extends Prisma.Args<Delegate<K>, "findFirstOrThrow">>(db: Db, key: K, args: A) =>
+  findOne(db, key, "findFirst", args).then((row) => row ?? notFound(key)) as Promise<Prisma.Result<Delegate<K>, A, "findFirstOrThrow">>;
+
+export const findUniqueOrThrow = <K extends ModelKey, A extends Prisma.Args<Delegate<K>, "findUniqueOrThrow">>(db: Db, key: K, args: A) =>
+  uniqueRow(db, key, args).then((row) => row ?? notFound(key)) as Promise<Prisma.Result<Delegate<K>, A, "findUniqueOrThrow">>;
+
+/** What Prisma's findUniqueOrThrow and findFirstOrThrow throw when there is no row: its P2025. */
+function notFound(key: ModelKey): never {
+  throw new Prisma.PrismaClientKnownRequestError("An operation failed because it depends on one or more records that were required but not found. No record was found for a query.", {
+    code: "P2025",
+    clientVersion: Prisma.prismaVersion.client,
+    meta: { modelName: modelNameOf(key) },
+  });
+}
+
+type ById = Selection & { where: { id: string | number | bigint } };
+
+/** A findUnique by id alone, with a selection that has a key (see selectionKey), may be read with others (readById). */
+function byIdAlone(args: unknown): args is ById {
+  const { where, ...selection } = args as FindArgs;
+  const id = (where as { id?: unknown } | undefined)?.id;
+  return Object.keys(where ?? {}).length === 1 && ["string", "number", "bigint"].includes(typeof id) && Object.keys(selection).every((name) => name === "select" || name === "include");
+}
+
+/** findUnique's row or null; those by id alone asked in the same tick, on the same connection and with the same selection, are read together. */
+function uniqueRow(db: Db, key: ModelKey, args: unknown): Promise<unknown> {
+  const selection = byIdAlone(args) ? selectionKey(modelNamed(modelNameOf(key)), args) : undefined;
+  if (selection === undefined) return findOne(db, key, "findUnique", args);
+  return readTogether(db, selection, { key, args: args as ById });
+}
+
+const readTogether = tickBatches<Db, { key: ModelKey; args: ById }, unknown>((db, reads) => readById(db, reads[0].key, reads.map((read) => read.args)));
+
+const idText = (id: unknown) => String(id).toLowerCase();
+
+/** The rows of findUniques by id alone with the same selection, or null each, as one statement (`id IN`) when there are several. */
+async function readById(db: Db, key: ModelKey, reads: ById[]): Promise<unknown[]> {
+  const { select, include } = reads[0];
+  const read = reads.length > 1 ? compileFind(key, { select, include, where: { id: { in: reads.map((args) => args.where.id) } } }, undefined, false, [["id"]]) : undefined;
+  if (!read) return Promise.all(reads.map((args) => findOne(db, key, "findUnique", args)));
+  const rows = await run<Record<string, unknown>>(db, read);
+  const byId = new Map(rows.map((row) => [idText(takeKeys(row, 1)[0]), row]));
+  return reads.map((args) => byId.get(idText(args.where.id)) ?? null);
+}
 
 /** One row or null; a findUnique's condition may name a compound unique key. */
 async function findOne(db: Db, key: ModelKey, method: "findFirst" | "findUnique", args: unknown): Promise<unknown> {
@@ -188,7 +239,7 @@ async function findOne(db: Db, key: ModelKey, method: "findFirst" | "findUnique"
 }
 
 /** Prisma's count({ where }), as one statement when the condition translates. */
-export async function count<K extends ModelKey>(db: Db, key: K, where: Prisma.Args<Delegate<K>, "count">["where"]): Promise<number> {
+export async function count<K extends ModelKey>(db: Db, key: K, where?: Prisma.Args<Delegate<K>, "count">["where"]): Promise<number> {
   const read = compileCount(key, where);
   if (!read) return prismaRead(db, key, "count", { where }) as Promise<number>;
   const [row] = await runText<{ count: bigint }>(db, read.text, read.values);

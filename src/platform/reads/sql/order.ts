@@ -44,3 +44,19 @@ export function sliceSql(take: unknown, skip: unknown): string {
   }
   return `${take === undefined ? "" : ` LIMIT ${take}`}${skip ? ` OFFSET ${skip}` : ""}`;
 }
+
+/**
+ * Prisma's distinct as DISTINCT ON, where it does not matter which row of each group is kept: without an order or a
+ * slice, Prisma keeps the first row of each it is given, in no order either. Scalar columns that compare only (no list, no JSON).
+ */
+export function distinctSql(model: ModelTable, alias: string, distinct: unknown, orderedOrSliced: boolean): string {
+  if (distinct === undefined) return "";
+  const names = Array.isArray(distinct) ? distinct : [distinct];
+  if (orderedOrSliced || !names.length) throw new Untranslated("distinct with an order or a slice");
+  const columns = names.map((name) => {
+    const field = fieldOf(model, String(name));
+    if (isRelation(field) || field.list || field.type === "Json") throw new Untranslated("distinct");
+    return `${alias}.${quote(field.column)}`;
+  });
+  return `DISTINCT ON (${columns.join(", ")}) `;
+}

@@ -23,7 +23,7 @@ const cache = new Map<string, CompiledSelectList>();
  * The text of a selection, its values tagged by kind (a Date and the string of its instant compile alike but are not
  * the same value); undefined when it holds something this cannot write down.
  */
-function keyOf(model: ModelTable, selection: Selection): string | undefined {
+export function selectionKey(model: ModelTable, selection: Selection): string | undefined {
   if (!selection.select && !selection.include) return `${model.table}|*`;
   try {
     return `${model.table}|${JSON.stringify([selection.select, selection.include], function (this: Record<string, unknown>, key, value) {
@@ -43,7 +43,7 @@ function keyOf(model: ModelTable, selection: Selection): string | undefined {
  * more than the rest of the statement. Only what compiled is kept; a selection that does not translate throws each time.
  */
 export function startWithSelectList(model: ModelTable, selection: Selection): StatementStart {
-  const key = keyOf(model, selection);
+  const key = selectionKey(model, selection);
   let compiled = key === undefined ? undefined : cache.get(key);
   if (!compiled) {
     const b = new StatementBuilder();

@@ -10,7 +10,7 @@ import { Prisma } from "../../../generated/prisma/client.ts";
 import type { Db } from "../../database/connect.ts";
 import { applyMigrations } from "../../database/migrations.ts";
 import { openDatabase } from "../../database/connect.ts";
-import { compileFind, count, findFirst, findMany, findManyWithKeys, findUnique, type ModelKey, readKeys, readRule, untranslatedReads } from "./find.ts";
+import { compileFind, count, findFirst, findMany, findManyWithKeys, findUnique, findUniqueOrThrow, type ModelKey, readKeys, readRule, untranslatedReads } from "./find.ts";
 
 const MIGRATIONS_DIR = new URL("../../../../prisma/migrations", import.meta.url).pathname;
 
@@ -67,6 +67,8 @@ async function seed(db: Db) {
   await db.offeringUserTally.create({ data: { offeringId: managed.id, state: "OK", delta: 2 } });
   const identity = await db.agentIdentity.create({ data: { offeringId: managed.id, name: "agent", dependencies: [{ name: "x" }] } });
   await db.agentConsumerQueue.create({ data: { identityId: identity.id, userId: users[0].id, tokenDigest: "d".repeat(64), rmqUsername: "rmq1", objectTypes: ["order", "resource"] } });
+  const everything = await db.agentIdentity.create({ data: { offeringId: other.id, name: "agent of every type" } });
+  await db.agentConsumerQueue.create({ data: { identityId: everything.id, userId: users[1].id, tokenDigest: "e".repeat(64), rmqUsername: "rmq2", objectTypes: [] } });
   const component = await db.offeringComponent.create({ data: { offeringId: managed.id, type: "cpu", name: "CPU", billingType: "USAGE" } });
   const resource = await db.resource.create({ data: { projectId: project.id, offeringId: managed.id, name: "r1", endDate: new Date("2027-01-31T00:00:00Z") } });
   await db.resource.create({ data: { projectId: project.id, offeringId: other.id, planId: gold.id, name: "r2" } });
@@ -127,6 +129,8 @@ const WHERE_CASES: Case[] = [
   ["none", "user", () => ({ where: { roles: { none: {} } } })],
   ["a nullable Int", "user", () => ({ where: { OR: [{ tokenLifetime: { gt: 60 } }, { tokenLifetime: null }] } })],
   ["a list column's has", "agentConsumerQueue", () => ({ where: { objectTypes: { has: "order" } } })],
+  ["a list column's isEmpty", "agentConsumerQueue", () => ({ where: { objectTypes: { isEmpty: true } } })],
+  ["a list column's isEmpty: false", "agentConsumerQueue", () => ({ where: { objectTypes: { isEmpty: false } } })],
   ["a list column's hasSome", "agentConsumerQueue", () => ({ where: { objectTypes: { hasSome: ["resource", "x"] } } })],
   ["a char column", "agentConsumerQueue", () => ({ where: { tokenDigest: "d".repeat(64) } })],
   ["an Int id", "event", () => ({ where: { id: { in: [ids.event.id] } } })],
@@ -197,9 +201,19 @@ const SELECT_CASES: Case[] = [
   ["a to-many ordered by its own to-one", "offering", () => ({ include: { resources: { orderBy: [{ plan: { name: "desc" } }, { name: "asc" }] } }, orderBy: { name: "asc" } })],
 ];
 
+/** distinct with neither an order nor a slice: both answer the same rows, in no particular order. */
+const DISTINCT_CASES: Case[] = [
+  ["one column", "offeringUser", () => ({ distinct: ["offeringId"], select: { offeringId: true } })],
+  ["one column, named alone, under a condition", "offeringUser", () => ({ where: { state: { not: "DELETING" } }, distinct: "state", select: { state: true } })],
+  ["a column and a to-one's column it decides", "resource", () => ({ distinct: ["projectId"], select: { projectId: true, project: { select: { customerId: true } } } })],
+  ["two columns", "offeringUser", () => ({ distinct: ["isRestricted", "state"], select: { isRestricted: true, state: true } })],
+];
+
 /** Reads left to Prisma's client: they still answer, unchanged. */
 const UNTRANSLATED: Case[] = [
-  ["distinct", "offeringUser", () => ({ distinct: ["state"], select: { state: true }, orderBy: { state: "asc" } })],
+  ["distinct with an order", "offeringUser", () => ({ distinct: ["state"], select: { state: true }, orderBy: { state: "asc" } })],
+  ["distinct with a slice", "offeringUser", () => ({ distinct: ["state"], select: { state: true }, take: 2 })],
+  ["distinct on JSON", "offeringUser", () => ({ distinct: ["backendMetadata"], select: { backendMetadata: true } })],
   ["a _count argument Prisma has not (orderBy)", "offering", () => ({ select: { _count: { select: { plans: { orderBy: { name: "asc" } } } } } })],
   ["order by a relation's count", "offering", () => ({ orderBy: { plans: { _count: "asc" } } })],
   ["a negative take", "offeringUser", () => ({ take: -1, orderBy: { id: "asc" } })],
@@ -224,6 +238,15 @@ describe("reads compiled to SQL answer as Prisma's client does", () => {
     expect(await findMany(db, key, args() as never)).toEqual(expected);
   });
 
+  it.each(DISTINCT_CASES)("distinct: %s", async (_name, key, args) => {
+    const sorted = (rows: unknown[]) => rows.map((row) => JSON.stringify(row)).sort();
+    const expected = await prismaFindMany(key, args());
+    expect(compileFind(key, args())).toBeDefined();
+    const compiled = await findMany(db, key, args() as never);
+    expect(sorted(compiled)).toEqual(sorted(expected));
+    expect(compiled.length).toBeLessThan(await (db[key] as unknown as { count(): Promise<number> }).count());
+  });
+
   describe("what does not translate", () => {
     const strict = readRule.strict;
     beforeAll(() => void (readRule.strict = false));
@@ -240,7 +263,9 @@ describe("reads compiled to SQL answer as Prisma's client does", () => {
     it("SQL_READS_STRICT (the tests' setting) throws instead, naming what did not translate", () => {
       readRule.strict = true;
       try {
-        expect(() => compileFind("offeringUser", { distinct: ["state"], select: { state: true } } as never)).toThrow(/SQL_READS_STRICT: a read of offeringUser does not translate to SQL \(distinct\)/);
+        expect(() => compileFind("offeringUser", { distinct: ["state"], select: { state: true }, take: 1 } as never)).toThrow(
+          /SQL_READS_STRICT: a read of offeringUser does not translate to SQL \(distinct with an order or a slice\)/,
+        );
       } finally {
         readRule.strict = false;
       }
@@ -313,6 +338,22 @@ describe("reads compiled to SQL answer as Prisma's client does", () => {
     expect(first).toEqual({ id: ids.offeringUsers[4].id });
   });
 
+  it("findUniques by id asked in the same tick with the same selection are one statement, as Prisma's client batches them", async () => {
+    const select = { id: true, username: true, offering: { select: { name: true } } };
+    const missing = "00000000-0000-4000-8000-000000000000";
+    const asked = [ids.offeringUsers[2].id, missing, ids.offeringUsers[0].id.toUpperCase(), ids.offeringUsers[2].id];
+    const together = await countSql(() => Promise.all(asked.map((id) => findUnique(db, "offeringUser", { where: { id }, select }))));
+    expect(together.statements).toBe(1);
+    const oneByOne = [];
+    for (const id of asked) oneByOne.push(await db.offeringUser.findUnique({ where: { id }, select }));
+    expect(together.result).toEqual(oneByOne);
+    const events = await countSql(() => Promise.all([ids.event.id, -1].map((id) => findUniqueOrThrow(db, "event", { where: { id } }).catch((error: Error & { code?: string }) => error.code))));
+    expect(events.statements).toBe(1);
+    expect(events.result).toEqual([await db.event.findUnique({ where: { id: ids.event.id } }), "P2025"]);
+    const apart = await countSql(() => Promise.all([findUnique(db, "user", { where: { id: ids.users[0].id }, select: { id: true } }), findUnique(db, "user", { where: { id: ids.users[1].id } })]));
+    expect(apart.statements).toBe(2);
+  });
+
   it("inside a transaction, reads on the transaction's connection (it sees the transaction's own writes)", async () => {
     const seen = await db.$transaction(async (tx) => {
       await tx.offeringUser.update({ where: { id: ids.offeringUsers[0].id }, data: { username: "inside" } });
@@ -339,4 +380,4 @@ describe("an embedded database migrated by this process", () => {
 });
 
 /** Prisma's own answer: the delegate's findMany (its generic signature does not survive a dynamic key). */
-const prismaFindMany = (key: ModelKey, args: object) => (db[key] as unknown as { findMany(args: object): Promise<unknown> }).findMany(args);
+const prismaFindMany = (key: ModelKey, args: object) => (db[key] as unknown as { findMany(args: object): Promise<unknown[]> }).findMany(args);

@@ -179,6 +179,7 @@ function listFilterSql(b: StatementBuilder, column: string, field: ScalarField, 
   if (op === "has" && operand !== null) return `${column} @> ${b.param([sendable(operand)], type)}`;
   if (op === "hasSome" && Array.isArray(operand)) return `${column} && ${b.param(operand.map(sendable), type)}`;
   if (op === "hasEvery" && Array.isArray(operand)) return `${column} @> ${b.param(operand.map(sendable), type)}`;
+  if (op === "isEmpty" && typeof operand === "boolean") return `array_length(${column}, 1) ${operand ? "IS NULL" : "> 0"}`;
   throw new Untranslated(`list filter ${op}`);
 }
 
