@@ -62,8 +62,13 @@ describe("odd input never causes a server error", () => {
       }
       if (route.method === "GET" || route.method === "DELETE") return;
       const fresh = await seedMaintenance(t, "DRAFT");
+      // One odd value at a time in each field the route reads (a field it does not read is ignored, as the all-odd
+      // bodies above show).
+      const bodyFields = route.body?.fields;
+      const read = bodyFields ? FIELDS.filter((field) => field in bodyFields) : FIELDS;
+      expect(read.length, `${route.method} ${route.path} reads none of FIELDS`).toBeGreaterThan(0);
       for (const path of paths.slice(0, 1)) {
-        for (const field of FIELDS) {
+        for (const field of read) {
           for (const value of ODD) {
             const body = { ...validBody(t, fresh.uuid), [field]: value };
             const res = await t.http(route.method, path, { token: t.world.tokens.staff, body });
