@@ -1,6 +1,6 @@
 import { encodeGlobalID } from "@pothos/plugin-relay";
 import type { CollectionContract } from "../src/collections/contract.ts";
-import type { CollectionName, NodeTypeName } from "../src/collections/type-names.ts";
+import type { CollectionNames, NodeTypeName } from "../src/collections/type-names.ts";
 import { type BodyFields, type RequestBody, withBody } from "./body-contract.ts";
 import { readFilters, readOrdering } from "./collection-query.ts";
 import { compact } from "./input.ts";
@@ -59,21 +59,23 @@ export const createRoute = <F extends BodyFields>(
 interface ListRoute {
   path: string;
   summary: string;
-  /** The GraphQL list field and its collection's name: `offeringUsers` of `OfferingUser` takes `OfferingUserFilter` and `[OfferingUserOrder!]`. */
-  field: string;
-  type: CollectionName;
-  fragment: string;
-  contract: CollectionContract;
+  /** The collection as its GraphQL declaration named it: its inputs (`<name>Filter`, `<name>Order`), list field and contract. */
+  collection: CollectionNames;
+  /** The serializer: `<name>Rest` unless named. */
+  fragment?: string;
 }
 
-/** `GET <path>`: a paged list whose query string is read by the collection's contract. */
-export const listRoute = ({ path, summary, field, type, fragment, contract }: ListRoute): RouteSpec => ({
-  method: "GET",
-  path,
-  summary,
-  document: `query($filter: ${type}Filter, $orderBy: [${type}Order!], $first: Int, $offset: Int) {
-    ${field}(filter: $filter, orderBy: $orderBy, first: $first, offset: $offset) { totalCount nodes { ...${fragment} } } }`,
-  variables: ({ query }) => compact({ filter: readFilters(contract, query), orderBy: readOrdering(contract, query) }),
-  kind: "list",
-  contract,
-});
+/** `GET <path>`: a paged list of the collection's list field, whose query string is read by the collection's contract. */
+export const listRoute = ({ path, summary, collection, fragment = `${collection.name}Rest` }: ListRoute): RouteSpec => {
+  const { name, listField, contract } = collection;
+  return {
+    method: "GET",
+    path,
+    summary,
+    document: `query($filter: ${name}Filter, $orderBy: [${name}Order!], $first: Int, $offset: Int) {
+    ${listField}(filter: $filter, orderBy: $orderBy, first: $first, offset: $offset) { totalCount nodes { ...${fragment} } } }`,
+    variables: ({ query }) => compact({ filter: readFilters(contract, query), orderBy: readOrdering(contract, query) }),
+    kind: "list",
+    contract,
+  };
+};

@@ -14,6 +14,7 @@ import { OFFERING_CREATE } from "./rest-offering-body.ts";
 import { roleRoutes } from "./rest-roles.ts";
 import { OFFERING_TRANSITIONS } from "./transitions.ts";
 import { type RestSurface, restFragment } from "../../rest-adapter/surface.ts";
+import { customerCollection, offeringCollection, projectCollection, serviceProviderCollection, userCollection } from "./schema.ts";
 
 const USER_REST_FRAGMENT = restFragment(
   "UserRest",
@@ -127,7 +128,7 @@ const directoryRoutes: RouteSpec[] = [
     document: `query { me { ...UserRest token_lifetime: tokenLifetime } }`,
     kind: "object",
   },
-  listRoute({ path: `${USERS}/`, summary: "List users", field: "users", type: "User", fragment: "UserRest", contract: USER_CONTRACT }),
+  listRoute({ path: `${USERS}/`, summary: "List users", collection: userCollection }),
   retrieve(USERS, "user", "user", "UserRest"),
   {
     method: "POST",
@@ -142,10 +143,7 @@ const directoryRoutes: RouteSpec[] = [
   listRoute({
     path: `${CUSTOMERS}/`,
     summary: "List customers (organisations)",
-    field: "customers",
-    type: "Customer",
-    fragment: "CustomerRest",
-    contract: CUSTOMER_CONTRACT,
+    collection: customerCollection,
   }),
   retrieve(CUSTOMERS, "customer", "customer", "CustomerRest"),
   {
@@ -157,7 +155,7 @@ const directoryRoutes: RouteSpec[] = [
     kind: "object",
     status: 201,
   },
-  listRoute({ path: `${PROJECTS}/`, summary: "List projects", field: "projects", type: "Project", fragment: "ProjectRest", contract: PROJECT_CONTRACT }),
+  listRoute({ path: `${PROJECTS}/`, summary: "List projects", collection: projectCollection }),
   retrieve(PROJECTS, "project", "project", "ProjectRest"),
   {
     method: "POST",
@@ -173,10 +171,7 @@ const directoryRoutes: RouteSpec[] = [
   listRoute({
     path: `${SERVICE_PROVIDERS}/`,
     summary: "List service providers",
-    field: "serviceProviders",
-    type: "ServiceProvider",
-    fragment: "ServiceProviderRest",
-    contract: SERVICE_PROVIDER_CONTRACT,
+    collection: serviceProviderCollection,
   }),
   retrieve(SERVICE_PROVIDERS, "service provider", "serviceProvider", "ServiceProviderRest"),
   {
@@ -191,10 +186,7 @@ const directoryRoutes: RouteSpec[] = [
   listRoute({
     path: `${OFFERINGS}/`,
     summary: "List offerings",
-    field: "offerings",
-    type: "Offering",
-    fragment: "OfferingRest",
-    contract: OFFERING_CONTRACT,
+    collection: offeringCollection,
   }),
   retrieve(OFFERINGS, "offering", "offering", "OfferingRest"),
   {

@@ -13,15 +13,15 @@ import { CustomerRef, OfferingRef, OfferingStateEnum, ProjectRef, ServiceProvide
 import "./schema-roles.ts";
 import "./schema-mutations.ts";
 
-collectionFields({ node: UserRef, contract: USER_CONTRACT, list: users.listUsers, record: users.getUser });
-collectionFields({ node: CustomerRef, contract: CUSTOMER_CONTRACT, list: organisations.listCustomers, record: organisations.getCustomer });
-collectionFields({ node: ProjectRef, contract: PROJECT_CONTRACT, list: organisations.listProjects, record: organisations.getProject });
-collectionFields({
+export const userCollection = collectionFields({ node: UserRef, contract: USER_CONTRACT, list: users.listUsers, record: users.getUser });
+export const customerCollection = collectionFields({ node: CustomerRef, contract: CUSTOMER_CONTRACT, list: organisations.listCustomers, record: organisations.getCustomer });
+export const projectCollection = collectionFields({ node: ProjectRef, contract: PROJECT_CONTRACT, list: organisations.listProjects, record: organisations.getProject });
+export const serviceProviderCollection = collectionFields({
   node: ServiceProviderRef, contract: SERVICE_PROVIDER_CONTRACT,
   list: organisations.listServiceProviders, record: offerings.getServiceProvider,
 });
 
-collectionFields({
+export const offeringCollection = collectionFields({
   node: OfferingRef, contract: OFFERING_CONTRACT, enums: { OfferingState: OfferingStateEnum }, list: offerings.listOfferings,
   record: {
     description: "With `filter`, found only if it passes those filters too (as Waldur's offering actions filter it)",

@@ -5,6 +5,7 @@ import { choice, defineBody, json, text, withBody } from "../../rest-adapter/bod
 import type { RouteSpec } from "../../rest-adapter/route.ts";
 import { byUuid, deleteRoute, listRoute, retrieveRoute } from "../../rest-adapter/common-routes.ts";
 import { type RestSurface, restFragment } from "../../rest-adapter/surface.ts";
+import { eventSubscriptionCollection, eventSubscriptionQueueCollection } from "./schema.ts";
 
 const EVENT_SUBSCRIPTION_REST_FRAGMENT = restFragment(
   "EventSubscriptionRest",
@@ -54,10 +55,7 @@ const eventSubscriptionRoutes: RouteSpec[] = [
   listRoute({
     path: `${SUBSCRIPTIONS}/`,
     summary: "List the caller's event subscriptions (staff and support: everyone's)",
-    field: "eventSubscriptions",
-    type: "EventSubscription",
-    fragment: "EventSubscriptionRest",
-    contract: EVENT_SUBSCRIPTION_CONTRACT,
+    collection: eventSubscriptionCollection,
   }),
   retrieveRoute(SUBSCRIPTIONS, "Retrieve an event subscription", "eventSubscription", "EventSubscriptionRest"),
   deleteRoute(SUBSCRIPTIONS, "Remove an event subscription with its queues and broker login", "deleteEventSubscription", "EventSubscription"),
@@ -74,10 +72,7 @@ const eventSubscriptionRoutes: RouteSpec[] = [
   listRoute({
     path: `${QUEUES}/`,
     summary: "List the queues of the caller's event subscriptions",
-    field: "eventSubscriptionQueues",
-    type: "EventSubscriptionQueue",
-    fragment: "EventSubscriptionQueueRest",
-    contract: EVENT_SUBSCRIPTION_QUEUE_CONTRACT,
+    collection: eventSubscriptionQueueCollection,
   }),
   retrieveRoute(QUEUES, "Retrieve an event subscription queue", "eventSubscriptionQueue", "EventSubscriptionQueueRest"),
   deleteRoute(QUEUES, "Remove an event subscription queue (and the broker queue)", "deleteEventSubscriptionQueue", "EventSubscriptionQueue"),

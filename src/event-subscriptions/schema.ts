@@ -65,13 +65,13 @@ export const EventSubscriptionQueueRef = builder.prismaNode("EventSubscriptionQu
   }),
 });
 
-collectionFields({
+export const eventSubscriptionCollection = collectionFields({
   node: EventSubscriptionRef, contract: EVENT_SUBSCRIPTION_CONTRACT,
   list: { description: "The viewer's event subscriptions (staff and support: everyone's)", load: subscriptions.listEventSubscriptions },
   record: subscriptions.getEventSubscription,
 });
 
-collectionFields({
+export const eventSubscriptionQueueCollection = collectionFields({
   node: EventSubscriptionQueueRef, contract: EVENT_SUBSCRIPTION_QUEUE_CONTRACT,
   list: queues.listEventSubscriptionQueues, record: queues.getEventSubscriptionQueue,
 });

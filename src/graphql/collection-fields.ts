@@ -3,7 +3,7 @@ import { queryFromInfo } from "@pothos/plugin-prisma";
 import type { GraphQLResolveInfo } from "graphql";
 import type { Context } from "../context.ts";
 import type { CollectionContract, FilterValues, OrderValue } from "../collections/contract.ts";
-import type { CollectionName } from "../collections/type-names.ts";
+import type { CollectionName, CollectionNames } from "../collections/type-names.ts";
 import type { Page } from "../platform/reads/page-requests.ts";
 import type { Connection } from "../platform/reads/paginate.ts";
 import { builder, nullIfMissing, type Types } from "./builder.ts";
@@ -24,7 +24,7 @@ type RecordArgs<C extends CollectionContract> = Record<string, unknown> & { filt
 export type NodeQuery = ReturnType<typeof nodesQuery>;
 
 /** The contract, and the filter input and order enum derived from it. */
-type Inputs<C extends CollectionContract> = ReturnType<typeof collectionInputs<C>> & { contract: C };
+type Inputs<C extends CollectionContract> = ReturnType<typeof collectionInputs<C>> & { contract: C; name: string };
 
 /** What a list of the collection is made of: its filter input, order enum, connection type and node type. */
 export type CollectionRefs<C extends CollectionContract, T> = Inputs<C> & { Connection: ObjectRef<Types, RelayPage<T>>; node: ObjectRef<Types, T> };
@@ -120,7 +120,7 @@ export type CollectionDeclaration<C extends CollectionContract, T, ListExtra ext
 const inputsOf = <C extends CollectionContract>(declared: InputsDeclaration<C>, node: ObjectRef<Types, unknown>): Inputs<C> =>
   "sameInputsAs" in declared
     ? declared.sameInputsAs
-    : { contract: declared.contract, ...collectionInputs(declared.name ?? node.name, declared.contract, declared.enums) };
+    : { contract: declared.contract, ...collectionInputs(declared.name ?? node.name, declared.contract, declared.enums), name: declared.name ?? node.name };
 
 const lowerCamel = (typeName: string) => typeName.charAt(0).toLowerCase() + typeName.slice(1);
 const plural = (word: string) => (/[^aeiou]y$/.test(word) ? `${word.slice(0, -1)}ies` : `${word}s`);
@@ -147,5 +147,6 @@ export function collectionFields<C extends CollectionContract, T, ListExtra exte
     [list.field]: listField(t, refs, list),
     ...(record ? { [record.field]: recordField(t, refs, record) } : {}),
   }));
-  return refs;
+  const names: CollectionNames<C> = { name: refs.name, contract: refs.contract, listField: list.field, recordField: record?.field };
+  return { ...refs, ...names };
 }

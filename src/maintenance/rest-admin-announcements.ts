@@ -6,6 +6,7 @@ import { choice, dateTime, defineBody, text, withBody } from "../../rest-adapter
 import type { RouteSpec } from "../../rest-adapter/route.ts";
 import { createRoute, deleteRoute, listRoute, pathId, retrieveRoute } from "../../rest-adapter/common-routes.ts";
 import { type RestSurface, restFragment } from "../../rest-adapter/surface.ts";
+import { adminAnnouncementCollection } from "./schema-admin-announcements.ts";
 
 const ADMIN_ANNOUNCEMENT_REST_FRAGMENT = restFragment(
   "AdminAnnouncementRest",
@@ -76,10 +77,7 @@ const adminAnnouncementRoutes: RouteSpec[] = [
     ...listRoute({
       path: `${BASE}/`,
       summary: "List system announcements",
-      field: "adminAnnouncements",
-      type: "AdminAnnouncement",
-      fragment: "AdminAnnouncementRest",
-      contract: ADMIN_ANNOUNCEMENT_CONTRACT,
+      collection: adminAnnouncementCollection,
     }),
     // Applied to each item once the REST adapter reshapes list items (rest-adapter/app.ts).
     shape: announcementBody,

@@ -10,6 +10,10 @@ import { compact } from "../../rest-adapter/input.ts";
 import type { RouteSpec } from "../../rest-adapter/route.ts";
 import { byId, createRoute, deleteRoute, listRoute, pathId, retrieveRoute } from "../../rest-adapter/common-routes.ts";
 import { type RestSurface, restFragment } from "../../rest-adapter/surface.ts";
+import { maintenanceAnnouncementOfferingCollection } from "./schema-offerings.ts";
+import { maintenanceAnnouncementCollection } from "./schema.ts";
+import { publicMaintenanceAnnouncementCollection } from "./schema-public.ts";
+import type { CollectionNames } from "../collections/type-names.ts";
 
 /** Routes include only the fragments their document names, so the nested link fields are spelled out. */
 const MAINTENANCE_OFFERING_FIELDS = `url uuid maintenance: maintenanceUrl offering: offeringUrl offering_name: offeringName
@@ -125,22 +129,16 @@ function typesOfNumber(filter: Record<string, unknown> | undefined) {
 }
 
 /** A list of announcements, whose query string reads maintenance_type as Waldur does. */
-function announcementList(path: string, summary: string, field: string, fragment: string, contract: typeof MAINTENANCE_CONTRACT): RouteSpec {
+function announcementList(path: string, summary: string, collection: CollectionNames, contract: typeof MAINTENANCE_CONTRACT, fragment?: string): RouteSpec {
   const rest = { ...contract, filters: { ...contract.filters, maintenanceType: TYPE_NUMBER } };
   return {
-    ...listRoute({ path, summary, field, type: "MaintenanceAnnouncement", fragment, contract: rest }),
+    ...listRoute({ path, summary, collection: { ...collection, contract: rest }, fragment }),
     variables: ({ query }) => compact({ filter: typesOfNumber(readFilters(rest, query)), orderBy: readOrdering(rest, query) }),
   };
 }
 
 const maintenanceRoutes: RouteSpec[] = [
-  announcementList(
-    `${BASE}/`,
-    "List maintenance announcements of the providers the caller manages",
-    "maintenanceAnnouncements",
-    "MaintenanceAnnouncementRest",
-    MAINTENANCE_CONTRACT,
-  ),
+  announcementList(`${BASE}/`, "List maintenance announcements of the providers the caller manages", maintenanceAnnouncementCollection, MAINTENANCE_CONTRACT),
   createRoute(`${BASE}/`, "Create a maintenance announcement (Draft)", "createMaintenanceAnnouncement", "MaintenanceAnnouncementRest", ANNOUNCEMENT_FULL),
   retrieveRoute(BASE, "Retrieve a maintenance announcement", "maintenanceAnnouncement", "MaintenanceAnnouncementRest"),
   updateMaintenance("PUT"),
@@ -150,10 +148,7 @@ const maintenanceRoutes: RouteSpec[] = [
   listRoute({
     path: `${LINKS}/`,
     summary: "List offerings affected by maintenance announcements",
-    field: "maintenanceAnnouncementOfferings",
-    type: "MaintenanceAnnouncementOffering",
-    fragment: "MaintenanceAnnouncementOfferingRest",
-    contract: MAINTENANCE_OFFERING_CONTRACT,
+    collection: maintenanceAnnouncementOfferingCollection,
   }),
   {
     method: "POST",
@@ -173,9 +168,9 @@ const maintenanceRoutes: RouteSpec[] = [
     ...announcementList(
       `${PUBLIC}/`,
       "Scheduled, in-progress and completed maintenance of every provider (no authentication)",
-      "publicMaintenanceAnnouncements",
-      "PublicMaintenanceAnnouncementRest",
+      publicMaintenanceAnnouncementCollection,
       PUBLIC_MAINTENANCE_CONTRACT,
+      "PublicMaintenanceAnnouncementRest",
     ),
     public: true,
   },

@@ -7,7 +7,7 @@ import { AdminAnnouncementRef } from "./schema-admin-announcement-type.ts";
 import { deleted, DeletionRef } from "../graphql/deletion.ts";
 import { CREATES, idInput, objectIdField, ON_OBJECT, resultOr, uuidOf } from "../graphql/mutations.ts";
 
-collectionFields({
+export const adminAnnouncementCollection = collectionFields({
   node: AdminAnnouncementRef, contract: announcements.ADMIN_ANNOUNCEMENT_CONTRACT, enums: { AnnouncementType: AnnouncementTypeEnum },
   list: { description: "System notifications, including those kept in step with scheduled maintenance", load: announcements.listAdminAnnouncements },
   record: announcements.getAdminAnnouncement,

@@ -7,7 +7,7 @@ import { ImpactLevelEnum, MaintenanceAnnouncementOfferingRef } from "./schema-ty
 import { deleted, DeletionRef } from "../graphql/deletion.ts";
 import { CREATES, idInput, objectIdField, ON_OBJECT, resultOr, uuidOf } from "../graphql/mutations.ts";
 
-collectionFields({
+export const maintenanceAnnouncementOfferingCollection = collectionFields({
   node: MaintenanceAnnouncementOfferingRef, contract: MAINTENANCE_OFFERING_CONTRACT,
   list: { description: "Offerings linked to the announcements the caller may see", load: links.listMaintenanceOfferings },
   record: links.getMaintenanceOffering,

@@ -4,14 +4,14 @@ import { toHex } from "../platform/ids.ts";
 import type { MaintenanceChangedPayload } from "./maintenance-changed.ts";
 import { PUBLIC_STATES } from "./enums.ts";
 import * as publicView from "./service-public.ts";
-import { maintenanceAnnouncements } from "./schema.ts";
+import { maintenanceAnnouncementCollection } from "./schema.ts";
 import { MaintenanceStateEnum, PublicMaintenanceAnnouncementRef } from "./schema-types.ts";
 import { rejectBadToken } from "./visibility.ts";
 import { afterArgument, resumable } from "../events/resume.ts";
 import { findFirst } from "../platform/reads/sql/find.ts";
 
-collectionFields({
-  node: PublicMaintenanceAnnouncementRef, sameInputsAs: maintenanceAnnouncements,
+export const publicMaintenanceAnnouncementCollection = collectionFields({
+  node: PublicMaintenanceAnnouncementRef, sameInputsAs: maintenanceAnnouncementCollection,
   list: { description: "Scheduled, in-progress and completed announcements of every provider; no token needed", load: publicView.listPublicMaintenance },
   record: publicView.getPublicMaintenance,
 });

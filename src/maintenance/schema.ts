@@ -16,7 +16,7 @@ import { afterArgument, resumable } from "../events/resume.ts";
 import { findUnique, findUniqueOrThrow } from "../platform/reads/sql/find.ts";
 
 /** Its filters and orderings are the public list's too (schema-public.ts). */
-export const maintenanceAnnouncements = collectionFields({
+export const maintenanceAnnouncementCollection = collectionFields({
   node: MaintenanceAnnouncementRef, contract: MAINTENANCE_CONTRACT,
   enums: { MaintenanceState: MaintenanceStateEnum, MaintenanceType: MaintenanceTypeEnum, TimingBucket: TimingBucketEnum },
   list: { description: "Announcements of the service providers the caller manages (staff and support: all)", load: service.listMaintenance },

@@ -5,6 +5,7 @@ import { defineBody, link, text, withBody } from "../../rest-adapter/body-contra
 import type { RouteSpec } from "../../rest-adapter/route.ts";
 import { byId, createRoute, deleteRoute, listRoute, pathId, retrieveRoute } from "../../rest-adapter/common-routes.ts";
 import { type RestSurface, restFragment } from "../../rest-adapter/surface.ts";
+import { offeringUserCollection } from "./schema.ts";
 
 const OFFERING_USER_REST_FRAGMENT = restFragment(
   "OfferingUserRest",
@@ -68,10 +69,7 @@ const offeringUserRoutes: RouteSpec[] = [
   listRoute({
     path: `${OFFERING_USERS}/`,
     summary: "List offering users",
-    field: "offeringUsers",
-    type: "OfferingUser",
-    fragment: "OfferingUserRest",
-    contract: OFFERING_USER_CONTRACT,
+    collection: offeringUserCollection,
   }),
   createRoute(`${OFFERING_USERS}/`, "Create an offering user", "createOfferingUser", "OfferingUserRest", OFFERING_USER_CREATE),
   retrieveRoute(OFFERING_USERS, "Retrieve an offering user", "offeringUser", "OfferingUserRest"),

@@ -72,10 +72,11 @@ export const OfferingUserRef = builder.prismaNode("OfferingUser", {
   }),
 });
 
-export const { Filter: OfferingUserFilterInput } = collectionFields({
+export const offeringUserCollection = collectionFields({
   node: OfferingUserRef, contract: OFFERING_USER_CONTRACT, list: service.listOfferingUsers, record: service.getOfferingUser,
   enums: { OfferingUserState: OfferingUserStateEnum, OfferingUserRuntimeState: OfferingUserRuntimeStateEnum },
 });
+export const OfferingUserFilterInput = offeringUserCollection.Filter;
 
 
 const TransitionInputs = Object.fromEntries(

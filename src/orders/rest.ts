@@ -8,6 +8,7 @@ import { type BodyFields, bodyField, choice, defineBody, flag, json, link, text,
 import type { RouteSpec } from "../../rest-adapter/route.ts";
 import { byId, createRoute, deleteRoute, listRoute, pathId, retrieveRoute } from "../../rest-adapter/common-routes.ts";
 import { type RestSurface, restFragment } from "../../rest-adapter/surface.ts";
+import { orderCollection } from "./schema.ts";
 
 const ORDER_REST_FRAGMENT = restFragment(
   "OrderRest",
@@ -90,10 +91,7 @@ const orderRoutes: RouteSpec[] = [
   listRoute({
     path: `${ORDERS}/`,
     summary: "List orders visible to the caller (consumer or provider side)",
-    field: "orders",
-    type: "Order",
-    fragment: "OrderRest",
-    contract: ORDER_CONTRACT,
+    collection: orderCollection,
   }),
   createRoute(`${ORDERS}/`, "Create an order (a Create order also creates its resource, in Creating)", "createOrder", "OrderRest", ORDER_CREATE),
   retrieveRoute(ORDERS, "Retrieve an order", "order", "OrderRest"),

@@ -22,7 +22,7 @@ import { findUnique, findUniqueOrThrow } from "../platform/reads/sql/find.ts";
 
 export { OrderRef, OrderStateEnum, OrderTypeEnum };
 
-collectionFields({
+export const orderCollection = collectionFields({
   node: OrderRef, contract: ORDER_CONTRACT, enums: { OrderState: OrderStateEnum, OrderType: OrderTypeEnum },
   list: service.listOrders, record: service.getOrder,
 });

@@ -7,6 +7,7 @@ import type { JsonSchema } from "../../rest-adapter/openapi/json-schema.ts";
 import type { QueryParameters, RouteSpec } from "../../rest-adapter/route.ts";
 import { byId, byUuid, listRoute, pathId } from "../../rest-adapter/common-routes.ts";
 import { type RestSurface, restFragment } from "../../rest-adapter/surface.ts";
+import { resourceCollection } from "./schema.ts";
 
 const RESOURCE_REST_FRAGMENT = restFragment(
   "ResourceRest",
@@ -67,10 +68,7 @@ const MEMBERSHIP_SYNC = defineBody({ statuses: requiredJson({ type: "array", ite
 const providerList = listRoute({
   path: `${RESOURCES}/`,
   summary: "List resources of the caller's provider organisations (staff and support: all)",
-  field: "resources",
-  type: "Resource",
-  fragment: "ResourceRest",
-  contract: RESOURCE_CONTRACT,
+  collection: resourceCollection,
 });
 
 const resourceRoutes: RouteSpec[] = [

@@ -94,7 +94,7 @@ const ResourceViewEnum = builder.enumType("ResourceView", {
 /** Whose resources: the provider's, or any the viewer may see. */
 const viewArgs = builder.args((t) => ({ view: t.field({ type: ResourceViewEnum, defaultValue: "ANY" }) }));
 
-collectionFields({
+export const resourceCollection = collectionFields({
   node: ResourceRef, contract: RESOURCE_CONTRACT, enums: { ResourceState: ResourceStateEnum, OrderState: OrderStateEnum },
   list: { args: viewArgs, load: (ctx, request, query, { view }) => service.listResources(ctx, { view: view ?? "ANY", ...request }, query) },
   record: { args: viewArgs, load: (ctx, uuid, query, { view }) => service.getResource(ctx, view ?? "ANY", uuid, query) },

@@ -5,6 +5,7 @@ import { optionalString } from "../../rest-adapter/input.ts";
 import type { RouteSpec } from "../../rest-adapter/route.ts";
 import { createRoute, deleteRoute, listRoute, pathId, retrieveRoute } from "../../rest-adapter/common-routes.ts";
 import { type RestSurface, restFragment } from "../../rest-adapter/surface.ts";
+import { agentIdentityCollection } from "./schema.ts";
 
 const AGENT_PROCESSOR_REST_FRAGMENT = restFragment(
   "AgentProcessorRest",
@@ -88,10 +89,7 @@ const siteAgentRoutes: RouteSpec[] = [
   listRoute({
     path: `${IDENTITIES}/`,
     summary: "List site agent identities of the caller's offerings",
-    field: "agentIdentities",
-    type: "AgentIdentity",
-    fragment: "AgentIdentityRest",
-    contract: AGENT_IDENTITY_CONTRACT,
+    collection: agentIdentityCollection,
   }),
   createRoute(`${IDENTITIES}/`, "Register a site agent for an offering (its service provider side only)", "createAgentIdentity", "AgentIdentityRest", IDENTITY, "AgentIdentityInput"),
   retrieveRoute(IDENTITIES, "Retrieve a site agent identity", "agentIdentity", "AgentIdentityRest"),

@@ -122,7 +122,7 @@ builder.prismaObjectFields("Offering", (t) => ({
   }),
 }));
 
-collectionFields({ node: AgentIdentityRef, contract: AGENT_IDENTITY_CONTRACT, list: identities.listAgentIdentities, record: identities.getAgentIdentity });
+export const agentIdentityCollection = collectionFields({ node: AgentIdentityRef, contract: AGENT_IDENTITY_CONTRACT, list: identities.listAgentIdentities, record: identities.getAgentIdentity });
 
 const IdentityInput = builder.inputType("AgentIdentityInput", {
   fields: (t) => ({

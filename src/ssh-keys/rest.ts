@@ -6,6 +6,7 @@ import { compact } from "../../rest-adapter/input.ts";
 import type { RouteSpec } from "../../rest-adapter/route.ts";
 import { createRoute, deleteRoute, listRoute, retrieveRoute } from "../../rest-adapter/common-routes.ts";
 import { type RestSurface, restFragment } from "../../rest-adapter/surface.ts";
+import { sshKeyCollection } from "./schema.ts";
 
 const SSH_KEY_REST_FRAGMENT = restFragment(
   "SshKeyRest",
@@ -27,10 +28,7 @@ const sshKeyRoutes: RouteSpec[] = [
   listRoute({
     path: `${KEYS}/`,
     summary: "List SSH public keys (own; staff and support all)",
-    field: "sshKeys",
-    type: "SshKey",
-    fragment: "SshKeyRest",
-    contract: SSH_KEY_CONTRACT,
+    collection: sshKeyCollection,
   }),
   createRoute(`${KEYS}/`, "Add an SSH public key: {public_key, name?} (staff may name another `user`)", "createSshKey", "SshKeyRest", KEY_CREATE),
   retrieveRoute(KEYS, "Retrieve an SSH public key", "sshKey", "SshKeyRest"),

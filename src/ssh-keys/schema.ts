@@ -32,7 +32,7 @@ export const SshKeyRef = builder.prismaNode("SshKey", {
   }),
 });
 
-const sshKeys = collectionFields({
+export const sshKeyCollection = collectionFields({
   node: SshKeyRef, contract: SSH_KEY_CONTRACT,
   list: { description: "The caller's SSH keys (staff and support: all)", load: keys.listSshKeys }, record: keys.getSshKey,
 });
@@ -46,7 +46,7 @@ const CreateSshKeyInput = builder.inputType("CreateSshKeyInput", {
 });
 
 builder.queryFields((t) => ({
-  serviceProviderKeys: listField(t, sshKeys, {
+  serviceProviderKeys: listField(t, sshKeyCollection, {
     description: "SSH keys of the members of projects with a non-terminated resource of the provider's offerings",
     args: { uuid: t.arg.id({ required: true }) },
     load: (ctx, request, query, { uuid }) => listServiceProviderKeys(ctx, String(uuid), request, query),

@@ -4,6 +4,8 @@ import { defineBody, flag, integer, link, text, withBody } from "../../rest-adap
 import type { RouteSpec } from "../../rest-adapter/route.ts";
 import { byId, deleteRoute, listRoute, pathId, retrieveRoute } from "../../rest-adapter/common-routes.ts";
 import { type RestSurface, restFragment } from "../../rest-adapter/surface.ts";
+import { termsCollection } from "./schema.ts";
+import { consentCollection } from "./schema-consents.ts";
 
 const TERMS_OF_SERVICE_REST_FRAGMENT = restFragment(
   "TermsOfServiceRest",
@@ -59,10 +61,7 @@ const termsOfServiceRoutes: RouteSpec[] = [
   listRoute({
     path: `${TERMS}/`,
     summary: "List terms-of-service configurations visible to the caller",
-    field: "offeringTermsOfServices",
-    type: "TermsOfService",
-    fragment: "TermsOfServiceRest",
-    contract: TERMS_CONTRACT,
+    collection: termsCollection,
   }),
   retrieveRoute(TERMS, "Retrieve a terms-of-service configuration", "offeringTermsOfService", "TermsOfServiceRest"),
   {
@@ -81,10 +80,8 @@ const termsOfServiceRoutes: RouteSpec[] = [
   listRoute({
     path: `${CONSENTS}/`,
     summary: "List consents (own; staff and support all)",
-    field: "userOfferingConsents",
-    type: "UserOfferingConsent",
+    collection: consentCollection,
     fragment: "ConsentRest",
-    contract: CONSENT_CONTRACT,
   }),
   retrieveRoute(CONSENTS, "Retrieve a consent", "userOfferingConsent", "ConsentRest"),
   {

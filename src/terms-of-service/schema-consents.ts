@@ -6,7 +6,7 @@ import { CONSENT_CONTRACT } from "./contract.ts";
 import { ConsentRef } from "./schema.ts";
 import { idInput, inputTypeName, ON_OBJECT, resultOr, uuidOf } from "../graphql/mutations.ts";
 
-collectionFields({
+export const consentCollection = collectionFields({
   node: ConsentRef, contract: CONSENT_CONTRACT,
   list: { description: "The caller's consents (staff and support: everyone's)", load: consents.listConsents }, record: consents.getConsent,
 });

@@ -143,7 +143,7 @@ builder.prismaObjectField("Offering", "hasActiveTos", (t) =>
   }),
 );
 
-collectionFields({ node: TermsRef, name: "TermsOfService", contract: TERMS_CONTRACT, list: terms.listTerms, record: terms.getTerms });
+export const termsCollection = collectionFields({ node: TermsRef, name: "TermsOfService", contract: TERMS_CONTRACT, list: terms.listTerms, record: terms.getTerms });
 
 const TermsInput = builder.inputType("TermsOfServiceInput", {
   fields: (t) => ({

@@ -8,6 +8,7 @@ import type { RouteSpec } from "../../rest-adapter/route.ts";
 import { checkedDecimal, DECIMAL } from "./rest-decimals.ts";
 import { createRoute, deleteRoute, listRoute, pathId, retrieveRoute } from "../../rest-adapter/common-routes.ts";
 import { type RestSurface, restFragment } from "../../rest-adapter/surface.ts";
+import { componentUserUsageLimitCollection } from "./schema-user-limits.ts";
 
 const COMPONENT_USER_USAGE_LIMIT_REST_FRAGMENT = restFragment(
   "ComponentUserUsageLimitRest",
@@ -70,10 +71,8 @@ const userUsageLimitRoutes: RouteSpec[] = [
   listRoute({
     path: `${LIMITS}/`,
     summary: "List per-user component usage limits (provider and consumer side)",
-    field: "componentUserUsageLimits",
-    type: "ComponentUserUsageLimit",
+    collection: componentUserUsageLimitCollection,
     fragment: FRAGMENT,
-    contract: USER_LIMIT_CONTRACT,
   }),
   createRoute(`${LIMITS}/`, "Set a user's limit on a resource's component: {resource, component (uuid) or component_type, user, limit} (SET_RESOURCE_LIMITS)", "createComponentUserUsageLimit", FRAGMENT, LIMIT_CREATE),
   retrieveRoute(LIMITS, "Retrieve a per-user component usage limit", "componentUserUsageLimit", FRAGMENT),

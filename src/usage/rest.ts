@@ -7,6 +7,7 @@ import type { RouteSpec } from "../../rest-adapter/route.ts";
 import { checkedDecimal, DECIMAL, decimalText } from "./rest-decimals.ts";
 import { listRoute, retrieveRoute } from "../../rest-adapter/common-routes.ts";
 import { type RestSurface, restFragment } from "../../rest-adapter/surface.ts";
+import { componentUsageCollection, componentUserUsageCollection } from "./schema.ts";
 
 const COMPONENT_USAGE_REST_FRAGMENT = restFragment(
   "ComponentUsageRest",
@@ -81,10 +82,7 @@ const usageRoutes: RouteSpec[] = [
     listRoute({
       path: `${USAGES}/`,
       summary: "List component usages (provider and consumer side)",
-      field: "componentUsages",
-      type: "ComponentUsage",
-      fragment: "ComponentUsageRest",
-      contract: COMPONENT_USAGE_CONTRACT,
+      collection: componentUsageCollection,
     }),
   ),
   {
@@ -120,10 +118,7 @@ const usageRoutes: RouteSpec[] = [
     listRoute({
       path: `${USER_USAGES}/`,
       summary: "List component user usages (provider and consumer side)",
-      field: "componentUserUsages",
-      type: "ComponentUserUsage",
-      fragment: "ComponentUserUsageRest",
-      contract: COMPONENT_USER_USAGE_CONTRACT,
+      collection: componentUserUsageCollection,
     }),
   ),
   retrieveRoute(USER_USAGES, "Retrieve a component user usage", "componentUserUsage", "ComponentUserUsageRest"),

@@ -35,7 +35,7 @@ export const ComponentUserUsageLimitRef = builder.prismaNode("ComponentUserUsage
   }),
 });
 
-collectionFields({
+export const componentUserUsageLimitCollection = collectionFields({
   node: ComponentUserUsageLimitRef, contract: USER_LIMIT_CONTRACT,
   list: { description: "Per-user limits of resources the caller may see (provider or consumer side)", load: limits.listUserLimits },
   record: limits.getUserLimit,

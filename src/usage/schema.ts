@@ -103,12 +103,12 @@ export const ComponentUserUsageRef = builder.prismaNode("ComponentUserUsage", {
   }),
 });
 
-collectionFields({
+export const componentUsageCollection = collectionFields({
   node: ComponentUsageRef, contract: COMPONENT_USAGE_CONTRACT, enums: { MissingUsagePolicy: MissingUsagePolicyEnum },
   list: service.listComponentUsages, record: service.getComponentUsage,
 });
 
-collectionFields({
+export const componentUserUsageCollection = collectionFields({
   node: ComponentUserUsageRef, contract: COMPONENT_USER_USAGE_CONTRACT,
   list: service.listComponentUserUsages, record: service.getComponentUserUsage,
 });
