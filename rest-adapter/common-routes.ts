@@ -14,15 +14,24 @@ export const pathId = (typename: NodeTypeName, { params }: RestRequest) => encod
 /** The variables of a mutation that acts on the path's object and takes nothing more: `{ id }`. */
 export const byId = (typename: NodeTypeName) => (request: RestRequest) => ({ id: pathId(typename, request) });
 
-/** `GET <base>/:uuid/`, answered by a query field that takes `uuid` and serialized by `fragment`. */
-export const retrieveRoute = (base: string, summary: string, field: string, fragment: string): RouteSpec => ({
-  method: "GET",
-  path: `${base}/:uuid/`,
-  summary,
-  document: `query($uuid: ID!) { ${field}(uuid: $uuid) { ...${fragment} } }`,
-  variables: byUuid,
-  kind: "object",
-});
+/**
+ * `GET <base>/:uuid/`, answered by the collection's record field and serialized by `<Name>Rest` unless named; or by a
+ * query field that is no collection's record, named with its serializer.
+ */
+export function retrieveRoute(base: string, summary: string, collection: CollectionNames, fragment?: string): RouteSpec;
+export function retrieveRoute(base: string, summary: string, field: string, fragment: string): RouteSpec;
+export function retrieveRoute(base: string, summary: string, record: CollectionNames | string, fragment?: string): RouteSpec {
+  const [field, serializer] = typeof record === "string" ? [record, fragment] : [record.recordField, fragment ?? `${record.name}Rest`];
+  if (!field) throw new Error(`GET ${base}/:uuid/: the collection declares no record field`);
+  return {
+    method: "GET",
+    path: `${base}/:uuid/`,
+    summary,
+    document: `query($uuid: ID!) { ${field}(uuid: $uuid) { ...${serializer} } }`,
+    variables: byUuid,
+    kind: "object",
+  };
+}
 
 /** `DELETE <base>/:uuid/` → 204, through a delete mutation of a `typename` object (`input: { id }`, a `Deletion` result). */
 export const deleteRoute = (base: string, summary: string, mutation: string, typename: NodeTypeName): RouteSpec => ({

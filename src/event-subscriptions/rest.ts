@@ -57,7 +57,7 @@ const eventSubscriptionRoutes: RouteSpec[] = [
     summary: "List the caller's event subscriptions (staff and support: everyone's)",
     collection: eventSubscriptionCollection,
   }),
-  retrieveRoute(SUBSCRIPTIONS, "Retrieve an event subscription", "eventSubscription", "EventSubscriptionRest"),
+  retrieveRoute(SUBSCRIPTIONS, "Retrieve an event subscription", eventSubscriptionCollection),
   deleteRoute(SUBSCRIPTIONS, "Remove an event subscription with its queues and broker login", "deleteEventSubscription", "EventSubscription"),
   {
     method: "POST",
@@ -74,7 +74,7 @@ const eventSubscriptionRoutes: RouteSpec[] = [
     summary: "List the queues of the caller's event subscriptions",
     collection: eventSubscriptionQueueCollection,
   }),
-  retrieveRoute(QUEUES, "Retrieve an event subscription queue", "eventSubscriptionQueue", "EventSubscriptionQueueRest"),
+  retrieveRoute(QUEUES, "Retrieve an event subscription queue", eventSubscriptionQueueCollection),
   deleteRoute(QUEUES, "Remove an event subscription queue (and the broker queue)", "deleteEventSubscriptionQueue", "EventSubscriptionQueue"),
   {
     method: "POST",

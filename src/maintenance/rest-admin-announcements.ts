@@ -83,7 +83,7 @@ const adminAnnouncementRoutes: RouteSpec[] = [
     shape: announcementBody,
   },
   { ...createRoute(`${BASE}/`, "Create a system announcement (staff)", "createAdminAnnouncement", "AdminAnnouncementRest", ANNOUNCEMENT_FULL), shape: announcementBody },
-  { ...retrieveRoute(BASE, "Retrieve a system announcement", "adminAnnouncement", "AdminAnnouncementRest"), shape: announcementBody },
+  { ...retrieveRoute(BASE, "Retrieve a system announcement", adminAnnouncementCollection), shape: announcementBody },
   update("PUT"),
   update("PATCH"),
   deleteRoute(BASE, "Delete a system announcement (staff)", "deleteAdminAnnouncement", "AdminAnnouncement"),

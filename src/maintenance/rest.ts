@@ -140,7 +140,7 @@ function announcementList(path: string, summary: string, collection: CollectionN
 const maintenanceRoutes: RouteSpec[] = [
   announcementList(`${BASE}/`, "List maintenance announcements of the providers the caller manages", maintenanceAnnouncementCollection, MAINTENANCE_CONTRACT),
   createRoute(`${BASE}/`, "Create a maintenance announcement (Draft)", "createMaintenanceAnnouncement", "MaintenanceAnnouncementRest", ANNOUNCEMENT_FULL),
-  retrieveRoute(BASE, "Retrieve a maintenance announcement", "maintenanceAnnouncement", "MaintenanceAnnouncementRest"),
+  retrieveRoute(BASE, "Retrieve a maintenance announcement", maintenanceAnnouncementCollection),
   updateMaintenance("PUT"),
   updateMaintenance("PATCH"),
   deleteRoute(BASE, "Delete a maintenance announcement (and its system announcement)", "deleteMaintenanceAnnouncement", "MaintenanceAnnouncement"),
@@ -160,7 +160,7 @@ const maintenanceRoutes: RouteSpec[] = [
     kind: "object",
     status: 201,
   },
-  retrieveRoute(LINKS, "Retrieve an affected offering", "maintenanceAnnouncementOffering", "MaintenanceAnnouncementOfferingRest"),
+  retrieveRoute(LINKS, "Retrieve an affected offering", maintenanceAnnouncementOfferingCollection),
   updateLink("PUT"),
   updateLink("PATCH"),
   deleteRoute(LINKS, "Unlink an offering from a maintenance announcement", "deleteMaintenanceAnnouncementOffering", "MaintenanceAnnouncementOffering"),
@@ -174,7 +174,7 @@ const maintenanceRoutes: RouteSpec[] = [
     ),
     public: true,
   },
-  { ...retrieveRoute(PUBLIC, "Retrieve a public maintenance announcement", "publicMaintenanceAnnouncement", "PublicMaintenanceAnnouncementRest"), public: true },
+  { ...retrieveRoute(PUBLIC, "Retrieve a public maintenance announcement", publicMaintenanceAnnouncementCollection, "PublicMaintenanceAnnouncementRest"), public: true },
 ];
 
 export const maintenanceRest: RestSurface = {

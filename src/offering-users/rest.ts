@@ -72,7 +72,7 @@ const offeringUserRoutes: RouteSpec[] = [
     collection: offeringUserCollection,
   }),
   createRoute(`${OFFERING_USERS}/`, "Create an offering user", "createOfferingUser", "OfferingUserRest", OFFERING_USER_CREATE),
-  retrieveRoute(OFFERING_USERS, "Retrieve an offering user", "offeringUser", "OfferingUserRest"),
+  retrieveRoute(OFFERING_USERS, "Retrieve an offering user", offeringUserCollection),
   update("PUT"),
   update("PATCH"),
   deleteRoute(OFFERING_USERS, "Delete an offering user", "deleteOfferingUser", "OfferingUser"),

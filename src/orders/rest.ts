@@ -94,7 +94,7 @@ const orderRoutes: RouteSpec[] = [
     collection: orderCollection,
   }),
   createRoute(`${ORDERS}/`, "Create an order (a Create order also creates its resource, in Creating)", "createOrder", "OrderRest", ORDER_CREATE),
-  retrieveRoute(ORDERS, "Retrieve an order", "order", "OrderRest"),
+  retrieveRoute(ORDERS, "Retrieve an order", orderCollection),
   deleteRoute(ORDERS, "Delete an order (pending-consumer or pending-provider only)", "deleteOrder", "Order"),
   {
     method: "POST",

@@ -92,7 +92,7 @@ const siteAgentRoutes: RouteSpec[] = [
     collection: agentIdentityCollection,
   }),
   createRoute(`${IDENTITIES}/`, "Register a site agent for an offering (its service provider side only)", "createAgentIdentity", "AgentIdentityRest", IDENTITY, "AgentIdentityInput"),
-  retrieveRoute(IDENTITIES, "Retrieve a site agent identity", "agentIdentity", "AgentIdentityRest"),
+  retrieveRoute(IDENTITIES, "Retrieve a site agent identity", agentIdentityCollection),
   update("PUT"),
   update("PATCH"),
   deleteRoute(IDENTITIES, "Remove a site agent identity with its services and processors", "deleteAgentIdentity", "AgentIdentity"),

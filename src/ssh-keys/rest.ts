@@ -31,7 +31,7 @@ const sshKeyRoutes: RouteSpec[] = [
     collection: sshKeyCollection,
   }),
   createRoute(`${KEYS}/`, "Add an SSH public key: {public_key, name?} (staff may name another `user`)", "createSshKey", "SshKeyRest", KEY_CREATE),
-  retrieveRoute(KEYS, "Retrieve an SSH public key", "sshKey", "SshKeyRest"),
+  retrieveRoute(KEYS, "Retrieve an SSH public key", sshKeyCollection),
   deleteRoute(KEYS, "Delete an SSH public key (its owner or staff)", "deleteSshKey", "SshKey"),
   {
     method: "GET",

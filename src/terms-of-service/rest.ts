@@ -63,7 +63,7 @@ const termsOfServiceRoutes: RouteSpec[] = [
     summary: "List terms-of-service configurations visible to the caller",
     collection: termsCollection,
   }),
-  retrieveRoute(TERMS, "Retrieve a terms-of-service configuration", "offeringTermsOfService", "TermsOfServiceRest"),
+  retrieveRoute(TERMS, "Retrieve a terms-of-service configuration", termsCollection),
   {
     method: "POST",
     path: `${TERMS}/`,
@@ -83,7 +83,7 @@ const termsOfServiceRoutes: RouteSpec[] = [
     collection: consentCollection,
     fragment: "ConsentRest",
   }),
-  retrieveRoute(CONSENTS, "Retrieve a consent", "userOfferingConsent", "ConsentRest"),
+  retrieveRoute(CONSENTS, "Retrieve a consent", consentCollection, "ConsentRest"),
   {
     method: "POST",
     path: `${CONSENTS}/`,

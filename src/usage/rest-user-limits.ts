@@ -75,7 +75,7 @@ const userUsageLimitRoutes: RouteSpec[] = [
     fragment: FRAGMENT,
   }),
   createRoute(`${LIMITS}/`, "Set a user's limit on a resource's component: {resource, component (uuid) or component_type, user, limit} (SET_RESOURCE_LIMITS)", "createComponentUserUsageLimit", FRAGMENT, LIMIT_CREATE),
-  retrieveRoute(LIMITS, "Retrieve a per-user component usage limit", "componentUserUsageLimit", FRAGMENT),
+  retrieveRoute(LIMITS, "Retrieve a per-user component usage limit", componentUserUsageLimitCollection, FRAGMENT),
   update("PUT"),
   update("PATCH"),
   deleteRoute(LIMITS, "Delete a per-user component usage limit", "deleteComponentUserUsageLimit", "ComponentUserUsageLimit"),

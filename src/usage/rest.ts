@@ -95,7 +95,7 @@ const usageRoutes: RouteSpec[] = [
     kind: "empty",
     status: 201,
   },
-  retrieveRoute(USAGES, "Retrieve a component usage", "componentUsage", "ComponentUsageRest"),
+  retrieveRoute(USAGES, "Retrieve a component usage", componentUsageCollection),
   {
     method: "POST",
     path: `${USAGES}/:uuid/set_user_usage/`,
@@ -121,7 +121,7 @@ const usageRoutes: RouteSpec[] = [
       collection: componentUserUsageCollection,
     }),
   ),
-  retrieveRoute(USER_USAGES, "Retrieve a component user usage", "componentUserUsage", "ComponentUserUsageRest"),
+  retrieveRoute(USER_USAGES, "Retrieve a component user usage", componentUserUsageCollection),
 ];
 
 export const usageRest: RestSurface = {
