@@ -1,90 +1,26 @@
 /**
  * The reads compiled to SQL answer what Prisma's client answers: every case below runs both ways on the same data
  * (in-memory PGlite, or PostgreSQL with TEST_DATABASE_URL) and must be translated (one statement of ours), unless it
- * is listed as one left to Prisma.
+ * is listed as one left to Prisma. The entry points services call (records, batching, transactions) are find.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freshDatabase } from "../../../../test/support/database.ts";
+import { type ReadData, readsDatabase } from "../../../../test/support/sql-reads-data.ts";
 import { countSql } from "../../../../test/support/sql-counter.ts";
 import { Prisma } from "../../../generated/prisma/client.ts";
 import type { Db } from "../../database/connect.ts";
 import { applyMigrations } from "../../database/migrations.ts";
 import { openDatabase } from "../../database/connect.ts";
-import { compileFind, count, findFirst, findMany, findManyWithKeys, findUnique, findUniqueOrThrow, type ModelKey, readKeys, readRule, untranslatedReads } from "./find.ts";
+import { compileFind, count, findMany, findManyWithKeys, type ModelKey, readKeys, readRule, untranslatedReads } from "./find.ts";
 
 const MIGRATIONS_DIR = new URL("../../../../prisma/migrations", import.meta.url).pathname;
 
-let database: Awaited<ReturnType<typeof freshDatabase>>;
+let database: Awaited<ReturnType<typeof readsDatabase>>["database"];
 let db: Db;
-let ids: Awaited<ReturnType<typeof seed>>;
+let ids: ReadData;
 
-async function seed(db: Db) {
-  const provider = await db.customer.create({ data: { name: "Provider", abbreviation: "PR" } });
-  const consumer = await db.customer.create({ data: { name: "Consumer 100%_\\", email: "c@example.org" } });
-  await db.serviceProvider.create({ data: { customerId: provider.id, description: "sp" } });
-  const project = await db.project.create({ data: { customerId: consumer.id, name: "Project", endDate: new Date("2027-03-04T00:00:00Z") } });
-  await db.project.create({ data: { customerId: consumer.id, name: "Open-ended" } });
-  const managed = await db.offering.create({
-    data: { customerId: provider.id, name: "Managed", type: "Marketplace.Slurm", state: "ACTIVE", pluginOptions: { service_provider_can_create_offering_user: true, limit: 3 } },
-  });
-  const other = await db.offering.create({ data: { customerId: provider.id, name: "Other", type: "Marketplace.Basic", pluginOptions: { service_provider_can_create_offering_user: false } } });
-  const gold = await db.offeringPlan.create({ data: { offeringId: managed.id, name: "Gold", unitPrice: new Prisma.Decimal("12.3456789012") } });
-  await db.offeringPlan.create({ data: { offeringId: managed.id, name: "Free" } });
-  await db.offeringTermsOfService.create({ data: { offeringId: managed.id, version: "1", isActive: true, activatedAt: new Date("2026-01-02T03:04:05.678Z") } });
-  await db.offeringTermsOfService.create({ data: { offeringId: managed.id, version: "0" } });
-  const names = ["alice", "Bob", "carol_x", "dave%", "erin"];
-  const users = [];
-  for (const [i, username] of names.entries()) {
-    users.push(
-      await db.user.create({
-        data: { username, firstName: username.toUpperCase(), lastName: `L${i}`, passwordHash: i % 2 ? null : "hash", tokenLifetime: i === 1 ? 3600 : null },
-      }),
-    );
-  }
-  await db.roleGrant.create({ data: { userId: users[0].id, role: "PROJECT.MEMBER", scopeType: "PROJECT", scopeId: project.id } });
-  await db.roleGrant.create({ data: { userId: users[1].id, role: "PROJECT.ADMIN", scopeType: "PROJECT", scopeId: project.id, isActive: false } });
-  const states = ["CREATION_REQUESTED", "OK", "OK", "ERROR_CREATING", "DELETING"] as const;
-  const offeringUsers = [];
-  for (const [i, user] of users.entries()) {
-    offeringUsers.push(
-      await db.offeringUser.create({
-        data: {
-          offeringId: i < 4 ? managed.id : other.id,
-          userId: user.id,
-          state: states[i],
-          username: i === 2 ? null : `site_${user.username}`,
-          isRestricted: i === 3,
-          backendMetadata: i === 1 ? { home: "/home/b", uid: 1001 } : {},
-          created: new Date(Date.UTC(2026, 0, 1 + i, 12, 0, 0, 123)),
-        },
-      }),
-    );
-  }
-  const event = await db.event.create({
-    data: { eventType: "marketplace_offering_user_updated", message: "m", context: { a: [1, "x"] }, change: Prisma.DbNull, scopes: { create: [{ scopeType: "OFFERING", scopeId: managed.id }, { scopeType: "CUSTOMER", scopeId: provider.id }] } },
-  });
-  await db.event.create({ data: { eventType: "other", message: "n", change: { state: "OK" } } });
-  await db.offeringUserTally.create({ data: { offeringId: managed.id, state: "OK", delta: 2 } });
-  const identity = await db.agentIdentity.create({ data: { offeringId: managed.id, name: "agent", dependencies: [{ name: "x" }] } });
-  await db.agentConsumerQueue.create({ data: { identityId: identity.id, userId: users[0].id, tokenDigest: "d".repeat(64), rmqUsername: "rmq1", objectTypes: ["order", "resource"] } });
-  const everything = await db.agentIdentity.create({ data: { offeringId: other.id, name: "agent of every type" } });
-  await db.agentConsumerQueue.create({ data: { identityId: everything.id, userId: users[1].id, tokenDigest: "e".repeat(64), rmqUsername: "rmq2", objectTypes: [] } });
-  const component = await db.offeringComponent.create({ data: { offeringId: managed.id, type: "cpu", name: "CPU", billingType: "USAGE" } });
-  const resource = await db.resource.create({ data: { projectId: project.id, offeringId: managed.id, name: "r1", endDate: new Date("2027-01-31T00:00:00Z") } });
-  await db.resource.create({ data: { projectId: project.id, offeringId: other.id, planId: gold.id, name: "r2" } });
-  // Written by SQL's clock, to the microsecond, as a database default would: finer than a JavaScript date.
-  await db.$executeRaw`UPDATE offering_users SET created = '2026-01-03T12:00:00.123456Z' WHERE id = ${offeringUsers[2].id}::uuid`;
-  await db.componentUsage.create({
-    data: { resourceId: resource.id, componentId: component.id, usage: new Prisma.Decimal("10.25"), date: new Date("2026-05-06T07:08:09.010Z"), billingPeriod: new Date("2026-05-01T00:00:00Z") },
-  });
-  return { provider, consumer, project, managed, other, users, offeringUsers, event, resource };
-}
 
 beforeAll(async () => {
-  database = await freshDatabase();
-  await applyMigrations(database.sql, MIGRATIONS_DIR);
-  db = database.prisma;
-  ids = await seed(db);
+  ({ database, db, ids } = await readsDatabase());
 }, 60_000);
 afterAll(() => database?.drop());
 
@@ -305,14 +241,6 @@ describe("reads compiled to SQL answer as Prisma's client does", () => {
     expect(prices.keys).toEqual([["12.3456789012"]]);
   });
 
-  it("findUnique takes a compound unique key or id", async () => {
-    const byKey = { offeringId_userId: { offeringId: ids.managed.id, userId: ids.users[1].id } };
-    expect(compileFind("offeringUser", { where: byKey }, 1, true)).toBeDefined();
-    expect(await findUnique(db, "offeringUser", { where: byKey })).toEqual(await db.offeringUser.findUnique({ where: byKey }));
-    const byId = { eventId_scopeType_scopeId: { eventId: ids.event.id, scopeType: "OFFERING" as const, scopeId: ids.managed.id } };
-    expect(await findUnique(db, "eventScope", { where: byId })).toEqual(await db.eventScope.findUnique({ where: byId }));
-    expect(await findUnique(db, "eventScope", { where: byId, select: { scopeId: true } })).toEqual({ scopeId: ids.managed.id });
-  });
 
   it("reads dates alike in any time zone of the process (inside JSON too)", async () => {
     const zone = process.env.TZ;
@@ -328,40 +256,8 @@ describe("reads compiled to SQL answer as Prisma's client does", () => {
     }
   });
 
-  it("findFirst and findUnique answer one row or null", async () => {
-    const where = { id: ids.offeringUsers[3].id };
-    expect(await findFirst(db, "offeringUser", { where, include: { offering: true } })).toEqual(await db.offeringUser.findFirst({ where, include: { offering: true } }));
-    expect(await findUnique(db, "offeringUser", { where })).toEqual(await db.offeringUser.findUnique({ where }));
-    expect(await findFirst(db, "offeringUser", { where: { id: { in: [] } } })).toBeNull();
-    expect(await findUnique(db, "offeringUser", { where: { id: "00000000-0000-4000-8000-000000000000" } })).toBeNull();
-    const first = await findFirst(db, "offeringUser", { orderBy: { created: "desc" }, select: { id: true } });
-    expect(first).toEqual({ id: ids.offeringUsers[4].id });
-  });
 
-  it("findUniques by id asked in the same tick with the same selection are one statement, as Prisma's client batches them", async () => {
-    const select = { id: true, username: true, offering: { select: { name: true } } };
-    const missing = "00000000-0000-4000-8000-000000000000";
-    const asked = [ids.offeringUsers[2].id, missing, ids.offeringUsers[0].id.toUpperCase(), ids.offeringUsers[2].id];
-    const together = await countSql(() => Promise.all(asked.map((id) => findUnique(db, "offeringUser", { where: { id }, select }))));
-    expect(together.statements).toBe(1);
-    const oneByOne = [];
-    for (const id of asked) oneByOne.push(await db.offeringUser.findUnique({ where: { id }, select }));
-    expect(together.result).toEqual(oneByOne);
-    const events = await countSql(() => Promise.all([ids.event.id, -1].map((id) => findUniqueOrThrow(db, "event", { where: { id } }).catch((error: Error & { code?: string }) => error.code))));
-    expect(events.statements).toBe(1);
-    expect(events.result).toEqual([await db.event.findUnique({ where: { id: ids.event.id } }), "P2025"]);
-    const apart = await countSql(() => Promise.all([findUnique(db, "user", { where: { id: ids.users[0].id }, select: { id: true } }), findUnique(db, "user", { where: { id: ids.users[1].id } })]));
-    expect(apart.statements).toBe(2);
-  });
 
-  it("inside a transaction, reads on the transaction's connection (it sees the transaction's own writes)", async () => {
-    const seen = await db.$transaction(async (tx) => {
-      await tx.offeringUser.update({ where: { id: ids.offeringUsers[0].id }, data: { username: "inside" } });
-      return findUnique(tx, "offeringUser", { where: { id: ids.offeringUsers[0].id }, select: { username: true } });
-    });
-    expect(seen).toEqual({ username: "inside" });
-    await db.offeringUser.update({ where: { id: ids.offeringUsers[0].id }, data: { username: "site_alice" } });
-  });
 });
 
 describe("an embedded database migrated by this process", () => {
