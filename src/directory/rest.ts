@@ -15,6 +15,7 @@ import { roleRoutes } from "./rest-roles.ts";
 import { OFFERING_TRANSITIONS } from "./transitions.ts";
 import { type RestSurface, restFragment } from "../../rest-adapter/surface.ts";
 import { customerCollection, offeringCollection, projectCollection, serviceProviderCollection, userCollection } from "./schema.ts";
+import type { CollectionNames } from "../collections/type-names.ts";
 
 const USER_REST_FRAGMENT = restFragment(
   "UserRest",
@@ -72,8 +73,8 @@ const PROJECTS = `/api/${COLLECTIONS.project}`;
 const SERVICE_PROVIDERS = `/api/${COLLECTIONS.serviceProvider}`;
 const OFFERINGS = `/api/${COLLECTIONS.offering}`;
 
-const retrieve = (base: string, noun: string, field: string, fragment: string) =>
-  retrieveRoute(base, `Retrieve ${/^[aeiou]/.test(noun) ? "an" : "a"} ${noun}`, field, fragment);
+const retrieve = (base: string, noun: string, collection: CollectionNames) =>
+  retrieveRoute(base, `Retrieve ${/^[aeiou]/.test(noun) ? "an" : "a"} ${noun}`, collection);
 
 const PASSWORD_LOGIN = defineBody({ username: text({ required: true, blank: false }), password: text({ required: true, blank: false }) });
 
@@ -129,7 +130,7 @@ const directoryRoutes: RouteSpec[] = [
     kind: "object",
   },
   listRoute({ path: `${USERS}/`, summary: "List users", collection: userCollection }),
-  retrieve(USERS, "user", "user", "UserRest"),
+  retrieve(USERS, "user", userCollection),
   {
     method: "POST",
     path: `${USERS}/`,
@@ -140,12 +141,8 @@ const directoryRoutes: RouteSpec[] = [
     kind: "object",
     status: 201,
   },
-  listRoute({
-    path: `${CUSTOMERS}/`,
-    summary: "List customers (organisations)",
-    collection: customerCollection,
-  }),
-  retrieve(CUSTOMERS, "customer", "customer", "CustomerRest"),
+  listRoute({ path: `${CUSTOMERS}/`, summary: "List customers (organisations)", collection: customerCollection }),
+  retrieve(CUSTOMERS, "customer", customerCollection),
   {
     method: "POST",
     path: `${CUSTOMERS}/`,
@@ -156,7 +153,7 @@ const directoryRoutes: RouteSpec[] = [
     status: 201,
   },
   listRoute({ path: `${PROJECTS}/`, summary: "List projects", collection: projectCollection }),
-  retrieve(PROJECTS, "project", "project", "ProjectRest"),
+  retrieve(PROJECTS, "project", projectCollection),
   {
     method: "POST",
     path: `${PROJECTS}/`,
@@ -168,12 +165,8 @@ const directoryRoutes: RouteSpec[] = [
     kind: "object",
     status: 201,
   },
-  listRoute({
-    path: `${SERVICE_PROVIDERS}/`,
-    summary: "List service providers",
-    collection: serviceProviderCollection,
-  }),
-  retrieve(SERVICE_PROVIDERS, "service provider", "serviceProvider", "ServiceProviderRest"),
+  listRoute({ path: `${SERVICE_PROVIDERS}/`, summary: "List service providers", collection: serviceProviderCollection }),
+  retrieve(SERVICE_PROVIDERS, "service provider", serviceProviderCollection),
   {
     method: "POST",
     path: `${SERVICE_PROVIDERS}/`,
@@ -183,12 +176,8 @@ const directoryRoutes: RouteSpec[] = [
     kind: "object",
     status: 201,
   },
-  listRoute({
-    path: `${OFFERINGS}/`,
-    summary: "List offerings",
-    collection: offeringCollection,
-  }),
-  retrieve(OFFERINGS, "offering", "offering", "OfferingRest"),
+  listRoute({ path: `${OFFERINGS}/`, summary: "List offerings", collection: offeringCollection }),
+  retrieve(OFFERINGS, "offering", offeringCollection),
   {
     method: "GET",
     path: `${OFFERINGS}/:uuid/user-attribute-config/`,

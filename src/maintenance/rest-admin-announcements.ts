@@ -74,11 +74,7 @@ const update = (method: "PUT" | "PATCH"): RouteSpec => ({
 
 const adminAnnouncementRoutes: RouteSpec[] = [
   {
-    ...listRoute({
-      path: `${BASE}/`,
-      summary: "List system announcements",
-      collection: adminAnnouncementCollection,
-    }),
+    ...listRoute({ path: `${BASE}/`, summary: "List system announcements", collection: adminAnnouncementCollection }),
     // Applied to each item once the REST adapter reshapes list items (rest-adapter/app.ts).
     shape: announcementBody,
   },

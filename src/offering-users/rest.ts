@@ -66,11 +66,7 @@ const transitions = OFFERING_USER_OPERATIONS.map((operation): RouteSpec => {
 });
 
 const offeringUserRoutes: RouteSpec[] = [
-  listRoute({
-    path: `${OFFERING_USERS}/`,
-    summary: "List offering users",
-    collection: offeringUserCollection,
-  }),
+  listRoute({ path: `${OFFERING_USERS}/`, summary: "List offering users", collection: offeringUserCollection }),
   createRoute(`${OFFERING_USERS}/`, "Create an offering user", "createOfferingUser", "OfferingUserRest", OFFERING_USER_CREATE),
   retrieveRoute(OFFERING_USERS, "Retrieve an offering user", offeringUserCollection),
   update("PUT"),

@@ -88,11 +88,7 @@ const actions: RouteSpec[] = ORDER_ACTIONS.map((action) => {
 const BACKEND_ID = defineBody({ backend_id: text({ required: true }) });
 
 const orderRoutes: RouteSpec[] = [
-  listRoute({
-    path: `${ORDERS}/`,
-    summary: "List orders visible to the caller (consumer or provider side)",
-    collection: orderCollection,
-  }),
+  listRoute({ path: `${ORDERS}/`, summary: "List orders visible to the caller (consumer or provider side)", collection: orderCollection }),
   createRoute(`${ORDERS}/`, "Create an order (a Create order also creates its resource, in Creating)", "createOrder", "OrderRest", ORDER_CREATE),
   retrieveRoute(ORDERS, "Retrieve an order", orderCollection),
   deleteRoute(ORDERS, "Delete an order (pending-consumer or pending-provider only)", "deleteOrder", "Order"),

@@ -86,11 +86,7 @@ const registration = (path: string, summary: string, document: string, reads: Pi
 });
 
 const siteAgentRoutes: RouteSpec[] = [
-  listRoute({
-    path: `${IDENTITIES}/`,
-    summary: "List site agent identities of the caller's offerings",
-    collection: agentIdentityCollection,
-  }),
+  listRoute({ path: `${IDENTITIES}/`, summary: "List site agent identities of the caller's offerings", collection: agentIdentityCollection }),
   createRoute(`${IDENTITIES}/`, "Register a site agent for an offering (its service provider side only)", "createAgentIdentity", "AgentIdentityRest", IDENTITY, "AgentIdentityInput"),
   retrieveRoute(IDENTITIES, "Retrieve a site agent identity", agentIdentityCollection),
   update("PUT"),

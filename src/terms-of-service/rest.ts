@@ -58,11 +58,7 @@ const update = (method: "PUT" | "PATCH"): RouteSpec => ({
 });
 
 const termsOfServiceRoutes: RouteSpec[] = [
-  listRoute({
-    path: `${TERMS}/`,
-    summary: "List terms-of-service configurations visible to the caller",
-    collection: termsCollection,
-  }),
+  listRoute({ path: `${TERMS}/`, summary: "List terms-of-service configurations visible to the caller", collection: termsCollection }),
   retrieveRoute(TERMS, "Retrieve a terms-of-service configuration", termsCollection),
   {
     method: "POST",

@@ -79,11 +79,7 @@ const SET_USER_USAGES = `mutation($uuid: ID!, $usages: [UserUsageReportInput!]!)
 
 const usageRoutes: RouteSpec[] = [
   withBillingPeriodChecks(
-    listRoute({
-      path: `${USAGES}/`,
-      summary: "List component usages (provider and consumer side)",
-      collection: componentUsageCollection,
-    }),
+    listRoute({ path: `${USAGES}/`, summary: "List component usages (provider and consumer side)", collection: componentUsageCollection }),
   ),
   {
     method: "POST",
