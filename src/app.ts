@@ -32,6 +32,7 @@ import { corsMiddleware } from "./server/cors.ts";
 import { allowedHostsOnly } from "./server/hosts.ts";
 import { securityHeaders } from "./server/security-headers.ts";
 import { createGraphqlServer, requestInfo, wholeJson } from "./server/yoga.ts";
+import { preparedOperations } from "./server/prepared-operations.ts";
 import { mountGraphiQLAssets } from "./server/graphiql.ts";
 import { mountLanding } from "./server/landing.ts";
 import { mountDashboard } from "./dashboard/serve.ts";
@@ -138,9 +139,12 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
   mountLanding(hono, { graphiql: config.graphiql, publicUrl: config.publicUrl });
   mountDashboard(hono);
   hono.post("/graphql", limitBody(config.maxBodyBytes));
-  hono.on(["GET", "POST", "OPTIONS"], "/graphql", async (c) =>
-    wholeJson(await yoga.fetch(c.req.raw, { clientAddress: clientAddress(c, config), writes: c.get("writeScope"), unsentBytes: unsentResponseBytes(c) })),
-  );
+  const answerPrepared = preparedOperations(yoga, config);
+  hono.on(["GET", "POST", "OPTIONS"], "/graphql", async (c) => {
+    const served = { clientAddress: clientAddress(c, config), writes: c.get("writeScope"), unsentBytes: unsentResponseBytes(c) };
+    const prepared = await answerPrepared(c.req.raw, served);
+    return "answer" in prepared ? prepared.answer : wholeJson(await yoga.fetch(prepared.handOver, served));
+  });
   const restRoutes = mountRest(hono, {
     api: REST_API,
     schema: internalSchema,
