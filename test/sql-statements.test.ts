@@ -158,6 +158,18 @@ describe("SQL statements per GraphQL page do not grow with the page size (nodes 
     expect({ one: one.statements, ten: ten.statements }, ten.texts.join("\n")).toEqual({ one: one.statements, ten: one.statements });
   });
 
+  it("the frontend's page of offering users with user and offering: the page with its relations joined, and its total (staff: the tallies; a provider: its offerings, their tallies and its own records beyond them)", async () => {
+    const page = (first: number) => `{ offeringUsers(first: ${first}) { totalCount nodes { uuid state created user { username email fullName } offering { name } } } }`;
+    for (const [persona, statements] of [["staff", 2], ["providerOwner", 4]] as const) {
+      await countGql(page(LARGE_PAGE), persona);
+      const one = await countGql(page(1), persona);
+      const ten = await countGql(page(LARGE_PAGE), persona);
+      expect(ten.result.data?.offeringUsers.nodes).toHaveLength(LARGE_PAGE);
+      expect(ten.result.data?.offeringUsers.nodes.every((n: { user: { username: string }; offering: { name: string } }) => n.user.username && n.offering.name)).toBe(true);
+      expect({ one: one.statements, ten: ten.statements }, ten.texts.join("\n")).toEqual({ one: statements, ten: statements });
+    }
+  });
+
   it("the viewer's roles with their scopes", async () => {
     const query = `{ me { roles { scopeType scope { id } } } }`;
     const grantProjectAdmin = async (name: string) => {
