@@ -45,11 +45,7 @@ export function resolveClientAddress(
 
 /** The TCP peer of a request served by @hono/node-server; undefined for in-process `fetch` calls. */
 function peerAddress(c: Context): string | undefined {
-  try {
-    return getConnInfo(c).remote.address;
-  } catch {
-    return undefined;
-  }
+  return c.env?.incoming ? getConnInfo(c).remote.address : undefined;
 }
 
 /** The client's address of an HTTP request (see resolveClientAddress); undefined when unknown. */
