@@ -3,10 +3,10 @@ import { getOperationAST } from "graphql";
 import { processRegularResult } from "graphql-yoga";
 import type { InitialContext, Yoga } from "./yoga.ts";
 
-/** Documents kept parsed and validated, by their text; the oldest leaves first once full. */
-const PREPARED_LIMIT = 1_000;
-/** Longer texts are not kept: a client that sends such documents repeatedly is better served by persisted operations. */
-const PREPARED_TEXT_LIMIT = 20_000;
+/** The texts of the documents kept parsed and validated, in characters all told; the oldest leave first. */
+const PREPARED_CHARACTERS = 2_000_000;
+/** Longer texts are not kept (yoga answers them): a client sending such documents is better served by persisted operations. */
+const PREPARED_TEXT_LIMIT = 50_000;
 
 interface PlainParams {
   query: string;
@@ -41,6 +41,7 @@ const isJsonBody = (contentType: string | null) => contentType?.split(";")[0].tr
  */
 export function preparedOperations(yoga: Yoga, { persistedOperations }: { persistedOperations: unknown }) {
   const prepared = new Map<string, DocumentNode>();
+  let characters = 0;
 
   function prepare(query: string, enveloped: ReturnType<Yoga["getEnveloped"]>): DocumentNode | undefined {
     const known = prepared.get(query);
@@ -48,8 +49,13 @@ export function preparedOperations(yoga: Yoga, { persistedOperations }: { persis
     try {
       const document = enveloped.parse(query);
       if (enveloped.validate(enveloped.schema, document).length) return undefined;
-      if (prepared.size >= PREPARED_LIMIT) prepared.delete(prepared.keys().next().value as string);
+      for (const oldest of prepared.keys()) {
+        if (characters + query.length <= PREPARED_CHARACTERS) break;
+        prepared.delete(oldest);
+        characters -= oldest.length;
+      }
       prepared.set(query, document);
+      characters += query.length;
       return document;
     } catch {
       return undefined;
