@@ -36,7 +36,7 @@ const CONCURRENCY = 4;
 /** The staff token line follows the banner the start waits for. */
 const TOKEN_TIMEOUT_MS = 10_000;
 
-function rssMb(pid: number): number {
+export function rssMb(pid: number): number {
   const kb = /^VmRSS:\s+(\d+) kB$/m.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
   if (!kb) throw new Error(`no VmRSS in /proc/${pid}/status`);
   return Number(kb) / 1024;
@@ -49,9 +49,9 @@ function cpuMs(pid: number): number {
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-interface Gateway {
+export interface Gateway {
   pid: number;
   baseUrl: string;
   token: string;
@@ -71,6 +71,19 @@ async function startGateway(args: string[], env: Record<string, string>): Promis
     await sleep(50);
   }
   return { pid: gateway.pid, baseUrl: gateway.baseUrl, token, stop: () => gateway.stop() };
+}
+
+/** `npm start`'s command on a fresh embedded data directory of its own, removed when it stops. */
+export async function startEmbeddedGateway(args: string[]): Promise<Gateway> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-embedded-"));
+  const gateway = await startGateway(args, { DATABASE_URL: "", GATEWAY_DATA_DIR: dataDir });
+  return {
+    ...gateway,
+    stop: async () => {
+      await gateway.stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }
 
 const READS: Array<(base: string) => [string, RequestInit]> = [
