@@ -3,12 +3,12 @@ import type { Context } from "../context.ts";
 import type { Prisma, Project } from "../generated/prisma/client.ts";
 import { recordEvent } from "../events/record.ts";
 import type { FilterValues, OrderValue } from "../collections/contract.ts";
+import { listPage } from "../collections/list-page.ts";
 import { batchLoader } from "../platform/database/batch.ts";
 import type { Connection } from "../platform/reads/paginate.ts";
 import type { Page } from "../platform/reads/page-requests.ts";
 import { fieldError } from "../platform/errors.ts";
 import { idSet, toHex } from "../platform/ids.ts";
-import { paginate } from "../platform/reads/paginate.ts";
 import { maxLength } from "../platform/text.ts";
 import { transact } from "../platform/database/transaction.ts";
 import { grantsInForce } from "./grants-in-force.ts";
@@ -34,9 +34,7 @@ export async function listCustomers(
   args: { filter?: FilterValues<typeof CUSTOMER_CONTRACT> | null; orderBy?: Array<OrderValue<typeof CUSTOMER_CONTRACT>> | null; page: Page },
   query: CustomerQuery = {},
 ) {
-  const visible = await visibleCustomers(ctx);
-  const where = { AND: [visible, ...(await CUSTOMER_CONTRACT.where(args.filter, ctx))] };
-  return paginate(ctx.db, "customer", { where, orderBy: CUSTOMER_CONTRACT.orderBy(args.orderBy).flat(), page: args.page, query });
+  return listPage(ctx.db, "customer", CUSTOMER_CONTRACT, { visible: await visibleCustomers(ctx), request: args, query }, ctx);
 }
 
 /** How many people hold a role in force on a customer or one of its projects (Waldur's `users_count`); one batch per request tick. */
@@ -74,8 +72,7 @@ export async function listServiceProviders(
   query: ServiceProviderQuery = {},
 ) {
   ctx.requireViewer();
-  const where = { AND: await SERVICE_PROVIDER_CONTRACT.where(args.filter) };
-  return paginate(ctx.db, "serviceProvider", { where, orderBy: SERVICE_PROVIDER_CONTRACT.orderBy(args.orderBy), page: args.page, query });
+  return listPage(ctx.db, "serviceProvider", SERVICE_PROVIDER_CONTRACT, { request: args, query });
 }
 
 export async function getCustomer(ctx: Context, uuid: string, query: CustomerQuery = {}) {
@@ -119,8 +116,7 @@ export async function listProjects(
   args: { filter?: ProjectFilterValues | null; orderBy?: ProjectOrder[] | null; page: Page },
   query: ProjectQuery = {},
 ): Promise<Connection<Project>> {
-  const where = { AND: [await visibleProjects(ctx), ...(await PROJECT_CONTRACT.where(args.filter, ctx))] };
-  return paginate(ctx.db, "project", { where, orderBy: PROJECT_CONTRACT.orderBy(args.orderBy), page: args.page, query });
+  return listPage(ctx.db, "project", PROJECT_CONTRACT, { visible: await visibleProjects(ctx), request: args, query }, ctx);
 }
 
 export async function getProject(ctx: Context, uuid: string, query: ProjectQuery = {}) {

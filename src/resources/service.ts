@@ -2,10 +2,10 @@ import type { Context } from "../context.ts";
 import { idSet } from "../platform/ids.ts";
 import type { Prisma, Resource } from "../generated/prisma/client.ts";
 import type { FilterValues, OrderValue } from "../collections/contract.ts";
+import { listPage } from "../collections/list-page.ts";
 import type { Connection } from "../platform/reads/paginate.ts";
 import type { Page } from "../platform/reads/page-requests.ts";
 import { visibleOne } from "../directory/lookup.ts";
-import { paginate } from "../platform/reads/paginate.ts";
 import { RESOURCE_CONTRACT } from "./contract.ts";
 import { providerResources, visibleResources } from "./visibility.ts";
 import { count, findFirst, findMany, findUniqueOrThrow } from "../platform/reads/sql/find.ts";
@@ -28,9 +28,7 @@ export async function listResources(
   query: ResourceQuery = {},
 ): Promise<Connection<Resource>> {
   const visible = await VIEWS[args.view](ctx);
-  const filters = await RESOURCE_CONTRACT.where(args.filter, { db: ctx.db, now: ctx.now(), within: visible });
-  const where = { AND: [visible, ...filters] };
-  return paginate(ctx.db, "resource", { where, orderBy: RESOURCE_CONTRACT.orderBy(args.orderBy), page: args.page, query });
+  return listPage(ctx.db, "resource", RESOURCE_CONTRACT, { visible, request: args, query }, { db: ctx.db, now: ctx.now(), within: visible });
 }
 
 export async function getResource(ctx: Context, view: ResourceView, uuid: string, query: ResourceQuery = {}) {

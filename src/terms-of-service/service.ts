@@ -7,9 +7,10 @@ import { referenced, visibleOne } from "../directory/lookup.ts";
 import { visibleOfferings } from "../directory/visibility.ts";
 import { recordEvent } from "../events/record.ts";
 import type { FilterValues, OrderValue } from "../collections/contract.ts";
+import { listPage } from "../collections/list-page.ts";
 import { fieldError, invalid } from "../platform/errors.ts";
 import { idSet, toHex } from "../platform/ids.ts";
-import { type Connection, paginate } from "../platform/reads/paginate.ts";
+import type { Connection } from "../platform/reads/paginate.ts";
 import { type Page } from "../platform/reads/page-requests.ts";
 import { maxLength, validUrl } from "../platform/text.ts";
 import { type Outbox, transact, type Tx } from "../platform/database/transaction.ts";
@@ -28,8 +29,7 @@ export async function listTerms(
   args: { filter?: TermsFilter | null; orderBy?: TermsOrder[] | null; page: Page },
   query: TermsQuery = {},
 ): Promise<Connection<OfferingTermsOfService>> {
-  const where = { AND: [await visibleTerms(ctx), ...(await TERMS_CONTRACT.where(args.filter))] };
-  return paginate(ctx.db, "offeringTermsOfService", { where, orderBy: TERMS_CONTRACT.orderBy(args.orderBy), page: args.page, query });
+  return listPage(ctx.db, "offeringTermsOfService", TERMS_CONTRACT, { visible: await visibleTerms(ctx), request: args, query });
 }
 
 /** The terms `uuid`, read by `find` among those the viewer may see (404 otherwise). */
