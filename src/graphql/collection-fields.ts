@@ -4,7 +4,7 @@ import type { GraphQLResolveInfo } from "graphql";
 import type { Context } from "../context.ts";
 import type { CollectionContract, FilterValues, OrderValue } from "../collections/contract.ts";
 import type { ListRequest } from "../collections/list-page.ts";
-import type { CollectionName, CollectionNames } from "../collections/type-names.ts";
+import { type CollectionName, type CollectionNames, nodeTypeName } from "../collections/type-names.ts";
 import type { Connection } from "../platform/reads/paginate.ts";
 import { builder, nullIfMissing, type Types } from "./builder.ts";
 import { type ChoiceEnums, collectionInputs } from "./collection-inputs.ts";
@@ -140,6 +140,12 @@ export function collectionFields<C extends CollectionContract, T, ListExtra exte
     [list.field]: listField(t, refs, list),
     ...(record ? { [record.field]: recordField(t, refs, record) } : {}),
   }));
-  const names: CollectionNames<C> = { name: refs.name, contract: refs.contract, listField: list.field, recordField: record?.field };
+  const names: CollectionNames<C> = {
+    name: refs.name,
+    contract: refs.contract,
+    listField: list.field,
+    recordField: record?.field,
+    typeName: nodeTypeName(node.name),
+  };
   return { ...refs, ...names };
 }
