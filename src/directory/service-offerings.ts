@@ -3,14 +3,13 @@ import type { Context } from "../context.ts";
 import type { BillingType, Offering, OfferingState, Prisma } from "../generated/prisma/client.ts";
 import { recordEvent } from "../events/record.ts";
 import type { Connection } from "../platform/reads/paginate.ts";
-import type { Page } from "../platform/reads/page-requests.ts";
 import { fieldError, invalid, notFound, wrongState } from "../platform/errors.ts";
 import { idSet, toHex } from "../platform/ids.ts";
 import { canTransition, swapFromObserved, type TransitionRule } from "../platform/state-machine.ts";
 import { maxLength } from "../platform/text.ts";
 import { transact } from "../platform/database/transaction.ts";
 import { type FilterValues, type OrderValue, orderValues } from "../collections/contract.ts";
-import { listPage } from "../collections/list-page.ts";
+import { listPage, type ListRequest } from "../collections/list-page.ts";
 import { referenced, visibleOne } from "./lookup.ts";
 import { OFFERING_CONTRACT, OFFERING_STATE_LABELS } from "./offerings-contract.ts";
 import { pageByTotalCustomers } from "./offering-totals.ts";
@@ -79,7 +78,7 @@ async function offeringsWhere(ctx: Context, filter: OfferingFilterValues | null 
 
 export async function listOfferings(
   ctx: Context,
-  args: { filter?: OfferingFilterValues | null; orderBy?: OfferingOrder[] | null; page: Page },
+  args: ListRequest<typeof OFFERING_CONTRACT>,
   query: OfferingQuery = {},
 ): Promise<Connection<Offering>> {
   const keys = (args.orderBy ?? []).flatMap((value) => {

@@ -3,10 +3,9 @@ import type { Context } from "../context.ts";
 import type { Prisma, Project } from "../generated/prisma/client.ts";
 import { recordEvent } from "../events/record.ts";
 import type { FilterValues, OrderValue } from "../collections/contract.ts";
-import { listPage } from "../collections/list-page.ts";
+import { listPage, type ListRequest } from "../collections/list-page.ts";
 import { batchLoader } from "../platform/database/batch.ts";
 import type { Connection } from "../platform/reads/paginate.ts";
-import type { Page } from "../platform/reads/page-requests.ts";
 import { fieldError } from "../platform/errors.ts";
 import { idSet, toHex } from "../platform/ids.ts";
 import { maxLength } from "../platform/text.ts";
@@ -31,7 +30,7 @@ const required = (field: string, value: string | null | undefined, max: number) 
 
 export async function listCustomers(
   ctx: Context,
-  args: { filter?: FilterValues<typeof CUSTOMER_CONTRACT> | null; orderBy?: Array<OrderValue<typeof CUSTOMER_CONTRACT>> | null; page: Page },
+  args: ListRequest<typeof CUSTOMER_CONTRACT>,
   query: CustomerQuery = {},
 ) {
   return listPage(ctx.db, "customer", CUSTOMER_CONTRACT, { visible: await visibleCustomers(ctx), request: args, query }, ctx);
@@ -64,11 +63,7 @@ export function countCustomerUsers(ctx: Context, customerId: string): Promise<nu
 /** Every service provider (Waldur's list is public), narrowed by the contract's filters. */
 export async function listServiceProviders(
   ctx: Context,
-  args: {
-    filter?: FilterValues<typeof SERVICE_PROVIDER_CONTRACT> | null;
-    orderBy?: Array<OrderValue<typeof SERVICE_PROVIDER_CONTRACT>> | null;
-    page: Page;
-  },
+  args: ListRequest<typeof SERVICE_PROVIDER_CONTRACT>,
   query: ServiceProviderQuery = {},
 ) {
   ctx.requireViewer();
@@ -113,7 +108,7 @@ export type ProjectOrder = OrderValue<typeof PROJECT_CONTRACT>;
 
 export async function listProjects(
   ctx: Context,
-  args: { filter?: ProjectFilterValues | null; orderBy?: ProjectOrder[] | null; page: Page },
+  args: ListRequest<typeof PROJECT_CONTRACT>,
   query: ProjectQuery = {},
 ): Promise<Connection<Project>> {
   return listPage(ctx.db, "project", PROJECT_CONTRACT, { visible: await visibleProjects(ctx), request: args, query }, ctx);

@@ -2,9 +2,7 @@ import { hashPassword } from "../auth/secrets.ts";
 import type { Context } from "../context.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import { recordEvent } from "../events/record.ts";
-import type { FilterValues, OrderValue } from "../collections/contract.ts";
-import { listPage } from "../collections/list-page.ts";
-import type { Page } from "../platform/reads/page-requests.ts";
+import { listPage, type ListRequest } from "../collections/list-page.ts";
 import { fieldError } from "../platform/errors.ts";
 import { idSet, toHex } from "../platform/ids.ts";
 import { maxLength } from "../platform/text.ts";
@@ -18,7 +16,7 @@ export type UserQuery = { select?: Prisma.UserSelect; include?: Prisma.UserInclu
 
 export async function listUsers(
   ctx: Context,
-  args: { filter?: FilterValues<typeof USER_CONTRACT> | null; orderBy?: Array<OrderValue<typeof USER_CONTRACT>> | null; page: Page },
+  args: ListRequest<typeof USER_CONTRACT>,
   query: UserQuery = {},
 ) {
   return listPage(ctx.db, "user", USER_CONTRACT, { visible: await visibleUsers(ctx), request: args, query }, ctx);

@@ -3,11 +3,10 @@ import type { EventSubscriptionQueue, Prisma } from "../generated/prisma/client.
 import { visibleOne } from "../directory/lookup.ts";
 import { visibleOfferings } from "../directory/visibility.ts";
 import type { FilterValues, OrderValue } from "../collections/contract.ts";
-import { listPage } from "../collections/list-page.ts";
+import { listPage, type ListRequest } from "../collections/list-page.ts";
 import { fieldError } from "../platform/errors.ts";
 import { parseUuid } from "../platform/ids.ts";
 import type { Connection } from "../platform/reads/paginate.ts";
-import { type Page } from "../platform/reads/page-requests.ts";
 import { configuredBroker, provisioned } from "./broker-access.ts";
 import { EVENT_SUBSCRIPTION_QUEUE_CONTRACT } from "./contract.ts";
 import { subscriptionQueueName, vhostOf } from "./naming.ts";
@@ -23,7 +22,7 @@ const visibleQueues = (ctx: Context): Prisma.EventSubscriptionQueueWhereInput =>
 
 export async function listEventSubscriptionQueues(
   ctx: Context,
-  args: { filter?: QueueFilter | null; orderBy?: QueueOrder[] | null; page: Page },
+  args: ListRequest<typeof EVENT_SUBSCRIPTION_QUEUE_CONTRACT>,
   query: QueueQuery = {},
 ): Promise<Connection<EventSubscriptionQueue>> {
   return listPage(ctx.db, "eventSubscriptionQueue", EVENT_SUBSCRIPTION_QUEUE_CONTRACT, { visible: visibleQueues(ctx), request: args, query });

@@ -3,11 +3,10 @@ import type { EventSubscription, Prisma } from "../generated/prisma/client.ts";
 import { visibleOne } from "../directory/lookup.ts";
 import { findManagedAgentIdentity } from "../site-agents/service.ts";
 import type { FilterValues, OrderValue } from "../collections/contract.ts";
-import { listPage } from "../collections/list-page.ts";
+import { listPage, type ListRequest } from "../collections/list-page.ts";
 import { fieldError } from "../platform/errors.ts";
 import { toHex } from "../platform/ids.ts";
 import type { Connection } from "../platform/reads/paginate.ts";
-import { type Page } from "../platform/reads/page-requests.ts";
 import { maxLength } from "../platform/text.ts";
 import { configuredBroker, presentedToken, provisioned } from "./broker-access.ts";
 import { EVENT_SUBSCRIPTION_CONTRACT } from "./contract.ts";
@@ -28,7 +27,7 @@ export function visibleSubscriptions(ctx: Context): Prisma.EventSubscriptionWher
 
 export async function listEventSubscriptions(
   ctx: Context,
-  args: { filter?: SubscriptionFilter | null; orderBy?: SubscriptionOrder[] | null; page: Page },
+  args: ListRequest<typeof EVENT_SUBSCRIPTION_CONTRACT>,
   query: SubscriptionQuery = {},
 ): Promise<Connection<EventSubscription>> {
   return listPage(ctx.db, "eventSubscription", EVENT_SUBSCRIPTION_CONTRACT, { visible: visibleSubscriptions(ctx), request: args, query });

@@ -1,9 +1,7 @@
 import type { Context } from "../context.ts";
 import type { MaintenanceAnnouncementOffering, Prisma } from "../generated/prisma/client.ts";
-import type { FilterValues, OrderValue } from "../collections/contract.ts";
-import { listPage } from "../collections/list-page.ts";
+import { listPage, type ListRequest } from "../collections/list-page.ts";
 import type { Connection } from "../platform/reads/paginate.ts";
-import type { Page } from "../platform/reads/page-requests.ts";
 import { fieldError, type FieldErrors, inputError, invalid, missingObject, notFound } from "../platform/errors.ts";
 import { parseUuid, toHex } from "../platform/ids.ts";
 import { type Outbox, type Tx, transact } from "../platform/database/transaction.ts";
@@ -44,11 +42,7 @@ const visibleLinks = async (ctx: Context): Promise<Prisma.MaintenanceAnnouncemen
 
 export async function listMaintenanceOfferings(
   ctx: Context,
-  args: {
-    filter?: FilterValues<typeof MAINTENANCE_OFFERING_CONTRACT> | null;
-    orderBy?: Array<OrderValue<typeof MAINTENANCE_OFFERING_CONTRACT>> | null;
-    page: Page;
-  },
+  args: ListRequest<typeof MAINTENANCE_OFFERING_CONTRACT>,
   query: MaintenanceOfferingQuery = {},
 ): Promise<Connection<MaintenanceAnnouncementOffering>> {
   return listPage(ctx.db, "maintenanceAnnouncementOffering", MAINTENANCE_OFFERING_CONTRACT, { visible: await visibleLinks(ctx), request: args, query });

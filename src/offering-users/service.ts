@@ -3,7 +3,6 @@ import { Permission } from "../auth/permissions.ts";
 import type { Context } from "../context.ts";
 import type { OfferingUser, OfferingUserState, Prisma } from "../generated/prisma/client.ts";
 import type { Connection } from "../platform/reads/paginate.ts";
-import type { Page } from "../platform/reads/page-requests.ts";
 import { forbidden, notFound } from "../platform/errors.ts";
 import { idSet, parseUuid, toHex } from "../platform/ids.ts";
 import { canTransition, swapFromObserved, type TransitionRule } from "../platform/state-machine.ts";
@@ -22,8 +21,8 @@ import {
 import { type SwapData, swapStatement } from "./swap-statement.ts";
 import { changedComments, commentData, type CommentInput } from "./comments.ts";
 import { changeCommitsAlone } from "../events/record.ts";
-import { type FilterValues, type OrderValue } from "../collections/contract.ts";
-import { listPage } from "../collections/list-page.ts";
+import { type FilterValues } from "../collections/contract.ts";
+import { listPage, type ListRequest } from "../collections/list-page.ts";
 import { OFFERING_USER_CONTRACT } from "./contract.ts";
 import { stateLabel } from "./states.ts";
 import {
@@ -46,7 +45,7 @@ const UPDATED = "marketplace_offering_user_updated";
 
 export async function listOfferingUsers(
   ctx: Context,
-  args: { filter?: OfferingUserFilter | null; orderBy?: Array<OrderValue<typeof OFFERING_USER_CONTRACT>> | null; page: Page },
+  args: ListRequest<typeof OFFERING_USER_CONTRACT>,
   query: OfferingUserQuery = {},
 ): Promise<Connection<OfferingUser>> {
   const visibility = offeringUserVisibility(ctx);

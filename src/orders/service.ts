@@ -4,7 +4,6 @@ import { Permission } from "../auth/permissions.ts";
 import type { Context } from "../context.ts";
 import type { Order, OrderState, Prisma } from "../generated/prisma/client.ts";
 import type { Connection } from "../platform/reads/paginate.ts";
-import type { Page } from "../platform/reads/page-requests.ts";
 import { requireStaff, visibleOne } from "../directory/lookup.ts";
 import { visibleEvents } from "../events/visibility.ts";
 import { conflict, DomainError, ErrorCode, fieldError, notFound, wrongState } from "../platform/errors.ts";
@@ -14,8 +13,7 @@ import { transact, type Tx } from "../platform/database/transaction.ts";
 import { reconcileOrderReview } from "../offering-users/allocations.ts";
 import { APPROVAL_DETAILS, nextState, waitsOf } from "./approval.ts";
 import { describeOrder, followResource, ORDER_CORE, type OrderCore, recordOrderChange } from "./changes.ts";
-import type { FilterValues, OrderValue } from "../collections/contract.ts";
-import { listPage } from "../collections/list-page.ts";
+import { listPage, type ListRequest } from "../collections/list-page.ts";
 import { ORDER_CONTRACT } from "./contract.ts";
 import { TERMINAL_ORDER_STATES } from "./states.ts";
 import { orderStateLabel } from "../resources/order-states.ts";
@@ -28,7 +26,7 @@ export type OrderQuery = { select?: Prisma.OrderSelect; include?: Prisma.OrderIn
 
 export async function listOrders(
   ctx: Context,
-  args: { filter?: FilterValues<typeof ORDER_CONTRACT> | null; orderBy?: Array<OrderValue<typeof ORDER_CONTRACT>> | null; page: Page },
+  args: ListRequest<typeof ORDER_CONTRACT>,
   query: OrderQuery = {},
 ): Promise<Connection<Order>> {
   return listPage(ctx.db, "order", ORDER_CONTRACT, { visible: await visibleOrders(ctx), request: args, query }, ctx);

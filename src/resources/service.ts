@@ -2,9 +2,8 @@ import type { Context } from "../context.ts";
 import { idSet } from "../platform/ids.ts";
 import type { Prisma, Resource } from "../generated/prisma/client.ts";
 import type { FilterValues, OrderValue } from "../collections/contract.ts";
-import { listPage } from "../collections/list-page.ts";
+import { listPage, type ListRequest } from "../collections/list-page.ts";
 import type { Connection } from "../platform/reads/paginate.ts";
-import type { Page } from "../platform/reads/page-requests.ts";
 import { visibleOne } from "../directory/lookup.ts";
 import { RESOURCE_CONTRACT } from "./contract.ts";
 import { providerResources, visibleResources } from "./visibility.ts";
@@ -24,7 +23,7 @@ const VIEWS: Record<ResourceView, (ctx: Context) => Promise<Prisma.ResourceWhere
 
 export async function listResources(
   ctx: Context,
-  args: { view: ResourceView; filter?: ResourceFilterValues | null; orderBy?: ResourceOrderValue[] | null; page: Page },
+  args: ListRequest<typeof RESOURCE_CONTRACT> & { view: ResourceView },
   query: ResourceQuery = {},
 ): Promise<Connection<Resource>> {
   const visible = await VIEWS[args.view](ctx);

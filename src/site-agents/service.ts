@@ -5,11 +5,10 @@ import type { AgentIdentity, Prisma } from "../generated/prisma/client.ts";
 import { referenced, visibleOne } from "../directory/lookup.ts";
 import { recordEvent } from "../events/record.ts";
 import type { FilterValues, OrderValue } from "../collections/contract.ts";
-import { listPage } from "../collections/list-page.ts";
+import { listPage, type ListRequest } from "../collections/list-page.ts";
 import { fieldError, invalid } from "../platform/errors.ts";
 import { toHex } from "../platform/ids.ts";
 import type { Connection } from "../platform/reads/paginate.ts";
-import { type Page } from "../platform/reads/page-requests.ts";
 import { maxLength } from "../platform/text.ts";
 import { transact } from "../platform/database/transaction.ts";
 import { AGENT_IDENTITY_CONTRACT } from "./contract.ts";
@@ -37,7 +36,7 @@ export interface IdentityInput {
 
 export async function listAgentIdentities(
   ctx: Context,
-  args: { filter?: IdentityFilter | null; orderBy?: IdentityOrder[] | null; page: Page },
+  args: ListRequest<typeof AGENT_IDENTITY_CONTRACT>,
   query: IdentityQuery = {},
 ): Promise<Connection<AgentIdentity>> {
   return listPage(ctx.db, "agentIdentity", AGENT_IDENTITY_CONTRACT, { visible: await visibleAgentIdentities(ctx), request: args, query });

@@ -2,10 +2,8 @@ import type { Context } from "../context.ts";
 import { referenced, visibleOne } from "../directory/lookup.ts";
 import { recordEvent } from "../events/record.ts";
 import type { Prisma, SshKey } from "../generated/prisma/client.ts";
-import type { FilterValues, OrderValue } from "../collections/contract.ts";
-import { listPage } from "../collections/list-page.ts";
+import { listPage, type ListRequest } from "../collections/list-page.ts";
 import type { Connection } from "../platform/reads/paginate.ts";
-import type { Page } from "../platform/reads/page-requests.ts";
 import { fieldError, forbidden, notFound } from "../platform/errors.ts";
 import { parseUuid, toHex } from "../platform/ids.ts";
 import { maxLength } from "../platform/text.ts";
@@ -18,11 +16,7 @@ import { findFirst, findUnique, findUniqueOrThrow } from "../platform/reads/sql/
 
 export type SshKeyQuery = { select?: Prisma.SshKeySelect; include?: Prisma.SshKeyInclude };
 
-export type SshKeyListArgs = {
-  filter?: FilterValues<typeof SSH_KEY_CONTRACT> | null;
-  orderBy?: Array<OrderValue<typeof SSH_KEY_CONTRACT>> | null;
-  page: Page;
-};
+export type SshKeyListArgs = ListRequest<typeof SSH_KEY_CONTRACT>;
 
 const MAX_PUBLIC_KEY_LENGTH = 2000;
 const MAX_NAME_LENGTH = 150;

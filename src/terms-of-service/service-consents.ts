@@ -4,11 +4,10 @@ import { referenced, visibleOne } from "../directory/lookup.ts";
 import { visibleOfferings } from "../directory/visibility.ts";
 import { recordEvent } from "../events/record.ts";
 import type { FilterValues, OrderValue } from "../collections/contract.ts";
-import { listPage } from "../collections/list-page.ts";
+import { listPage, type ListRequest } from "../collections/list-page.ts";
 import { fieldError, forbidden, inputError } from "../platform/errors.ts";
 import { toHex } from "../platform/ids.ts";
 import type { Connection } from "../platform/reads/paginate.ts";
-import { type Page } from "../platform/reads/page-requests.ts";
 import { advisoryLock } from "../platform/database/locks.ts";
 import { type Outbox, transact, type Tx } from "../platform/database/transaction.ts";
 import type { Topics } from "../platform/messaging/topics.ts";
@@ -28,7 +27,7 @@ function visibleConsents(ctx: Context): Prisma.UserOfferingConsentWhereInput {
 
 export async function listConsents(
   ctx: Context,
-  args: { filter?: ConsentFilter | null; orderBy?: ConsentOrder[] | null; page: Page },
+  args: ListRequest<typeof CONSENT_CONTRACT>,
   query: ConsentQuery = {},
 ): Promise<Connection<UserOfferingConsent>> {
   return listPage(ctx.db, "userOfferingConsent", CONSENT_CONTRACT, { visible: visibleConsents(ctx), request: args, query });

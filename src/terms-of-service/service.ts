@@ -7,11 +7,10 @@ import { referenced, visibleOne } from "../directory/lookup.ts";
 import { visibleOfferings } from "../directory/visibility.ts";
 import { recordEvent } from "../events/record.ts";
 import type { FilterValues, OrderValue } from "../collections/contract.ts";
-import { listPage } from "../collections/list-page.ts";
+import { listPage, type ListRequest } from "../collections/list-page.ts";
 import { fieldError, invalid } from "../platform/errors.ts";
 import { idSet, toHex } from "../platform/ids.ts";
 import type { Connection } from "../platform/reads/paginate.ts";
-import { type Page } from "../platform/reads/page-requests.ts";
 import { maxLength, validUrl } from "../platform/text.ts";
 import { type Outbox, transact, type Tx } from "../platform/database/transaction.ts";
 import type { Topics } from "../platform/messaging/topics.ts";
@@ -26,7 +25,7 @@ export type TermsOrder = OrderValue<typeof TERMS_CONTRACT>;
 
 export async function listTerms(
   ctx: Context,
-  args: { filter?: TermsFilter | null; orderBy?: TermsOrder[] | null; page: Page },
+  args: ListRequest<typeof TERMS_CONTRACT>,
   query: TermsQuery = {},
 ): Promise<Connection<OfferingTermsOfService>> {
   return listPage(ctx.db, "offeringTermsOfService", TERMS_CONTRACT, { visible: await visibleTerms(ctx), request: args, query });

@@ -5,9 +5,7 @@ import { referenced, visibleOne } from "../directory/lookup.ts";
 import { allocationEventParts, recordEvent } from "../events/record.ts";
 import type { ComponentUserUsageLimit, Prisma } from "../generated/prisma/client.ts";
 import type { Connection } from "../platform/reads/paginate.ts";
-import type { Page } from "../platform/reads/page-requests.ts";
-import type { FilterValues, OrderValue } from "../collections/contract.ts";
-import { listPage } from "../collections/list-page.ts";
+import { listPage, type ListRequest } from "../collections/list-page.ts";
 import { fieldError, inputError, notFound } from "../platform/errors.ts";
 import { parseUuid, toHex } from "../platform/ids.ts";
 import type { Db } from "../platform/database/connect.ts";
@@ -28,7 +26,7 @@ async function visibleUserLimits(ctx: Context): Promise<Prisma.ComponentUserUsag
 
 export async function listUserLimits(
   ctx: Context,
-  args: { filter?: FilterValues<typeof USER_LIMIT_CONTRACT> | null; orderBy?: Array<OrderValue<typeof USER_LIMIT_CONTRACT>> | null; page: Page },
+  args: ListRequest<typeof USER_LIMIT_CONTRACT>,
   query: UserLimitQuery = {},
 ): Promise<Connection<ComponentUserUsageLimit>> {
   return listPage(ctx.db, "componentUserUsageLimit", USER_LIMIT_CONTRACT, { visible: await visibleUserLimits(ctx), request: args, query });

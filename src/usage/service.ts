@@ -1,9 +1,7 @@
 import type { Context } from "../context.ts";
 import type { ComponentUsage, ComponentUserUsage, Prisma } from "../generated/prisma/client.ts";
-import type { FilterValues, OrderValue } from "../collections/contract.ts";
-import { listPage } from "../collections/list-page.ts";
+import { listPage, type ListRequest } from "../collections/list-page.ts";
 import type { Connection } from "../platform/reads/paginate.ts";
-import type { Page } from "../platform/reads/page-requests.ts";
 import { visibleOne } from "../directory/lookup.ts";
 import { COMPONENT_USAGE_CONTRACT, COMPONENT_USER_USAGE_CONTRACT } from "./contract.ts";
 import { visibleComponentUsages, visibleComponentUserUsages } from "./visibility.ts";
@@ -13,13 +11,7 @@ import { findFirst } from "../platform/reads/sql/find.ts";
 export type ComponentUsageQuery = { select?: Prisma.ComponentUsageSelect; include?: Prisma.ComponentUsageInclude };
 export type ComponentUserUsageQuery = { select?: Prisma.ComponentUserUsageSelect; include?: Prisma.ComponentUserUsageInclude };
 
-type ListArgs<C extends typeof COMPONENT_USAGE_CONTRACT | typeof COMPONENT_USER_USAGE_CONTRACT> = {
-  filter?: FilterValues<C> | null;
-  orderBy?: Array<OrderValue<C>> | null;
-  page: Page;
-};
-
-export async function listComponentUsages(ctx: Context, args: ListArgs<typeof COMPONENT_USAGE_CONTRACT>, query: ComponentUsageQuery = {}): Promise<Connection<ComponentUsage>> {
+export async function listComponentUsages(ctx: Context, args: ListRequest<typeof COMPONENT_USAGE_CONTRACT>, query: ComponentUsageQuery = {}): Promise<Connection<ComponentUsage>> {
   return listPage(ctx.db, "componentUsage", COMPONENT_USAGE_CONTRACT, { visible: await visibleComponentUsages(ctx), request: args, query }, ctx);
 }
 
@@ -35,7 +27,7 @@ export async function getComponentUsage(ctx: Context, uuid: string, query: Compo
 
 export async function listComponentUserUsages(
   ctx: Context,
-  args: ListArgs<typeof COMPONENT_USER_USAGE_CONTRACT>,
+  args: ListRequest<typeof COMPONENT_USER_USAGE_CONTRACT>,
   query: ComponentUserUsageQuery = {},
 ): Promise<Connection<ComponentUserUsage>> {
   return listPage(ctx.db, "componentUserUsage", COMPONENT_USER_USAGE_CONTRACT, { visible: await visibleComponentUserUsages(ctx), request: args, query }, ctx);
