@@ -1,5 +1,4 @@
 import { encodeGlobalID } from "@pothos/plugin-relay";
-import type { CollectionContract } from "../src/collections/contract.ts";
 import type { CollectionNames, NodeTypeName } from "../src/collections/type-names.ts";
 import { type BodyFields, type RequestBody, withBody } from "./body-contract.ts";
 import { readFilters, readOrdering } from "./collection-query.ts";
@@ -33,16 +32,22 @@ export function retrieveRoute(base: string, summary: string, record: CollectionN
   };
 }
 
-/** `DELETE <base>/:uuid/` → 204, through a delete mutation of a `typename` object (`input: { id }`, a `Deletion` result). */
-export const deleteRoute = (base: string, summary: string, mutation: string, typename: NodeTypeName): RouteSpec => ({
-  method: "DELETE",
-  path: `${base}/:uuid/`,
-  summary,
-  document: `mutation($id: ID!) { ${mutation}(input: { id: $id }) { uuid } }`,
-  variables: byId(typename),
-  kind: "empty",
-  status: 204,
-});
+/**
+ * `DELETE <base>/:uuid/` → 204, through the collection's delete mutation, `delete<Node>` (`input: { id }` of its node's
+ * global id, a `Deletion` result).
+ */
+export function deleteRoute(base: string, summary: string, { typeName }: CollectionNames): RouteSpec {
+  if (!typeName) throw new Error(`DELETE ${base}/:uuid/: the collection's node is no model's, and has no global ids`);
+  return {
+    method: "DELETE",
+    path: `${base}/:uuid/`,
+    summary,
+    document: `mutation($id: ID!) { delete${typeName}(input: { id: $id }) { uuid } }`,
+    variables: byId(typeName),
+    kind: "empty",
+    status: 204,
+  };
+}
 
 /**
  * `POST <path>` → 201 with the new object serialized by `fragment`, through a create mutation that takes the body as

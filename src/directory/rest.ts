@@ -1,9 +1,5 @@
-import { CUSTOMER_CONTRACT } from "./customers-contract.ts";
 import { OECD_FOS_2007_LABELS } from "./oecd-fos-2007.ts";
 import { OFFERING_CONTRACT } from "./offerings-contract.ts";
-import { PROJECT_CONTRACT } from "./projects-contract.ts";
-import { SERVICE_PROVIDER_CONTRACT } from "./service-providers-contract.ts";
-import { USER_CONTRACT } from "./users-contract.ts";
 import { COLLECTIONS } from "../collections/rest-paths.ts";
 import { choice, defineBody, flag, link, text, withBody } from "../../rest-adapter/body-contract.ts";
 import { readFilters, readOrdering } from "../../rest-adapter/collection-query.ts";

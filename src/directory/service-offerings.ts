@@ -3,14 +3,13 @@ import type { Context } from "../context.ts";
 import type { BillingType, Offering, OfferingState, Prisma } from "../generated/prisma/client.ts";
 import { recordEvent } from "../events/record.ts";
 import type { Connection } from "../platform/reads/paginate.ts";
-import type { Page } from "../platform/reads/page-requests.ts";
 import { fieldError, invalid, notFound, wrongState } from "../platform/errors.ts";
 import { idSet, toHex } from "../platform/ids.ts";
-import { paginate } from "../platform/reads/paginate.ts";
 import { canTransition, swapFromObserved, type TransitionRule } from "../platform/state-machine.ts";
 import { maxLength } from "../platform/text.ts";
 import { transact } from "../platform/database/transaction.ts";
 import { type FilterValues, type OrderValue, orderValues } from "../collections/contract.ts";
+import { listPage, type ListRequest } from "../collections/list-page.ts";
 import { referenced, visibleOne } from "./lookup.ts";
 import { OFFERING_CONTRACT, OFFERING_STATE_LABELS } from "./offerings-contract.ts";
 import { pageByTotalCustomers } from "./offering-totals.ts";
@@ -79,16 +78,18 @@ async function offeringsWhere(ctx: Context, filter: OfferingFilterValues | null 
 
 export async function listOfferings(
   ctx: Context,
-  args: { filter?: OfferingFilterValues | null; orderBy?: OfferingOrder[] | null; page: Page },
+  args: ListRequest<typeof OFFERING_CONTRACT>,
   query: OfferingQuery = {},
 ): Promise<Connection<Offering>> {
-  const where = await offeringsWhere(ctx, args.filter);
-  const orderBy = OFFERING_CONTRACT.orderBy(args.orderBy);
   const keys = (args.orderBy ?? []).flatMap((value) => {
     const order = ORDER_VALUES.get(value);
     return order ? [`${order.direction === "desc" ? "-" : ""}${order.key}`] : [];
   });
-  if (!keys.some((key) => key.endsWith("total_customers"))) return paginate(ctx.db, "offering", { where, orderBy, page: args.page, query });
+  if (!keys.some((key) => key.endsWith("total_customers"))) {
+    return listPage(ctx.db, "offering", OFFERING_CONTRACT, { visible: await visibleOfferings(ctx), request: args, query }, ctx);
+  }
+  const where = await offeringsWhere(ctx, args.filter);
+  const orderBy = OFFERING_CONTRACT.orderBy(args.orderBy);
   return pageByTotalCustomers(ctx, { where, orderBy, keys, page: args.page }, (ids) =>
     findMany(ctx.db, "offering", { ...query, where: { id: { in: ids } } }),
   );

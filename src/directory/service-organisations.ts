@@ -3,12 +3,11 @@ import type { Context } from "../context.ts";
 import type { Prisma, Project } from "../generated/prisma/client.ts";
 import { recordEvent } from "../events/record.ts";
 import type { FilterValues, OrderValue } from "../collections/contract.ts";
+import { listPage, type ListRequest } from "../collections/list-page.ts";
 import { batchLoader } from "../platform/database/batch.ts";
 import type { Connection } from "../platform/reads/paginate.ts";
-import type { Page } from "../platform/reads/page-requests.ts";
 import { fieldError } from "../platform/errors.ts";
 import { idSet, toHex } from "../platform/ids.ts";
-import { paginate } from "../platform/reads/paginate.ts";
 import { maxLength } from "../platform/text.ts";
 import { transact } from "../platform/database/transaction.ts";
 import { grantsInForce } from "./grants-in-force.ts";
@@ -31,12 +30,10 @@ const required = (field: string, value: string | null | undefined, max: number) 
 
 export async function listCustomers(
   ctx: Context,
-  args: { filter?: FilterValues<typeof CUSTOMER_CONTRACT> | null; orderBy?: Array<OrderValue<typeof CUSTOMER_CONTRACT>> | null; page: Page },
+  args: ListRequest<typeof CUSTOMER_CONTRACT>,
   query: CustomerQuery = {},
 ) {
-  const visible = await visibleCustomers(ctx);
-  const where = { AND: [visible, ...(await CUSTOMER_CONTRACT.where(args.filter, ctx))] };
-  return paginate(ctx.db, "customer", { where, orderBy: CUSTOMER_CONTRACT.orderBy(args.orderBy).flat(), page: args.page, query });
+  return listPage(ctx.db, "customer", CUSTOMER_CONTRACT, { visible: await visibleCustomers(ctx), request: args, query }, ctx);
 }
 
 /** How many people hold a role in force on a customer or one of its projects (Waldur's `users_count`); one batch per request tick. */
@@ -66,16 +63,11 @@ export function countCustomerUsers(ctx: Context, customerId: string): Promise<nu
 /** Every service provider (Waldur's list is public), narrowed by the contract's filters. */
 export async function listServiceProviders(
   ctx: Context,
-  args: {
-    filter?: FilterValues<typeof SERVICE_PROVIDER_CONTRACT> | null;
-    orderBy?: Array<OrderValue<typeof SERVICE_PROVIDER_CONTRACT>> | null;
-    page: Page;
-  },
+  args: ListRequest<typeof SERVICE_PROVIDER_CONTRACT>,
   query: ServiceProviderQuery = {},
 ) {
   ctx.requireViewer();
-  const where = { AND: await SERVICE_PROVIDER_CONTRACT.where(args.filter) };
-  return paginate(ctx.db, "serviceProvider", { where, orderBy: SERVICE_PROVIDER_CONTRACT.orderBy(args.orderBy), page: args.page, query });
+  return listPage(ctx.db, "serviceProvider", SERVICE_PROVIDER_CONTRACT, { request: args, query });
 }
 
 export async function getCustomer(ctx: Context, uuid: string, query: CustomerQuery = {}) {
@@ -116,11 +108,10 @@ export type ProjectOrder = OrderValue<typeof PROJECT_CONTRACT>;
 
 export async function listProjects(
   ctx: Context,
-  args: { filter?: ProjectFilterValues | null; orderBy?: ProjectOrder[] | null; page: Page },
+  args: ListRequest<typeof PROJECT_CONTRACT>,
   query: ProjectQuery = {},
 ): Promise<Connection<Project>> {
-  const where = { AND: [await visibleProjects(ctx), ...(await PROJECT_CONTRACT.where(args.filter, ctx))] };
-  return paginate(ctx.db, "project", { where, orderBy: PROJECT_CONTRACT.orderBy(args.orderBy), page: args.page, query });
+  return listPage(ctx.db, "project", PROJECT_CONTRACT, { visible: await visibleProjects(ctx), request: args, query }, ctx);
 }
 
 export async function getProject(ctx: Context, uuid: string, query: ProjectQuery = {}) {

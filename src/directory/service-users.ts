@@ -2,11 +2,9 @@ import { hashPassword } from "../auth/secrets.ts";
 import type { Context } from "../context.ts";
 import type { Prisma } from "../generated/prisma/client.ts";
 import { recordEvent } from "../events/record.ts";
-import type { FilterValues, OrderValue } from "../collections/contract.ts";
-import type { Page } from "../platform/reads/page-requests.ts";
+import { listPage, type ListRequest } from "../collections/list-page.ts";
 import { fieldError } from "../platform/errors.ts";
 import { idSet, toHex } from "../platform/ids.ts";
-import { paginate } from "../platform/reads/paginate.ts";
 import { maxLength } from "../platform/text.ts";
 import { transact } from "../platform/database/transaction.ts";
 import { requireStaff, visibleOne } from "./lookup.ts";
@@ -18,12 +16,10 @@ export type UserQuery = { select?: Prisma.UserSelect; include?: Prisma.UserInclu
 
 export async function listUsers(
   ctx: Context,
-  args: { filter?: FilterValues<typeof USER_CONTRACT> | null; orderBy?: Array<OrderValue<typeof USER_CONTRACT>> | null; page: Page },
+  args: ListRequest<typeof USER_CONTRACT>,
   query: UserQuery = {},
 ) {
-  const visible = await visibleUsers(ctx);
-  const where: Prisma.UserWhereInput = { AND: [visible, ...(await USER_CONTRACT.where(args.filter, ctx))] };
-  return paginate(ctx.db, "user", { where, orderBy: USER_CONTRACT.orderBy(args.orderBy).flat(), page: args.page, query });
+  return listPage(ctx.db, "user", USER_CONTRACT, { visible: await visibleUsers(ctx), request: args, query }, ctx);
 }
 
 export async function getUser(ctx: Context, uuid: string, query: UserQuery = {}) {

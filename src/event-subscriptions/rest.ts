@@ -1,4 +1,3 @@
-import { EVENT_SUBSCRIPTION_CONTRACT, EVENT_SUBSCRIPTION_QUEUE_CONTRACT } from "./contract.ts";
 import { OBSERVABLE_OBJECT_TYPES } from "./object-types.ts";
 import { COLLECTIONS } from "../collections/rest-paths.ts";
 import { choice, defineBody, json, text, withBody } from "../../rest-adapter/body-contract.ts";
@@ -58,7 +57,7 @@ const eventSubscriptionRoutes: RouteSpec[] = [
     collection: eventSubscriptionCollection,
   }),
   retrieveRoute(SUBSCRIPTIONS, "Retrieve an event subscription", eventSubscriptionCollection),
-  deleteRoute(SUBSCRIPTIONS, "Remove an event subscription with its queues and broker login", "deleteEventSubscription", "EventSubscription"),
+  deleteRoute(SUBSCRIPTIONS, "Remove an event subscription with its queues and broker login", eventSubscriptionCollection),
   {
     method: "POST",
     path: `${SUBSCRIPTIONS}/:uuid/create_queue/`,
@@ -75,7 +74,7 @@ const eventSubscriptionRoutes: RouteSpec[] = [
     collection: eventSubscriptionQueueCollection,
   }),
   retrieveRoute(QUEUES, "Retrieve an event subscription queue", eventSubscriptionQueueCollection),
-  deleteRoute(QUEUES, "Remove an event subscription queue (and the broker queue)", "deleteEventSubscriptionQueue", "EventSubscriptionQueue"),
+  deleteRoute(QUEUES, "Remove an event subscription queue (and the broker queue)", eventSubscriptionQueueCollection),
   {
     method: "POST",
     path: `${IDENTITIES}/:uuid/register_event_subscription/`,

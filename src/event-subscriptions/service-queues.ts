@@ -3,10 +3,10 @@ import type { EventSubscriptionQueue, Prisma } from "../generated/prisma/client.
 import { visibleOne } from "../directory/lookup.ts";
 import { visibleOfferings } from "../directory/visibility.ts";
 import type { FilterValues, OrderValue } from "../collections/contract.ts";
+import { listPage, type ListRequest } from "../collections/list-page.ts";
 import { fieldError } from "../platform/errors.ts";
 import { parseUuid } from "../platform/ids.ts";
-import { type Connection, paginate } from "../platform/reads/paginate.ts";
-import { type Page } from "../platform/reads/page-requests.ts";
+import type { Connection } from "../platform/reads/paginate.ts";
 import { configuredBroker, provisioned } from "./broker-access.ts";
 import { EVENT_SUBSCRIPTION_QUEUE_CONTRACT } from "./contract.ts";
 import { subscriptionQueueName, vhostOf } from "./naming.ts";
@@ -22,11 +22,10 @@ const visibleQueues = (ctx: Context): Prisma.EventSubscriptionQueueWhereInput =>
 
 export async function listEventSubscriptionQueues(
   ctx: Context,
-  args: { filter?: QueueFilter | null; orderBy?: QueueOrder[] | null; page: Page },
+  args: ListRequest<typeof EVENT_SUBSCRIPTION_QUEUE_CONTRACT>,
   query: QueueQuery = {},
 ): Promise<Connection<EventSubscriptionQueue>> {
-  const where = { AND: [visibleQueues(ctx), ...(await EVENT_SUBSCRIPTION_QUEUE_CONTRACT.where(args.filter))] };
-  return paginate(ctx.db, "eventSubscriptionQueue", { where, orderBy: EVENT_SUBSCRIPTION_QUEUE_CONTRACT.orderBy(args.orderBy), page: args.page, query });
+  return listPage(ctx.db, "eventSubscriptionQueue", EVENT_SUBSCRIPTION_QUEUE_CONTRACT, { visible: visibleQueues(ctx), request: args, query });
 }
 
 export function getEventSubscriptionQueue(ctx: Context, uuid: string, query: QueueQuery = {}) {

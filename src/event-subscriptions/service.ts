@@ -3,10 +3,10 @@ import type { EventSubscription, Prisma } from "../generated/prisma/client.ts";
 import { visibleOne } from "../directory/lookup.ts";
 import { findManagedAgentIdentity } from "../site-agents/service.ts";
 import type { FilterValues, OrderValue } from "../collections/contract.ts";
+import { listPage, type ListRequest } from "../collections/list-page.ts";
 import { fieldError } from "../platform/errors.ts";
 import { toHex } from "../platform/ids.ts";
-import { type Connection, paginate } from "../platform/reads/paginate.ts";
-import { type Page } from "../platform/reads/page-requests.ts";
+import type { Connection } from "../platform/reads/paginate.ts";
 import { maxLength } from "../platform/text.ts";
 import { configuredBroker, presentedToken, provisioned } from "./broker-access.ts";
 import { EVENT_SUBSCRIPTION_CONTRACT } from "./contract.ts";
@@ -27,11 +27,10 @@ export function visibleSubscriptions(ctx: Context): Prisma.EventSubscriptionWher
 
 export async function listEventSubscriptions(
   ctx: Context,
-  args: { filter?: SubscriptionFilter | null; orderBy?: SubscriptionOrder[] | null; page: Page },
+  args: ListRequest<typeof EVENT_SUBSCRIPTION_CONTRACT>,
   query: SubscriptionQuery = {},
 ): Promise<Connection<EventSubscription>> {
-  const where = { AND: [visibleSubscriptions(ctx), ...(await EVENT_SUBSCRIPTION_CONTRACT.where(args.filter))] };
-  return paginate(ctx.db, "eventSubscription", { where, orderBy: EVENT_SUBSCRIPTION_CONTRACT.orderBy(args.orderBy), page: args.page, query });
+  return listPage(ctx.db, "eventSubscription", EVENT_SUBSCRIPTION_CONTRACT, { visible: visibleSubscriptions(ctx), request: args, query });
 }
 
 export function getEventSubscription(ctx: Context, uuid: string, query: SubscriptionQuery = {}) {

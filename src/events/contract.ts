@@ -92,6 +92,6 @@ export const EVENT_CONTRACT = defineContract<Prisma.EventWhereInput, Prisma.Even
   },
   orderings: { created: (direction) => ({ created: direction }) },
   defaultOrder: ["-created"],
-  // Events written in one transaction share their time; the service orders those by id in the chosen direction.
-  tiebreak: [],
+  // Events written in one transaction share their time, and keep the order they were written in either way.
+  tiebreak: (direction) => [{ id: direction }],
 });

@@ -73,7 +73,7 @@ function subjectOf(scopes: ReadonlyArray<{ scopeType: EventScopeType; scopeId: s
 
 const { Filter: EventFilterInput } = collectionFields({
   node: EventRef, contract: EVENT_CONTRACT,
-  list: { oneOrder: true, load: (ctx, { orderBy, ...request }, query) => service.listEvents(ctx, { ...request, orderBy: orderBy?.[0] }, query) },
+  list: { oneOrder: true, load: service.listEvents },
   record: { description: "One event by its integer id or its uuid", key: "id", load: service.getEvent },
 });
 

@@ -3,19 +3,12 @@ import { queryFromInfo } from "@pothos/plugin-prisma";
 import type { GraphQLResolveInfo } from "graphql";
 import type { Context } from "../context.ts";
 import type { CollectionContract, FilterValues, OrderValue } from "../collections/contract.ts";
-import type { CollectionName, CollectionNames } from "../collections/type-names.ts";
-import type { Page } from "../platform/reads/page-requests.ts";
+import type { ListRequest } from "../collections/list-page.ts";
+import { type CollectionName, type CollectionNames, nodeTypeName } from "../collections/type-names.ts";
 import type { Connection } from "../platform/reads/paginate.ts";
 import { builder, nullIfMissing, type Types } from "./builder.ts";
 import { type ChoiceEnums, collectionInputs } from "./collection-inputs.ts";
 import { connectionType, nodesQuery, type PageArgs, pageArgs, relayConnection, type RelayPage, toPage } from "./pagination.ts";
-
-/** What a list field hands its service: the filter, the order chosen and the page. */
-export interface ListRequest<C extends CollectionContract> {
-  filter?: FilterValues<C> | null;
-  orderBy?: Array<OrderValue<C>> | null;
-  page: Page;
-}
 
 type ListArgs<C extends CollectionContract> = PageArgs & { filter?: FilterValues<C> | null; orderBy?: OrderValue<C> | Array<OrderValue<C>> | null };
 type RecordArgs<C extends CollectionContract> = Record<string, unknown> & { filter?: FilterValues<C> | null };
@@ -147,6 +140,12 @@ export function collectionFields<C extends CollectionContract, T, ListExtra exte
     [list.field]: listField(t, refs, list),
     ...(record ? { [record.field]: recordField(t, refs, record) } : {}),
   }));
-  const names: CollectionNames<C> = { name: refs.name, contract: refs.contract, listField: list.field, recordField: record?.field };
+  const names: CollectionNames<C> = {
+    name: refs.name,
+    contract: refs.contract,
+    listField: list.field,
+    recordField: record?.field,
+    typeName: nodeTypeName(node.name),
+  };
   return { ...refs, ...names };
 }

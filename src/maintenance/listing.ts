@@ -1,11 +1,11 @@
 import type { Context } from "../context.ts";
 import { type MaintenanceAnnouncement, Prisma } from "../generated/prisma/client.ts";
 import type { FilterValues, OrderValue } from "../collections/contract.ts";
+import { listPage } from "../collections/list-page.ts";
 import { computedOrderConnection, computedTerm } from "../platform/reads/keyset/computed-order.ts";
 import { endingWithId, orderTermsOf } from "../platform/reads/keyset/key-terms.ts";
 import type { Connection } from "../platform/reads/paginate.ts";
 import type { Page } from "../platform/reads/page-requests.ts";
-import { paginate } from "../platform/reads/paginate.ts";
 import { findMany } from "../platform/reads/sql/find.ts";
 import { MAINTENANCE_CONTRACT, type MaintenanceOrderField, type MaintenanceOrderTerm } from "./contract.ts";
 import { SCHEDULE, timingOf } from "./timing.ts";
@@ -46,9 +46,12 @@ export async function listAnnouncements(
   args: MaintenanceListArgs,
   query: MaintenanceQuery,
 ): Promise<Connection<MaintenanceAnnouncement>> {
-  const where = { AND: [scope, ...(await contract.where(args.filter, { ctx, within: scope }))] };
+  const request = { ctx, within: scope };
   const order = contract.orderBy(args.orderBy);
-  if (!order.some(isComputed)) return paginate(ctx.db, "maintenanceAnnouncement", { where, orderBy: order.map(prismaOrder), page: args.page, query });
+  if (!order.some(isComputed)) {
+    return listPage(ctx.db, "maintenanceAnnouncement", contract, { visible: scope, request: args, query, orderBy: (terms) => terms.map(prismaOrder) }, request);
+  }
+  const where = { AND: [scope, ...(await contract.where(args.filter, request))] };
   const candidates = await findMany(ctx.db, "maintenanceAnnouncement", { where, select: { id: true, ...SCHEDULE } });
   const rows = candidates.map((m) => ({ id: m.id, ...timingOf(m) }));
   const list = { modelName: "MaintenanceAnnouncement", rows, computed: COMPUTED, terms: computedKey(order) };

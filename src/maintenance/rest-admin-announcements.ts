@@ -1,4 +1,3 @@
-import { ADMIN_ANNOUNCEMENT_CONTRACT } from "./service-admin-announcements.ts";
 import { ANNOUNCEMENT_TYPE_LABELS } from "./enums.ts";
 import { valuesByLabel } from "../collections/contract.ts";
 import { COLLECTIONS } from "../collections/rest-paths.ts";
@@ -82,7 +81,7 @@ const adminAnnouncementRoutes: RouteSpec[] = [
   { ...retrieveRoute(BASE, "Retrieve a system announcement", adminAnnouncementCollection), shape: announcementBody },
   update("PUT"),
   update("PATCH"),
-  deleteRoute(BASE, "Delete a system announcement (staff)", "deleteAdminAnnouncement", "AdminAnnouncement"),
+  deleteRoute(BASE, "Delete a system announcement (staff)", adminAnnouncementCollection),
 ];
 
 export const adminAnnouncementRest: RestSurface = {

@@ -1,4 +1,4 @@
-import { MAINTENANCE_CONTRACT, MAINTENANCE_OFFERING_CONTRACT, PUBLIC_MAINTENANCE_CONTRACT } from "./contract.ts";
+import { MAINTENANCE_CONTRACT, PUBLIC_MAINTENANCE_CONTRACT } from "./contract.ts";
 import { impactLevels, maintenanceTypes } from "./enums.ts";
 import { MAINTENANCE_ACTIONS, MAINTENANCE_TRANSITIONS } from "./transitions.ts";
 import { COLLECTIONS } from "../collections/rest-paths.ts";
@@ -143,7 +143,7 @@ const maintenanceRoutes: RouteSpec[] = [
   retrieveRoute(BASE, "Retrieve a maintenance announcement", maintenanceAnnouncementCollection),
   updateMaintenance("PUT"),
   updateMaintenance("PATCH"),
-  deleteRoute(BASE, "Delete a maintenance announcement (and its system announcement)", "deleteMaintenanceAnnouncement", "MaintenanceAnnouncement"),
+  deleteRoute(BASE, "Delete a maintenance announcement (and its system announcement)", maintenanceAnnouncementCollection),
   ...actions,
   listRoute({
     path: `${LINKS}/`,
@@ -163,7 +163,7 @@ const maintenanceRoutes: RouteSpec[] = [
   retrieveRoute(LINKS, "Retrieve an affected offering", maintenanceAnnouncementOfferingCollection),
   updateLink("PUT"),
   updateLink("PATCH"),
-  deleteRoute(LINKS, "Unlink an offering from a maintenance announcement", "deleteMaintenanceAnnouncementOffering", "MaintenanceAnnouncementOffering"),
+  deleteRoute(LINKS, "Unlink an offering from a maintenance announcement", maintenanceAnnouncementOfferingCollection),
   {
     ...announcementList(
       `${PUBLIC}/`,

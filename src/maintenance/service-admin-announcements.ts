@@ -2,12 +2,11 @@ import type { Context } from "../context.ts";
 import { requireStaff } from "../directory/lookup.ts";
 import { recordEvent } from "../events/record.ts";
 import type { AdminAnnouncement, AnnouncementType, Prisma } from "../generated/prisma/client.ts";
-import { choiceFilter, defineContract, type FilterValues, type OrderValue, valuesByLabel } from "../collections/contract.ts";
+import { choiceFilter, defineContract, valuesByLabel } from "../collections/contract.ts";
+import { listPage, type ListRequest } from "../collections/list-page.ts";
 import type { Connection } from "../platform/reads/paginate.ts";
-import type { Page } from "../platform/reads/page-requests.ts";
 import { type FieldErrors, invalid, notFound } from "../platform/errors.ts";
 import { parseUuid, toHex } from "../platform/ids.ts";
-import { paginate } from "../platform/reads/paginate.ts";
 import { icontains } from "../platform/reads/text-match.ts";
 import { type Outbox, type Tx, transact } from "../platform/database/transaction.ts";
 import type { Topics } from "../platform/messaging/topics.ts";
@@ -60,17 +59,11 @@ export interface AdminAnnouncementInput {
 /** Reading is open to every authenticated user (Waldur §4.5). */
 export async function listAdminAnnouncements(
   ctx: Context,
-  args: {
-    filter?: FilterValues<typeof ADMIN_ANNOUNCEMENT_CONTRACT> | null;
-    orderBy?: Array<OrderValue<typeof ADMIN_ANNOUNCEMENT_CONTRACT>> | null;
-    page: Page;
-  },
+  args: ListRequest<typeof ADMIN_ANNOUNCEMENT_CONTRACT>,
   query: AdminAnnouncementQuery = {},
 ): Promise<Connection<AdminAnnouncement>> {
   ctx.requireViewer();
-  const where = { AND: await ADMIN_ANNOUNCEMENT_CONTRACT.where(args.filter, ctx) };
-  const orderBy = ADMIN_ANNOUNCEMENT_CONTRACT.orderBy(args.orderBy);
-  return paginate(ctx.db, "adminAnnouncement", { where, orderBy, page: args.page, query });
+  return listPage(ctx.db, "adminAnnouncement", ADMIN_ANNOUNCEMENT_CONTRACT, { request: args, query }, ctx);
 }
 
 export async function getAdminAnnouncement(ctx: Context, uuid: string, query: AdminAnnouncementQuery = {}) {

@@ -1,11 +1,9 @@
 import type { Context } from "../context.ts";
 import type { MaintenanceAnnouncementOffering, Prisma } from "../generated/prisma/client.ts";
-import type { FilterValues, OrderValue } from "../collections/contract.ts";
+import { listPage, type ListRequest } from "../collections/list-page.ts";
 import type { Connection } from "../platform/reads/paginate.ts";
-import type { Page } from "../platform/reads/page-requests.ts";
 import { fieldError, type FieldErrors, inputError, invalid, missingObject, notFound } from "../platform/errors.ts";
 import { parseUuid, toHex } from "../platform/ids.ts";
-import { paginate } from "../platform/reads/paginate.ts";
 import { type Outbox, type Tx, transact } from "../platform/database/transaction.ts";
 import type { Topics } from "../platform/messaging/topics.ts";
 import { MAINTENANCE_CORE, type MaintenanceCore, recordMaintenanceChange } from "./changes.ts";
@@ -44,16 +42,10 @@ const visibleLinks = async (ctx: Context): Promise<Prisma.MaintenanceAnnouncemen
 
 export async function listMaintenanceOfferings(
   ctx: Context,
-  args: {
-    filter?: FilterValues<typeof MAINTENANCE_OFFERING_CONTRACT> | null;
-    orderBy?: Array<OrderValue<typeof MAINTENANCE_OFFERING_CONTRACT>> | null;
-    page: Page;
-  },
+  args: ListRequest<typeof MAINTENANCE_OFFERING_CONTRACT>,
   query: MaintenanceOfferingQuery = {},
 ): Promise<Connection<MaintenanceAnnouncementOffering>> {
-  const where = { AND: [await visibleLinks(ctx), ...(await MAINTENANCE_OFFERING_CONTRACT.where(args.filter))] };
-  const orderBy = MAINTENANCE_OFFERING_CONTRACT.orderBy(args.orderBy);
-  return paginate(ctx.db, "maintenanceAnnouncementOffering", { where, orderBy, page: args.page, query });
+  return listPage(ctx.db, "maintenanceAnnouncementOffering", MAINTENANCE_OFFERING_CONTRACT, { visible: await visibleLinks(ctx), request: args, query });
 }
 
 /** The link `uuid`, read by `find` among those the viewer may see (404 otherwise). */

@@ -1,4 +1,3 @@
-import { OFFERING_USER_CONTRACT } from "./contract.ts";
 import { OFFERING_USER_OPERATIONS, OFFERING_USER_TRANSITIONS, storesComment } from "./transitions.ts";
 import { COLLECTIONS } from "../collections/rest-paths.ts";
 import { defineBody, link, text, withBody } from "../../rest-adapter/body-contract.ts";
@@ -71,7 +70,7 @@ const offeringUserRoutes: RouteSpec[] = [
   retrieveRoute(OFFERING_USERS, "Retrieve an offering user", offeringUserCollection),
   update("PUT"),
   update("PATCH"),
-  deleteRoute(OFFERING_USERS, "Delete an offering user", "deleteOfferingUser", "OfferingUser"),
+  deleteRoute(OFFERING_USERS, "Delete an offering user", offeringUserCollection),
   {
     method: "PATCH",
     path: `${OFFERING_USERS}/:uuid/update_comments/`,

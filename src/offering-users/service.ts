@@ -3,14 +3,12 @@ import { Permission } from "../auth/permissions.ts";
 import type { Context } from "../context.ts";
 import type { OfferingUser, OfferingUserState, Prisma } from "../generated/prisma/client.ts";
 import type { Connection } from "../platform/reads/paginate.ts";
-import type { Page } from "../platform/reads/page-requests.ts";
 import { forbidden, notFound } from "../platform/errors.ts";
 import { idSet, parseUuid, toHex } from "../platform/ids.ts";
 import { canTransition, swapFromObserved, type TransitionRule } from "../platform/state-machine.ts";
 import { sanitizeComment, validUrl, maxLength } from "../platform/text.ts";
 import type { Db } from "../platform/database/connect.ts";
 import { transact, type Tx } from "../platform/database/transaction.ts";
-import { paginate } from "../platform/reads/paginate.ts";
 import { count, findFirst, findMany, findUnique } from "../platform/reads/sql/find.ts";
 import {
   describe,
@@ -23,7 +21,8 @@ import {
 import { type SwapData, swapStatement } from "./swap-statement.ts";
 import { changedComments, commentData, type CommentInput } from "./comments.ts";
 import { changeCommitsAlone } from "../events/record.ts";
-import { type FilterValues, type OrderValue } from "../collections/contract.ts";
+import { type FilterValues } from "../collections/contract.ts";
+import { listPage, type ListRequest } from "../collections/list-page.ts";
 import { OFFERING_USER_CONTRACT } from "./contract.ts";
 import { stateLabel } from "./states.ts";
 import {
@@ -46,13 +45,12 @@ const UPDATED = "marketplace_offering_user_updated";
 
 export async function listOfferingUsers(
   ctx: Context,
-  args: { filter?: OfferingUserFilter | null; orderBy?: Array<OrderValue<typeof OFFERING_USER_CONTRACT>> | null; page: Page },
+  args: ListRequest<typeof OFFERING_USER_CONTRACT>,
   query: OfferingUserQuery = {},
 ): Promise<Connection<OfferingUser>> {
-  const orderBy = OFFERING_USER_CONTRACT.orderBy(args.orderBy);
-  const { visibility, conditions, where } = await listSelection(ctx, args.filter);
-  const count = () => countVisible(ctx, conditions, visibility);
-  return paginate(ctx.db, "offeringUser", { where, orderBy, page: args.page, query, count });
+  const visibility = offeringUserVisibility(ctx);
+  const count = async (conditions: Prisma.OfferingUserWhereInput[]) => countVisible(ctx, conditions, await visibility);
+  return listPage(ctx.db, "offeringUser", OFFERING_USER_CONTRACT, { visible: visibility.then(({ where }) => where), request: args, query, count }, ctx);
 }
 
 export type OfferingUserFilter = FilterValues<typeof OFFERING_USER_CONTRACT>;
@@ -60,7 +58,7 @@ export type OfferingUserFilter = FilterValues<typeof OFFERING_USER_CONTRACT>;
 /** Which offering users a list shows: those the viewer may see (`visibility`), under the filter (`conditions`). */
 export async function listSelection(ctx: Context, filter: OfferingUserFilter | null | undefined) {
   const [visibility, conditions] = await Promise.all([offeringUserVisibility(ctx), OFFERING_USER_CONTRACT.where(filter, ctx)]);
-  return { visibility, conditions, where: { AND: [visibility.where, ...conditions] } };
+  return { visibility, conditions };
 }
 
 /** The offering user `uuid`, read by `find` among those the viewer may see (404 otherwise). */

@@ -1,4 +1,3 @@
-import { ORDER_CONTRACT } from "./contract.ts";
 import { ORDER_TYPE_LABELS } from "./states.ts";
 import { ORDER_ACTIONS, ORDER_TRANSITIONS, type OrderAction } from "./transitions.ts";
 import { valuesByLabel } from "../collections/contract.ts";
@@ -91,7 +90,7 @@ const orderRoutes: RouteSpec[] = [
   listRoute({ path: `${ORDERS}/`, summary: "List orders visible to the caller (consumer or provider side)", collection: orderCollection }),
   createRoute(`${ORDERS}/`, "Create an order (a Create order also creates its resource, in Creating)", "createOrder", "OrderRest", ORDER_CREATE),
   retrieveRoute(ORDERS, "Retrieve an order", orderCollection),
-  deleteRoute(ORDERS, "Delete an order (pending-consumer or pending-provider only)", "deleteOrder", "Order"),
+  deleteRoute(ORDERS, "Delete an order (pending-consumer or pending-provider only)", orderCollection),
   {
     method: "POST",
     path: `${ORDERS}/:uuid/unlink/`,

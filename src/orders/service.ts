@@ -4,18 +4,16 @@ import { Permission } from "../auth/permissions.ts";
 import type { Context } from "../context.ts";
 import type { Order, OrderState, Prisma } from "../generated/prisma/client.ts";
 import type { Connection } from "../platform/reads/paginate.ts";
-import type { Page } from "../platform/reads/page-requests.ts";
 import { requireStaff, visibleOne } from "../directory/lookup.ts";
 import { visibleEvents } from "../events/visibility.ts";
 import { conflict, DomainError, ErrorCode, fieldError, notFound, wrongState } from "../platform/errors.ts";
-import { paginate } from "../platform/reads/paginate.ts";
 import { canTransition, swapFromObserved, type TransitionRule } from "../platform/state-machine.ts";
 import { maxLength } from "../platform/text.ts";
 import { transact, type Tx } from "../platform/database/transaction.ts";
 import { reconcileOrderReview } from "../offering-users/allocations.ts";
 import { APPROVAL_DETAILS, nextState, waitsOf } from "./approval.ts";
 import { describeOrder, followResource, ORDER_CORE, type OrderCore, recordOrderChange } from "./changes.ts";
-import type { FilterValues, OrderValue } from "../collections/contract.ts";
+import { listPage, type ListRequest } from "../collections/list-page.ts";
 import { ORDER_CONTRACT } from "./contract.ts";
 import { TERMINAL_ORDER_STATES } from "./states.ts";
 import { orderStateLabel } from "../resources/order-states.ts";
@@ -28,12 +26,10 @@ export type OrderQuery = { select?: Prisma.OrderSelect; include?: Prisma.OrderIn
 
 export async function listOrders(
   ctx: Context,
-  args: { filter?: FilterValues<typeof ORDER_CONTRACT> | null; orderBy?: Array<OrderValue<typeof ORDER_CONTRACT>> | null; page: Page },
+  args: ListRequest<typeof ORDER_CONTRACT>,
   query: OrderQuery = {},
 ): Promise<Connection<Order>> {
-  const filters = await ORDER_CONTRACT.where(args.filter, ctx);
-  const where = { AND: [await visibleOrders(ctx), ...filters] };
-  return paginate(ctx.db, "order", { where, orderBy: ORDER_CONTRACT.orderBy(args.orderBy), page: args.page, query });
+  return listPage(ctx.db, "order", ORDER_CONTRACT, { visible: await visibleOrders(ctx), request: args, query }, ctx);
 }
 
 /** The order `uuid`, read by `find` among those the viewer may see (404 otherwise). */

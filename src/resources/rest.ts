@@ -1,5 +1,4 @@
 import { COLLECTIONS } from "../collections/rest-paths.ts";
-import { RESOURCE_CONTRACT } from "./contract.ts";
 import { RESOURCE_TRANSITIONS } from "./transitions.ts";
 import { defineBody, json, type RequestBody, text, withBody } from "../../rest-adapter/body-contract.ts";
 import { readFilters } from "../../rest-adapter/collection-query.ts";

@@ -2,10 +2,9 @@ import type { Context } from "../context.ts";
 import { idSet } from "../platform/ids.ts";
 import type { Prisma, Resource } from "../generated/prisma/client.ts";
 import type { FilterValues, OrderValue } from "../collections/contract.ts";
+import { listPage, type ListRequest } from "../collections/list-page.ts";
 import type { Connection } from "../platform/reads/paginate.ts";
-import type { Page } from "../platform/reads/page-requests.ts";
 import { visibleOne } from "../directory/lookup.ts";
-import { paginate } from "../platform/reads/paginate.ts";
 import { RESOURCE_CONTRACT } from "./contract.ts";
 import { providerResources, visibleResources } from "./visibility.ts";
 import { count, findFirst, findMany, findUniqueOrThrow } from "../platform/reads/sql/find.ts";
@@ -24,13 +23,11 @@ const VIEWS: Record<ResourceView, (ctx: Context) => Promise<Prisma.ResourceWhere
 
 export async function listResources(
   ctx: Context,
-  args: { view: ResourceView; filter?: ResourceFilterValues | null; orderBy?: ResourceOrderValue[] | null; page: Page },
+  args: ListRequest<typeof RESOURCE_CONTRACT> & { view: ResourceView },
   query: ResourceQuery = {},
 ): Promise<Connection<Resource>> {
   const visible = await VIEWS[args.view](ctx);
-  const filters = await RESOURCE_CONTRACT.where(args.filter, { db: ctx.db, now: ctx.now(), within: visible });
-  const where = { AND: [visible, ...filters] };
-  return paginate(ctx.db, "resource", { where, orderBy: RESOURCE_CONTRACT.orderBy(args.orderBy), page: args.page, query });
+  return listPage(ctx.db, "resource", RESOURCE_CONTRACT, { visible, request: args, query }, { db: ctx.db, now: ctx.now(), within: visible });
 }
 
 export async function getResource(ctx: Context, view: ResourceView, uuid: string, query: ResourceQuery = {}) {

@@ -1,4 +1,3 @@
-import { AGENT_IDENTITY_CONTRACT } from "./contract.ts";
 import { COLLECTIONS } from "../collections/rest-paths.ts";
 import { bodyField, dateTime, defineBody, json, text, withBody } from "../../rest-adapter/body-contract.ts";
 import { optionalString } from "../../rest-adapter/input.ts";
@@ -91,7 +90,7 @@ const siteAgentRoutes: RouteSpec[] = [
   retrieveRoute(IDENTITIES, "Retrieve a site agent identity", agentIdentityCollection),
   update("PUT"),
   update("PATCH"),
-  deleteRoute(IDENTITIES, "Remove a site agent identity with its services and processors", "deleteAgentIdentity", "AgentIdentity"),
+  deleteRoute(IDENTITIES, "Remove a site agent identity with its services and processors", agentIdentityCollection),
   registration(
     `${IDENTITIES}/:uuid/register_service/`,
     "Register (or refresh) one of the agent's services, by name",

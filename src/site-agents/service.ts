@@ -5,10 +5,10 @@ import type { AgentIdentity, Prisma } from "../generated/prisma/client.ts";
 import { referenced, visibleOne } from "../directory/lookup.ts";
 import { recordEvent } from "../events/record.ts";
 import type { FilterValues, OrderValue } from "../collections/contract.ts";
+import { listPage, type ListRequest } from "../collections/list-page.ts";
 import { fieldError, invalid } from "../platform/errors.ts";
 import { toHex } from "../platform/ids.ts";
-import { type Connection, paginate } from "../platform/reads/paginate.ts";
-import { type Page } from "../platform/reads/page-requests.ts";
+import type { Connection } from "../platform/reads/paginate.ts";
 import { maxLength } from "../platform/text.ts";
 import { transact } from "../platform/database/transaction.ts";
 import { AGENT_IDENTITY_CONTRACT } from "./contract.ts";
@@ -36,11 +36,10 @@ export interface IdentityInput {
 
 export async function listAgentIdentities(
   ctx: Context,
-  args: { filter?: IdentityFilter | null; orderBy?: IdentityOrder[] | null; page: Page },
+  args: ListRequest<typeof AGENT_IDENTITY_CONTRACT>,
   query: IdentityQuery = {},
 ): Promise<Connection<AgentIdentity>> {
-  const where = { AND: [await visibleAgentIdentities(ctx), ...(await AGENT_IDENTITY_CONTRACT.where(args.filter))] };
-  return paginate(ctx.db, "agentIdentity", { where, orderBy: AGENT_IDENTITY_CONTRACT.orderBy(args.orderBy), page: args.page, query });
+  return listPage(ctx.db, "agentIdentity", AGENT_IDENTITY_CONTRACT, { visible: await visibleAgentIdentities(ctx), request: args, query });
 }
 
 export async function getAgentIdentity(ctx: Context, uuid: string, query: IdentityQuery = {}) {

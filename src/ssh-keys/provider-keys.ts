@@ -1,9 +1,9 @@
 import type { Context } from "../context.ts";
+import { listPage } from "../collections/list-page.ts";
 import { visibleOne } from "../directory/lookup.ts";
 import type { Prisma, SshKey } from "../generated/prisma/client.ts";
 import type { Connection } from "../platform/reads/paginate.ts";
 import { forbidden } from "../platform/errors.ts";
-import { paginate } from "../platform/reads/paginate.ts";
 import { SSH_KEY_CONTRACT } from "./contract.ts";
 import { ALLOCATIONS } from "../offering-users/allocated-resources.ts";
 import type { SshKeyListArgs, SshKeyQuery } from "./service.ts";
@@ -48,8 +48,6 @@ export async function listServiceProviderKeys(
   const provider = await visibleOne(uuid, (id) => findUnique(ctx.db, "serviceProvider", { where: { id }, select: { customerId: true } }));
   await requireProviderRole(ctx, provider.customerId);
   const projectIds = await servedProjectIds(ctx, provider.customerId);
-  const where = {
-    AND: [{ user: { roles: { some: activeProjectMembership(projectIds, ctx.now()) } } }, ...(await SSH_KEY_CONTRACT.where(args.filter, ctx))],
-  };
-  return paginate(ctx.db, "sshKey", { where, orderBy: SSH_KEY_CONTRACT.orderBy(args.orderBy), page: args.page, query });
+  const members = { user: { roles: { some: activeProjectMembership(projectIds, ctx.now()) } } };
+  return listPage(ctx.db, "sshKey", SSH_KEY_CONTRACT, { visible: members, request: args, query }, ctx);
 }

@@ -28,7 +28,7 @@ const sshKeyRoutes: RouteSpec[] = [
   listRoute({ path: `${KEYS}/`, summary: "List SSH public keys (own; staff and support all)", collection: sshKeyCollection }),
   createRoute(`${KEYS}/`, "Add an SSH public key: {public_key, name?} (staff may name another `user`)", "createSshKey", "SshKeyRest", KEY_CREATE),
   retrieveRoute(KEYS, "Retrieve an SSH public key", sshKeyCollection),
-  deleteRoute(KEYS, "Delete an SSH public key (its owner or staff)", "deleteSshKey", "SshKey"),
+  deleteRoute(KEYS, "Delete an SSH public key (its owner or staff)", sshKeyCollection),
   {
     method: "GET",
     path: `/api/${COLLECTIONS.serviceProvider}/:uuid/keys/`,

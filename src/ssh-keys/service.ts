@@ -2,12 +2,10 @@ import type { Context } from "../context.ts";
 import { referenced, visibleOne } from "../directory/lookup.ts";
 import { recordEvent } from "../events/record.ts";
 import type { Prisma, SshKey } from "../generated/prisma/client.ts";
-import type { FilterValues, OrderValue } from "../collections/contract.ts";
+import { listPage, type ListRequest } from "../collections/list-page.ts";
 import type { Connection } from "../platform/reads/paginate.ts";
-import type { Page } from "../platform/reads/page-requests.ts";
 import { fieldError, forbidden, notFound } from "../platform/errors.ts";
 import { parseUuid, toHex } from "../platform/ids.ts";
-import { paginate } from "../platform/reads/paginate.ts";
 import { maxLength } from "../platform/text.ts";
 import { type Outbox, transact, type Tx } from "../platform/database/transaction.ts";
 import type { Topics } from "../platform/messaging/topics.ts";
@@ -18,18 +16,13 @@ import { findFirst, findUnique, findUniqueOrThrow } from "../platform/reads/sql/
 
 export type SshKeyQuery = { select?: Prisma.SshKeySelect; include?: Prisma.SshKeyInclude };
 
-export type SshKeyListArgs = {
-  filter?: FilterValues<typeof SSH_KEY_CONTRACT> | null;
-  orderBy?: Array<OrderValue<typeof SSH_KEY_CONTRACT>> | null;
-  page: Page;
-};
+export type SshKeyListArgs = ListRequest<typeof SSH_KEY_CONTRACT>;
 
 const MAX_PUBLIC_KEY_LENGTH = 2000;
 const MAX_NAME_LENGTH = 150;
 
 export async function listSshKeys(ctx: Context, args: SshKeyListArgs, query: SshKeyQuery = {}): Promise<Connection<SshKey>> {
-  const where = { AND: [await visibleSshKeys(ctx), ...(await SSH_KEY_CONTRACT.where(args.filter, ctx))] };
-  return paginate(ctx.db, "sshKey", { where, orderBy: SSH_KEY_CONTRACT.orderBy(args.orderBy), page: args.page, query });
+  return listPage(ctx.db, "sshKey", SSH_KEY_CONTRACT, { visible: await visibleSshKeys(ctx), request: args, query }, ctx);
 }
 
 /** The key `uuid`, read by `find` among those the viewer may see (404 otherwise). */

@@ -1,5 +1,4 @@
 import { COLLECTIONS } from "../collections/rest-paths.ts";
-import { CONSENT_CONTRACT, TERMS_CONTRACT } from "./contract.ts";
 import { defineBody, flag, integer, link, text, withBody } from "../../rest-adapter/body-contract.ts";
 import type { RouteSpec } from "../../rest-adapter/route.ts";
 import { byId, deleteRoute, listRoute, pathId, retrieveRoute } from "../../rest-adapter/common-routes.ts";
@@ -72,7 +71,7 @@ const termsOfServiceRoutes: RouteSpec[] = [
   },
   update("PUT"),
   update("PATCH"),
-  deleteRoute(TERMS, "Delete a terms-of-service configuration", "deleteOfferingTermsOfService", "OfferingTermsOfService"),
+  deleteRoute(TERMS, "Delete a terms-of-service configuration", termsCollection),
   listRoute({
     path: `${CONSENTS}/`,
     summary: "List consents (own; staff and support all)",

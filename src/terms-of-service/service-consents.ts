@@ -4,10 +4,10 @@ import { referenced, visibleOne } from "../directory/lookup.ts";
 import { visibleOfferings } from "../directory/visibility.ts";
 import { recordEvent } from "../events/record.ts";
 import type { FilterValues, OrderValue } from "../collections/contract.ts";
+import { listPage, type ListRequest } from "../collections/list-page.ts";
 import { fieldError, forbidden, inputError } from "../platform/errors.ts";
 import { toHex } from "../platform/ids.ts";
-import { type Connection, paginate } from "../platform/reads/paginate.ts";
-import { type Page } from "../platform/reads/page-requests.ts";
+import type { Connection } from "../platform/reads/paginate.ts";
 import { advisoryLock } from "../platform/database/locks.ts";
 import { type Outbox, transact, type Tx } from "../platform/database/transaction.ts";
 import type { Topics } from "../platform/messaging/topics.ts";
@@ -27,11 +27,10 @@ function visibleConsents(ctx: Context): Prisma.UserOfferingConsentWhereInput {
 
 export async function listConsents(
   ctx: Context,
-  args: { filter?: ConsentFilter | null; orderBy?: ConsentOrder[] | null; page: Page },
+  args: ListRequest<typeof CONSENT_CONTRACT>,
   query: ConsentQuery = {},
 ): Promise<Connection<UserOfferingConsent>> {
-  const where = { AND: [visibleConsents(ctx), ...(await CONSENT_CONTRACT.where(args.filter))] };
-  return paginate(ctx.db, "userOfferingConsent", { where, orderBy: CONSENT_CONTRACT.orderBy(args.orderBy), page: args.page, query });
+  return listPage(ctx.db, "userOfferingConsent", CONSENT_CONTRACT, { visible: visibleConsents(ctx), request: args, query });
 }
 
 /** The consent `uuid`, read by `find` among those the viewer may see (404 otherwise). */

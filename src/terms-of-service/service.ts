@@ -7,10 +7,10 @@ import { referenced, visibleOne } from "../directory/lookup.ts";
 import { visibleOfferings } from "../directory/visibility.ts";
 import { recordEvent } from "../events/record.ts";
 import type { FilterValues, OrderValue } from "../collections/contract.ts";
+import { listPage, type ListRequest } from "../collections/list-page.ts";
 import { fieldError, invalid } from "../platform/errors.ts";
 import { idSet, toHex } from "../platform/ids.ts";
-import { type Connection, paginate } from "../platform/reads/paginate.ts";
-import { type Page } from "../platform/reads/page-requests.ts";
+import type { Connection } from "../platform/reads/paginate.ts";
 import { maxLength, validUrl } from "../platform/text.ts";
 import { type Outbox, transact, type Tx } from "../platform/database/transaction.ts";
 import type { Topics } from "../platform/messaging/topics.ts";
@@ -25,11 +25,10 @@ export type TermsOrder = OrderValue<typeof TERMS_CONTRACT>;
 
 export async function listTerms(
   ctx: Context,
-  args: { filter?: TermsFilter | null; orderBy?: TermsOrder[] | null; page: Page },
+  args: ListRequest<typeof TERMS_CONTRACT>,
   query: TermsQuery = {},
 ): Promise<Connection<OfferingTermsOfService>> {
-  const where = { AND: [await visibleTerms(ctx), ...(await TERMS_CONTRACT.where(args.filter))] };
-  return paginate(ctx.db, "offeringTermsOfService", { where, orderBy: TERMS_CONTRACT.orderBy(args.orderBy), page: args.page, query });
+  return listPage(ctx.db, "offeringTermsOfService", TERMS_CONTRACT, { visible: await visibleTerms(ctx), request: args, query });
 }
 
 /** The terms `uuid`, read by `find` among those the viewer may see (404 otherwise). */

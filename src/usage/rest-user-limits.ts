@@ -1,7 +1,6 @@
 import { COLLECTIONS } from "../collections/rest-paths.ts";
 import { fieldError } from "../platform/errors.ts";
 import { parseUuid } from "../platform/ids.ts";
-import { USER_LIMIT_CONTRACT } from "./user-limits-contract.ts";
 import { bodyField, defineBody, link, type RequestBody, text, withBody } from "../../rest-adapter/body-contract.ts";
 import { pythonTypeName } from "../../rest-adapter/input.ts";
 import type { RouteSpec } from "../../rest-adapter/route.ts";
@@ -78,7 +77,7 @@ const userUsageLimitRoutes: RouteSpec[] = [
   retrieveRoute(LIMITS, "Retrieve a per-user component usage limit", componentUserUsageLimitCollection, FRAGMENT),
   update("PUT"),
   update("PATCH"),
-  deleteRoute(LIMITS, "Delete a per-user component usage limit", "deleteComponentUserUsageLimit", "ComponentUserUsageLimit"),
+  deleteRoute(LIMITS, "Delete a per-user component usage limit", componentUserUsageLimitCollection),
 ];
 
 export const userUsageLimitRest: RestSurface = {

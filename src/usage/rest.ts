@@ -1,6 +1,6 @@
 import { COLLECTIONS } from "../collections/rest-paths.ts";
 import { fieldError } from "../platform/errors.ts";
-import { BILLING_PERIOD_PARTS, COMPONENT_USAGE_CONTRACT, COMPONENT_USER_USAGE_CONTRACT } from "./contract.ts";
+import { BILLING_PERIOD_PARTS } from "./contract.ts";
 import { bodyField, dateTime, defineBody, flag, items, link, text, withBody } from "../../rest-adapter/body-contract.ts";
 import { queryValue } from "../../rest-adapter/input.ts";
 import type { RouteSpec } from "../../rest-adapter/route.ts";

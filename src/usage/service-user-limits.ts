@@ -5,11 +5,9 @@ import { referenced, visibleOne } from "../directory/lookup.ts";
 import { allocationEventParts, recordEvent } from "../events/record.ts";
 import type { ComponentUserUsageLimit, Prisma } from "../generated/prisma/client.ts";
 import type { Connection } from "../platform/reads/paginate.ts";
-import type { Page } from "../platform/reads/page-requests.ts";
-import type { FilterValues, OrderValue } from "../collections/contract.ts";
+import { listPage, type ListRequest } from "../collections/list-page.ts";
 import { fieldError, inputError, notFound } from "../platform/errors.ts";
 import { parseUuid, toHex } from "../platform/ids.ts";
-import { paginate } from "../platform/reads/paginate.ts";
 import type { Db } from "../platform/database/connect.ts";
 import { type Outbox, transact, type Tx } from "../platform/database/transaction.ts";
 import type { Topics } from "../platform/messaging/topics.ts";
@@ -28,11 +26,10 @@ async function visibleUserLimits(ctx: Context): Promise<Prisma.ComponentUserUsag
 
 export async function listUserLimits(
   ctx: Context,
-  args: { filter?: FilterValues<typeof USER_LIMIT_CONTRACT> | null; orderBy?: Array<OrderValue<typeof USER_LIMIT_CONTRACT>> | null; page: Page },
+  args: ListRequest<typeof USER_LIMIT_CONTRACT>,
   query: UserLimitQuery = {},
 ): Promise<Connection<ComponentUserUsageLimit>> {
-  const where = { AND: [await visibleUserLimits(ctx), ...(await USER_LIMIT_CONTRACT.where(args.filter))] };
-  return paginate(ctx.db, "componentUserUsageLimit", { where, orderBy: USER_LIMIT_CONTRACT.orderBy(args.orderBy), page: args.page, query });
+  return listPage(ctx.db, "componentUserUsageLimit", USER_LIMIT_CONTRACT, { visible: await visibleUserLimits(ctx), request: args, query });
 }
 
 /** The user limit `uuid`, read by `find` among those the viewer may see (404 otherwise). */

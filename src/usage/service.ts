@@ -1,10 +1,8 @@
 import type { Context } from "../context.ts";
 import type { ComponentUsage, ComponentUserUsage, Prisma } from "../generated/prisma/client.ts";
-import type { FilterValues, OrderValue } from "../collections/contract.ts";
+import { listPage, type ListRequest } from "../collections/list-page.ts";
 import type { Connection } from "../platform/reads/paginate.ts";
-import type { Page } from "../platform/reads/page-requests.ts";
 import { visibleOne } from "../directory/lookup.ts";
-import { paginate } from "../platform/reads/paginate.ts";
 import { COMPONENT_USAGE_CONTRACT, COMPONENT_USER_USAGE_CONTRACT } from "./contract.ts";
 import { visibleComponentUsages, visibleComponentUserUsages } from "./visibility.ts";
 import { findFirst } from "../platform/reads/sql/find.ts";
@@ -13,15 +11,8 @@ import { findFirst } from "../platform/reads/sql/find.ts";
 export type ComponentUsageQuery = { select?: Prisma.ComponentUsageSelect; include?: Prisma.ComponentUsageInclude };
 export type ComponentUserUsageQuery = { select?: Prisma.ComponentUserUsageSelect; include?: Prisma.ComponentUserUsageInclude };
 
-type ListArgs<C extends typeof COMPONENT_USAGE_CONTRACT | typeof COMPONENT_USER_USAGE_CONTRACT> = {
-  filter?: FilterValues<C> | null;
-  orderBy?: Array<OrderValue<C>> | null;
-  page: Page;
-};
-
-export async function listComponentUsages(ctx: Context, args: ListArgs<typeof COMPONENT_USAGE_CONTRACT>, query: ComponentUsageQuery = {}): Promise<Connection<ComponentUsage>> {
-  const where = { AND: [await visibleComponentUsages(ctx), ...(await COMPONENT_USAGE_CONTRACT.where(args.filter, ctx))] };
-  return paginate(ctx.db, "componentUsage", { where, orderBy: COMPONENT_USAGE_CONTRACT.orderBy(args.orderBy), page: args.page, query });
+export async function listComponentUsages(ctx: Context, args: ListRequest<typeof COMPONENT_USAGE_CONTRACT>, query: ComponentUsageQuery = {}): Promise<Connection<ComponentUsage>> {
+  return listPage(ctx.db, "componentUsage", COMPONENT_USAGE_CONTRACT, { visible: await visibleComponentUsages(ctx), request: args, query }, ctx);
 }
 
 /** The component usage `uuid`, read by `find` among those the viewer may see (404 otherwise). */
@@ -36,11 +27,10 @@ export async function getComponentUsage(ctx: Context, uuid: string, query: Compo
 
 export async function listComponentUserUsages(
   ctx: Context,
-  args: ListArgs<typeof COMPONENT_USER_USAGE_CONTRACT>,
+  args: ListRequest<typeof COMPONENT_USER_USAGE_CONTRACT>,
   query: ComponentUserUsageQuery = {},
 ): Promise<Connection<ComponentUserUsage>> {
-  const where = { AND: [await visibleComponentUserUsages(ctx), ...(await COMPONENT_USER_USAGE_CONTRACT.where(args.filter, ctx))] };
-  return paginate(ctx.db, "componentUserUsage", { where, orderBy: COMPONENT_USER_USAGE_CONTRACT.orderBy(args.orderBy), page: args.page, query });
+  return listPage(ctx.db, "componentUserUsage", COMPONENT_USER_USAGE_CONTRACT, { visible: await visibleComponentUserUsages(ctx), request: args, query }, ctx);
 }
 
 export async function getComponentUserUsage(ctx: Context, uuid: string, query: ComponentUserUsageQuery = {}) {

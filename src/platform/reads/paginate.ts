@@ -30,9 +30,9 @@ export type SelectionQuery = { select?: object; include?: object };
 type Scalars<K extends ModelKey> = Prisma.Result<Prisma.TransactionClient[K], object, "findFirstOrThrow">;
 
 /** The models whose rows have an id, which ends every list's order. */
-type ListedModel = { [K in ModelKey]: Scalars<K> extends { id: string | number } ? K : never }[ModelKey];
+export type ListedModel = { [K in ModelKey]: Scalars<K> extends { id: string | number } ? K : never }[ModelKey];
 
-type Row<K extends ModelKey> = Scalars<K> & { id: string | number };
+export type Row<K extends ModelKey> = Scalars<K> & { id: string | number };
 
 /**
  * From this many rows skipped, a page reads the ids of its rows first (the ids alone: an index answers with no row
