@@ -152,7 +152,8 @@ const CASES: Record<string, Record<string, Case>> = {
     parent_offering_uuid: unmodelled, has_consent: splits("true"),
     // No offering requires profile attributes: every profile is complete.
     has_complete_profile: empties("false"),
-    offering_has_active_tos: splits("true"), query: splits("alice"),
+    offering_has_active_tos: splits("true"), query: splits("alice"), stuck: splits("true"),
+    consented_to_active_terms: splits("true"),
   },
   "/api/marketplace-offering-terms-of-service/": {
     offering_uuid: uuidOf(storage), offering: offeringUrl(storage),
