@@ -121,8 +121,8 @@ describe.skipIf(!hasChromium)(browserSuiteTitle("The operations dashboard in hea
 
   it("runs a permitted action from the user's detail, showing a typed failure first", async () => {
     const member = await rest("GET", `/api/marketplace-offering-users/${toLink.uuid}/`);
-    const cells = (await page.locator(`#users-rows tr[data-uuid="${toLink.uuid}"] td`).allInnerTexts()).slice(0, 3);
-    expect(cells).toEqual([member.body.user_username, member.body.user_full_name, "HPC"]);
+    const cell = (label: string) => text(`#users-rows tr[data-uuid="${toLink.uuid}"] td[data-label="${label}"]`);
+    expect([await cell("User"), await cell("Name"), await cell("Offering")]).toEqual([member.body.user_username, member.body.user_full_name, "HPC"]);
     await page.locator(`#users-rows tr[data-uuid="${toLink.uuid}"]`).click();
     const action = page.locator('#detail button[data-mutation="setPendingAccountLinkingOfferingUser"]');
     await action.waitFor();
