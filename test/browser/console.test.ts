@@ -110,11 +110,13 @@ describe.skipIf(!hasChromium)(browserSuiteTitle("The operations console's panels
 
   it("sorts by time in state both ways and filters to the stuck records", async () => {
     const inStateHeader = page.locator('#users-head th:has(button[data-order="STATE_CHANGED"])');
-    await page.locator('#users-head button[data-order="STATE_CHANGED"]').click();
-    await expect.poll(() => inStateHeader.getAttribute("aria-sort")).toBe("ascending");
-    await expect.poll(async () => (await rowUuids())[0]).toBe(stuck.uuid);
+    // First the longest in their state (entered earliest), then the other way.
     await page.locator('#users-head button[data-order="STATE_CHANGED"]').click();
     await expect.poll(() => inStateHeader.getAttribute("aria-sort")).toBe("descending");
+    await expect.poll(async () => (await rowUuids())[0]).toBe(stuck.uuid);
+    expect(new URL(page.url()).searchParams.get("sort")).toBe("STATE_CHANGED_ASC");
+    await page.locator('#users-head button[data-order="STATE_CHANGED"]').click();
+    await expect.poll(() => inStateHeader.getAttribute("aria-sort")).toBe("ascending");
     await expect.poll(async () => (await rowUuids()).at(-1)).toBe(stuck.uuid);
     expect(new URL(page.url()).searchParams.get("sort")).toBe("STATE_CHANGED_DESC");
 
@@ -194,6 +196,10 @@ describe.skipIf(!hasChromium)(browserSuiteTitle("The operations console's panels
     const terms = (await rest("GET", `/api/marketplace-offering-terms-of-service/?offering_uuid=${t.world.offering.uuid}`)).body;
     expect(terms.map((each: { version: string; is_active: boolean }) => [each.version, each.is_active]).sort()).toEqual([["1", false], ["2", true]]);
     await expect.poll(() => text("#terms-list")).toMatch(/^HPC version 2, active since/);
+    // The README's picture of the console (docs/dashboard.png is this file).
+    await page.locator("#users-rows tr").first().click();
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await saveScreenshot(page, "console-overview");
   });
 
   it("works at 420 px wide with no sideways scroll", async () => {
@@ -224,6 +230,26 @@ describe.skipIf(!hasChromium)(browserSuiteTitle("The operations console's panels
     await page.locator("#sign-out").click();
     await page.locator("#token-form").waitFor();
     expect(await seriousViolations()).toEqual([]);
+  });
+
+  it("shows an explicit empty state in every panel to a viewer with nothing to watch", async () => {
+    const other = await browser.newPage();
+    collectPageErrors(other, pageErrors, "unrelated viewer");
+    await other.goto(`${t.baseUrl}/dashboard/`);
+    await other.locator("#token-form input[name=token]").fill(t.world.tokens.unrelated);
+    await other.locator("#token-form button").click();
+    const hint = (selector: string) => other.locator(selector).innerText();
+    await expect.poll(() => hint("#page-position")).toBe("No offering users yet.");
+    await expect.poll(() => hint("#orders-list")).toBe("No order is waiting for the provider.");
+    expect(await hint("#maintenance-list")).toBe("No maintenance scheduled or in progress.");
+    await expect.poll(() => hint("#resources-list")).toBe("No resource of your offerings yet.");
+    expect(await hint("#usage-rows")).toBe("No usage reported for this period yet.");
+    // Active terms are public; whose consent is missing is not.
+    expect(await hint("#terms-list")).toMatch(/^HPC version 2, active since/);
+    expect(await hint("#consent-list")).toBe("Every offering user you may see has consented to the active version.");
+    expect(await hint("#agents-list")).toBe("No site agent has registered.");
+    expect(await hint("#offerings")).toBe("None with offering users");
+    await other.close();
   });
 
   it("asked nothing of any host but the gateway, and broke no rule of its Content-Security-Policy", () => {

@@ -101,7 +101,7 @@ export function providerPanels({ onError }) {
       listOr(
         activeTerms.nodes,
         (terms) => h("li", { dataset: { uuid: terms.uuid } }, h("strong", {}, terms.offering.name), ` version ${terms.version || "(none)"}, active since `, timeElement(terms.activatedAt)),
-        "No offering of yours has active terms of service.",
+        "No offering has active terms of service.",
       ),
     );
     replaceChildren(
@@ -109,7 +109,7 @@ export function providerPanels({ onError }) {
       listOr(
         notConsented.nodes,
         (account) => h("li", { dataset: { uuid: account.uuid } }, h("strong", {}, account.user.username), ` ${account.user.fullName ?? ""} · ${account.offering.name}`),
-        activeTerms.nodes.length ? "Everyone has consented to the active version." : "Nobody needs to consent.",
+        activeTerms.nodes.length ? "Every offering user you may see has consented to the active version." : "Nobody needs to consent.",
       ),
     );
   }

@@ -36,7 +36,8 @@ const COLUMNS = [
   { label: "Organisation" },
   { label: "Offering" },
   { label: "State" },
-  { label: "In state", order: "STATE_CHANGED", title: "Time since the record entered its state" },
+  // Sorted by the moment the state was entered, so the durations shown run the other way.
+  { label: "In state", order: "STATE_CHANGED", inverse: true, title: "Time since the record entered its state" },
   { label: "Modified", order: "MODIFIED" },
 ];
 
@@ -98,12 +99,13 @@ export function offeringUsersPanel({ onOfferings, onError }) {
         COLUMNS.map((column) => {
           if (!column.order) return h("th", { scope: "col" }, column.label);
           const sorted = column.order === current;
-          const ariaSort = sorted ? (direction === "ASC" ? "ascending" : "descending") : "none";
+          const ascending = (direction === "ASC") !== Boolean(column.inverse);
+          const ariaSort = sorted ? (ascending ? "ascending" : "descending") : "none";
           return h(
             "th",
             { scope: "col", "aria-sort": ariaSort, title: column.title },
             h("button", { type: "button", className: "sort", dataset: { order: column.order }, onclick: () => sortBy(column.order) },
-              column.label, h("span", { "aria-hidden": "true" }, sorted ? (direction === "ASC" ? " ▲" : " ▼") : " ↕")),
+              column.label, h("span", { "aria-hidden": "true" }, sorted ? (ascending ? " ▲" : " ▼") : " ↕")),
           );
         }),
       ),
