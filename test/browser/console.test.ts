@@ -158,7 +158,8 @@ describe.skipIf(!hasChromium)(browserSuiteTitle("The operations console's panels
     await form.locator("select[name=offerings]").selectOption(["HPC"].map((label) => ({ label })));
     await form.locator("select[name=impactLevel]").selectOption("PARTIAL_OUTAGE");
     await form.locator("button[type=submit]").click();
-    await expect.poll(() => text("#maintenance-form .outcome")).toMatch(/^Scheduled .+ for 1 offering\.$/);
+    // Three mutations in a row: create, link the offering, schedule.
+    await expect.poll(() => text("#maintenance-form .outcome"), { timeout: 10_000 }).toBe("Scheduled “Scratch filesystem upgrade” for 1 offering.");
 
     const all: Array<{ uuid: string; name: string; state: string; scheduled_start: string; affected_offerings: Array<{ offering_name: string }> }> = (
       await rest("GET", "/api/maintenance-announcements/")
@@ -181,7 +182,7 @@ describe.skipIf(!hasChromium)(browserSuiteTitle("The operations console's panels
     await form.locator("input[name=scheduledEnd]").fill("2031-03-02T08:00");
     await form.locator("select[name=offerings]").selectOption([{ label: "HPC" }]);
     await form.locator("button[type=submit]").click();
-    await expect.poll(() => text("#maintenance-form .outcome")).toMatch(/^ValidationError: /);
+    await expect.poll(() => text("#maintenance-form .outcome"), { timeout: 10_000 }).toMatch(/^ValidationError: /);
     expect(await page.locator("#maintenance-form .outcome.failed").count()).toBe(1);
   });
 
@@ -192,7 +193,7 @@ describe.skipIf(!hasChromium)(browserSuiteTitle("The operations console's panels
     await form.locator("textarea[name=text]").fill("Be kind to the scheduler.");
     await form.locator("input[name=requiresReconsent]").check();
     await form.locator("button[type=submit]").click();
-    await expect.poll(() => text("#terms-form .outcome")).toBe("Version 2 is now the active terms.");
+    await expect.poll(() => text("#terms-form .outcome"), { timeout: 10_000 }).toBe("Version 2 is now the active terms.");
     const terms = (await rest("GET", `/api/marketplace-offering-terms-of-service/?offering_uuid=${t.world.offering.uuid}`)).body;
     expect(terms.map((each: { version: string; is_active: boolean }) => [each.version, each.is_active]).sort()).toEqual([["1", false], ["2", true]]);
     await expect.poll(() => text("#terms-list")).toMatch(/^HPC version 2, active since/);

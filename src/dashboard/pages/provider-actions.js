@@ -87,9 +87,10 @@ export function providerActions({ onDone }) {
       const owner = choices.offerings.find((offering) => offering.uuid === offerings[0])?.customer.uuid;
       const provider = choices.serviceProviders.find((each) => each.customer.uuid === owner) ?? choices.serviceProviders[0];
       if (!provider) throw new StepFailed("You manage no service provider.");
+      const name = form.announcementName.value;
       const announcement = await step(CREATE_ANNOUNCEMENT, {
         serviceProviderUuid: provider.uuid,
-        name: form.announcementName.value,
+        name,
         message: form.message.value,
         maintenanceType: form.maintenanceType.value,
         scheduledStart: instant(form.scheduledStart.value),
@@ -100,7 +101,7 @@ export function providerActions({ onDone }) {
       }
       await step(SCHEDULE, { id: announcement.id }, "MaintenanceAnnouncement");
       form.reset();
-      return `Scheduled “${announcement.uuid}” for ${offerings.length} offering${offerings.length === 1 ? "" : "s"}.`;
+      return `Scheduled “${name}” for ${offerings.length} offering${offerings.length === 1 ? "" : "s"}.`;
     });
   });
 
