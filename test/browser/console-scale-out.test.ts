@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../src/platform/database/connect.ts";
-import { blockForeignRequests, browserSuiteTitle, CHROMIUM, collectPageErrors, hasChromium, reportCspViolations } from "../support/browser.ts";
+import { browserSuiteTitle, CHROMIUM, hasChromium, watchedPage } from "../support/browser.ts";
 import { orderIn } from "../support/order-fixtures.ts";
 import { type GatewayProcess, killGateways, startGateway } from "../support/server-process.ts";
 import { type GatewayStorage, postgresStorage } from "../support/storage.ts";
@@ -44,12 +44,8 @@ describe.skipIf(!hasChromium || !postgresUrl || !redisUrl)(
       [a, b] = await Promise.all([startGateway(env), startGateway(env)]);
 
       browser = await chromium.launch({ executablePath: CHROMIUM });
-      const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
-      await blockForeignRequests(context, (url) => url.origin === a.baseUrl || url.href === `${a.baseUrl.replace("http", "ws")}/graphql`, foreign);
-      page = await context.newPage();
-      page.setDefaultTimeout(15_000);
-      collectPageErrors(page, pageErrors);
-      await reportCspViolations(page);
+      const allowed = (url: URL) => url.origin === a.baseUrl || url.href === `${a.baseUrl.replace("http", "ws")}/graphql`;
+      page = await watchedPage(browser, allowed, { viewport: { width: 1400, height: 1000 }, foreign, pageErrors, timeoutMs: 15_000 });
     });
     afterAll(async () => {
       await browser?.close();

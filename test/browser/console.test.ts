@@ -3,7 +3,7 @@ import { createRequire } from "node:module";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../support/app.ts";
-import { blockForeignRequests, browserSuiteTitle, CHROMIUM, collectPageErrors, hasChromium, reportCspViolations, saveScreenshot } from "../support/browser.ts";
+import { browserSuiteTitle, CHROMIUM, hasChromium, saveScreenshot, watchedPage } from "../support/browser.ts";
 import { seedMaintenance } from "../support/maintenance-fixtures.ts";
 import { makeResource, orderIn } from "../support/order-fixtures.ts";
 
@@ -18,6 +18,7 @@ let page: Page;
 const foreign: string[] = [];
 const pageErrors: string[] = [];
 
+const ownOrigin = (url: URL) => url.origin === t.baseUrl;
 const rest = (method: string, path: string, body?: unknown) => t.socketHttp(method, path, { token: t.world.tokens.providerOwner, body });
 const text = async (selector: string) => (await page.locator(selector).innerText()).replace(/\s+/g, " ").trim();
 const rowUuids = () => page.locator("#users-rows tr").evaluateAll((rows) => rows.map((row) => (row as HTMLElement).dataset.uuid));
@@ -66,12 +67,8 @@ describe.skipIf(!hasChromium)(browserSuiteTitle("The operations console's panels
     await seedMaintenance(t, "SCHEDULED");
 
     browser = await chromium.launch({ executablePath: CHROMIUM });
-    const context = await browser.newContext({ viewport: { width: 1400, height: 1000 }, timezoneId: "Europe/Berlin", locale: "en-GB" });
-    await blockForeignRequests(context, (url) => url.origin === t.baseUrl || url.href === `ws://127.0.0.1:${t.port}/graphql`, foreign);
-    page = await context.newPage();
-    page.setDefaultTimeout(10_000);
-    collectPageErrors(page, pageErrors);
-    await reportCspViolations(page);
+    const options = { viewport: { width: 1400, height: 1000 }, timezoneId: "Europe/Berlin", locale: "en-GB", foreign, pageErrors };
+    page = await watchedPage(browser, ownOrigin, options);
   });
   afterAll(async () => {
     await browser?.close();
@@ -234,8 +231,7 @@ describe.skipIf(!hasChromium)(browserSuiteTitle("The operations console's panels
   });
 
   it("shows an explicit empty state in every panel to a viewer with nothing to watch", async () => {
-    const other = await browser.newPage();
-    collectPageErrors(other, pageErrors, "unrelated viewer");
+    const other = await watchedPage(browser, ownOrigin, { foreign, pageErrors });
     await other.goto(`${t.baseUrl}/dashboard/`);
     await other.locator("#token-form input[name=token]").fill(t.world.tokens.unrelated);
     await other.locator("#token-form button").click();
@@ -250,7 +246,7 @@ describe.skipIf(!hasChromium)(browserSuiteTitle("The operations console's panels
     expect(await hint("#consent-list")).toBe("Every offering user you may see has consented to the active version.");
     expect(await hint("#agents-list")).toBe("No site agent has registered.");
     expect(await hint("#offerings")).toBe("None with offering users");
-    await other.close();
+    await other.context().close();
   });
 
   it("asked nothing of any host but the gateway, and broke no rule of its Content-Security-Policy", () => {
