@@ -32,6 +32,9 @@ const screenshot = (name: string) => saveScreenshot(page, `dashboard-${name}`, {
 const text = async (selector: string) => (await page.locator(selector).innerText()).replace(/\s+/g, " ").trim();
 const count = (state: string) => text(`#counts button[data-state="${state}"] strong`);
 const changesSubscribed = (socket: Socket) => socket.sent.filter((frame) => frame.type === "subscribe" && frame.payload.query.includes("offeringUserChanged"));
+const eventsSubscribed = (socket: Socket) => socket.sent.filter((frame) => frame.type === "subscribe" && frame.payload.query.includes("eventCreated"));
+const eventCreatedIds = (socket: Socket) =>
+  socket.received.flatMap((frame) => (frame.type === "next" && frame.payload.data?.eventCreated ? [frame.payload.data.eventCreated.eventId] : []));
 const eventIdsDelivered = (socket: Socket) =>
   socket.received.flatMap((frame) => (frame.type === "next" && frame.payload.data?.offeringUserChanged ? [frame.payload.data.offeringUserChanged.event.eventId] : []));
 
@@ -169,6 +172,7 @@ describe.skipIf(!hasChromium)(browserSuiteTitle("The operations dashboard in hea
   it("resumes after a dropped connection with `after:` the last event id, losing no transition", async () => {
     const first = sockets[0];
     const lastSeen = Math.max(...eventIdsDelivered(first));
+    const lastEvent = Math.max(eventsSubscribed(first)[0].payload.variables.after, ...eventCreatedIds(first));
     await first.server.close({ code: 1001, reason: "test drops the connection" });
     await first.route.close({ code: 1001, reason: "test drops the connection" });
     await expect.poll(() => page.locator("#live-status").getAttribute("data-status")).not.toBe("live");
@@ -178,6 +182,9 @@ describe.skipIf(!hasChromium)(browserSuiteTitle("The operations dashboard in hea
     await expect.poll(() => sockets.length, { timeout: 15_000 }).toBe(2);
     await expect.poll(() => page.locator(`#timeline-list li[data-uuid="${missed.uuid}"]`).count(), { timeout: 10_000 }).toBe(1);
     expect(changesSubscribed(sockets[1]).map((frame) => frame.payload.variables.after)).toEqual([lastSeen]);
+    // The rest of the timeline (eventCreated) resumes the same way, after the last event it received.
+    expect(eventsSubscribed(sockets[1]).map((frame) => frame.payload.variables.after)).toEqual([lastEvent]);
+    expect(eventCreatedIds(sockets[1]).every((eventId) => eventId > lastEvent)).toBe(true);
     expect(eventIdsDelivered(sockets[1]).every((eventId) => eventId > lastSeen)).toBe(true);
     expect(await text(`#timeline-list li[data-uuid="${missed.uuid}"] .transition`)).toBe("creating → ok");
     await expect.poll(() => page.locator("#live-status").getAttribute("data-status")).toBe("live");
