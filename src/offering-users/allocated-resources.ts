@@ -1,3 +1,4 @@
+import { Role } from "../auth/permissions.ts";
 import type { OrderState, Prisma } from "../generated/prisma/client.ts";
 
 /** The states of a Create order the consumer side has approved, or the provider has taken up. */
@@ -24,3 +25,14 @@ export const APPROVED_RESOURCES: Prisma.ResourceWhereInput = {
 
 /** Resources that bring their project's members to the provider (Waldur's eligible resources): its live allocations. */
 export const ALLOCATIONS: Prisma.ResourceWhereInput = { AND: [{ state: { not: "TERMINATED" } }, APPROVED_RESOURCES] };
+
+/** The roles that connect a user to a resource: any role in its project, or ownership of the project's customer. */
+export const CONNECTING_GRANTS: Prisma.RoleGrantWhereInput[] = [
+  { scopeType: "PROJECT" },
+  { scopeType: "CUSTOMER", role: Role.CUSTOMER_OWNER },
+];
+
+export const unexpired = (now: Date): Prisma.RoleGrantWhereInput => ({
+  isActive: true,
+  OR: [{ expirationTime: null }, { expirationTime: { gt: now } }],
+});

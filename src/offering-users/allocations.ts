@@ -3,7 +3,7 @@ import type { ScopeType } from "../auth/access.ts";
 import { Role } from "../auth/permissions.ts";
 import type { Context } from "../context.ts";
 import type { OfferingUserState, OrderState, OrderType, Prisma, ResourceState } from "../generated/prisma/client.ts";
-import { ALLOCATIONS, TAKEN_UP } from "./allocated-resources.ts";
+import { ALLOCATIONS, CONNECTING_GRANTS, TAKEN_UP, unexpired } from "./allocated-resources.ts";
 import { advisoryLock } from "../platform/database/locks.ts";
 import { swapFromObserved } from "../platform/state-machine.ts";
 import type { Outbox, Tx } from "../platform/database/transaction.ts";
@@ -41,12 +41,6 @@ const RESETS: Partial<Record<AccessTransition, Prisma.OfferingUserUpdateManyMuta
 
 const CLEARED_COMMENTS = { serviceProviderComment: "", serviceProviderCommentUrl: "" };
 
-/** The roles that connect a user to a resource: any role in its project, or ownership of the project's customer. */
-const CONNECTING_GRANTS: Prisma.RoleGrantWhereInput[] = [
-  { scopeType: "PROJECT" },
-  { scopeType: "CUSTOMER", role: Role.CUSTOMER_OWNER },
-];
-
 /** The consumer customer whose resources a role change can connect or disconnect, and which resources those are. */
 const REACHED_BY: Partial<
   Record<ScopeType, (tx: Tx, scopeId: string, role: string) => Promise<{ customerId: string; resources: Prisma.ResourceWhereInput } | null>>
@@ -65,11 +59,6 @@ const option = (pluginOptions: Prisma.JsonValue, name: string) =>
   (pluginOptions as Record<string, unknown> | null)?.[name] === true;
 
 const pairKey = (pair: AccessPair) => `${pair.userId}:${pair.offeringId}`;
-
-const unexpired = (now: Date): Prisma.RoleGrantWhereInput => ({
-  isActive: true,
-  OR: [{ expirationTime: null }, { expirationTime: { gt: now } }],
-});
 
 /** A concurrent transaction that changed the offering user first; the change it made stands. */
 class ConcurrentChange extends Error {}

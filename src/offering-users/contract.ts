@@ -6,6 +6,8 @@ import { icontains } from "../platform/reads/text-match.ts";
 import { byTimestamps } from "../collections/timestamp-filters.ts";
 import { OFFERING_USER_STATES } from "./states.ts";
 import { findMany } from "../platform/reads/sql/find.ts";
+import { stuckWhere } from "./stuck.ts";
+import { consentedToActiveTerms } from "./consent-filter.ts";
 
 const STATE_BY_LABEL = valuesByLabel(OFFERING_USER_STATES);
 
@@ -81,6 +83,12 @@ export const OFFERING_USER_CONTRACT = defineContract<Prisma.OfferingUserWhereInp
       description: "No offering here requires profile attributes, so every profile is complete",
       where: universalFlag(NOTHING),
     },
+    consentedToActiveTerms: {
+      kind: "boolean",
+      rest: "consented_to_active_terms",
+      description: "Holds a consent that counts under the offering's active terms (false: of the offerings with active terms, those who do not)",
+      where: (consented) => (ctx) => consentedToActiveTerms(ctx, consented),
+    },
     offeringHasActiveTos: {
       kind: "boolean",
       rest: "offering_has_active_tos",
@@ -90,10 +98,16 @@ export const OFFERING_USER_CONTRACT = defineContract<Prisma.OfferingUserWhereInp
         return has ? withActiveTerms : { NOT: withActiveTerms };
       },
     },
+    stuck: {
+      kind: "boolean",
+      rest: "stuck",
+      description: "Held in Creating, Error creating or Pending additional validation beyond its configured threshold",
+      where: (stuck) => async (ctx) => stuckWhere(stuck, ctx.config.offeringUserStuckAfterMinutes, ctx.now()),
+    },
     query: {
       kind: "text",
       rest: "query",
-      description: "Searches username, offering name and user name",
+      description: "Searches username, offering name, user name and email",
       where: (text) => async (ctx) => {
         const contains = icontains(text.trim());
         const offerings = await findMany(ctx.db, "offering", { where: { name: contains }, select: { id: true } });
@@ -103,6 +117,7 @@ export const OFFERING_USER_CONTRACT = defineContract<Prisma.OfferingUserWhereInp
             { userUsername: contains },
             { userFirstName: contains },
             { userLastName: contains },
+            { userEmail: contains },
             ...(offerings.length ? [{ offeringId: { in: offerings.map((offering) => offering.id) } }] : []),
           ],
         };
@@ -112,6 +127,7 @@ export const OFFERING_USER_CONTRACT = defineContract<Prisma.OfferingUserWhereInp
   orderings: {
     created: (direction) => ({ created: direction }),
     modified: (direction) => ({ modified: direction }),
+    state_changed: (direction) => ({ stateChangedAt: direction }),
     username: (direction) => ({ username: postgresNulls(direction) }),
     user_first_name: (direction) => ({ userFirstName: direction }),
     user_last_name: (direction) => ({ userLastName: direction }),

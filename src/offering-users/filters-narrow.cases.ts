@@ -13,7 +13,8 @@ export const NARROWING_CASES: NarrowingCases = {
       parent_offering_uuid: unmodelled, has_consent: splits("true"),
       // No offering requires profile attributes: every profile is complete.
       has_complete_profile: empties("false"),
-      offering_has_active_tos: splits("true"), query: splits("alice"),
+      offering_has_active_tos: splits("true"), query: splits("alice"), stuck: splits("true"),
+      consented_to_active_terms: splits("true"),
     },
   },
 };

@@ -2,6 +2,7 @@ import { defineModule } from "../domain-module.ts";
 import "./schema.ts";
 import "./schema-provider.ts";
 import "./schema-dashboard.ts";
+import "./schema-attention.ts";
 import { offeringUserRest } from "./rest.ts";
 import { OFFERING_USER_TALLIES } from "./tallies.ts";
 

@@ -89,6 +89,7 @@ const WHOLE_RECORD = {
   hasConsent: true,
   created: true,
   modified: true,
+  stateChangedAt: true,
 } as const;
 
 async function loadVisible(ctx: Context, uuid: string): Promise<OfferingUserCore> {
@@ -136,7 +137,9 @@ function swapWithEvent(
         async () => (await findUnique(tx, "offeringUser", { where: { id: ou.id }, select: { state: true } }))?.state ?? null,
         { invalid: (current) => invalidTransition(rule, current), missing: notFound },
       );
-      return reloads ? reload(tx, ou.id, query) : { ...ou, ...data, state: rule.to };
+      // The trigger that keeps stateChangedAt takes the write's `modified` when the state changes.
+      const stateChangedAt = data.state && data.state !== ou.state ? data.modified : ou.stateChangedAt;
+      return reloads ? reload(tx, ou.id, query) : { ...ou, ...data, state: rule.to, stateChangedAt };
     },
     { oneStatement: !reloads && changeCommitsAlone(ctx, change(ou.state).eventType) },
   );

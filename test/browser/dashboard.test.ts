@@ -32,6 +32,9 @@ const screenshot = (name: string) => saveScreenshot(page, `dashboard-${name}`, {
 const text = async (selector: string) => (await page.locator(selector).innerText()).replace(/\s+/g, " ").trim();
 const count = (state: string) => text(`#counts button[data-state="${state}"] strong`);
 const changesSubscribed = (socket: Socket) => socket.sent.filter((frame) => frame.type === "subscribe" && frame.payload.query.includes("offeringUserChanged"));
+const eventsSubscribed = (socket: Socket) => socket.sent.filter((frame) => frame.type === "subscribe" && frame.payload.query.includes("eventCreated"));
+const eventCreatedIds = (socket: Socket) =>
+  socket.received.flatMap((frame) => (frame.type === "next" && frame.payload.data?.eventCreated ? [frame.payload.data.eventCreated.eventId] : []));
 const eventIdsDelivered = (socket: Socket) =>
   socket.received.flatMap((frame) => (frame.type === "next" && frame.payload.data?.offeringUserChanged ? [frame.payload.data.offeringUserChanged.event.eventId] : []));
 
@@ -85,7 +88,8 @@ describe.skipIf(!hasChromium)(browserSuiteTitle("The operations dashboard in hea
     await page.locator("#password-form input[name=username]").fill("providerOwner");
     await page.locator("#password-form input[name=password]").fill("not the password");
     await page.locator("#password-form button").click();
-    await expect.poll(() => text("#notice")).toBe("Unable to log in with provided credentials.");
+    // Checking a password is deliberately slow: more than poll's default second on a loaded machine.
+    await expect.poll(() => text("#notice"), { timeout: 10_000 }).toBe("Unable to log in with provided credentials.");
     expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
 
     await page.locator("#token-form input[name=token]").fill("0".repeat(40));
@@ -121,8 +125,8 @@ describe.skipIf(!hasChromium)(browserSuiteTitle("The operations dashboard in hea
 
   it("runs a permitted action from the user's detail, showing a typed failure first", async () => {
     const member = await rest("GET", `/api/marketplace-offering-users/${toLink.uuid}/`);
-    const cells = (await page.locator(`#users-rows tr[data-uuid="${toLink.uuid}"] td`).allInnerTexts()).slice(0, 3);
-    expect(cells).toEqual([member.body.user_username, member.body.user_full_name, "HPC"]);
+    const cell = (label: string) => text(`#users-rows tr[data-uuid="${toLink.uuid}"] td[data-label="${label}"]`);
+    expect([await cell("User"), await cell("Name"), await cell("Offering")]).toEqual([member.body.user_username, member.body.user_full_name, "HPC"]);
     await page.locator(`#users-rows tr[data-uuid="${toLink.uuid}"]`).click();
     const action = page.locator('#detail button[data-mutation="setPendingAccountLinkingOfferingUser"]');
     await action.waitFor();
@@ -168,6 +172,7 @@ describe.skipIf(!hasChromium)(browserSuiteTitle("The operations dashboard in hea
   it("resumes after a dropped connection with `after:` the last event id, losing no transition", async () => {
     const first = sockets[0];
     const lastSeen = Math.max(...eventIdsDelivered(first));
+    const lastEvent = Math.max(eventsSubscribed(first)[0].payload.variables.after, ...eventCreatedIds(first));
     await first.server.close({ code: 1001, reason: "test drops the connection" });
     await first.route.close({ code: 1001, reason: "test drops the connection" });
     await expect.poll(() => page.locator("#live-status").getAttribute("data-status")).not.toBe("live");
@@ -177,6 +182,9 @@ describe.skipIf(!hasChromium)(browserSuiteTitle("The operations dashboard in hea
     await expect.poll(() => sockets.length, { timeout: 15_000 }).toBe(2);
     await expect.poll(() => page.locator(`#timeline-list li[data-uuid="${missed.uuid}"]`).count(), { timeout: 10_000 }).toBe(1);
     expect(changesSubscribed(sockets[1]).map((frame) => frame.payload.variables.after)).toEqual([lastSeen]);
+    // The rest of the timeline (eventCreated) resumes the same way, after the last event it received.
+    expect(eventsSubscribed(sockets[1]).map((frame) => frame.payload.variables.after)).toEqual([lastEvent]);
+    expect(eventCreatedIds(sockets[1]).every((eventId) => eventId > lastEvent)).toBe(true);
     expect(eventIdsDelivered(sockets[1]).every((eventId) => eventId > lastSeen)).toBe(true);
     expect(await text(`#timeline-list li[data-uuid="${missed.uuid}"] .transition`)).toBe("creating → ok");
     await expect.poll(() => page.locator("#live-status").getAttribute("data-status")).toBe("live");

@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync } from "node:fs";
-import type { BrowserContext, Page } from "playwright-core";
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playwright-core";
 
 /** Debian's chromium (`apt-get install chromium`; .ci/run installs it). A machine without it skips the browser tests. */
 export const CHROMIUM = "/usr/bin/chromium";
@@ -41,4 +41,22 @@ const ARTIFACTS = new URL("../../test-artifacts/", import.meta.url);
 export function saveScreenshot(page: Page, name: string, options: { fullPage?: boolean } = {}) {
   mkdirSync(ARTIFACTS, { recursive: true });
   return page.screenshot({ path: new URL(`${name}.png`, ARTIFACTS).pathname, ...options });
+}
+
+/**
+ * A page in a context of its own that lets only `allowed` URLs through (the rest recorded in `foreign`), reports its
+ * errors and Content-Security-Policy violations into `pageErrors`, and waits up to `timeoutMs` for elements.
+ */
+export async function watchedPage(
+  browser: Browser,
+  allowed: (url: URL) => boolean,
+  { foreign, pageErrors, timeoutMs = 10_000, ...options }: BrowserContextOptions & { foreign: string[]; pageErrors: string[]; timeoutMs?: number },
+): Promise<Page> {
+  const context = await browser.newContext(options);
+  await blockForeignRequests(context, allowed, foreign);
+  const page = await context.newPage();
+  page.setDefaultTimeout(timeoutMs);
+  collectPageErrors(page, pageErrors);
+  await reportCspViolations(page);
+  return page;
 }

@@ -127,7 +127,9 @@ async function buildMarket(db: Db, world: World, { alice, bob }: People, { secon
     { offeringId: hpc.id, userId: staffId, state: "CREATING" },
     { offeringId: storage.id, userId: bob.id, state: "CREATION_REQUESTED", ...VINTAGE },
   ];
-  const [aliceAccount] = await Promise.all(offeringUsers.map((data) => db.offeringUser.create({ data })));
+  const [aliceAccount, , staffAccount] = await Promise.all(offeringUsers.map((data) => db.offeringUser.create({ data })));
+  // Creating since 2020: stuck (the database keeps this column; nothing the application writes sets it).
+  await db.$executeRaw`UPDATE offering_users SET state_changed_at = ${VINTAGE.modified} WHERE id = ${staffAccount.id}::uuid`;
 
   const resource = (data: Prisma.ResourceUncheckedCreateInput) => db.resource.create({ data });
   const compute = await resource({

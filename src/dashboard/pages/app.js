@@ -1,7 +1,10 @@
 import { gql, obtainToken, onUnauthenticated, session } from "./api.js";
 import { byId, debounce, h, replaceChildren } from "./dom.js";
-import { followOfferingUsers, followOperations, openLive } from "./live.js";
+import { followEvents, followOfferingUsers, followOperations, openLive } from "./live.js";
 import { operationsPanel } from "./operations.js";
+import { providerActions } from "./provider-actions.js";
+import { providerPanels } from "./provider-panels.js";
+import { refreshTimes } from "./time.js";
 import { timelinePanel } from "./timeline.js";
 import { offeringUsersPanel } from "./users.js";
 
@@ -10,11 +13,20 @@ const NOTICE_KEY = "marketplace-gateway-dashboard-notice";
 
 const OFFERING_USER_EVENTS = ["marketplace_offering_user_created", "marketplace_offering_user_updated", "marketplace_offering_user_deleted"];
 
-/** The viewer, and where the timeline starts: just before the last 20 offering-user events the viewer may see. */
+/** Sign-ins, logouts and tokens: the viewer's own sessions, not the operations they watch. */
+const SESSION_EVENT = /^(auth_|token_)/;
+
+/**
+ * The viewer, and where the timeline starts: just before the last 20 offering-user events the viewer may see, and
+ * the last 20 others.
+ */
 const START = `query Start($eventTypes: [String!]) {
   me { id username }
   events(first: 20, orderBy: CREATED_DESC, filter: { eventType: $eventTypes }) { nodes { id eventId } }
+  others: events(first: 20, orderBy: CREATED_DESC) { nodes { id eventId } }
 }`;
+
+const startAfter = (events) => (events.nodes.length ? Math.min(...events.nodes.map((event) => event.eventId)) - 1 : 0);
 
 function notify(message) {
   const notice = byId("notice");
@@ -34,8 +46,11 @@ const users = offeringUsersPanel({
 });
 const timeline = timelinePanel();
 const operations = operationsPanel({ onError: showError });
+const panels = providerPanels({ onError: showError });
 const refreshUsers = debounce(() => users.refresh(), 50);
 const refreshOperations = debounce(() => operations.refresh(), 50);
+const refreshPanels = debounce(() => panels.refresh(), 100);
+const actions = providerActions({ onDone: () => (refreshOperations(), refreshPanels()) });
 
 function signOut(message) {
   session.token = null;
@@ -54,6 +69,7 @@ function showStatus(status, detail) {
     // Offering-user changes resume where they stopped; the rest is read again.
     users.reload();
     operations.refresh();
+    panels.refresh();
   }
   if (status === "refused") signOut(`The gateway refused the token: ${detail}`);
 }
@@ -70,24 +86,36 @@ async function start(token) {
   byId("sign-in").hidden = true;
   byId("session").hidden = false;
   byId("board").hidden = false;
-  const eventIds = viewer.events.nodes.map((event) => event.eventId);
   const client = openLive(token, showStatus);
   followOfferingUsers(client, {
-    after: eventIds.length ? Math.min(...eventIds) - 1 : 0,
+    after: startAfter(viewer.events),
     onChange: (change) => {
       timeline.add(change);
       users.changed(change.offeringUserUuid);
       refreshUsers();
     },
     onGap: () => {
-      timeline.clear();
+      timeline.clear("offering-user");
       users.reload();
     },
+    onError: notify,
+  });
+  followEvents(client, null, {
+    after: startAfter(viewer.others),
+    onChange: (event) => {
+      if (event.eventType.startsWith("marketplace_offering_user_") || SESSION_EVENT.test(event.eventType)) return;
+      timeline.addEvent(event);
+      refreshPanels();
+    },
+    onGap: () => timeline.clear("others"),
     onError: notify,
   });
   followOperations(client, refreshOperations);
   users.reload();
   operations.refresh();
+  panels.refresh();
+  actions.refresh();
+  setInterval(() => refreshTimes(), 15_000);
 }
 
 function showSignIn() {

@@ -21,9 +21,6 @@ export const byId = (id) => {
 export const replaceChildren = (element, ...children) =>
   element.replaceChildren(...children.flat().filter((child) => child !== null && child !== undefined && child !== false));
 
-const TIME = new Intl.DateTimeFormat(undefined, { dateStyle: "short", timeStyle: "medium" });
-export const formatTime = (iso) => (iso ? TIME.format(new Date(iso)) : "");
-
 /** OFFERING_USER_STATE → "offering user state". */
 export const humanize = (constant) => (constant ? constant.toLowerCase().replaceAll("_", " ") : "");
 

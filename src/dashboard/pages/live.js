@@ -32,33 +32,25 @@ export function openLive(token, onStatus) {
 }
 
 /**
- * Follows `offeringUserChanged` from event `after` on: each change goes to `onChange`. The variables object is the one
- * graphql-ws sends again when it reconnects, so advancing `after` with every change resumes exactly after the last one
- * received. A server that cannot replay that far (VALIDATION on `after`) is followed again from now, after `onGap`.
+ * Follows a resumable subscription (`field` of `query`, which takes `$after: Int`) from event `after` on: each change
+ * goes to `onChange`. The variables object is the one graphql-ws sends again when it reconnects, so advancing `after`
+ * with every change resumes exactly after the last one received. A server that cannot replay that far (VALIDATION on
+ * `after`) is followed again from now, after `onGap`.
  */
-export function followOfferingUsers(client, { after, onChange, onGap, onError }) {
-  const variables = { after };
+function followResumable(client, { query, field, eventIdOf, variables: fixed = {} }, { after, onChange, onGap, onError }) {
+  const variables = { ...fixed, after };
   let stop = () => {};
   let stopped = false;
   const start = () => {
     if (stopped) return;
     stop = client.subscribe(
-      {
-        query: `subscription Changes($after: Int) {
-          offeringUserChanged(after: $after) {
-            offeringUserUuid state previousState
-            offeringUser { id uuid username user { username } offering { name } }
-            event { id eventId created }
-          }
-        }`,
-        variables,
-      },
+      { query, variables },
       {
         next: ({ data, errors }) => {
           if (errors?.length) return onError(errors[0].message);
-          const change = data?.offeringUserChanged;
+          const change = data?.[field];
           if (!change) return;
-          variables.after = Math.max(variables.after ?? 0, change.event.eventId);
+          variables.after = Math.max(variables.after ?? 0, eventIdOf(change));
           onChange(change);
         },
         error: (error) => {
@@ -84,6 +76,42 @@ export function followOfferingUsers(client, { after, onChange, onGap, onError })
     },
   };
 }
+
+/** Offering users' transitions, with their states. */
+export const followOfferingUsers = (client, handlers) =>
+  followResumable(
+    client,
+    {
+      query: `subscription Changes($after: Int) {
+        offeringUserChanged(after: $after) {
+          offeringUserUuid state previousState
+          offeringUser { id uuid username user { username } offering { name } }
+          event { id eventId created }
+        }
+      }`,
+      field: "offeringUserChanged",
+      eventIdOf: (change) => change.event.eventId,
+    },
+    handlers,
+  );
+
+/** Audit events of `eventTypes` (orders, maintenance, resources, terms, site agents): the rest of the timeline. */
+export const followEvents = (client, eventTypes, handlers) =>
+  followResumable(
+    client,
+    {
+      query: `subscription Events($after: Int, $eventTypes: [EventType!]) {
+        eventCreated(after: $after, eventType: $eventTypes) {
+          id eventId eventType type message created
+          subject { __typename id ... on Order { uuid } ... on Resource { uuid } ... on MaintenanceAnnouncement { uuid } }
+        }
+      }`,
+      field: "eventCreated",
+      eventIdOf: (event) => event.eventId,
+      variables: { eventTypes },
+    },
+    handlers,
+  );
 
 /** Calls `onChange` for every order or announcement change the viewer may see (no replay: the panels re-read). */
 export function followOperations(client, onChange) {

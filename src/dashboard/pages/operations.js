@@ -1,5 +1,6 @@
 import { describeFailure, gql, runTransition } from "./api.js";
-import { byId, formatTime, h, humanize, replaceChildren } from "./dom.js";
+import { byId, h, humanize, replaceChildren } from "./dom.js";
+import { exactTime, timeElement } from "./time.js";
 
 const TRANSITIONS = "availableTransitions { operation mutation to permitted }";
 
@@ -43,7 +44,9 @@ export function operationsPanel({ onError }) {
               h("strong", {}, announcement.name),
               ` ${announcement.serviceProvider.customer.name} · ${humanize(announcement.maintenanceType)}`,
               h("br"),
-              `${formatTime(announcement.actualStart ?? announcement.scheduledStart)} – ${formatTime(announcement.scheduledEnd)}`,
+              h("time", { dateTime: announcement.actualStart ?? announcement.scheduledStart }, exactTime(announcement.actualStart ?? announcement.scheduledStart)),
+              " – ",
+              h("time", { dateTime: announcement.scheduledEnd }, exactTime(announcement.scheduledEnd)),
             ]),
           )
         : h("li", { className: "hint" }, "No maintenance scheduled or in progress."),
@@ -56,7 +59,8 @@ export function operationsPanel({ onError }) {
               h("strong", {}, `${humanize(order.type)} ${order.resource?.name || order.offering.name}`),
               ` ${order.offering.name} for ${order.project.name} (${order.project.customer.name})`,
               h("br"),
-              `by ${order.createdBy?.username ?? "—"}, ${formatTime(order.created)}`,
+              `by ${order.createdBy?.username ?? "—"}, `,
+              timeElement(order.created),
             ]),
           )
         : h("li", { className: "hint" }, "No order is waiting for the provider."),

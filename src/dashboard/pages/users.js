@@ -1,10 +1,10 @@
-import { describeFailure, gql, runTransition } from "./api.js";
-import { byId, formatTime, h, humanize, replaceChildren } from "./dom.js";
+import { gql } from "./api.js";
+import { readAddress, writeAddress } from "./address.js";
+import { byId, debounce, h, humanize, replaceChildren } from "./dom.js";
+import { exactTime, timeElement } from "./time.js";
+import { offeringUserDetail } from "./user-detail.js";
 
 const PAGE_SIZE = 15;
-
-/** Mutations that also store the service provider's comment and its URL. */
-const TAKES_COMMENT = new Set(["setPendingAccountLinkingOfferingUser", "setPendingAdditionalValidationOfferingUser"]);
 
 const COUNTS = `query Counts {
   offeringUserCounts {
@@ -13,40 +13,55 @@ const COUNTS = `query Counts {
   }
 }`;
 
-const USERS = `query OfferingUsers($filter: OfferingUserFilter, $first: Int, $after: String) {
-  offeringUsers(filter: $filter, first: $first, after: $after) {
+const USERS = `query OfferingUsers($filter: OfferingUserFilter, $orderBy: [OfferingUserOrder!], $first: Int, $after: String) {
+  offeringUsers(filter: $filter, orderBy: $orderBy, first: $first, after: $after) {
     totalCount
     pageInfo { hasNextPage endCursor }
-    nodes { id uuid username user { username fullName } offering { name } state modified }
+    nodes {
+      id uuid username user { username fullName } offering { name } state modified stateChangedAt stuck stuckSince
+      projects { name customer { name } }
+    }
   }
 }`;
 
-const DETAIL = `query OfferingUser($uuid: ID!) {
-  offeringUser(uuid: $uuid) {
-    id uuid username user { username fullName email } offering { name } state modified
-    serviceProviderComment serviceProviderCommentUrl
-    availableTransitions { operation mutation to permitted }
-  }
-}`;
+/** The filters and their values when the address names none. */
+const DEFAULTS = { state: "", offering: "", q: "", stuck: "", sort: "" };
 
-/** Counts, the filterable paged table and the selected user's actions; `refresh()` re-reads all three. */
+/** The sortable columns: the collection's orderings (OfferingUserOrder without its direction). */
+const COLUMNS = [
+  { label: "User" },
+  { label: "Name", order: "USER_LAST_NAME" },
+  { label: "Account", order: "USERNAME" },
+  { label: "Project" },
+  { label: "Organisation" },
+  { label: "Offering" },
+  { label: "State" },
+  // Sorted by the moment the state was entered, so the durations shown run the other way.
+  { label: "In state", order: "STATE_CHANGED", inverse: true, title: "Time since the record entered its state" },
+  { label: "Modified", order: "MODIFIED" },
+];
+
+/** Counts, the searchable, sortable, paged table and the selected user's detail; `refresh()` re-reads them. */
 export function offeringUsersPanel({ onOfferings, onError }) {
-  const filter = { state: "", offering: "" };
+  const filter = readAddress(DEFAULTS);
   /** `after` cursors of the pages before the current one, and the current one's. */
   const pages = { previous: [], after: null, next: null };
-  let selected = null;
-  /** What the last action on the selected user answered, kept while live changes re-read it. */
-  let outcome = null;
-  /** Comment fields as typed, kept while live changes re-read the user. */
-  let draft = {};
+  const detail = offeringUserDetail({ onError });
   let counts = null;
   let reads = 0;
   let countReads = 0;
 
   const stateSelect = byId("filter-state");
   const offeringSelect = byId("filter-offering");
+  const search = byId("filter-query");
+  const stuckOnly = byId("filter-stuck");
+  search.value = filter.q;
+  stuckOnly.checked = filter.stuck === "true";
   stateSelect.addEventListener("change", () => applyFilter({ state: stateSelect.value }));
   offeringSelect.addEventListener("change", () => applyFilter({ offering: offeringSelect.value }));
+  const searchNow = debounce(() => applyFilter({ q: search.value.trim() }), 250);
+  search.addEventListener("input", searchNow);
+  stuckOnly.addEventListener("change", () => applyFilter({ stuck: stuckOnly.checked ? "true" : "" }));
   byId("page-next").addEventListener("click", () => {
     pages.previous.push(pages.after);
     pages.after = pages.next;
@@ -59,11 +74,42 @@ export function offeringUsersPanel({ onOfferings, onError }) {
 
   function applyFilter(change) {
     Object.assign(filter, change);
+    writeAddress(filter, DEFAULTS);
     stateSelect.value = filter.state;
     offeringSelect.value = filter.offering;
     Object.assign(pages, { previous: [], after: null, next: null });
+    renderHeader();
     renderCounts();
     readUsers();
+  }
+
+  /** ASC first; the chosen column again turns its direction. */
+  function sortBy(order) {
+    const [current, direction] = filter.sort.split(/_(?=ASC$|DESC$)/);
+    applyFilter({ sort: current === order && direction === "ASC" ? `${order}_DESC` : `${order}_ASC` });
+  }
+
+  function renderHeader() {
+    const [current, direction] = filter.sort.split(/_(?=ASC$|DESC$)/);
+    replaceChildren(
+      byId("users-head"),
+      h(
+        "tr",
+        {},
+        COLUMNS.map((column) => {
+          if (!column.order) return h("th", { scope: "col" }, column.label);
+          const sorted = column.order === current;
+          const ascending = (direction === "ASC") !== Boolean(column.inverse);
+          const ariaSort = sorted ? (ascending ? "ascending" : "descending") : "none";
+          return h(
+            "th",
+            { scope: "col", "aria-sort": ariaSort, title: column.title },
+            h("button", { type: "button", className: "sort", dataset: { order: column.order }, onclick: () => sortBy(column.order) },
+              column.label, h("span", { "aria-hidden": "true" }, sorted ? (ascending ? " ▲" : " ▼") : " ↕")),
+          );
+        }),
+      ),
+    );
   }
 
   async function readCounts() {
@@ -77,14 +123,14 @@ export function offeringUsersPanel({ onOfferings, onError }) {
     if (read !== countReads) return;
     counts = answer;
     onOfferings(counts.offerings.map((each) => each.offering).filter(Boolean));
-    const chosen = offeringSelect.value;
     replaceChildren(
       offeringSelect,
       h("option", { value: "" }, "All offerings"),
       counts.offerings.map((each) => h("option", { value: each.offeringUuid }, each.offering?.name ?? each.offeringUuid)),
     );
-    offeringSelect.value = chosen;
+    offeringSelect.value = filter.offering;
     if (stateSelect.options.length <= 1) stateSelect.append(...counts.states.map(({ state }) => h("option", { value: state }, humanize(state))));
+    stateSelect.value = filter.state;
     renderCounts();
   }
 
@@ -92,13 +138,14 @@ export function offeringUsersPanel({ onOfferings, onError }) {
     if (!counts) return;
     const scoped = filter.offering ? counts.offerings.find((each) => each.offeringUuid === filter.offering)?.states ?? [] : counts.states;
     const total = scoped.reduce((sum, { count }) => sum + count, 0);
+    const chosen = (state) => ({ "aria-pressed": String(filter.state === state) });
     replaceChildren(
       byId("counts"),
-      h("button", { type: "button", className: filter.state ? "count" : "count chosen", onclick: () => applyFilter({ state: "" }) }, h("strong", {}, String(total)), " all"),
+      h("button", { type: "button", className: filter.state ? "count" : "count chosen", ...chosen(""), onclick: () => applyFilter({ state: "" }) }, h("strong", {}, String(total)), " all"),
       scoped.map(({ state, count }) =>
         h(
           "button",
-          { type: "button", className: `count${filter.state === state ? " chosen" : ""}${count ? "" : " zero"}`, dataset: { state }, onclick: () => applyFilter({ state }) },
+          { type: "button", className: `count${filter.state === state ? " chosen" : ""}${count ? "" : " zero"}`, ...chosen(state), dataset: { state }, onclick: () => applyFilter({ state }) },
           h("strong", {}, String(count)),
           ` ${humanize(state)}`,
         ),
@@ -109,7 +156,13 @@ export function offeringUsersPanel({ onOfferings, onError }) {
   async function readUsers() {
     const read = ++reads;
     const variables = {
-      filter: { ...(filter.state && { state: [filter.state] }), ...(filter.offering && { offeringUuid: [filter.offering] }) },
+      filter: {
+        ...(filter.state && { state: [filter.state] }),
+        ...(filter.offering && { offeringUuid: [filter.offering] }),
+        ...(filter.q && { query: filter.q }),
+        ...(filter.stuck && { stuck: true }),
+      },
+      orderBy: filter.sort ? [filter.sort] : null,
       first: PAGE_SIZE,
       after: pages.after,
     };
@@ -126,88 +179,43 @@ export function offeringUsersPanel({ onOfferings, onError }) {
     const first = pages.previous.length * PAGE_SIZE;
     byId("page-position").textContent = connection.totalCount
       ? `${first + 1}–${first + connection.nodes.length} of ${connection.totalCount}`
-      : "No offering users";
+      : filter.q || filter.stuck || filter.state || filter.offering
+        ? "No offering user matches these filters."
+        : "No offering users yet.";
     replaceChildren(byId("users-rows"), connection.nodes.map(row));
   }
+
+  const cell = (label, ...content) => h("td", { dataset: { label } }, ...content);
 
   const row = (offeringUser) =>
     h(
       "tr",
-      { dataset: { uuid: offeringUser.uuid, id: offeringUser.id }, className: selected === offeringUser.uuid ? "selected" : "", onclick: () => select(offeringUser.uuid) },
-      h("td", {}, h("button", { type: "button", className: "link" }, offeringUser.user.username)),
-      h("td", {}, offeringUser.user.fullName ?? ""),
-      h("td", {}, offeringUser.offering.name),
-      h("td", {}, offeringUser.username ?? ""),
-      h("td", {}, h("span", { className: `state state-${offeringUser.state}` }, humanize(offeringUser.state))),
-      h("td", {}, formatTime(offeringUser.modified)),
+      {
+        dataset: { uuid: offeringUser.uuid, id: offeringUser.id, stuck: String(offeringUser.stuck) },
+        className: detail.selected === offeringUser.uuid ? "selected" : "",
+        onclick: () => select(offeringUser.uuid),
+      },
+      cell("User", h("button", { type: "button", className: "link" }, offeringUser.user.username)),
+      cell("Name", offeringUser.user.fullName ?? ""),
+      cell("Account", offeringUser.username ?? ""),
+      cell("Project", offeringUser.projects.map((project) => project.name).join(", ")),
+      cell("Organisation", [...new Set(offeringUser.projects.map((project) => project.customer.name))].join(", ")),
+      cell("Offering", offeringUser.offering.name),
+      cell(
+        "State",
+        h("span", { className: `state state-${offeringUser.state}` }, humanize(offeringUser.state)),
+        offeringUser.stuck && h("span", { className: "stuck", title: `Stuck since ${exactTime(offeringUser.stuckSince)}` }, "stuck"),
+      ),
+      cell("In state", timeElement(offeringUser.stateChangedAt, { as: "duration" })),
+      cell("Modified", timeElement(offeringUser.modified)),
     );
 
   function select(uuid) {
-    selected = uuid;
-    outcome = null;
-    draft = {};
     for (const tr of byId("users-rows").children) tr.classList.toggle("selected", tr.dataset.uuid === uuid);
-    readDetail();
+    detail.select(uuid);
   }
 
-  async function readDetail() {
-    const panel = byId("detail");
-    if (!selected) return replaceChildren(panel, h("p", { className: "hint" }, "Select an offering user to see what can be done."));
-    let user;
-    try {
-      user = (await gql(DETAIL, { uuid: selected })).offeringUser;
-    } catch (error) {
-      return onError(error);
-    }
-    if (!user) return replaceChildren(panel, h("p", { className: "hint" }, "That offering user is gone."));
-    if (user.uuid === selected) replaceChildren(panel, detail(user));
-  }
-
-  function detail(user) {
-    const permitted = user.availableTransitions.filter((transition) => transition.permitted);
-    const field = (name, value, props) =>
-      h("input", { name, value: draft[name] ?? value, oninput: (event) => (draft[name] = event.target.value), ...props });
-    const comment = field("comment", user.serviceProviderComment, { placeholder: "Comment for the user" });
-    const commentUrl = field("commentUrl", user.serviceProviderCommentUrl, { type: "url", placeholder: "https://…" });
-    const said = h("p", { className: outcome?.failed ? "outcome failed" : "outcome", role: "status" }, outcome?.text ?? "");
-    const run = async (transition) => {
-      const input = { id: user.id };
-      if (TAKES_COMMENT.has(transition.mutation)) Object.assign(input, { comment: comment.value, commentUrl: commentUrl.value });
-      try {
-        const result = await runTransition("OfferingUser", transition.mutation, input, { takesFields: TAKES_COMMENT.has(transition.mutation) });
-        const failed = result.__typename !== "OfferingUser";
-        outcome = { failed, text: failed ? describeFailure(result) : `Now ${humanize(result.state)}.` };
-        if (!failed) draft = {};
-      } catch (error) {
-        outcome = { failed: true, text: error.message };
-      }
-      readDetail();
-    };
-    return [
-      h("h3", {}, `${user.user.username} in ${user.offering.name}`),
-      h(
-        "dl",
-        {},
-        h("dt", {}, "State"), h("dd", {}, h("span", { className: `state state-${user.state}` }, humanize(user.state))),
-        h("dt", {}, "Name"), h("dd", {}, `${user.user.fullName ?? ""} ${user.user.email ? `<${user.user.email}>` : ""}`),
-        h("dt", {}, "Account"), h("dd", {}, user.username ?? "—"),
-        h("dt", {}, "Modified"), h("dd", {}, formatTime(user.modified)),
-      ),
-      permitted.some((transition) => TAKES_COMMENT.has(transition.mutation)) &&
-        h("div", { className: "comment-fields" }, h("label", {}, "Comment ", comment), h("label", {}, "Comment URL ", commentUrl)),
-      h(
-        "div",
-        { className: "actions" },
-        permitted.length
-          ? permitted.map((transition) =>
-              h("button", { type: "button", dataset: { mutation: transition.mutation }, onclick: () => run(transition) }, `${humanize(transition.operation)} → ${humanize(transition.to)}`),
-            )
-          : h("span", { className: "hint" }, "No action you may take in this state."),
-      ),
-      said,
-    ];
-  }
-
+  renderHeader();
   return {
     refresh() {
       readCounts();
@@ -217,11 +225,11 @@ export function offeringUsersPanel({ onOfferings, onError }) {
     reload() {
       readCounts();
       readUsers();
-      readDetail();
+      detail.read();
     },
     /** A change arrived for this offering user: its detail is re-read if it is the one shown. */
     changed(uuid) {
-      if (uuid === selected) readDetail();
+      if (uuid === detail.selected) detail.read();
     },
   };
 }

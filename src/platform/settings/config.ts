@@ -7,8 +7,9 @@ import { loadSecuritySettings, type SecuritySettings } from "./security-settings
 import { loadSeedSettings, type SeedSettings } from "./seed-settings.ts";
 import { envFlag } from "./env-flag.ts";
 import { type BrokerSettings, loadBrokerSettings } from "./broker-settings.ts";
+import { loadStuckSettings, type StuckSettings } from "./stuck-settings.ts";
 
-export interface Config extends GraphqlSettings, ObservabilitySettings, RateLimitSettings, DeploymentSettings, ProxySettings, SecuritySettings, SeedSettings, BrokerSettings {
+export interface Config extends GraphqlSettings, ObservabilitySettings, RateLimitSettings, DeploymentSettings, ProxySettings, SecuritySettings, SeedSettings, BrokerSettings, StuckSettings {
   port: number;
   host: string;
   dataDir: string;
@@ -54,5 +55,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ...loadSecuritySettings(env),
     ...loadSeedSettings(env),
     ...loadBrokerSettings(env),
+    ...loadStuckSettings(env),
   };
 }
