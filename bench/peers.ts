@@ -1,0 +1,151 @@
+import { type LoadResult, pool, runLoad } from "./load.ts";
+import { probeDjango, startDrf } from "./peers/drf.ts";
+import type { PeerServer } from "./peers/external-server.ts";
+import { fetchPage, PEER_LABELS, PEER_TARGETS, type PageSummary, pageDifference, type PeerTarget, peerRequest } from "./peers/pages.ts";
+import { installPostGraphile, startPostGraphile } from "./peers/postgraphile.ts";
+import { backendsCpuMsBetween, databaseBackendsCpuMs, procAvailable } from "./peers/process-cpu.ts";
+import type { ServerProcess } from "./server-process.ts";
+import type { Settings } from "./settings.ts";
+
+/**
+ * The peers scenario (issue 32): the frontend's page of offering users from the gateway (GraphQL and REST) and from
+ * what a user would deploy instead — PostGraphile 5, Django REST Framework as Waldur runs it, and the bare node:http +
+ * pg handler — on the same scratch database, each server on the server core, in rounds that take the targets in turn
+ * (every other round backwards, so no target always follows the same one).
+ */
+export interface PeerRow {
+  target: PeerTarget;
+  label: string;
+  result: LoadResult;
+  roundRps: number[];
+  /** CPU of the PostgreSQL backends connected to the scratch database, per measured request (/proc). */
+  databaseCpuMsPerRequest?: number;
+}
+
+export interface PeersOutcome {
+  rows: PeerRow[];
+  skipped: string[];
+  warnings: string[];
+}
+
+export interface PeersContext {
+  gateway: ServerProcess;
+  token: string;
+  databaseUrl: string;
+  /** Starts one of bench/server.ts's servers (the bare handler) the way the rest of the round does. */
+  startBare: () => Promise<ServerProcess>;
+  stopServer: (server: ServerProcess) => Promise<void>;
+  pinTo?: { taskset: string; cpu: number };
+  settings: Settings;
+  log: (message: string) => void;
+}
+
+const RE_WARMUP_SECONDS = 0.5;
+
+type Started = { server: PeerServer; label: string; stop?: () => Promise<void> };
+
+/** Each wanted target's server; a peer that cannot be installed, imported or started is skipped with the reason. */
+async function startTargets(context: PeersContext, started: Map<PeerTarget, Started>, skipped: string[]) {
+  const { settings, databaseUrl, pinTo, log } = context;
+  const wanted = (target: PeerTarget) => settings.peerTargets.includes(target);
+  const attempt = async (target: PeerTarget, start: () => Promise<Started | string>) => {
+    try {
+      const peer = await start();
+      if (typeof peer === "string") skipped.push(`peers, ${target}: ${peer}`);
+      else started.set(target, peer);
+    } catch (error) {
+      skipped.push(`peers, ${target}: ${(error as Error).message}`);
+    }
+  };
+  for (const target of ["graphql", "rest"] as const) if (wanted(target)) started.set(target, { server: context.gateway, label: PEER_LABELS[target] });
+  if (wanted("postgraphile")) {
+    await attempt("postgraphile", async () => {
+      const installed = await installPostGraphile(log);
+      if ("unavailable" in installed) return installed.unavailable;
+      const server = await startPostGraphile(databaseUrl, settings.serverPoolSize, pinTo);
+      return { server, label: PEER_LABELS.postgraphile.replace("PostGraphile", `PostGraphile ${installed.version}`), stop: server.stop };
+    });
+  }
+  if (wanted("drf")) {
+    await attempt("drf", async () => {
+      const django = await probeDjango(settings.peersPython);
+      if ("unavailable" in django) return django.unavailable;
+      const server = await startDrf(settings.peersPython, databaseUrl, settings.peersDrfThreads, pinTo);
+      const label = `${PEER_LABELS.drf} (${django.versions}, 1 gthread worker × ${settings.peersDrfThreads})`;
+      return { server, label, stop: server.stop };
+    });
+  }
+  if (wanted("bare")) {
+    const server = await context.startBare();
+    started.set("bare", { server, label: PEER_LABELS.bare, stop: () => context.stopServer(server) });
+  }
+}
+
+/** Every target must answer the gateway's page (same rows, same count); a target that answers no page is dropped. */
+async function checkPages(started: Map<PeerTarget, Started>, token: string, outcome: PeersOutcome) {
+  const pages = new Map<PeerTarget, PageSummary>();
+  for (const [target, { server, stop }] of started) {
+    try {
+      pages.set(target, await fetchPage(target, server.baseUrl, token));
+    } catch (error) {
+      outcome.skipped.push(`peers, ${target}: ${(error as Error).message}`);
+      started.delete(target);
+      await stop?.();
+    }
+  }
+  const reference = pages.get("graphql") ?? pages.get("rest");
+  if (!reference) return;
+  for (const [target, page] of pages) {
+    const difference = pageDifference(reference, page);
+    if (difference) outcome.warnings.push(`peers: ${target} does not answer the gateway's page: ${difference}`);
+  }
+}
+
+/** Closed-loop load on one target, with the CPU its server and the database's backends used per measured request. */
+async function measure(server: PeerServer, target: PeerTarget, context: PeersContext, warmupSeconds: number, database: string) {
+  const { settings, token } = context;
+  const spec = peerRequest(target, token);
+  const run = (seconds: number) => runLoad({ baseUrl: server.baseUrl, connections: settings.peersConnections, warmupMs: 0, durationMs: seconds * 1000, next: () => spec });
+  if (warmupSeconds > 0) await run(warmupSeconds);
+  const [cpuBefore, backendsBefore] = [await server.cpuMs(), procAvailable() ? databaseBackendsCpuMs(database) : undefined];
+  const result = await run(settings.peersSegmentSeconds);
+  const [cpuAfter, backendsAfter] = [await server.cpuMs(), backendsBefore ? databaseBackendsCpuMs(database) : undefined];
+  const databaseCpuMs = backendsBefore && backendsAfter ? backendsCpuMsBetween(backendsBefore, backendsAfter) : Number.NaN;
+  return { result: { ...result, serverCpuMsPerRequest: (cpuAfter - cpuBefore) / result.requests }, databaseCpuMs };
+}
+
+export async function runPeers(context: PeersContext): Promise<PeersOutcome> {
+  const { settings, log } = context;
+  const outcome: PeersOutcome = { rows: [], skipped: [], warnings: [] };
+  const started = new Map<PeerTarget, Started>();
+  try {
+    await startTargets(context, started, outcome.skipped);
+    await checkPages(started, context.token, outcome);
+    const targets = PEER_TARGETS.filter((target) => started.has(target));
+    const database = new URL(context.databaseUrl).pathname.slice(1);
+    const runs = new Map<PeerTarget, Array<{ result: LoadResult; databaseCpuMs: number }>>(targets.map((t) => [t, []]));
+    log(`peers: ${settings.peersRounds} round(s) × ${targets.length} targets, ${settings.peersSegmentSeconds} s each, ${settings.peersConnections} connections`);
+    for (let round = 0; round < settings.peersRounds; round++) {
+      for (const target of round % 2 ? [...targets].reverse() : targets) {
+        const warmup = round === 0 ? settings.warmupSeconds : RE_WARMUP_SECONDS;
+        const run = await measure(started.get(target)!.server, target, context, warmup, database);
+        const { result } = run;
+        log(
+          `  round ${round + 1} ${target.padEnd(12)} ${result.rps.toFixed(0).padStart(6)} req/s  p50 ${result.p50Ms.toFixed(2)} ms  p99 ${result.p99Ms.toFixed(2)} ms  ` +
+            `cpu ${result.serverCpuMsPerRequest.toFixed(2)} ms/req  database ${(run.databaseCpuMs / result.requests).toFixed(2)} ms/req  ${result.errors} errors`,
+        );
+        runs.get(target)!.push(run);
+      }
+    }
+    outcome.rows = targets.map((target) => {
+      const measured = runs.get(target)!;
+      const result = pool(measured.map((m) => m.result));
+      const databaseCpuMs = measured.reduce((sum, m) => sum + m.databaseCpuMs, 0);
+      return { target, label: started.get(target)!.label, result, roundRps: measured.map((m) => m.result.rps), databaseCpuMsPerRequest: databaseCpuMs / result.requests };
+    });
+    for (const row of outcome.rows) if (row.result.errors) outcome.warnings.push(`peers: ${row.target} answered ${row.result.errors} requests with an error (${JSON.stringify(row.result.statuses)})`);
+  } finally {
+    for (const { stop } of started.values()) await stop?.();
+  }
+  return outcome;
+}
