@@ -14,7 +14,7 @@ const MANIFEST = { name: "bench-peer-postgraphile", private: true, dependencies:
 const INSTALL_TIMEOUT_MS = 300_000;
 
 const installedManifest = path.join(FOLDER, "node_modules", "postgraphile", "package.json");
-const installedVersion = (): string | undefined =>
+export const installedVersion = (): string | undefined =>
   fs.existsSync(installedManifest) ? (JSON.parse(fs.readFileSync(installedManifest, "utf8")) as { version: string }).version : undefined;
 
 function npmInstall(): Promise<{ status: number | null; output: string }> {
