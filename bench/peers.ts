@@ -1,4 +1,4 @@
-import { type LoadResult, pool, runLoad } from "./load.ts";
+import { alternatingLatency, type LoadResult, pool, runLoad } from "./load.ts";
 import { probeDjango, startDrf } from "./peers/drf.ts";
 import type { PeerServer } from "./peers/external-server.ts";
 import { fetchPage, PEER_LABELS, PEER_TARGETS, type PageSummary, pageDifference, type PeerTarget, peerRequest } from "./peers/pages.ts";
@@ -20,6 +20,8 @@ export interface PeerRow {
   roundRps: number[];
   /** CPU of the PostgreSQL backends connected to the scratch database, per measured request (/proc). */
   databaseCpuMsPerRequest?: number;
+  /** Median latency of one connection taking the targets request by request: the target's service time. */
+  serviceP50Ms: number;
 }
 
 export interface PeersOutcome {
@@ -137,11 +139,14 @@ export async function runPeers(context: PeersContext): Promise<PeersOutcome> {
         runs.get(target)!.push(run);
       }
     }
-    outcome.rows = targets.map((target) => {
+    const alone = await alternatingLatency(targets.map((target) => ({ baseUrl: started.get(target)!.server.baseUrl, spec: peerRequest(target, context.token) })), settings.serviceTimeSeconds * 1000);
+    log(`  one connection: ${targets.map((target, i) => `${target} ${alone[i].p50Ms.toFixed(2)} ms`).join(", ")}`);
+    outcome.rows = targets.map((target, i) => {
       const measured = runs.get(target)!;
       const result = pool(measured.map((m) => m.result));
       const databaseCpuMs = measured.reduce((sum, m) => sum + m.databaseCpuMs, 0);
-      return { target, label: started.get(target)!.label, result, roundRps: measured.map((m) => m.result.rps), databaseCpuMsPerRequest: databaseCpuMs / result.requests };
+      const { label } = started.get(target)!;
+      return { target, label, result, roundRps: measured.map((m) => m.result.rps), databaseCpuMsPerRequest: databaseCpuMs / result.requests, serviceP50Ms: alone[i].p50Ms };
     });
     for (const row of outcome.rows) if (row.result.errors) outcome.warnings.push(`peers: ${row.target} answered ${row.result.errors} requests with an error (${JSON.stringify(row.result.statuses)})`);
   } finally {

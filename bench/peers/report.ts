@@ -27,23 +27,24 @@ function ratios(rows: PeerRow[]) {
     const [a, b] = [rowOf(upper), rowOf(lower)];
     if (!a || !b) return [];
     const rps = a.result.rps / b.result.rps;
-    return [{ name: `${upper} / ${lower}`, rps, cpu: cpuOf(a) / cpuOf(b), totalCpu: totalCpuOf(a) / totalCpuOf(b), aim, met: aim === undefined ? undefined : rps >= aim }];
+    const [cpu, totalCpu, service] = [cpuOf(a) / cpuOf(b), totalCpuOf(a) / totalCpuOf(b), a.serviceP50Ms / b.serviceP50Ms];
+    return [{ name: `${upper} / ${lower}`, rps, cpu, totalCpu, service, aim, met: aim === undefined ? undefined : rps >= aim }];
   });
 }
 
 export function peerTables(rows: PeerRow[]) {
   const measured = {
     title: "Peers (PostgreSQL): the frontend's page of 10 offering users with their user and offering, and the total count, from the gateway and from what a user would deploy instead",
-    header: ["target", "what", "req/s", "p50 ms", "p99 ms", "server CPU ms/req", "database CPU ms/req", "errors", "req/s per round"],
+    header: ["target", "what", "req/s", "p50 ms", "p99 ms", "server CPU ms/req", "database CPU ms/req", "1-conn p50 ms", "errors", "req/s per round"],
     rows: rows.map((r) => [
-      r.target, r.label, fixed(r.result.rps, 0), fixed(r.result.p50Ms, 2), fixed(r.result.p99Ms, 2), fixed(cpuOf(r), 2), fixed(r.databaseCpuMsPerRequest, 2), String(r.result.errors),
+      r.target, r.label, fixed(r.result.rps, 0), fixed(r.result.p50Ms, 2), fixed(r.result.p99Ms, 2), fixed(cpuOf(r), 2), fixed(r.databaseCpuMsPerRequest, 2), fixed(r.serviceP50Ms, 2), String(r.result.errors),
       r.roundRps.map((rps) => rps.toFixed(0)).join(", "),
     ]),
   };
   const compared = {
     title: "Peers compared (CPU: per request; server + database: the server's and its PostgreSQL backends')",
-    header: ["ratio", "req/s ratio", "server CPU ratio", "server + database CPU ratio", "aim (req/s)", "met"],
-    rows: ratios(rows).map((r) => [r.name, fixed(r.rps, 3), fixed(r.cpu, 2), fixed(r.totalCpu, 2), r.aim === undefined ? "-" : `>= ${r.aim}`, r.met === undefined ? "-" : r.met ? "yes" : "NO"]),
+    header: ["ratio", "req/s ratio", "server CPU ratio", "server + database CPU ratio", "1-conn p50 ratio", "aim (req/s)", "met"],
+    rows: ratios(rows).map((r) => [r.name, fixed(r.rps, 3), fixed(r.cpu, 2), fixed(r.totalCpu, 2), fixed(r.service, 2), r.aim === undefined ? "-" : `>= ${r.aim}`, r.met === undefined ? "-" : r.met ? "yes" : "NO"]),
   };
   return [measured, compared];
 }
