@@ -43,6 +43,18 @@ export interface PeersContext {
 }
 
 const RE_WARMUP_SECONDS = 0.5;
+/** The first warm-up's bound when the requests are slow to come (a busy machine). */
+const LONGEST_WARMUP_SECONDS = 60;
+
+/**
+ * Load for `seconds` and, before the first round, until `requests` were served too: the JIT optimises after so
+ * many calls, not after so much time, and a busy machine serves the slow targets a few hundred requests in 5 s.
+ */
+async function warmUp(run: (seconds: number) => Promise<LoadResult>, seconds: number, requests: number) {
+  const started = performance.now();
+  let served = seconds > 0 ? (await run(seconds)).requests : 0;
+  while (served < requests && performance.now() - started < LONGEST_WARMUP_SECONDS * 1000) served += (await run(1)).requests;
+}
 
 type Started = { server: PeerServer; label: string; stop?: () => Promise<void> };
 
@@ -104,11 +116,11 @@ async function checkPages(started: Map<PeerTarget, Started>, token: string, outc
 }
 
 /** Closed-loop load on one target, with the CPU its server and the database's backends used per measured request. */
-async function measure(server: PeerServer, target: PeerTarget, context: PeersContext, warmupSeconds: number, database: string) {
+async function measure(server: PeerServer, target: PeerTarget, context: PeersContext, warmup: { seconds: number; requests: number }, database: string) {
   const { settings, token } = context;
   const spec = peerRequest(target, token);
   const run = (seconds: number) => runLoad({ baseUrl: server.baseUrl, connections: settings.peersConnections, warmupMs: 0, durationMs: seconds * 1000, next: () => spec });
-  if (warmupSeconds > 0) await run(warmupSeconds);
+  if (warmup.seconds > 0 || warmup.requests > 0) await warmUp(run, warmup.seconds, warmup.requests);
   const [cpuBefore, backendsBefore] = [await server.cpuMs(), procAvailable() ? databaseBackendsCpuMs(database) : undefined];
   const result = await run(settings.peersSegmentSeconds);
   const [cpuAfter, backendsAfter] = [await server.cpuMs(), backendsBefore ? databaseBackendsCpuMs(database) : undefined];
@@ -129,7 +141,7 @@ export async function runPeers(context: PeersContext): Promise<PeersOutcome> {
     log(`peers: ${settings.peersRounds} round(s) × ${targets.length} targets, ${settings.peersSegmentSeconds} s each, ${settings.peersConnections} connections`);
     for (let round = 0; round < settings.peersRounds; round++) {
       for (const target of round % 2 ? [...targets].reverse() : targets) {
-        const warmup = round === 0 ? settings.warmupSeconds : RE_WARMUP_SECONDS;
+        const warmup = round === 0 ? { seconds: settings.warmupSeconds, requests: settings.peersWarmupRequests } : { seconds: RE_WARMUP_SECONDS, requests: 0 };
         const run = await measure(started.get(target)!.server, target, context, warmup, database);
         const { result } = run;
         log(
