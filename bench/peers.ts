@@ -84,8 +84,9 @@ async function startTargets(context: PeersContext, started: Map<PeerTarget, Star
     await attempt("drf", async () => {
       const django = await probeDjango(settings.peersPython);
       if ("unavailable" in django) return django.unavailable;
-      const server = await startDrf(settings.peersPython, databaseUrl, settings.peersDrfThreads, pinTo);
-      const label = `${PEER_LABELS.drf} (${django.versions}, 1 gthread worker × ${settings.peersDrfThreads})`;
+      const server = await startDrf(settings.peersPython, databaseUrl, { threads: settings.peersDrfThreads, auth: settings.peersDrfAuth }, pinTo);
+      const auth = settings.peersDrfAuth === "token" ? "token" : "no auth";
+      const label = `${PEER_LABELS.drf} (${django.versions}, 1 gthread worker × ${settings.peersDrfThreads}, ${auth})`;
       return { server, label, stop: server.stop };
     });
   }

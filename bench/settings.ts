@@ -1,3 +1,4 @@
+import type { DrfAuth } from "./peers/drf.ts";
 import { DEFAULT_SERVER_URL } from "./scratch-database.ts";
 
 /** Every knob of `npm run bench`: environment variable, default, and what it sets. Defaults finish in a few minutes. */
@@ -13,6 +14,7 @@ const KNOBS = {
   peersSegmentSeconds: { env: "BENCH_PEERS_SEGMENT_S", default: "5", doc: "Measured seconds of one peers segment (one target, one round)" },
   peersRounds: { env: "BENCH_PEERS_ROUNDS", default: "3", doc: "Peers rounds: every target once per round, in turn (every other round backwards)" },
   peersWarmupRequests: { env: "BENCH_PEERS_WARMUP_REQUESTS", default: "3000", doc: "Requests each peers target serves in its first warm-up at least (beyond BENCH_WARMUP_S; at most 60 s)" },
+  peersDrfAuth: { env: "BENCH_PEERS_DRF_AUTH", default: "token", doc: "token: the DRF peer authenticates each request's token as Waldur's DRF does (one query); none: no authentication" },
   peersPython: { env: "BENCH_PEERS_PYTHON", default: "/usr/bin/python3", doc: "Python that runs the DRF peer (imports Debian's Django, DRF, psycopg2 and gunicorn)" },
   peersDrfThreads: { env: "BENCH_PEERS_DRF_THREADS", default: "10", doc: "Threads of the DRF peer's one gunicorn gthread worker (each with its own database connection)" },
   transitionClients: { env: "BENCH_TRANSITION_CLIENTS", default: "1,10,100", doc: "Concurrent clients of the transition runs (own records)" },
@@ -97,6 +99,12 @@ function readerRuns() {
   });
 }
 
+function drfAuth(): DrfAuth {
+  const value = raw("peersDrfAuth");
+  if (value !== "token" && value !== "none") throw new Error(`${KNOBS.peersDrfAuth.env} must be token or none`);
+  return value;
+}
+
 function contention() {
   const match = /^(\d+)x(\d+)$/.exec(raw("contention"));
   return match ? { clients: Number(match[1]), records: Number(match[2]) } : undefined;
@@ -114,6 +122,7 @@ export const settings = {
   peersSegmentSeconds: number("peersSegmentSeconds"),
   peersRounds: Math.max(1, number("peersRounds")),
   peersWarmupRequests: number("peersWarmupRequests"),
+  peersDrfAuth: drfAuth(),
   peersPython: raw("peersPython"),
   peersDrfThreads: Math.max(1, number("peersDrfThreads")),
   transitionClients: numbers("transitionClients"),

@@ -58,8 +58,21 @@ describe.skipIf(!postgresUrl)("the bench's peers answer the gateway's page", () 
   it("Django REST Framework answers the same rows and count", async (context) => {
     const django = await probeDjango(settings.peersPython);
     if ("unavailable" in django) return context.skip(django.unavailable);
-    const page = await pageOfPeer("drf", () => startDrf(settings.peersPython, storage.url!, 2));
+    const page = await pageOfPeer("drf", () => startDrf(settings.peersPython, storage.url!, { threads: 2, auth: "token" }));
     expect(pageDifference(gatewayPage, page)).toBeUndefined();
+  });
+
+  it("Django REST Framework with token authentication refuses a key that is no token", async (context) => {
+    const django = await probeDjango(settings.peersPython);
+    if ("unavailable" in django) return context.skip(django.unavailable);
+    const server = await startDrf(settings.peersPython, storage.url!, { threads: 2, auth: "token" });
+    try {
+      const answer = await fetch(`${server.baseUrl}/api/marketplace-offering-users/`, { headers: { authorization: `Token ${"0".repeat(40)}` } });
+      expect(answer.status).toBe(401);
+      expect(await answer.json()).toEqual({ detail: "Invalid token." });
+    } finally {
+      await server.stop();
+    }
   });
 
   it("PostGraphile answers the same rows and count", async (context) => {

@@ -19,14 +19,19 @@ export function probeDjango(python: string): Promise<{ versions: string } | { un
   });
 }
 
-/** One worker with `threads` threads (each its own database connection, kept), as the other peers have one pool of that size. */
-export function startDrf(python: string, databaseUrl: string, threads: number, pinTo?: { taskset: string; cpu: number }): Promise<PeerServer> {
+export type DrfAuth = "token" | "none";
+
+/**
+ * One worker with `threads` threads (each its own database connection, kept), as the other peers have one pool of
+ * that size; `auth` "token": each request's token looked up as DRF's TokenAuthentication does (by its digest here).
+ */
+export function startDrf(python: string, databaseUrl: string, options: { threads: number; auth: DrfAuth }, pinTo?: { taskset: string; cpu: number }): Promise<PeerServer> {
   return startExternalServer({
     name: "drf",
     command: python,
-    args: ["-m", "gunicorn", "--bind", "127.0.0.1:0", "--workers", "1", "--worker-class", "gthread", "--threads", String(threads), "--keep-alive", "60", "--graceful-timeout", "5", "wsgi:application"],
+    args: ["-m", "gunicorn", "--bind", "127.0.0.1:0", "--workers", "1", "--worker-class", "gthread", "--threads", String(options.threads), "--keep-alive", "60", "--graceful-timeout", "5", "wsgi:application"],
     cwd: PROJECT,
-    env: { DATABASE_URL: databaseUrl, DJANGO_SETTINGS_MODULE: "settings", PYTHONDONTWRITEBYTECODE: "1" },
+    env: { DATABASE_URL: databaseUrl, DRF_AUTH: options.auth, DJANGO_SETTINGS_MODULE: "settings", PYTHONDONTWRITEBYTECODE: "1" },
     listening: /Listening at: http:\/\/127\.0\.0\.1:(\d+)/,
     pinTo,
   });

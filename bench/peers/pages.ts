@@ -41,7 +41,8 @@ export function peerRequest(target: PeerTarget, token: string): RequestSpec {
     graphql: graphql(GATEWAY_PAGE, auth),
     rest: { method: "GET", path: LIST_PATH, headers: auth },
     postgraphile: graphql(POSTGRAPHILE_PAGE),
-    drf: { method: "GET", path: LIST_PATH, headers: {} },
+    // With the token whether or not the DRF peer checks it (BENCH_PEERS_DRF_AUTH).
+    drf: { method: "GET", path: LIST_PATH, headers: auth },
     bare: { method: "GET", path: LIST_PATH, headers: auth },
   };
   return requests[target];

@@ -1,4 +1,5 @@
-"""The Django REST Framework peer of bench/peers.ts: Waldur's stack over the bench's database (DATABASE_URL), no auth."""
+"""The Django REST Framework peer of bench/peers.ts: Waldur's stack over the bench's database (DATABASE_URL), with
+token authentication as Waldur's, or none with DRF_AUTH=none."""
 import os
 from urllib.parse import unquote, urlparse
 
@@ -25,9 +26,10 @@ DATABASES = {
         "CONN_MAX_AGE": None,
     }
 }
+_TOKEN_AUTH = os.environ.get("DRF_AUTH", "token") == "token"
 REST_FRAMEWORK = {
-    "DEFAULT_AUTHENTICATION_CLASSES": [],
-    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
+    "DEFAULT_AUTHENTICATION_CLASSES": ["offering_users.authentication.TokenDigestAuthentication"] if _TOKEN_AUTH else [],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated" if _TOKEN_AUTH else "rest_framework.permissions.AllowAny"],
     "UNAUTHENTICATED_USER": None,
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",

@@ -8,6 +8,9 @@ class User(models.Model):
     email = models.CharField(max_length=320)
     first_name = models.CharField(max_length=100)
     last_name = models.CharField(max_length=100)
+    is_active = models.BooleanField()
+    # What DRF's IsAuthenticated asks of request.user.
+    is_authenticated = True
 
     class Meta:
         managed = False
@@ -16,6 +19,15 @@ class User(models.Model):
     @property
     def full_name(self):
         return f"{self.first_name} {self.last_name}".strip()
+
+
+class AuthToken(models.Model):
+    key_digest = models.CharField(primary_key=True, max_length=64)
+    user = models.ForeignKey(User, on_delete=models.DO_NOTHING, db_column="user_id")
+
+    class Meta:
+        managed = False
+        db_table = "auth_tokens"
 
 
 class Offering(models.Model):
