@@ -76,7 +76,7 @@ async function startTargets(context: PeersContext, started: Map<PeerTarget, Star
     await attempt("postgraphile", async () => {
       const installed = await installPostGraphile(log);
       if ("unavailable" in installed) return installed.unavailable;
-      const server = await startPostGraphile(databaseUrl, settings.serverPoolSize, pinTo);
+      const server = await startPostGraphile(databaseUrl, settings.serverPoolSize, pinTo, settings.perfDir);
       return { server, label: PEER_LABELS.postgraphile.replace("PostGraphile", `PostGraphile ${installed.version}`), stop: server.stop };
     });
   }

@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { type PerfRecording, recordOnCpu } from "../perf-record.ts";
 import { processTreeCpuMs } from "./process-cpu.ts";
 
 /** What the peers scenario needs of a server under test: where it listens, its CPU time so far, and how to stop it. */
@@ -19,6 +20,8 @@ export interface ExternalServerOptions {
   listening: RegExp;
   /** Run it under `taskset -c <cpu>` (taskset execs the command in place: same pid). */
   pinTo?: { taskset: string; cpu: number };
+  /** Record it with `perf record` into `dir` once it listens (bench/perf-record.ts; a node server needs PERF_NODE_FLAGS). */
+  perf?: { tool: string; dir: string };
 }
 
 const START_TIMEOUT_MS = 60_000;
@@ -54,15 +57,28 @@ export async function startExternalServer(options: ExternalServerOptions): Promi
     child.once("error", (error) => fail(error.message));
     child.once("exit", (code) => !ready && fail(`exited with code ${code}`));
   });
+  let recording: PerfRecording | undefined;
+  try {
+    if (options.perf) recording = await recordOnCpu(options.perf.tool, child.pid!, options.perf.dir, options.name);
+  } catch (error) {
+    child.kill("SIGKILL");
+    throw error;
+  }
   return {
     baseUrl: `http://127.0.0.1:${port}`,
-    cpuMs: async () => processTreeCpuMs(child.pid!),
+    async cpuMs() {
+      recording?.mark();
+      return processTreeCpuMs(child.pid!);
+    },
     async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      child.kill("SIGTERM");
-      const timeout = setTimeout(() => child.kill("SIGKILL"), STOP_TIMEOUT_MS);
-      await exited;
-      clearTimeout(timeout);
+      await recording?.stop();
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill("SIGTERM");
+        const timeout = setTimeout(() => child.kill("SIGKILL"), STOP_TIMEOUT_MS);
+        await exited;
+        clearTimeout(timeout);
+      }
+      recording?.keepSymbols();
     },
   };
 }

@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { PERF_NODE_FLAGS, perfAvailability } from "../perf-record.ts";
 import { type PeerServer, startExternalServer } from "./external-server.ts";
 
 /**
@@ -43,13 +44,17 @@ export async function installPostGraphile(log: (message: string) => void): Promi
   return { unavailable: `npm install postgraphile@5 in ${FOLDER} failed (${npm.status === null ? "killed or not started" : `exit ${npm.status}`}): ${reason}` };
 }
 
-export function startPostGraphile(databaseUrl: string, poolSize: number, pinTo?: { taskset: string; cpu: number }): Promise<PeerServer> {
+/** `perfDir`: record its on-CPU profile there as the bench's own servers' (BENCH_PERF_DIR), when perf runs here. */
+export function startPostGraphile(databaseUrl: string, poolSize: number, pinTo?: { taskset: string; cpu: number }, perfDir?: string): Promise<PeerServer> {
   const script = path.join(FOLDER, "server.mjs");
   fs.copyFileSync(SERVER_SCRIPT, script);
+  const perf = perfDir ? perfAvailability() : undefined;
+  const profiled = perfDir && perf && "perf" in perf ? { tool: perf.perf, dir: perfDir } : undefined;
   return startExternalServer({
     name: "postgraphile",
     command: process.execPath,
-    args: [script],
+    args: [...(profiled ? PERF_NODE_FLAGS : []), script],
+    perf: profiled,
     cwd: FOLDER,
     env: { DATABASE_URL: databaseUrl, POOL_SIZE: String(poolSize), NODE_ENV: "production" },
     listening: /"port":\s*(\d+)/,
