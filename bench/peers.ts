@@ -6,6 +6,7 @@ import { installPostGraphile, startPostGraphile } from "./peers/postgraphile.ts"
 import { backendsCpuMsBetween, databaseBackendsCpuMs, procAvailable } from "./peers/process-cpu.ts";
 import type { ServerProcess } from "./server-process.ts";
 import type { Settings } from "./settings.ts";
+import { databaseWorkPerTransition } from "./transition-work.ts";
 
 /**
  * The peers scenario (issue 32): the frontend's page of offering users from the gateway (GraphQL and REST) and from
@@ -22,6 +23,8 @@ export interface PeerRow {
   databaseCpuMsPerRequest?: number;
   /** Median latency of one connection taking the targets request by request: the target's service time. */
   serviceP50Ms: number;
+  /** Database transactions per page (pg_stat_database: an autocommit statement is one), when counted. */
+  transactionsPerRequest?: number;
 }
 
 export interface PeersOutcome {
@@ -43,6 +46,8 @@ export interface PeersContext {
 }
 
 const RE_WARMUP_SECONDS = 0.5;
+/** Seconds of load per target while the database's transactions are counted. */
+const COUNTED_SECONDS = 2;
 /** The first warm-up's bound when the requests are slow to come (a busy machine). */
 const LONGEST_WARMUP_SECONDS = 60;
 
@@ -161,6 +166,11 @@ export async function runPeers(context: PeersContext): Promise<PeersOutcome> {
       const { label } = started.get(target)!;
       return { target, label, result, roundRps: measured.map((m) => m.result.rps), databaseCpuMsPerRequest: databaseCpuMs / result.requests, serviceP50Ms: alone[i].p50Ms };
     });
+    const pages = targets.map((target) => ({ layer: target, server: { target, server: started.get(target)!.server } }));
+    const load = async ({ target, server }: { target: PeerTarget; server: PeerServer }) =>
+      (await runLoad({ baseUrl: server.baseUrl, connections: settings.peersConnections, warmupMs: 0, durationMs: COUNTED_SECONDS * 1000, next: () => peerRequest(target, context.token) })).requests;
+    const work = await databaseWorkPerTransition(pages, context.databaseUrl, load, log, "page");
+    for (const row of outcome.rows) row.transactionsPerRequest = work.find((w) => w.layer === row.target)?.transactionsPerTransition;
     for (const row of outcome.rows) if (row.result.errors) outcome.warnings.push(`peers: ${row.target} answered ${row.result.errors} requests with an error (${JSON.stringify(row.result.statuses)})`);
   } finally {
     for (const { stop } of started.values()) await stop?.();

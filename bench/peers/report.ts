@@ -35,9 +35,9 @@ function ratios(rows: PeerRow[]) {
 export function peerTables(rows: PeerRow[]) {
   const measured = {
     title: "Peers (PostgreSQL): the frontend's page of 10 offering users with their user and offering, and the total count, from the gateway and from what a user would deploy instead",
-    header: ["target", "what", "req/s", "p50 ms", "p99 ms", "server CPU ms/req", "database CPU ms/req", "1-conn p50 ms", "errors", "req/s per round"],
+    header: ["target", "what", "req/s", "p50 ms", "p99 ms", "server CPU ms/req", "database CPU ms/req", "xacts/req", "1-conn p50 ms", "errors", "req/s per round"],
     rows: rows.map((r) => [
-      r.target, r.label, fixed(r.result.rps, 0), fixed(r.result.p50Ms, 2), fixed(r.result.p99Ms, 2), fixed(cpuOf(r), 2), fixed(r.databaseCpuMsPerRequest, 2), fixed(r.serviceP50Ms, 2), String(r.result.errors),
+      r.target, r.label, fixed(r.result.rps, 0), fixed(r.result.p50Ms, 2), fixed(r.result.p99Ms, 2), fixed(cpuOf(r), 2), fixed(r.databaseCpuMsPerRequest, 2), fixed(r.transactionsPerRequest, 2), fixed(r.serviceP50Ms, 2), String(r.result.errors),
       r.roundRps.map((rps) => rps.toFixed(0)).join(", "),
     ]),
   };
