@@ -8,6 +8,8 @@ import type { AgentMessagesRow } from "./agent-messages.ts";
 import { SCALE_TARGET_RATIO, type ScaleResult, type ScaleRow } from "./scale.ts";
 import { IDLE_RSS_TARGET_MB, type MemoryRow } from "./idle-memory.ts";
 import type { ReaderRow } from "./reader.ts";
+import type { PeerRow } from "./peers.ts";
+import { peerTables, peerTargets } from "./peers/report.ts";
 
 export interface Report {
   startedAt: string;
@@ -18,6 +20,7 @@ export interface Report {
   /** E.g. other work on the machine, or a layer answering other JSON than REST. */
   warnings: string[];
   ladder: LadderRow[];
+  peers: PeerRow[];
   transitions: TransitionRow[];
   fanout: FanoutRow[];
   reader: ReaderRow[];
@@ -78,6 +81,7 @@ export function targets(report: Report): Target[] {
       list.push({ name: `full stack (REST) / bare CPU per request, ${READ_LABELS[read]}`, value, aim: `<= ${CPU_RATIO_AIM}`, met: value <= CPU_RATIO_AIM });
     }
   }
+  list.push(...peerTargets(report.peers));
   const gatewayAtAim = transitionRowOf(report, "gateway", AIM_CLIENTS, false);
   if (gatewayAtAim) {
     const committed = gatewayAtAim.committedPerSecond;
@@ -200,7 +204,7 @@ function tables(report: Report): Table[] {
     header: ["target", "value", "aim", "met"],
     rows: targets(report).map((t) => [t.name, fixed(t.value, Math.abs(t.value) >= 100 ? 0 : 3), t.aim, t.met === undefined ? "-" : t.met ? "yes" : "NO"]),
   };
-  return [ladder, costs, transitions, transitionCosts, fanout, reader, agentMessages, scaleTable, memory, aims].filter((t) => t.rows.length);
+  return [ladder, costs, ...peerTables(report.peers), transitions, transitionCosts, fanout, reader, agentMessages, scaleTable, memory, aims].filter((t) => t.rows.length);
 }
 
 function plain(table: Table): string {

@@ -2,6 +2,8 @@
  * `npm run bench`, on PostgreSQL (scratch database mg_bench, dropped afterwards):
  *   ladder       one offering user and a page of ten at each layer: bare node:http + pg → Hono + Prisma →
  *                POST /graphql → REST adapter; req/s, latency, server CPU per request, and each layer's cost
+ *   peers        the frontend's page of 10 offering users from the gateway (GraphQL, REST) and from what a user would
+ *                deploy instead: PostGraphile 5, Django REST Framework under gunicorn, the bare handler (bench/peers.ts)
  *   transitions  REST offering-user transitions at 1, 10 and 100 clients on their own records, and once contended,
  *                each also against the bare node:http + pg transition handler; database work per transition
  *   fanout       1,000 and 10,000 graphql-ws subscribers, one shared document or one each: request → last subscriber, memory per subscriber
@@ -29,6 +31,7 @@ import { type AgentMessagesRow, benchBroker, brokerEnv, runAgentMessages } from 
 import { runScale, type ScaleResult } from "./scale.ts";
 import { type MemoryRow, runIdleMemory } from "./idle-memory.ts";
 import { type ReaderRow, runReader } from "./reader.ts";
+import { type PeerRow, runPeers } from "./peers.ts";
 
 const SCRATCH_DATABASE = settings.scratchDatabase;
 const RESULTS_DIR = new URL("./results/", import.meta.url).pathname;
@@ -37,13 +40,14 @@ const log = (message: string) => console.error(`[bench] ${message}`);
 const skipped: string[] = [];
 const warnings: string[] = [];
 let ladder: LadderRow[] = [];
+let peers: PeerRow[] = [];
 let transitions: TransitionRow[] = [];
 let fanout: FanoutRow[] = [];
 let reader: ReaderRow[] = [];
 let agentMessages: AgentMessagesRow[] = [];
 let scale: ScaleResult | null = null;
 let memory: MemoryRow[] = [];
-const POSTGRESQL_ROUND = ["ladder", "transitions", "fanout", "reader", "agent-messages"];
+const POSTGRESQL_ROUND = ["ladder", "peers", "transitions", "fanout", "reader", "agent-messages"];
 
 async function postgresqlRound(taskset: string | undefined) {
   const scratch = await createScratchDatabase(settings.postgresUrl, SCRATCH_DATABASE);
@@ -69,6 +73,13 @@ async function postgresqlRound(taskset: string | undefined) {
       ladder = await runLadder(servers, token, uuids, settings, log);
       await stop(bare);
       await stop(honoPrisma);
+    }
+    if (settings.scenarios.has("peers")) {
+      const pinTo = taskset ? { taskset, cpu: SERVER_CPU } : undefined;
+      const outcome = await runPeers({ gateway: app, token, databaseUrl: scratch.url, startBare: () => start({ kind: "bare" }), stopServer: stop, pinTo, settings, log });
+      peers = outcome.rows;
+      skipped.push(...outcome.skipped);
+      warnings.push(...outcome.warnings);
     }
     if (settings.scenarios.has("transitions")) {
       const bare = await start({ kind: "bare" });
@@ -156,6 +167,7 @@ async function main() {
     skipped,
     warnings,
     ladder,
+    peers,
     transitions,
     fanout,
     reader,

@@ -1,13 +1,22 @@
+import type { DrfAuth } from "./peers/drf.ts";
 import { DEFAULT_SERVER_URL } from "./scratch-database.ts";
 
 /** Every knob of `npm run bench`: environment variable, default, and what it sets. Defaults finish in a few minutes. */
 const KNOBS = {
-  scenarios: { env: "BENCH_SCENARIOS", default: "ladder,transitions,fanout,reader,agent-messages,scale,memory", doc: "Which scenarios run (comma-separated)" },
+  scenarios: { env: "BENCH_SCENARIOS", default: "ladder,peers,transitions,fanout,reader,agent-messages,scale,memory", doc: "Which scenarios run (comma-separated)" },
   connections: { env: "BENCH_CONNECTIONS", default: "16", doc: "Keep-alive connections of the ladder's closed-loop load" },
   warmupSeconds: { env: "BENCH_WARMUP_S", default: "5", doc: "Warm-up before each scenario's first measured segment" },
   segmentSeconds: { env: "BENCH_SEGMENT_S", default: "2", doc: "Measured seconds of one ladder segment (one layer, one read, one round)" },
   rounds: { env: "BENCH_ROUNDS", default: "2", doc: "Ladder rounds: every layer is measured once per round, in turn" },
   serviceTimeSeconds: { env: "BENCH_SERVICE_TIME_S", default: "2", doc: "One connection cycling through the layers: unloaded latency" },
+  peers: { env: "BENCH_PEERS", default: "graphql,rest,postgraphile,drf,bare", doc: "Targets of the peers scenario: the gateway's GraphQL and REST page, PostGraphile 5, Django REST Framework, the bare handler" },
+  peersConnections: { env: "BENCH_PEERS_CONNECTIONS", default: "10", doc: "Keep-alive connections of the peers scenario's closed-loop load" },
+  peersSegmentSeconds: { env: "BENCH_PEERS_SEGMENT_S", default: "5", doc: "Measured seconds of one peers segment (one target, one round)" },
+  peersRounds: { env: "BENCH_PEERS_ROUNDS", default: "3", doc: "Peers rounds: every target once per round, in turn (every other round backwards)" },
+  peersWarmupRequests: { env: "BENCH_PEERS_WARMUP_REQUESTS", default: "3000", doc: "Requests each peers target serves in its first warm-up at least (beyond BENCH_WARMUP_S; at most 60 s)" },
+  peersDrfAuth: { env: "BENCH_PEERS_DRF_AUTH", default: "token", doc: "token: the DRF peer authenticates each request's token as Waldur's DRF does (one query); none: no authentication" },
+  peersPython: { env: "BENCH_PEERS_PYTHON", default: "/usr/bin/python3", doc: "Python that runs the DRF peer (imports Debian's Django, DRF, psycopg2 and gunicorn)" },
+  peersDrfThreads: { env: "BENCH_PEERS_DRF_THREADS", default: "10", doc: "Threads of the DRF peer's one gunicorn gthread worker (each with its own database connection)" },
   transitionClients: { env: "BENCH_TRANSITION_CLIENTS", default: "1,10,100", doc: "Concurrent clients of the transition runs (own records)" },
   transitionSeconds: { env: "BENCH_TRANSITION_S", default: "3", doc: "Measured seconds of each transition run" },
   contention: { env: "BENCH_CONTENTION", default: "10x2", doc: "Contended run: CLIENTSxRECORDS, every client on the same records (0: none)" },
@@ -90,6 +99,12 @@ function readerRuns() {
   });
 }
 
+function drfAuth(): DrfAuth {
+  const value = raw("peersDrfAuth");
+  if (value !== "token" && value !== "none") throw new Error(`${KNOBS.peersDrfAuth.env} must be token or none`);
+  return value;
+}
+
 function contention() {
   const match = /^(\d+)x(\d+)$/.exec(raw("contention"));
   return match ? { clients: Number(match[1]), records: Number(match[2]) } : undefined;
@@ -102,6 +117,14 @@ export const settings = {
   segmentSeconds: number("segmentSeconds"),
   rounds: Math.max(1, number("rounds")),
   serviceTimeSeconds: number("serviceTimeSeconds"),
+  peerTargets: raw("peers").split(",").map((s) => s.trim()),
+  peersConnections: Math.max(1, number("peersConnections")),
+  peersSegmentSeconds: number("peersSegmentSeconds"),
+  peersRounds: Math.max(1, number("peersRounds")),
+  peersWarmupRequests: number("peersWarmupRequests"),
+  peersDrfAuth: drfAuth(),
+  peersPython: raw("peersPython"),
+  peersDrfThreads: Math.max(1, number("peersDrfThreads")),
   transitionClients: numbers("transitionClients"),
   transitionSeconds: number("transitionSeconds"),
   contention: contention(),

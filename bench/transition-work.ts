@@ -1,6 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import pg from "pg";
-import type { ServerProcess } from "./server-process.ts";
 
 /**
  * What one committed transition costs the database, from pg_stat_database's counters of the scratch database
@@ -28,17 +27,21 @@ async function counters(client: pg.Client): Promise<Counters> {
   return { transactions: Number(row.transactions), inserted: Number(row.inserted), updated: Number(row.updated) };
 }
 
-/** Runs `exercise` (which answers how many transitions it committed) against each layer's server in turn and reads the counters around it. */
-export async function databaseWorkPerTransition<L extends string>(
-  layers: Array<{ layer: L; server: ServerProcess }>,
+/**
+ * Runs `exercise` (which answers how many transitions it committed) against each layer's server in turn and reads the
+ * counters around it. The peers scenario counts its pages the same way (a "transition" there is one request).
+ */
+export async function databaseWorkPerTransition<L extends string, S>(
+  layers: Array<{ layer: L; server: S }>,
   databaseUrl: string,
-  exercise: (server: ServerProcess) => Promise<number>,
+  exercise: (server: S) => Promise<number>,
   log: (message: string) => void,
+  unit = "transition",
 ): Promise<DatabaseWork[]> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    log(`  counting database work per transition (pg_stat_database; ${SETTLE_MS / 1000} s settling per reading)`);
+    log(`  counting database work per ${unit} (pg_stat_database; ${SETTLE_MS / 1000} s settling per reading)`);
     await sleep(SETTLE_MS);
     let before = await counters(client);
     const work: DatabaseWork[] = [];
@@ -49,7 +52,7 @@ export async function databaseWorkPerTransition<L extends string>(
       // Less the reading's own transaction.
       const per = (key: keyof Counters) => (after[key] - before[key] - (key === "transactions" ? 1 : 0)) / transitions;
       work.push({ layer, transitions, transactionsPerTransition: per("transactions"), rowsInsertedPerTransition: per("inserted"), rowsUpdatedPerTransition: per("updated") });
-      log(`  ${layer.padEnd(7)} ${transitions} transitions: ${per("transactions").toFixed(2)} transactions, ${per("inserted").toFixed(2)} rows inserted, ${per("updated").toFixed(2)} rows updated per transition`);
+      log(`  ${layer.padEnd(7)} ${transitions} ${unit}s: ${per("transactions").toFixed(2)} transactions, ${per("inserted").toFixed(2)} rows inserted, ${per("updated").toFixed(2)} rows updated per ${unit}`);
       before = after;
     }
     return work;
