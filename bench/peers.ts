@@ -39,6 +39,8 @@ export interface PeersContext {
   databaseUrl: string;
   /** Starts one of bench/server.ts's servers (the bare handler) the way the rest of the round does. */
   startBare: () => Promise<ServerProcess>;
+  /** Starts the gateway on the embedded database, seeded with the same data (its own token). */
+  startEmbedded: () => Promise<ServerProcess>;
   stopServer: (server: ServerProcess) => Promise<void>;
   pinTo?: { taskset: string; cpu: number };
   settings: Settings;
@@ -61,7 +63,8 @@ async function warmUp(run: (seconds: number) => Promise<LoadResult>, seconds: nu
   while (served < requests && performance.now() - started < LONGEST_WARMUP_SECONDS * 1000) served += (await run(1)).requests;
 }
 
-type Started = { server: PeerServer; label: string; stop?: () => Promise<void> };
+/** `token`: the target's own (a gateway with a database of its own), else the bench's. */
+type Started = { server: PeerServer; label: string; stop?: () => Promise<void>; token?: string };
 
 /** Each wanted target's server; a peer that cannot be installed, imported or started is skipped with the reason. */
 async function startTargets(context: PeersContext, started: Map<PeerTarget, Started>, skipped: string[]) {
@@ -99,14 +102,18 @@ async function startTargets(context: PeersContext, started: Map<PeerTarget, Star
     const server = await context.startBare();
     started.set("bare", { server, label: PEER_LABELS.bare, stop: () => context.stopServer(server) });
   }
+  if (wanted("embedded")) {
+    const server = await context.startEmbedded();
+    started.set("embedded", { server, label: PEER_LABELS.embedded, stop: () => context.stopServer(server), token: server.token });
+  }
 }
 
 /** Every target must answer the gateway's page (same rows, same count); a target that answers no page is dropped. */
 async function checkPages(started: Map<PeerTarget, Started>, token: string, outcome: PeersOutcome) {
   const pages = new Map<PeerTarget, PageSummary>();
-  for (const [target, { server, stop }] of started) {
+  for (const [target, { server, stop, token: own }] of started) {
     try {
-      pages.set(target, await fetchPage(target, server.baseUrl, token));
+      pages.set(target, await fetchPage(target, server.baseUrl, own ?? token));
     } catch (error) {
       outcome.skipped.push(`peers, ${target}: ${(error as Error).message}`);
       started.delete(target);
@@ -122,9 +129,9 @@ async function checkPages(started: Map<PeerTarget, Started>, token: string, outc
 }
 
 /** Closed-loop load on one target, with the CPU its server and the database's backends used per measured request. */
-async function measure(server: PeerServer, target: PeerTarget, context: PeersContext, warmup: { seconds: number; requests: number }, database: string) {
-  const { settings, token } = context;
-  const spec = peerRequest(target, token);
+async function measure({ server, token }: Started, target: PeerTarget, context: PeersContext, warmup: { seconds: number; requests: number }, database: string) {
+  const { settings } = context;
+  const spec = peerRequest(target, token ?? context.token);
   const run = (seconds: number) => runLoad({ baseUrl: server.baseUrl, connections: settings.peersConnections, warmupMs: 0, durationMs: seconds * 1000, next: () => spec });
   if (warmup.seconds > 0 || warmup.requests > 0) await warmUp(run, warmup.seconds, warmup.requests);
   const [cpuBefore, backendsBefore] = [await server.cpuMs(), procAvailable() ? databaseBackendsCpuMs(database) : undefined];
@@ -148,7 +155,7 @@ export async function runPeers(context: PeersContext): Promise<PeersOutcome> {
     for (let round = 0; round < settings.peersRounds; round++) {
       for (const target of round % 2 ? [...targets].reverse() : targets) {
         const warmup = round === 0 ? { seconds: settings.warmupSeconds, requests: settings.peersWarmupRequests } : { seconds: RE_WARMUP_SECONDS, requests: 0 };
-        const run = await measure(started.get(target)!.server, target, context, warmup, database);
+        const run = await measure(started.get(target)!, target, context, warmup, database);
         const { result } = run;
         log(
           `  round ${round + 1} ${target.padEnd(12)} ${result.rps.toFixed(0).padStart(6)} req/s  p50 ${result.p50Ms.toFixed(2)} ms  p99 ${result.p99Ms.toFixed(2)} ms  ` +
@@ -157,7 +164,8 @@ export async function runPeers(context: PeersContext): Promise<PeersOutcome> {
         runs.get(target)!.push(run);
       }
     }
-    const alone = await alternatingLatency(targets.map((target) => ({ baseUrl: started.get(target)!.server.baseUrl, spec: peerRequest(target, context.token) })), settings.serviceTimeSeconds * 1000);
+    const tokenOf = (target: PeerTarget) => started.get(target)!.token ?? context.token;
+    const alone = await alternatingLatency(targets.map((target) => ({ baseUrl: started.get(target)!.server.baseUrl, spec: peerRequest(target, tokenOf(target)) })), settings.serviceTimeSeconds * 1000);
     log(`  one connection: ${targets.map((target, i) => `${target} ${alone[i].p50Ms.toFixed(2)} ms`).join(", ")}`);
     outcome.rows = targets.map((target, i) => {
       const measured = runs.get(target)!;
@@ -166,9 +174,11 @@ export async function runPeers(context: PeersContext): Promise<PeersOutcome> {
       const { label } = started.get(target)!;
       return { target, label, result, roundRps: measured.map((m) => m.result.rps), databaseCpuMsPerRequest: databaseCpuMs / result.requests, serviceP50Ms: alone[i].p50Ms };
     });
-    const pages = targets.map((target) => ({ layer: target, server: { target, server: started.get(target)!.server } }));
+    // The embedded gateway's database is in its own process: no transactions of the scratch database to count.
+    const onScratch = targets.filter((target) => target !== "embedded");
+    const pages = onScratch.map((target) => ({ layer: target, server: { target, server: started.get(target)!.server } }));
     const load = async ({ target, server }: { target: PeerTarget; server: PeerServer }) =>
-      (await runLoad({ baseUrl: server.baseUrl, connections: settings.peersConnections, warmupMs: 0, durationMs: COUNTED_SECONDS * 1000, next: () => peerRequest(target, context.token) })).requests;
+      (await runLoad({ baseUrl: server.baseUrl, connections: settings.peersConnections, warmupMs: 0, durationMs: COUNTED_SECONDS * 1000, next: () => peerRequest(target, tokenOf(target)) })).requests;
     const work = await databaseWorkPerTransition(pages, context.databaseUrl, load, log, "page");
     for (const row of outcome.rows) row.transactionsPerRequest = work.find((w) => w.layer === row.target)?.transactionsPerTransition;
     for (const row of outcome.rows) if (row.result.errors) outcome.warnings.push(`peers: ${row.target} answered ${row.result.errors} requests with an error (${JSON.stringify(row.result.statuses)})`);

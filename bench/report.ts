@@ -7,6 +7,7 @@ import { TRANSITION_LAYERS, type TransitionLayer, type TransitionRow } from "./t
 import type { AgentMessagesRow } from "./agent-messages.ts";
 import { SCALE_TARGET_RATIO, type ScaleResult, type ScaleRow } from "./scale.ts";
 import { IDLE_RSS_TARGET_MB, type MemoryRow } from "./idle-memory.ts";
+import { SOAK_GROWTH_TARGET, type SoakRow } from "./soak.ts";
 import type { ReaderRow } from "./reader.ts";
 import type { PeerRow } from "./peers.ts";
 import { peerTables, peerTargets } from "./peers/report.ts";
@@ -27,6 +28,7 @@ export interface Report {
   agentMessages: AgentMessagesRow[];
   scale: ScaleResult | null;
   memory: MemoryRow[];
+  soak?: SoakRow;
 }
 
 export interface Target {
@@ -106,6 +108,11 @@ export function targets(report: Report): Target[] {
   }
   for (const row of report.memory.filter((m) => m.database === "postgresql")) {
     list.push({ name: "idle RSS (PostgreSQL), MB", value: row.idleRssMb, aim: `<= ${IDLE_RSS_TARGET_MB}`, met: row.idleRssMb <= IDLE_RSS_TARGET_MB });
+  }
+  if (report.soak) {
+    const { soak } = report;
+    const name = `soak: RSS peak of minute ${soak.minutes} over minute 2, embedded database (${soak.rssAfterMinuteMb.toFixed(0)} → ${soak.rssEndMb.toFixed(0)} MB)`;
+    list.push({ name, value: soak.growth, aim: `<= ${SOAK_GROWTH_TARGET}`, met: soak.growth <= SOAK_GROWTH_TARGET && soak.failures === 0 });
   }
   for (const row of report.reader) {
     const name = `reader under a write load: changes missing or repeated, or closed (${row.catchUps} catch-ups)`;
@@ -199,12 +206,19 @@ function tables(report: Report): Table[] {
       m.database, `node ${m.command}`, fixed(m.startRssMb, 0), fixed(m.idleRssMb, 0), `${fixed(m.afterRequestsRssMb, 0)} (${m.requests})`, m.idleRunsMb.map((v) => fixed(v, 0)).join(", "), fixed(m.cpuMsPerRequest, 2),
     ]),
   };
+  const soak: Table = {
+    title: "Soak: npm start's server on the embedded database under paced mixed use (RSS from /proc every 10 s, MB)",
+    header: ["minutes", "requests/s", "requests", "failures", "transitions", "peak RSS, minute 2", "peak RSS, last minute", "highest", "growth"],
+    rows: report.soak
+      ? [[String(report.soak.minutes), fixed(report.soak.requestsPerSecond, 1), String(report.soak.requests), String(report.soak.failures), String(report.soak.transitions), fixed(report.soak.rssAfterMinuteMb, 0), fixed(report.soak.rssEndMb, 0), fixed(report.soak.rssMaxMb, 0), fixed(report.soak.growth, 2)]]
+      : [],
+  };
   const aims: Table = {
     title: "Targets",
     header: ["target", "value", "aim", "met"],
     rows: targets(report).map((t) => [t.name, fixed(t.value, Math.abs(t.value) >= 100 ? 0 : 3), t.aim, t.met === undefined ? "-" : t.met ? "yes" : "NO"]),
   };
-  return [ladder, costs, ...peerTables(report.peers), transitions, transitionCosts, fanout, reader, agentMessages, scaleTable, memory, aims].filter((t) => t.rows.length);
+  return [ladder, costs, ...peerTables(report.peers), transitions, transitionCosts, fanout, reader, agentMessages, scaleTable, memory, soak, aims].filter((t) => t.rows.length);
 }
 
 function plain(table: Table): string {

@@ -15,6 +15,8 @@
  *                events and again grown to 100,000 / 1,000,000: one-connection p50 and CPU per request at both sizes
  *   memory       npm start's command (built dist/) on a scratch database of its own (mg_bench_memory) and on the embedded
  *                database: RSS after start, idle, and after 200 reads (bench/idle-memory.ts)
+ *   soak         npm start's command on the embedded database under paced mixed use for BENCH_SOAK_MINUTES: RSS of its
+ *                last minute against its second (bench/soak.ts)
  * This process is the load generator; every server runs in a child process (bench/server.ts), pinned to core 0
  * with taskset when it can be, the load and the subscriber clients to core 1. Knobs: bench/settings.ts.
  */
@@ -30,6 +32,7 @@ import { runTransitions, type TransitionRow } from "./transitions.ts";
 import { type AgentMessagesRow, benchBroker, brokerEnv, runAgentMessages } from "./agent-messages.ts";
 import { runScale, type ScaleResult } from "./scale.ts";
 import { type MemoryRow, runIdleMemory } from "./idle-memory.ts";
+import { runSoak, type SoakRow } from "./soak.ts";
 import { type ReaderRow, runReader } from "./reader.ts";
 import { type PeerRow, runPeers } from "./peers.ts";
 
@@ -47,6 +50,7 @@ let reader: ReaderRow[] = [];
 let agentMessages: AgentMessagesRow[] = [];
 let scale: ScaleResult | null = null;
 let memory: MemoryRow[] = [];
+let soak: SoakRow | undefined;
 const POSTGRESQL_ROUND = ["ladder", "peers", "transitions", "fanout", "reader", "agent-messages"];
 
 async function postgresqlRound(taskset: string | undefined) {
@@ -76,7 +80,12 @@ async function postgresqlRound(taskset: string | undefined) {
     }
     if (settings.scenarios.has("peers")) {
       const pinTo = taskset ? { taskset, cpu: SERVER_CPU } : undefined;
-      const outcome = await runPeers({ gateway: app, token, databaseUrl: scratch.url, startBare: () => start({ kind: "bare" }), stopServer: stop, pinTo, settings, log });
+      const startEmbedded = async () => {
+        const server = await startServer({ kind: "app", seed: true, cpuProfileDir: settings.cpuProfileDir, pinTo });
+        running.push(server);
+        return server;
+      };
+      const outcome = await runPeers({ gateway: app, token, databaseUrl: scratch.url, startBare: () => start({ kind: "bare" }), startEmbedded, stopServer: stop, pinTo, settings, log });
       peers = outcome.rows;
       skipped.push(...outcome.skipped);
       warnings.push(...outcome.warnings);
@@ -148,6 +157,7 @@ async function main() {
     if (settings.scenarios.has("scale")) await scaleRound(taskset);
   }
   if (settings.scenarios.has("memory")) await memoryRound("version" in pg);
+  if (settings.scenarios.has("soak")) soak = await runSoak({ minutes: settings.soakMinutes, rate: settings.soakRate }, log);
 
   const machine = machineDescription();
   const loadAtEnd = loadAverage();
@@ -174,6 +184,7 @@ async function main() {
     agentMessages,
     scale,
     memory,
+    soak,
   };
   console.log(formatText(report));
   const files = writeResults(report, knobsTable(), RESULTS_DIR);

@@ -3,13 +3,13 @@ import { DEFAULT_SERVER_URL } from "./scratch-database.ts";
 
 /** Every knob of `npm run bench`: environment variable, default, and what it sets. Defaults finish in a few minutes. */
 const KNOBS = {
-  scenarios: { env: "BENCH_SCENARIOS", default: "ladder,peers,transitions,fanout,reader,agent-messages,scale,memory", doc: "Which scenarios run (comma-separated)" },
+  scenarios: { env: "BENCH_SCENARIOS", default: "ladder,peers,transitions,fanout,reader,agent-messages,scale,memory,soak", doc: "Which scenarios run (comma-separated)" },
   connections: { env: "BENCH_CONNECTIONS", default: "16", doc: "Keep-alive connections of the ladder's closed-loop load" },
   warmupSeconds: { env: "BENCH_WARMUP_S", default: "5", doc: "Warm-up before each scenario's first measured segment" },
   segmentSeconds: { env: "BENCH_SEGMENT_S", default: "2", doc: "Measured seconds of one ladder segment (one layer, one read, one round)" },
   rounds: { env: "BENCH_ROUNDS", default: "2", doc: "Ladder rounds: every layer is measured once per round, in turn" },
   serviceTimeSeconds: { env: "BENCH_SERVICE_TIME_S", default: "2", doc: "One connection cycling through the layers: unloaded latency" },
-  peers: { env: "BENCH_PEERS", default: "graphql,rest,postgraphile,drf,bare", doc: "Targets of the peers scenario: the gateway's GraphQL and REST page, PostGraphile 5, Django REST Framework, the bare handler" },
+  peers: { env: "BENCH_PEERS", default: "graphql,rest,postgraphile,drf,bare,embedded", doc: "Targets of the peers scenario: the gateway's GraphQL and REST page, PostGraphile 5, Django REST Framework, the bare handler, the gateway's GraphQL page on the embedded database" },
   peersConnections: { env: "BENCH_PEERS_CONNECTIONS", default: "10", doc: "Keep-alive connections of the peers scenario's closed-loop load" },
   peersSegmentSeconds: { env: "BENCH_PEERS_SEGMENT_S", default: "5", doc: "Measured seconds of one peers segment (one target, one round)" },
   peersRounds: { env: "BENCH_PEERS_ROUNDS", default: "3", doc: "Peers rounds: every target once per round, in turn (every other round backwards)" },
@@ -50,6 +50,8 @@ const KNOBS = {
     default: "",
     doc: "Node arguments of the memory scenario's server instead of package.json's start script (e.g. `--import tsx src/main.ts` for the unbuilt sources)",
   },
+  soakMinutes: { env: "BENCH_SOAK_MINUTES", default: "30", doc: "Minutes of the soak scenario's paced mixed use of npm start's server on the embedded database" },
+  soakRate: { env: "BENCH_SOAK_RATE", default: "40", doc: "Requests per second of the soak scenario (one at a time: a busy machine serves fewer)" },
   pin: { env: "BENCH_PIN", default: "1", doc: "0: do not pin processes to cores with taskset" },
   postgresUrl: { env: "BENCH_POSTGRES_URL", default: DEFAULT_SERVER_URL, doc: "PostgreSQL server (scratch databases BENCH_SCRATCH_DATABASE, its _scale and _memory are created and dropped)" },
   scratchDatabase: { env: "BENCH_SCRATCH_DATABASE", default: "mg_bench", doc: "Name of the scratch database (the scale scenario adds _scale): two runs on one server need different names" },
@@ -138,6 +140,8 @@ export const settings = {
   scaleEvents: Math.max(100, number("scaleEvents")),
   memoryRuns: Math.max(1, number("memoryRuns")),
   memoryArgs: raw("memoryArgs").split(/\s+/).filter(Boolean),
+  soakMinutes: Math.max(2, number("soakMinutes")),
+  soakRate: Math.max(1, number("soakRate")),
   pin: raw("pin") !== "0",
   postgresUrl: raw("postgresUrl"),
   scratchDatabase: raw("scratchDatabase"),

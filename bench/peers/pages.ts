@@ -4,7 +4,7 @@ import type { RequestSpec } from "../load.ts";
  * The page every peer serves: 10 offering users with state, created, the user's username, email and full name, the
  * offering's name, and the total count, in the gateway's default order (username, created, id).
  */
-export const PEER_TARGETS = ["graphql", "rest", "postgraphile", "drf", "bare"] as const;
+export const PEER_TARGETS = ["graphql", "rest", "postgraphile", "drf", "bare", "embedded"] as const;
 export type PeerTarget = (typeof PEER_TARGETS)[number];
 export const PEER_PAGE_SIZE = 10;
 
@@ -26,6 +26,7 @@ export const PEER_LABELS: Record<PeerTarget, string> = {
   postgraphile: `PostGraphile allOfferingUsers(first: ${PEER_PAGE_SIZE})`,
   drf: "Django REST Framework",
   bare: "bare node:http + pg",
+  embedded: `gateway GraphQL offeringUsers(first: ${PEER_PAGE_SIZE}) on the embedded database (PGlite, in the server's process)`,
 };
 
 const graphql = (query: string, headers: Record<string, string> = {}): RequestSpec => ({
@@ -44,14 +45,18 @@ export function peerRequest(target: PeerTarget, token: string): RequestSpec {
     // With the token whether or not the DRF peer checks it (BENCH_PEERS_DRF_AUTH).
     drf: { method: "GET", path: LIST_PATH, headers: auth },
     bare: { method: "GET", path: LIST_PATH, headers: auth },
+    embedded: graphql(GATEWAY_PAGE, auth),
   };
   return requests[target];
 }
 
-/** What the checks compare: the rows' uuids (hex, as the gateway writes them) and users' usernames, and the count. */
+/**
+ * What the checks compare: the rows' uuids (hex, as the gateway writes them) and users' usernames, and the count. The
+ * embedded gateway seeds a database of its own: the same usernames, other uuids.
+ */
 export interface PageSummary {
   count: number;
-  rows: Array<{ uuid: string; username: string }>;
+  rows: Array<{ uuid?: string; username: string }>;
 }
 type Json = Record<string, any>;
 const hex = (uuid: string) => uuid.replaceAll("-", "");
@@ -68,6 +73,10 @@ const READERS: Record<PeerTarget, (body: Json, headers: Headers) => PageSummary>
   }),
   drf: (body) => ({ count: body.count, rows: body.results.map((r: Json) => ({ uuid: r.uuid, username: r.user_username })) }),
   bare: (body, headers) => ({ count: Number(headers.get("x-result-count")), rows: body.map((r: Json) => ({ uuid: r.uuid, username: r.user_username })) }),
+  embedded: (body) => ({
+    count: body.data.offeringUsers.totalCount,
+    rows: body.data.offeringUsers.nodes.map((n: Json) => ({ username: n.user.username })),
+  }),
 };
 
 /** One request of the target's page, read into a summary; throws with the answer when it is no page. */
@@ -88,6 +97,6 @@ export async function fetchPage(target: PeerTarget, baseUrl: string, token: stri
 export function pageDifference(reference: PageSummary, page: PageSummary): string | undefined {
   if (page.rows.length !== PEER_PAGE_SIZE) return `${page.rows.length} rows, not ${PEER_PAGE_SIZE}`;
   if (page.count !== reference.count) return `total count ${page.count}, the gateway's ${reference.count}`;
-  const at = page.rows.findIndex((row, i) => row.uuid !== reference.rows[i]?.uuid || row.username !== reference.rows[i]?.username);
+  const at = page.rows.findIndex((row, i) => (row.uuid !== undefined && row.uuid !== reference.rows[i]?.uuid) || row.username !== reference.rows[i]?.username);
   return at < 0 ? undefined : `row ${at + 1} is ${page.rows[at].uuid} (${page.rows[at].username}), the gateway's ${reference.rows[at]?.uuid} (${reference.rows[at]?.username})`;
 }

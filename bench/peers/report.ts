@@ -14,6 +14,7 @@ const RATIOS: PeerRatio[] = [
   { upper: "rest", lower: "drf", aim: 3 },
   { upper: "rest", lower: "postgraphile" },
   { upper: "graphql", lower: "drf" },
+  { upper: "embedded", lower: "graphql", aim: 0.5 },
 ];
 
 const fixed = (value: number | undefined, digits: number) => (value !== undefined && Number.isFinite(value) ? value.toFixed(digits) : "-");

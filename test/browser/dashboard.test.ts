@@ -88,13 +88,13 @@ describe.skipIf(!hasChromium)(browserSuiteTitle("The operations dashboard in hea
     await page.locator("#password-form input[name=username]").fill("providerOwner");
     await page.locator("#password-form input[name=password]").fill("not the password");
     await page.locator("#password-form button").click();
-    // Checking a password is deliberately slow: more than poll's default second on a loaded machine.
+    // Checking a password is deliberately slow, and a loaded machine answers a token later than poll's default second.
     await expect.poll(() => text("#notice"), { timeout: 10_000 }).toBe("Unable to log in with provided credentials.");
     expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
 
     await page.locator("#token-form input[name=token]").fill("0".repeat(40));
     await page.locator("#token-form button").click();
-    await expect.poll(() => text("#notice")).toBe("Invalid token.");
+    await expect.poll(() => text("#notice"), { timeout: 10_000 }).toBe("Invalid token.");
     expect(await page.locator("#board").isHidden()).toBe(true);
     expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
   });
