@@ -46,6 +46,8 @@ export default async function setup(project: TestProject) {
     throw error;
   }
   project.provide("gatewayBundle", path.join(bundleDir, "main.js"));
+  // In watch mode the sources change between runs; the bundle follows them.
+  project.onTestsRerun(() => bundle(path.join(ROOT, "src/main.ts"), bundleDir));
   return cleanUp;
 }
 
