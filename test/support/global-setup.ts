@@ -10,7 +10,7 @@ declare module "vitest" {
   export interface ProvidedContext {
     /** A migrated, empty embedded database (a PGlite dump) that every test file's fresh database starts from. */
     pgliteTemplate: string;
-    /** The same database as a data directory, closed: a gateway process's storage starts as a copy of it ("" on PostgreSQL). */
+    /** The same database as a data directory, closed: a gateway process's embedded storage starts as a copy of it. */
     pgliteTemplateDir: string;
     /** src/main.ts bundled as `npm start` bundles it (scripts/build.ts), for the tests that start gateway processes. */
     gatewayBundle: string;
@@ -37,9 +37,8 @@ export default async function setup(project: TestProject) {
     rmSync(bundleDir, { recursive: true, force: true });
   };
   try {
-    project.provide("pgliteTemplate", "");
-    project.provide("pgliteTemplateDir", "");
-    if (!process.env.TEST_DATABASE_URL) await migrateTemplate(project, directory);
+    // Also on the PostgreSQL pass: the gateway process tests' embedded data directories start from it there too.
+    await migrateTemplate(project, directory);
     await bundled;
   } catch (error) {
     cleanUp();

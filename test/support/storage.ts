@@ -30,11 +30,10 @@ async function migrated(database: Database): Promise<Database> {
 
 /**
  * Makes `dataDir` a copy of the global setup's migrated, empty data directory (creating and migrating a cluster costs
- * seconds, copying one a fraction of one); on the PostgreSQL pass, which makes none, it is left to the gateway to create.
+ * seconds, copying one a fraction of one).
  */
 export function copyMigratedDataDir(dataDir: string) {
-  const template = inject("pgliteTemplateDir");
-  if (template) cpSync(template, dataDir, { recursive: true });
+  cpSync(inject("pgliteTemplateDir"), dataDir, { recursive: true });
 }
 
 /** An embedded (PGlite) data directory of its own under the system's temporary directory, migrated. */

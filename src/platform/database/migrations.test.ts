@@ -18,7 +18,7 @@ async function freshDb(): Promise<PGlite> {
 }
 /**
  * A database with prisma/migrations applied: the global setup's template (applyMigrations made it), or one migrated
- * here outside vitest's run or on the PostgreSQL pass. Migrating costs seconds; the first test shows it from empty.
+ * here outside vitest's run. Migrating costs seconds; the first test shows it from empty.
  */
 async function migratedDb(): Promise<PGlite> {
   const template = inject("pgliteTemplate");
