@@ -6,6 +6,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { startArguments } from "../scripts/build.ts";
 import { killGateways, spawnGateway, startGateway } from "./support/server-process.ts";
+import { copyMigratedDataDir } from "./support/storage.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const ADMIN_TOKEN = "89abcdef0123456789abcdef0123456789abcdef";
@@ -23,7 +24,9 @@ describe("npm start (build, then dist/main.js with the start script's flags)", (
 
     const nodeArgs = startArguments();
     expect(nodeArgs.at(-1)).toBe("dist/main.js");
-    const gateway = await startGateway({ GATEWAY_DATA_DIR: path.join(dataRoot, "data"), ADMIN_TOKEN }, { nodeArgs });
+    const dataDir = path.join(dataRoot, "data");
+    copyMigratedDataDir(dataDir);
+    const gateway = await startGateway({ GATEWAY_DATA_DIR: dataDir, ADMIN_TOKEN }, { nodeArgs });
     const headers = { Authorization: `Token ${ADMIN_TOKEN}` };
 
     const users = await fetch(`${gateway.baseUrl}/api/users/?username=admin`, { headers });
@@ -43,9 +46,11 @@ describe("npm start (build, then dist/main.js with the start script's flags)", (
     const port = await new Promise<number>((resolve) => taken.listen(0, () => resolve((taken.address() as net.AddressInfo).port)));
     try {
       // npm start's own defaults (demo data, info logs): nothing else may be printed.
-      const env = { GATEWAY_DATA_DIR: path.join(dataRoot, "taken-port"), PORT: String(port), HOST: "0.0.0.0" };
+      const dataDir = path.join(dataRoot, "taken-port");
+      copyMigratedDataDir(dataDir);
+      const env = { GATEWAY_DATA_DIR: dataDir, PORT: String(port), HOST: "0.0.0.0" };
       const gateway = spawnGateway(env, { nodeArgs: startArguments(), testDefaults: false });
-      // Start-up (migrations on a new data directory) takes most of it; a hang is what the limit catches.
+      // A hang is what the limit catches.
       const exit = await Promise.race([gateway.exited, new Promise((resolve) => setTimeout(() => resolve("still running after 80 s"), 80_000))]);
       expect(exit).toEqual({ code: 1, signal: null });
       expect(gateway.output().trim().split("\n")).toEqual([`Seeded demo data (every demo user's password: demo-password).`, `port ${port} is in use (set PORT=…)`]);

@@ -3,7 +3,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { killGateways, startGateway } from "./support/server-process.ts";
+import { bundledStart, killGateways, startGateway } from "./support/server-process.ts";
+import { copyMigratedDataDir } from "./support/storage.ts";
 
 const dataRoot = mkdtempSync(path.join(tmpdir(), "gateway-start-"));
 
@@ -25,7 +26,7 @@ describe("npm start on a data directory another process holds", () => {
     const dataDir = path.join(dataRoot, "held");
     mkdirSync(dataDir, { recursive: true });
     writeFileSync(`${dataDir}.lock`, String(process.pid));
-    const run = spawnSync(process.execPath, ["--import", "tsx", "src/main.ts"], {
+    const run = spawnSync(process.execPath, bundledStart(), {
       env: { ...process.env, GATEWAY_DATA_DIR: dataDir, PORT: "0" },
       encoding: "utf8",
       timeout: 60_000,
@@ -75,7 +76,10 @@ describe("npm start on a fresh data directory", () => {
   }, 120_000);
 
   it("NODE_ENV=production: seeds nothing and keeps /metrics off on a fresh directory; refuses a directory with demo accounts", async () => {
-    const fresh = await start({ NODE_ENV: "production", GATEWAY_DATA_DIR: path.join(dataRoot, "production") });
+    // Migrated and empty: creating it is the test above's.
+    const empty = path.join(dataRoot, "production");
+    copyMigratedDataDir(empty);
+    const fresh = await start({ NODE_ENV: "production", GATEWAY_DATA_DIR: empty });
     expect(fresh.output).not.toContain("Seeded demo data");
     expect(fresh.token).toBeUndefined();
     expect(fresh.output).toMatch(/GET \/metrics is off \(404\): NODE_ENV=production requires METRICS_TOKEN/);

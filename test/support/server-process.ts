@@ -1,5 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
+import { inject } from "vitest";
+import { startFlags } from "../../scripts/build.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const START_TIMEOUT_MS = 90_000;
@@ -9,7 +11,7 @@ export interface Exit {
   signal: NodeJS.Signals | null;
 }
 
-/** The gateway (src/main.ts, the sources `npm start` runs once built into dist/) running as a child process. */
+/** The gateway (src/main.ts, bundled as `npm start` bundles it into dist/) running as a child process. */
 export interface GatewayProcess {
   baseUrl: string;
   wsUrl: string;
@@ -28,16 +30,16 @@ const running = new Set<ChildProcess>();
 /** What `testDefaults` adds to the environment: no demo data, no rate limit, warnings only. */
 const TEST_DEFAULTS = { SEED_DEMO: "false", LOG_LEVEL: "warn", RATE_LIMIT_MUTATIONS: "0" };
 
-/** Node's arguments that run the sources as they are. */
-const SOURCES = ["--import", "tsx", "src/main.ts"];
+/** `npm start`'s command on the bundle the global setup built once per run (through tsx, each start transformed the sources again). */
+export const bundledStart = () => [...startFlags(), inject("gatewayBundle")];
 
 /**
  * Starts the gateway with `env` on top of a test default (random port on 127.0.0.1, no Redis and, unless
  * `testDefaults` is false, `TEST_DEFAULTS`: with it false the gateway keeps `npm start`'s own defaults);
  * resolves once it prints its banner. Give `GATEWAY_DATA_DIR` (embedded database) or `DATABASE_URL`.
- * `nodeArgs`: what node runs (the sources through tsx unless told, e.g. the built dist/ with the start script's flags).
+ * `nodeArgs`: what node runs (`bundledStart()` unless told, e.g. dist/ as `npm start` built it).
  */
-export async function startGateway(env: Record<string, string>, { testDefaults = true, nodeArgs = SOURCES } = {}): Promise<GatewayProcess> {
+export async function startGateway(env: Record<string, string>, { testDefaults = true, nodeArgs = bundledStart() } = {}): Promise<GatewayProcess> {
   const { child, exited, output } = spawnGateway(env, { testDefaults, nodeArgs });
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the gateway printed no banner within ${START_TIMEOUT_MS} ms:\n${output()}`)), START_TIMEOUT_MS);
@@ -69,7 +71,7 @@ export async function startGateway(env: Record<string, string>, { testDefaults =
 }
 
 /** The gateway's process with `startGateway`'s environment, whatever it does: `output()` is what it printed so far. */
-export function spawnGateway(env: Record<string, string>, { testDefaults = true, nodeArgs = SOURCES } = {}) {
+export function spawnGateway(env: Record<string, string>, { testDefaults = true, nodeArgs = bundledStart() } = {}) {
   const child = spawn(process.execPath, nodeArgs, {
     cwd: ROOT,
     env: {

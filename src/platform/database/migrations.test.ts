@@ -1,10 +1,11 @@
+import { readFileSync } from "node:fs";
 import { mkdtemp, mkdir, readdir, rm, writeFile } from "node:fs/promises";
 import { createPGlite } from "./pglite.ts";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, inject, it } from "vitest";
 import { applyMigrations, migrationChecksum, pendingMigrations } from "./migrations.ts";
 
 const MIGRATIONS_DIR = fileURLToPath(new URL("../../../prisma/migrations", import.meta.url));
@@ -15,6 +16,23 @@ async function freshDb(): Promise<PGlite> {
   open.push(db);
   return db;
 }
+/**
+ * A database with prisma/migrations applied: the global setup's template (applyMigrations made it), or one migrated
+ * here outside vitest's run. Migrating costs seconds; the first test shows it from empty.
+ */
+async function migratedDb(): Promise<PGlite> {
+  const template = inject("pgliteTemplate");
+  if (!template) {
+    const db = await freshDb();
+    await applyMigrations(db, MIGRATIONS_DIR);
+    return db;
+  }
+  const db = createPGlite({ loadDataDir: new Blob([readFileSync(template)]) });
+  open.push(db);
+  return db;
+}
+const localMigrations = async () => (await readdir(MIGRATIONS_DIR, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+
 afterEach(async () => {
   await Promise.all(open.splice(0).map((db) => db.close()));
 });
@@ -29,7 +47,7 @@ async function tables(db: PGlite): Promise<string[]> {
 describe("applyMigrations", () => {
   it("applies prisma/migrations to an empty database, records them, then has nothing left to do", async () => {
     const db = await freshDb();
-    const local = (await readdir(MIGRATIONS_DIR, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+    const local = await localMigrations();
     expect(local.length).toBeGreaterThan(0);
     expect(await pendingMigrations(db, MIGRATIONS_DIR)).toEqual(local);
 
@@ -51,8 +69,7 @@ describe("applyMigrations", () => {
   });
 
   it("refuses to run when an applied migration's file changed", async () => {
-    const db = await freshDb();
-    await applyMigrations(db, MIGRATIONS_DIR);
+    const db = await migratedDb();
     await db.query(`UPDATE _prisma_migrations SET checksum = $1`, [migrationChecksum("-- something else\n")]);
 
     await expect(applyMigrations(db, MIGRATIONS_DIR)).rejects.toThrow(/modified after being applied/);
@@ -60,8 +77,9 @@ describe("applyMigrations", () => {
   });
 
   it("refuses to run after a failed migration (finished_at null) until it is marked rolled back", async () => {
-    const db = await freshDb();
-    const [first] = await applyMigrations(db, MIGRATIONS_DIR);
+    const db = await migratedDb();
+    const [first] = await localMigrations();
+    expect(await pendingMigrations(db, MIGRATIONS_DIR)).toEqual([]);
     await db.query(`UPDATE _prisma_migrations SET finished_at = NULL WHERE migration_name = $1`, [first]);
     await expect(applyMigrations(db, MIGRATIONS_DIR)).rejects.toThrow(/failed earlier/);
 
