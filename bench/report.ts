@@ -8,6 +8,7 @@ import type { AgentMessagesRow } from "./agent-messages.ts";
 import { SCALE_TARGET_RATIO, type ScaleResult, type ScaleRow } from "./scale.ts";
 import { IDLE_RSS_TARGET_MB, type MemoryRow } from "./idle-memory.ts";
 import { SOAK_GROWTH_TARGET, type SoakRow } from "./soak.ts";
+import { LIBRARY_WITHIN, type ReadsRow } from "./reads.ts";
 import type { ReaderRow } from "./reader.ts";
 import type { PeerRow } from "./peers.ts";
 import { peerTables, peerTargets } from "./peers/report.ts";
@@ -29,6 +30,7 @@ export interface Report {
   scale: ScaleResult | null;
   memory: MemoryRow[];
   soak?: SoakRow;
+  reads: ReadsRow[];
 }
 
 export interface Target {
@@ -108,6 +110,11 @@ export function targets(report: Report): Target[] {
   }
   for (const row of report.memory.filter((m) => m.database === "postgresql")) {
     list.push({ name: "idle RSS (PostgreSQL), MB", value: row.idleRssMb, aim: `<= ${IDLE_RSS_TARGET_MB}`, met: row.idleRssMb <= IDLE_RSS_TARGET_MB });
+  }
+  for (const row of report.reads.filter((r) => r.way === "prisma")) {
+    const compiler = report.reads.find((r) => r.read === row.read && r.way === "compiler");
+    const name = `reads: Prisma's client CPU over the raw driver's, ${row.read} (the compiler: ${compiler ? compiler.overRaw.toFixed(2) : "-"}×; within ${LIBRARY_WITHIN}× the compiler would go)`;
+    list.push({ name, value: row.overRaw, aim: `<= ${LIBRARY_WITHIN} to replace the compiler`, met: undefined });
   }
   if (report.soak) {
     const { soak } = report;
@@ -206,6 +213,11 @@ function tables(report: Report): Table[] {
       m.database, `node ${m.command}`, fixed(m.startRssMb, 0), fixed(m.idleRssMb, 0), `${fixed(m.afterRequestsRssMb, 0)} (${m.requests})`, m.idleRunsMb.map((v) => fixed(v, 0)).join(", "), fixed(m.cpuMsPerRequest, 2),
     ]),
   };
+  const readsTable: Table = {
+    title: "Reads in the bench's process, PostgreSQL: the gateway's SQL compiler, Prisma's client, the raw driver (the compiler's statement, rows unshaped)",
+    header: ["read", "way", "reads/s", "CPU µs/read", "CPU over raw"],
+    rows: report.reads.map((r) => [r.read, r.way, fixed(r.readsPerSecond, 0), fixed(r.cpuUsPerRead, 0), fixed(r.overRaw, 2)]),
+  };
   const soak: Table = {
     title: "Soak: npm start's server on the embedded database under paced mixed use (RSS from /proc every 10 s, MB)",
     header: ["minutes", "requests/s", "requests", "failures", "transitions", "peak RSS, minute 2", "peak RSS, last minute", "highest", "growth"],
@@ -218,7 +230,7 @@ function tables(report: Report): Table[] {
     header: ["target", "value", "aim", "met"],
     rows: targets(report).map((t) => [t.name, fixed(t.value, Math.abs(t.value) >= 100 ? 0 : 3), t.aim, t.met === undefined ? "-" : t.met ? "yes" : "NO"]),
   };
-  return [ladder, costs, ...peerTables(report.peers), transitions, transitionCosts, fanout, reader, agentMessages, scaleTable, memory, soak, aims].filter((t) => t.rows.length);
+  return [ladder, costs, ...peerTables(report.peers), transitions, transitionCosts, fanout, reader, agentMessages, scaleTable, readsTable, memory, soak, aims].filter((t) => t.rows.length);
 }
 
 function plain(table: Table): string {

@@ -4,6 +4,8 @@
  *                POST /graphql → REST adapter; req/s, latency, server CPU per request, and each layer's cost
  *   peers        the frontend's page of 10 offering users from the gateway (GraphQL, REST) and from what a user would
  *                deploy instead: PostGraphile 5, Django REST Framework under gunicorn, the bare handler (bench/peers.ts)
+ *   reads        the same reads through the gateway's SQL compiler, Prisma's client and the raw driver, in this process:
+ *                CPU per read, whether the library comes within 1.3× of the driver (bench/reads.ts)
  *   transitions  REST offering-user transitions at 1, 10 and 100 clients on their own records, and once contended,
  *                each also against the bare node:http + pg transition handler; database work per transition
  *   fanout       1,000 and 10,000 graphql-ws subscribers, one shared document or one each: request → last subscriber, memory per subscriber
@@ -33,6 +35,7 @@ import { type AgentMessagesRow, benchBroker, brokerEnv, runAgentMessages } from 
 import { runScale, type ScaleResult } from "./scale.ts";
 import { type MemoryRow, runIdleMemory } from "./idle-memory.ts";
 import { runSoak, type SoakRow } from "./soak.ts";
+import { type ReadsRow, runReads } from "./reads.ts";
 import { type ReaderRow, runReader } from "./reader.ts";
 import { type PeerRow, runPeers } from "./peers.ts";
 
@@ -51,6 +54,7 @@ let agentMessages: AgentMessagesRow[] = [];
 let scale: ScaleResult | null = null;
 let memory: MemoryRow[] = [];
 let soak: SoakRow | undefined;
+let reads: ReadsRow[] = [];
 const POSTGRESQL_ROUND = ["ladder", "peers", "transitions", "fanout", "reader", "agent-messages"];
 
 async function postgresqlRound(taskset: string | undefined) {
@@ -130,6 +134,16 @@ async function scaleRound(taskset: string | undefined) {
   }
 }
 
+/** The reads scenario on a scratch database of its own (…_reads). */
+async function readsRound() {
+  const scratch = await createScratchDatabase(settings.postgresUrl, `${SCRATCH_DATABASE}_reads`);
+  try {
+    reads = await runReads(scratch.url, { connections: settings.serverPoolSize, segmentSeconds: settings.readsSegmentSeconds, rounds: settings.readsRounds }, log);
+  } finally {
+    await scratch.drop();
+  }
+}
+
 /** Idle memory of `npm start`'s server, on PostgreSQL when it is reachable and on the embedded database. */
 async function memoryRound(postgresReachable: boolean) {
   const scratch = postgresReachable ? await createScratchDatabase(settings.postgresUrl, `${SCRATCH_DATABASE}_memory`) : undefined;
@@ -155,6 +169,7 @@ async function main() {
   } else {
     if (POSTGRESQL_ROUND.some((scenario) => settings.scenarios.has(scenario))) await postgresqlRound(taskset);
     if (settings.scenarios.has("scale")) await scaleRound(taskset);
+    if (settings.scenarios.has("reads")) await readsRound();
   }
   if (settings.scenarios.has("memory")) await memoryRound("version" in pg);
   if (settings.scenarios.has("soak")) soak = await runSoak({ minutes: settings.soakMinutes, rate: settings.soakRate }, log);
@@ -185,6 +200,7 @@ async function main() {
     scale,
     memory,
     soak,
+    reads,
   };
   console.log(formatText(report));
   const files = writeResults(report, knobsTable(), RESULTS_DIR);

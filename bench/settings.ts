@@ -3,7 +3,7 @@ import { DEFAULT_SERVER_URL } from "./scratch-database.ts";
 
 /** Every knob of `npm run bench`: environment variable, default, and what it sets. Defaults finish in a few minutes. */
 const KNOBS = {
-  scenarios: { env: "BENCH_SCENARIOS", default: "ladder,peers,transitions,fanout,reader,agent-messages,scale,memory,soak", doc: "Which scenarios run (comma-separated)" },
+  scenarios: { env: "BENCH_SCENARIOS", default: "ladder,peers,reads,transitions,fanout,reader,agent-messages,scale,memory,soak", doc: "Which scenarios run (comma-separated)" },
   connections: { env: "BENCH_CONNECTIONS", default: "16", doc: "Keep-alive connections of the ladder's closed-loop load" },
   warmupSeconds: { env: "BENCH_WARMUP_S", default: "5", doc: "Warm-up before each scenario's first measured segment" },
   segmentSeconds: { env: "BENCH_SEGMENT_S", default: "2", doc: "Measured seconds of one ladder segment (one layer, one read, one round)" },
@@ -50,6 +50,8 @@ const KNOBS = {
     default: "",
     doc: "Node arguments of the memory scenario's server instead of package.json's start script (e.g. `--import tsx src/main.ts` for the unbuilt sources)",
   },
+  readsSegmentSeconds: { env: "BENCH_READS_SEGMENT_S", default: "3", doc: "Measured seconds of one reads segment (one read, one way, one round)" },
+  readsRounds: { env: "BENCH_READS_ROUNDS", default: "3", doc: "Reads rounds: every way (compiler, Prisma's client, raw driver) once per round, in turn" },
   soakMinutes: { env: "BENCH_SOAK_MINUTES", default: "30", doc: "Minutes of the soak scenario's paced mixed use of npm start's server on the embedded database" },
   soakRate: { env: "BENCH_SOAK_RATE", default: "40", doc: "Requests per second of the soak scenario (one at a time: a busy machine serves fewer)" },
   pin: { env: "BENCH_PIN", default: "1", doc: "0: do not pin processes to cores with taskset" },
@@ -140,6 +142,8 @@ export const settings = {
   scaleEvents: Math.max(100, number("scaleEvents")),
   memoryRuns: Math.max(1, number("memoryRuns")),
   memoryArgs: raw("memoryArgs").split(/\s+/).filter(Boolean),
+  readsSegmentSeconds: number("readsSegmentSeconds"),
+  readsRounds: Math.max(1, number("readsRounds")),
   soakMinutes: Math.max(2, number("soakMinutes")),
   soakRate: Math.max(1, number("soakRate")),
   pin: raw("pin") !== "0",
