@@ -8,6 +8,7 @@
  */
 import { performance } from "node:perf_hooks";
 import { openDatabase } from "../src/platform/database/connect.ts";
+import { applyMigrations } from "../src/platform/database/migrations.ts";
 import { runText } from "../src/platform/database/lone-statement.ts";
 import { compileFind, findMany } from "../src/platform/reads/sql/find.ts";
 import type { Prisma } from "../src/generated/prisma/client.ts";
@@ -42,6 +43,7 @@ export async function runReads(databaseUrl: string, { connections, segmentSecond
   const database = await openDatabase({ databaseUrl, poolSize: connections });
   try {
     const db = database.prisma;
+    await applyMigrations(database.sql, new URL("../prisma/migrations", import.meta.url).pathname);
     await seedBenchData(db);
     const [{ id }] = await findMany(db, "offeringUser", { take: 1, select: { id: true } });
     const reads = { "page of 10 with user and offering": PAGE, "one offering user with user and offering": recordOf(id) };
