@@ -165,8 +165,25 @@ const CreateTermsInput = builder.inputType("CreateTermsOfServiceInput", {
     gracePeriodDays: t.int({ description: "Default 60" }),
   }),
 });
+const PublishTermsInput = builder.inputType("PublishTermsOfServiceInput", {
+  fields: (t) => ({
+    offeringUuid: t.id({ required: true }),
+    termsOfService: t.string(),
+    termsOfServiceLink: t.string(),
+    version: t.string({ description: "Fixed after creation" }),
+    requiresReconsent: t.boolean({ description: "Fixed after creation" }),
+    gracePeriodDays: t.int({ description: "Default 60" }),
+  }),
+});
 
 builder.mutationFields((t) => ({
+  publishOfferingTermsOfService: t.prismaField({
+    type: "OfferingTermsOfService",
+    ...resultOr(CREATES),
+    description: "A new version made the offering's active one, and the version active until now deactivated, in one step",
+    args: { input: t.arg({ type: PublishTermsInput, required: true }) },
+    resolve: (query, _r, { input }, ctx) => terms.publishTerms(ctx, { ...input, offering: String(input.offeringUuid) }, query),
+  }),
   createOfferingTermsOfService: t.prismaField({
     type: "OfferingTermsOfService",
     ...resultOr(CREATES),

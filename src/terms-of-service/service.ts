@@ -108,7 +108,8 @@ async function recordTermsEvent(
   });
 }
 
-export async function createTerms(ctx: Context, input: CreateTermsInput, query: TermsQuery = {}) {
+/** The offering a new version is for (one the viewer may change) and the version's validated fields. */
+async function newVersion(ctx: Context, input: CreateTermsInput) {
   const visible = await visibleOfferings(ctx);
   const offering = await referenced("offeringUuid", input.offering, (id) =>
     findFirst(ctx.db, "offering", { where: { AND: [{ id }, visible] }, select: { id: true, name: true, customerId: true } }),
@@ -120,13 +121,41 @@ export async function createTerms(ctx: Context, input: CreateTermsInput, query: 
     isActive: input.isActive ?? false,
   };
   await ctx.access.require(Permission.UPDATE_OFFERING, offeringProviderScopes(offering));
+  return { offering, data };
+}
+
+async function insertVersion(ctx: Context, tx: Tx, outbox: Outbox<Topics>, { offering, data }: Awaited<ReturnType<typeof newVersion>>) {
+  const terms = await tx.offeringTermsOfService.create({
+    data: { ...data, offeringId: offering.id, activatedAt: data.isActive ? ctx.now() : null, created: ctx.now() },
+    select: { id: true, version: true },
+  });
+  await recordTermsEvent(ctx, tx, outbox, "terms_of_service_created", terms, offering, { is_active: data.isActive });
+  return terms;
+}
+
+export async function createTerms(ctx: Context, input: CreateTermsInput, query: TermsQuery = {}) {
+  const version = await newVersion(ctx, input);
   return transact(ctx, async (tx, outbox) => {
-    if (data.isActive) await assertNoOtherActive(tx, offering.id);
-    const terms = await tx.offeringTermsOfService.create({
-      data: { ...data, offeringId: offering.id, activatedAt: data.isActive ? ctx.now() : null, created: ctx.now() },
-      select: { id: true, version: true },
-    });
-    await recordTermsEvent(ctx, tx, outbox, "terms_of_service_created", terms, offering, { is_active: data.isActive });
+    if (version.data.isActive) await assertNoOtherActive(tx, version.offering.id);
+    const terms = await insertVersion(ctx, tx, outbox, version);
+    return findUniqueOrThrow(tx, "offeringTermsOfService", { ...query, where: { id: terms.id } });
+  });
+}
+
+/**
+ * A new version made the offering's active one in one transaction: the version active until now is deactivated (its
+ * event) and the new one created active (its event), under the offering's row lock; a failure changes nothing.
+ */
+export async function publishTerms(ctx: Context, input: Omit<CreateTermsInput, "isActive">, query: TermsQuery = {}) {
+  const version = await newVersion(ctx, { ...input, isActive: true });
+  return transact(ctx, async (tx, outbox) => {
+    await tx.$queryRaw`SELECT id FROM offerings WHERE id = ${version.offering.id}::uuid FOR UPDATE`;
+    const active = await findMany(tx, "offeringTermsOfService", { where: { offeringId: version.offering.id, isActive: true }, select: { id: true, version: true } });
+    for (const previous of active) {
+      await tx.offeringTermsOfService.update({ where: { id: previous.id }, data: { isActive: false } });
+      await recordTermsEvent(ctx, tx, outbox, "terms_of_service_updated", previous, version.offering, { changed_fields: ["isActive"], is_active: false });
+    }
+    const terms = await insertVersion(ctx, tx, outbox, version);
     return findUniqueOrThrow(tx, "offeringTermsOfService", { ...query, where: { id: terms.id } });
   });
 }

@@ -168,6 +168,34 @@ describe("terms-of-service configurations", () => {
     expect((await t.http("GET", `${BASE}?o=bogus`, { token: t.world.tokens.unrelated })).status).toBe(400);
   });
 
+  it("publishes a new version in one step: the active one steps down, both changes recorded; a refused version changes nothing", async () => {
+    const { url } = await freshOffering("Publish");
+    const offeringUuid = url.split("/").at(-2);
+    const first = await create({ offering: url, version: "1", is_active: true });
+    const publish = `mutation($o: ID!, $v: String!, $link: String) { publishOfferingTermsOfService(input: { offeringUuid: $o, version: $v, termsOfServiceLink: $link }) {
+      ... on OfferingTermsOfService { uuid version isActive } ${failuresOf("publishOfferingTermsOfService")} } }`;
+    const active = async () => (await t.http("GET", `${BASE}?offering_uuid=${offeringUuid}&is_active=true`, { token: t.world.tokens.staff })).body.map((x: { version: string }) => x.version);
+
+    const refused = (await t.gql(publish, { o: offeringUuid, v: "2", link: "not a url" }, t.world.tokens.providerOwner)).data.publishOfferingTermsOfService;
+    expect(refused).toMatchObject({ __typename: "ValidationError" });
+    expect(Object.keys(fieldsOf(refused))).toEqual(["termsOfServiceLink"]);
+    expect(await active()).toEqual(["1"]);
+    const asStranger = (await t.gql(publish, { o: offeringUuid, v: "2" }, t.world.tokens.projectAdmin)).data.publishOfferingTermsOfService;
+    expect(asStranger.__typename).not.toBe("OfferingTermsOfService");
+    expect(await active()).toEqual(["1"]);
+
+    const published = (await t.gql(publish, { o: offeringUuid, v: "2" }, t.world.tokens.providerOwner)).data.publishOfferingTermsOfService;
+    expect(published).toMatchObject({ version: "2", isActive: true });
+    expect(await active()).toEqual(["2"]);
+    expect((await t.http("GET", `${BASE}${first.body.uuid}/`, { token: t.world.tokens.staff })).body.is_active).toBe(false);
+    const events = await t.http("GET", `/api/events/?scope=${encodeURIComponent(url)}&o=created`, { token: t.world.tokens.staff });
+    expect(events.body.map((e: { event_type: string; context: { version: string; is_active?: boolean } }) => [e.event_type, e.context.version, e.context.is_active])).toEqual([
+      ["terms_of_service_created", "1", true],
+      ["terms_of_service_updated", "1", false],
+      ["terms_of_service_created", "2", true],
+    ]);
+  });
+
   it("is the same over GraphQL", async () => {
     const { url } = await freshOffering("GraphQL");
     const offeringUuid = url.split("/").at(-2);

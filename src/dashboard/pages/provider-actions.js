@@ -8,7 +8,6 @@ const FIELD_ERRORS = "... on ValidationError { fields { path message } }";
 const CHOICES = `query ProviderChoices {
   serviceProviders(first: 50) { nodes { uuid customer { uuid name } } }
   offerings(first: 100, filter: { state: [ACTIVE, PAUSED] }) { nodes { uuid name customer { uuid } } }
-  offeringTermsOfServices(first: 100, filter: { isActive: true }) { nodes { id offering { uuid } } }
 }`;
 
 const CREATE_ANNOUNCEMENT = `mutation Create($input: CreateMaintenanceAnnouncementInput!) {
@@ -20,11 +19,8 @@ const LINK_OFFERING = `mutation Link($input: CreateMaintenanceAnnouncementOfferi
 const SCHEDULE = `mutation Schedule($input: ScheduleMaintenanceInput!) {
   result: scheduleMaintenance(input: $input) { ... on MaintenanceAnnouncement { uuid state } ... on MaintenanceTransitionError { currentState allowedFrom } ${FAILURE} }
 }`;
-const CREATE_TERMS = `mutation CreateTerms($input: CreateTermsOfServiceInput!) {
-  result: createOfferingTermsOfService(input: $input) { ... on OfferingTermsOfService { id uuid version } ${FAILURE} ${FIELD_ERRORS} }
-}`;
-const UPDATE_TERMS = `mutation UpdateTerms($input: TermsOfServiceInput!) {
-  result: updateOfferingTermsOfService(input: $input) { ... on OfferingTermsOfService { id isActive } ${FAILURE} ${FIELD_ERRORS} }
+const PUBLISH_TERMS = `mutation PublishTerms($input: PublishTermsOfServiceInput!) {
+  result: publishOfferingTermsOfService(input: $input) { ... on OfferingTermsOfService { id uuid version } ${FAILURE} ${FIELD_ERRORS} }
 }`;
 
 /** A failed step: its typed failure, said as one line. */
@@ -44,12 +40,12 @@ const instant = (value) => (value ? new Date(value).toISOString() : "");
 export function providerActions({ onDone }) {
   const maintenanceForm = byId("maintenance-form");
   const termsForm = byId("terms-form");
-  let choices = { serviceProviders: [], offerings: [], activeTerms: [] };
+  let choices = { serviceProviders: [], offerings: [] };
 
   async function refresh() {
     const data = await gql(CHOICES).catch(() => null);
     if (!data) return;
-    choices = { serviceProviders: data.serviceProviders.nodes, offerings: data.offerings.nodes, activeTerms: data.offeringTermsOfServices.nodes };
+    choices = { serviceProviders: data.serviceProviders.nodes, offerings: data.offerings.nodes };
     const providers = new Set(choices.serviceProviders.map((provider) => provider.customer.uuid));
     const own = choices.offerings.filter((offering) => providers.has(offering.customer.uuid));
     const options = (select) => {
@@ -109,19 +105,14 @@ export function providerActions({ onDone }) {
     event.preventDefault();
     const form = termsForm;
     submit(form, async () => {
-      const offeringUuid = form.offering.value;
-      const created = await step(CREATE_TERMS, {
-        offeringUuid,
+      // One step on the server: the new version becomes the active one as the current one steps down, or nothing changes.
+      const created = await step(PUBLISH_TERMS, {
+        offeringUuid: form.offering.value,
         version: form.version.value,
         termsOfService: form.text.value,
         termsOfServiceLink: form.link.value,
         requiresReconsent: form.requiresReconsent.checked,
-        isActive: false,
       }, "OfferingTermsOfService");
-      // One version is active at a time: the current one steps down before the new one takes over.
-      const current = choices.activeTerms.find((terms) => terms.offering.uuid === offeringUuid);
-      if (current) await step(UPDATE_TERMS, { id: current.id, isActive: false }, "OfferingTermsOfService");
-      await step(UPDATE_TERMS, { id: created.id, isActive: true }, "OfferingTermsOfService");
       form.reset();
       await refresh();
       return `Version ${created.version} is now the active terms.`;
