@@ -1,5 +1,5 @@
 import { ValidationError } from "../platform/errors.ts";
-import { builder } from "../graphql/builder.ts";
+import { builder, type Types } from "../graphql/builder.ts";
 import { collectionFields } from "../graphql/collection-fields.ts";
 import { apiUrl } from "../graphql/urls.ts";
 import { toHex } from "../platform/ids.ts";
@@ -154,27 +154,19 @@ const TermsInput = builder.inputType("TermsOfServiceInput", {
     gracePeriodDays: t.int({ description: "Default 60" }),
   }),
 });
+/** A new version's fields: created as it is, or published (made the active one). */
+const newVersionFields = (t: PothosSchemaTypes.InputFieldBuilder<Types, "InputObject">) => ({
+  offeringUuid: t.id({ required: true }),
+  termsOfService: t.string(),
+  termsOfServiceLink: t.string(),
+  version: t.string({ description: "Fixed after creation" }),
+  requiresReconsent: t.boolean({ description: "Fixed after creation" }),
+  gracePeriodDays: t.int({ description: "Default 60" }),
+});
 const CreateTermsInput = builder.inputType("CreateTermsOfServiceInput", {
-  fields: (t) => ({
-    offeringUuid: t.id({ required: true }),
-    termsOfService: t.string(),
-    termsOfServiceLink: t.string(),
-    version: t.string({ description: "Fixed after creation" }),
-    isActive: t.boolean(),
-    requiresReconsent: t.boolean({ description: "Fixed after creation" }),
-    gracePeriodDays: t.int({ description: "Default 60" }),
-  }),
+  fields: (t) => ({ ...newVersionFields(t), isActive: t.boolean() }),
 });
-const PublishTermsInput = builder.inputType("PublishTermsOfServiceInput", {
-  fields: (t) => ({
-    offeringUuid: t.id({ required: true }),
-    termsOfService: t.string(),
-    termsOfServiceLink: t.string(),
-    version: t.string({ description: "Fixed after creation" }),
-    requiresReconsent: t.boolean({ description: "Fixed after creation" }),
-    gracePeriodDays: t.int({ description: "Default 60" }),
-  }),
-});
+const PublishTermsInput = builder.inputType("PublishTermsOfServiceInput", { fields: newVersionFields });
 
 builder.mutationFields((t) => ({
   publishOfferingTermsOfService: t.prismaField({
