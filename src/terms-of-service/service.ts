@@ -72,12 +72,12 @@ function validated(input: TermsInput) {
 const onlyOneActive = () =>
   fieldError("isActive", "Only one active terms of service is allowed per offering. Deactivate the current one first.");
 
-/**
- * Concurrent activations for one offering queue on a row lock of the offering, so the check for another
- * active version and the write are atomic.
- */
+/** Concurrent changes of an offering's active version queue on a row lock of the offering. */
+const lockOffering = (tx: Tx, offeringId: string) => tx.$queryRaw`SELECT id FROM offerings WHERE id = ${offeringId}::uuid FOR UPDATE`;
+
+/** Under the offering's lock, so the check for another active version and the write are atomic. */
 async function assertNoOtherActive(tx: Tx, offeringId: string, exceptId?: string) {
-  await tx.$queryRaw`SELECT id FROM offerings WHERE id = ${offeringId}::uuid FOR UPDATE`;
+  await lockOffering(tx, offeringId);
   const other = await findFirst(tx, "offeringTermsOfService", {
     where: { offeringId, isActive: true, ...(exceptId ? { id: { not: exceptId } } : {}) },
     select: { id: true },
@@ -149,7 +149,7 @@ export async function createTerms(ctx: Context, input: CreateTermsInput, query: 
 export async function publishTerms(ctx: Context, input: Omit<CreateTermsInput, "isActive">, query: TermsQuery = {}) {
   const version = await newVersion(ctx, { ...input, isActive: true });
   return transact(ctx, async (tx, outbox) => {
-    await tx.$queryRaw`SELECT id FROM offerings WHERE id = ${version.offering.id}::uuid FOR UPDATE`;
+    await lockOffering(tx, version.offering.id);
     const active = await findMany(tx, "offeringTermsOfService", { where: { offeringId: version.offering.id, isActive: true }, select: { id: true, version: true } });
     for (const previous of active) {
       await tx.offeringTermsOfService.update({ where: { id: previous.id }, data: { isActive: false } });
