@@ -1,4 +1,4 @@
-import { backgroundWork } from "../../src/platform/database/tallies.ts";
+import { MAINTENANCE_TAG } from "../../src/platform/database/lone-statement.ts";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { PGlite, type Transaction } from "@electric-sql/pglite";
 import pg from "pg";
@@ -33,12 +33,12 @@ const counting = new AsyncLocalStorage<true>();
  * node-postgres' `Client.query` (PostgreSQL; Pool.query and transactions go through it too). `of: "database"` (the
  * default) counts whatever is sent meanwhile (what a write makes subscribers read, say), so nothing else may use the
  * database then; `of: "run"` counts only what `run` itself sends. Neither counts the app's own timed work (a tally
- * fold, run in `backgroundWork`), which no request made.
+ * fold, its statements tagged MAINTENANCE_TAG), which no request made.
  */
 export async function countSql<T>(run: () => Promise<T>, { of = "database" }: { of?: "database" | "run" } = {}): Promise<SqlCount<T>> {
   const texts: string[] = [];
   const record = (text: string) => {
-    if (backgroundWork.getStore()) return;
+    if (text.startsWith(MAINTENANCE_TAG)) return;
     if (of === "database" || counting.getStore()) texts.push(text);
   };
   const targets = [owningPrototype(PGlite.prototype), pg.Client.prototype as unknown as Queryable];

@@ -1,6 +1,5 @@
-import { AsyncLocalStorage } from "node:async_hooks";
 import type { PrismaClient } from "../../generated/prisma/client.ts";
-import { runMaintenance } from "./lone-statement.ts";
+import { MAINTENANCE_TAG, runMaintenance } from "./lone-statement.ts";
 
 /**
  * A tally table: insert-only rows of (keys…, delta) written by a trigger on the table it counts (+1 for a row that
@@ -90,7 +89,7 @@ export async function foldTallies(db: PrismaClient, tally: TallyTable<unknown>, 
 const FOLD_TIMEOUT_MS = 120_000;
 
 async function newestId(db: PrismaClient, { table }: TallyTable<unknown>): Promise<bigint> {
-  const [row] = await db.$queryRawUnsafe<Array<{ newest: bigint | null }>>(`SELECT max("id") AS newest FROM ${quoted(table)}`);
+  const [row] = await db.$queryRawUnsafe<Array<{ newest: bigint | null }>>(`${MAINTENANCE_TAG} SELECT max("id") AS newest FROM ${quoted(table)}`);
   return row?.newest ?? 0n;
 }
 
@@ -99,9 +98,6 @@ async function newestId(db: PrismaClient, { table }: TallyTable<unknown>): Promi
  * statements that each stay well within the statement timeout.
  */
 const FOLD_CHUNK = 100_000n;
-
-/** The async context of the server's own timed work (a tally fold), which no request asked for: its name. */
-export const backgroundWork = new AsyncLocalStorage<string>();
 
 /**
  * Folds each table's tallies written since its last fold every `intervalMs` (a quiet table is left alone); `close`
@@ -128,11 +124,9 @@ export function foldTalliesEvery(
   };
   let running: Promise<void> | undefined;
   const timer = setInterval(() => {
-    running ??= backgroundWork
-      .run("tally fold", async () => {
-        for (const table of tables) await fold(table).catch(onError);
-      })
-      .finally(() => (running = undefined));
+    running ??= (async () => {
+      for (const table of tables) await fold(table).catch(onError);
+    })().finally(() => (running = undefined));
   }, intervalMs);
   timer.unref();
   return {
