@@ -32,14 +32,19 @@ const ViewerRoleRef = builder.objectRef<RoleHeld>("ViewerRole").implement({
 const READABLE_BY =
   "Only for the viewer themself, or when the viewer is staff or support; empty for anyone else's user.";
 
+/** What the user's access is worked out from (src/auth/access.ts `Viewer`), as the User type in select mode loads it. */
+const ACCESS_COLUMNS = { username: true, isStaff: true, isSupport: true } as const;
+
 builder.prismaObjectFields("User", (t) => ({
   roles: t.field({
     type: [ViewerRoleRef],
+    select: ACCESS_COLUMNS,
     description: `The user's role grants in force, oldest first. ${READABLE_BY}`,
     resolve: (user, _a, ctx) => rolesHeld(ctx, user),
   }),
   providers: t.prismaField({
     type: ["Customer"],
+    select: ACCESS_COLUMNS,
     description:
       "Customers on whose provider side the user holds a role: owner, manager or support of a customer that is a " +
       `service provider, or manager of one of a customer's offerings. Staff hold no role by being staff. ${READABLE_BY}`,
@@ -50,6 +55,7 @@ builder.prismaObjectFields("User", (t) => ({
   }),
   permissionsOn: t.field({
     type: [PermissionEnum],
+    select: ACCESS_COLUMNS,
     description:
       "The permissions the user holds on the object, through a role on it or on its customer (staff hold every one); " +
       `empty when the object does not exist or the viewer may not see it. ${READABLE_BY}`,

@@ -30,11 +30,13 @@ const OfferingUserRuntimeStateEnum = builder.enumType("OfferingUserRuntimeState"
 });
 
 export const OfferingUserRef = builder.prismaNode("OfferingUser", {
+  // Select mode: a page reads the columns its fields ask for (a field that reads others declares them), not every one.
+  select: { id: true },
   ...visibleNode(service.getOfferingUser, { type: "OfferingUser", visibleAmong: service.visibleOfferingUserIds }),
   fields: (t) => ({
     uuid: t.string({ resolve: (ou) => toHex(ou.id) }),
     state: t.expose("state", { type: OfferingUserStateEnum }),
-    runtimeState: t.field({ type: OfferingUserRuntimeStateEnum, description: "Read off the state", resolve: (ou) => runtimeStateOf(ou.state) }),
+    runtimeState: t.field({ type: OfferingUserRuntimeStateEnum, description: "Read off the state", select: { state: true }, resolve: (ou) => runtimeStateOf(ou.state) }),
     username: t.exposeString("username", { nullable: true }),
     isRestricted: t.exposeBoolean("isRestricted"),
     serviceProviderComment: t.exposeString("serviceProviderComment"),
@@ -47,10 +49,10 @@ export const OfferingUserRef = builder.prismaNode("OfferingUser", {
     user: showing(t.relation("user"), ["email", "firstName", "lastName", "fullName"]),
     ...restPresentation({
       url: t.string({ resolve: (ou, _args, ctx) => apiUrl(ctx, "offeringUser", ou.id) }),
-      stateLabel: t.string({ description: "Waldur's display label of the state", resolve: (ou) => stateLabel(ou.state) }),
-      runtimeStateLabel: t.string({ resolve: (ou) => OFFERING_USER_RUNTIME_STATES[runtimeStateOf(ou.state)] }),
-      offeringUuid: t.string({ resolve: (ou) => toHex(ou.offeringId) }),
-      offeringUrl: t.string({ resolve: (ou, _args, ctx) => apiUrl(ctx, "offering", ou.offeringId) }),
+      stateLabel: t.string({ description: "Waldur's display label of the state", select: { state: true }, resolve: (ou) => stateLabel(ou.state) }),
+      runtimeStateLabel: t.string({ select: { state: true }, resolve: (ou) => OFFERING_USER_RUNTIME_STATES[runtimeStateOf(ou.state)] }),
+      offeringUuid: t.string({ select: { offeringId: true }, resolve: (ou) => toHex(ou.offeringId) }),
+      offeringUrl: t.string({ select: { offeringId: true }, resolve: (ou, _args, ctx) => apiUrl(ctx, "offering", ou.offeringId) }),
       offeringName: t.string({ select: { offering: { select: { name: true } } }, resolve: (ou) => ou.offering.name }),
       customerUuid: t.string({
         select: { offering: { select: { customerId: true } } },
@@ -60,13 +62,13 @@ export const OfferingUserRef = builder.prismaNode("OfferingUser", {
         select: { offering: { select: { customer: { select: { name: true } } } } },
         resolve: (ou) => ou.offering.customer.name,
       }),
-      userUuid: t.string({ resolve: (ou) => toHex(ou.userId) }),
-      userUrl: t.string({ resolve: (ou, _args, ctx) => apiUrl(ctx, "user", ou.userId) }),
+      userUuid: t.string({ select: { userId: true }, resolve: (ou) => toHex(ou.userId) }),
+      userUrl: t.string({ select: { userId: true }, resolve: (ou, _args, ctx) => apiUrl(ctx, "user", ou.userId) }),
       // The record's copies of its user's fields (kept by triggers): no join to the user.
       userUsername: t.exposeString("userUsername"),
       userFirstName: t.exposeString("userFirstName"),
       userLastName: t.exposeString("userLastName"),
-      userFullName: t.string({ resolve: (ou) => `${ou.userFirstName} ${ou.userLastName}`.trim() }),
+      userFullName: t.string({ select: { userFirstName: true, userLastName: true }, resolve: (ou) => `${ou.userFirstName} ${ou.userLastName}`.trim() }),
       userEmail: t.exposeString("userEmail"),
     }),
   }),

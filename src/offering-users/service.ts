@@ -25,6 +25,7 @@ import { type FilterValues } from "../collections/contract.ts";
 import { listPage, type ListRequest } from "../collections/list-page.ts";
 import { OFFERING_USER_CONTRACT } from "./contract.ts";
 import { stateLabel } from "./states.ts";
+import { holdsSelection } from "../platform/reads/held-selection.ts";
 import {
   COMMENTS_FROZEN_IN,
   INTERNAL_OFFERING_USER_TRANSITIONS,
@@ -126,7 +127,7 @@ function swapWithEvent(
   query: OfferingUserQuery,
   seen: { username?: string | null } = {},
 ) {
-  const reloads = Boolean(query.select || query.include);
+  const reloads = !holdsSelection(ou, query);
   return transact(
     ctx,
     async (tx, outbox) => {

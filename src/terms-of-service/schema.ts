@@ -104,6 +104,8 @@ export const ConsentRef = builder.prismaNode("UserOfferingConsent", {
  * offering has one at most: the service refuses a second).
  */
 const WITH_ACTIVE_TERMS = {
+  userId: true,
+  offeringId: true,
   offering: { select: { termsOfService: { where: { isActive: true }, select: ACTIVE_TERMS_SELECT } } },
 } as const;
 type WithActiveTerms = { userId: string; offeringId: string; offering: { termsOfService: ActiveTerms[] } };

@@ -9,6 +9,7 @@ builder.prismaObjectField("User", "tokenLifetime", (t) =>
     nullable: true,
     description:
       "Idle lifetime of the user's tokens in seconds (null: they never expire). Shown to the user themself, staff and support; null for others.",
+    select: { tokenLifetime: true },
     resolve: (user, _a, ctx) => (tokens.seesTokenLifetime(ctx, user.id) ? user.tokenLifetime : null),
   }),
 );

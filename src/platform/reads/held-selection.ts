@@ -1,0 +1,24 @@
+import type { SelectionQuery } from "./paginate.ts";
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Date);
+
+/**
+ * Whether `row`, read and then changed in memory, already answers `query` (plugin-prisma's selection): every field it
+ * selects is there, and every to-one relation it selects holds the relation's own selection. An `include` (every
+ * scalar and more) or a relation with arguments (a list) needs the row read again; no selection at all asks for the
+ * scalars the row was read with.
+ */
+export function holdsSelection(row: unknown, query: SelectionQuery): boolean {
+  if (query.include) return false;
+  if (!query.select) return true;
+  if (!isRecord(row)) return false;
+  return Object.entries(query.select).every(([field, wanted]) => {
+    if (wanted === false || wanted === undefined) return true;
+    const value = row[field];
+    if (value === undefined) return false;
+    if (wanted === true) return true;
+    if (!isRecord(wanted) || Object.keys(wanted).some((key) => key !== "select")) return false;
+    return value === null || holdsSelection(value, wanted);
+  });
+}
