@@ -1,13 +1,10 @@
 import { builder } from "../graphql/builder.ts";
 import { apiUrl } from "../graphql/urls.ts";
 import { toHex } from "../platform/ids.ts";
-import type { Context } from "../context.ts";
-import type { Customer, Project, User } from "../generated/prisma/client.ts";
 import { OFFERING_STATE_CHOICES, OFFERING_STATE_LABELS, type OfferingStateChoice } from "./offerings-contract.ts";
 import { totalCustomersOf } from "./offering-totals.ts";
 import { countCustomerUsers } from "./service-organisations.ts";
 import { REGISTRATION_METHOD } from "./users-contract.ts";
-import { type DirectoryKind, ifVisible } from "./visibility.ts";
 import { getUser, visibleUserIds } from "./service-users.ts";
 import { getCustomer, getProject, visibleCustomerIds, visibleProjectIds } from "./service-organisations.ts";
 import { getOfferingComponent, getOfferingPlan } from "./service-node-lookups.ts";
@@ -16,53 +13,33 @@ import { billingUnit, minimalPrice, planType } from "./service-plans.ts";
 import { oecdLabel } from "./oecd-fos-2007.ts";
 import { visibleNode } from "../graphql/nodes.ts";
 import { restPresentation } from "../graphql/sub-graphs.ts";
-import { showing, type ShownCustomerField, type ShownProjectField, type ShownUserField } from "./schema-shown-through.ts";
-
-/**
- * Customers, projects and users are reached by nesting from objects their viewer may see (an offering's customer, an
- * order's project, an offering user's user). What identifies them is public there: uuid, name (username) and a
- * customer's slug (its name spelled for URLs), as the parents' own REST fields show them. Every other field is null
- * unless the viewer could GET the object over REST, or (`shownAs`) the record it was reached from shows that field of
- * it (src/directory/schema-shown-through.ts: an offering user its user's email, an order its project's description).
- */
-const onlyIfVisible =
-  <M extends { id: string }, Shown extends string = never>(kind: DirectoryKind, description: string) =>
-  <K extends keyof M, T>(columns: readonly K[], pick: (parent: Pick<M, K | "id">) => T, shownAs?: Shown) => ({
-    nullable: true as const,
-    description: shownAs ? `${description}, or the record it was reached from shows it` : description,
-    // The columns `pick` reads: what a type in select mode loads for the field.
-    select: Object.fromEntries(columns.map((column) => [column, true])) as Record<K, true>,
-    resolve: (parent: Pick<M, K | "id">, _args: object, ctx: Context) => ifVisible(ctx, kind, parent, pick(parent), shownAs),
-  });
-const userOnly = onlyIfVisible<User, ShownUserField>("user", "Null unless the viewer may read this user (GET /api/users/<uuid>/)");
-const customerOnly = onlyIfVisible<Customer, ShownCustomerField>("customer", "Null unless the viewer may read this customer (GET /api/customers/<uuid>/)");
-const projectOnly = onlyIfVisible<Project, ShownProjectField>("project", "Null unless the viewer may read this project (GET /api/projects/<uuid>/)");
-const dateOnly = (date: Date | null) => (date ? date.toISOString().slice(0, 10) : null);
+import { showing } from "./schema-shown-through.ts";
+import { ifVisible } from "./visibility.ts";
+import { customerOnly, dateOnly, OFFERING_COLUMNS, projectOnly, USER_COLUMNS, userColumnOnly, userOnly } from "./schema-visible-fields.ts";
 
 export const UserRef = builder.prismaNode("User", {
-  // Select mode: a user reached from a page (an offering user's) loads the columns its fields ask for, never its password hash.
-  select: { id: true },
+  select: USER_COLUMNS,
   ...visibleNode(getUser, { type: "User", visibleAmong: visibleUserIds }),
   fields: (t) => ({
     uuid: t.string({ resolve: (u) => toHex(u.id) }),
     ...restPresentation({ url: t.string({ resolve: (u, _a, ctx) => apiUrl(ctx, "user", u.id) }) }),
-    username: t.exposeString("username"),
-    email: t.string(userOnly(["email"], (u) => u.email, "email")),
-    firstName: t.string(userOnly(["firstName"], (u) => u.firstName, "firstName")),
-    lastName: t.string(userOnly(["lastName"], (u) => u.lastName, "lastName")),
-    fullName: t.string(userOnly(["firstName", "lastName"], (u) => `${u.firstName} ${u.lastName}`.trim(), "fullName")),
-    isStaff: t.boolean(userOnly(["isStaff"], (u) => u.isStaff)),
-    isSupport: t.boolean(userOnly(["isSupport"], (u) => u.isSupport)),
-    isActive: t.boolean(userOnly(["isActive"], (u) => u.isActive)),
-    created: t.field({ type: "DateTime", ...userOnly(["created"], (u) => u.created) }),
-    hasUsablePassword: t.boolean(userOnly(["passwordHash"], (u) => u.passwordHash !== null)),
-    registrationMethod: t.string(userOnly([], () => REGISTRATION_METHOD)),
+    username: t.string({ resolve: (u) => u.username }),
+    email: t.string(userOnly((u) => u.email, "email")),
+    firstName: t.string(userOnly((u) => u.firstName, "firstName")),
+    lastName: t.string(userOnly((u) => u.lastName, "lastName")),
+    fullName: t.string(userOnly((u) => `${u.firstName} ${u.lastName}`.trim(), "fullName")),
+    isStaff: t.boolean(userOnly((u) => u.isStaff)),
+    isSupport: t.boolean(userOnly((u) => u.isSupport)),
+    isActive: t.boolean(userOnly((u) => u.isActive)),
+    created: t.field({ type: "DateTime", ...userColumnOnly("created", (created) => created) }),
+    hasUsablePassword: t.boolean(userColumnOnly("passwordHash", (hash) => hash !== null)),
+    registrationMethod: t.string(userOnly(() => REGISTRATION_METHOD)),
     // Waldur profile fields not stored here: empty for everyone, as their filters treat them.
-    nativeName: t.string(userOnly([], () => "")),
-    jobTitle: t.string(userOnly([], () => "")),
-    phoneNumber: t.string(userOnly([], () => "")),
-    organization: t.string(userOnly([], () => "")),
-    description: t.string(userOnly([], () => "")),
+    nativeName: t.string(userOnly(() => "")),
+    jobTitle: t.string(userOnly(() => "")),
+    phoneNumber: t.string(userOnly(() => "")),
+    organization: t.string(userOnly(() => "")),
+    description: t.string(userOnly(() => "")),
     civilNumber: t.string({ nullable: true, description: "Not stored here: always null", resolve: () => null }),
     agreementDate: t.field({ type: "DateTime", nullable: true, description: "Not recorded here: always null", resolve: () => null }),
   }),
@@ -73,13 +50,13 @@ export const CustomerRef = builder.prismaNode("Customer", {
   fields: (t) => ({
     uuid: t.string({ resolve: (c) => toHex(c.id) }),
     name: t.exposeString("name"),
-    abbreviation: t.string(customerOnly(["abbreviation"], (c) => c.abbreviation, "abbreviation")),
-    email: t.string(customerOnly(["email"], (c) => c.email)),
-    created: t.field({ type: "DateTime", ...customerOnly(["created"], (c) => c.created) }),
+    abbreviation: t.string(customerOnly((c) => c.abbreviation, "abbreviation")),
+    email: t.string(customerOnly((c) => c.email)),
+    created: t.field({ type: "DateTime", ...customerOnly((c) => c.created) }),
     serviceProvider: t.relation("serviceProvider", { nullable: true }),
     slug: t.string({ nullable: true, resolve: (c) => c.slug }),
-    displayName: t.string(customerOnly(["abbreviation", "name"], (c) => c.abbreviation || c.name)),
-    accountingStartDate: t.field({ type: "DateTime", ...customerOnly(["created"], (c) => c.created) }),
+    displayName: t.string(customerOnly((c) => c.abbreviation || c.name)),
+    accountingStartDate: t.field({ type: "DateTime", ...customerOnly((c) => c.created) }),
     projectsCount: t.int({
       nullable: true,
       select: { _count: { select: { projects: true } } },
@@ -109,13 +86,13 @@ export const CustomerRef = builder.prismaNode("Customer", {
       }),
     }),
     // Waldur fields without a counterpart here: empty for every customer, as their filters treat them.
-    nativeName: t.string(customerOnly([], () => "", "nativeName")),
-    contactDetails: t.string(customerOnly([], () => "")),
-    agreementNumber: t.string(customerOnly([], () => "")),
-    registrationCode: t.string(customerOnly([], () => "")),
-    backendId: t.string(customerOnly([], () => "")),
-    archived: t.boolean(customerOnly([], () => false)),
-    organizationGroups: t.field({ type: "JSON", ...customerOnly([], () => []) }),
+    nativeName: t.string(customerOnly(() => "", "nativeName")),
+    contactDetails: t.string(customerOnly(() => "")),
+    agreementNumber: t.string(customerOnly(() => "")),
+    registrationCode: t.string(customerOnly(() => "")),
+    backendId: t.string(customerOnly(() => "")),
+    archived: t.boolean(customerOnly(() => false)),
+    organizationGroups: t.field({ type: "JSON", ...customerOnly(() => []) }),
   }),
 });
 
@@ -125,17 +102,17 @@ export const ProjectRef = builder.prismaNode("Project", {
   fields: (t) => ({
     uuid: t.string({ resolve: (p) => toHex(p.id) }),
     name: t.exposeString("name"),
-    description: t.string(projectOnly(["description"], (p) => p.description, "description")),
-    created: t.field({ type: "DateTime", ...projectOnly(["created"], (p) => p.created) }),
+    description: t.string(projectOnly((p) => p.description, "description")),
+    created: t.field({ type: "DateTime", ...projectOnly((p) => p.created) }),
     customer: t.relation("customer"),
     slug: t.exposeString("slug"),
     endDate: t.string({
-      ...projectOnly(["endDate"], (p) => dateOnly(p.endDate), "endDate"),
+      ...projectOnly((p) => dateOnly(p.endDate), "endDate"),
       description: "YYYY-MM-DD; null without one, or unless the viewer may read the project or the record it was reached from shows it",
     }),
-    endDateUpdatedAt: t.field({ type: "DateTime", ...projectOnly(["endDateUpdatedAt"], (p) => p.endDateUpdatedAt), description: "When the end date last changed; null until it does" }),
-    isIndustry: t.boolean(projectOnly(["isIndustry"], (p) => p.isIndustry)),
-    oecdFos2007Code: t.string({ ...projectOnly(["oecdFos2007Code"], (p) => p.oecdFos2007Code), description: "OECD Fields of Science (2007) code; \"\" or null when unclassified" }),
+    endDateUpdatedAt: t.field({ type: "DateTime", ...projectOnly((p) => p.endDateUpdatedAt), description: "When the end date last changed; null until it does" }),
+    isIndustry: t.boolean(projectOnly((p) => p.isIndustry)),
+    oecdFos2007Code: t.string({ ...projectOnly((p) => p.oecdFos2007Code), description: "OECD Fields of Science (2007) code; \"\" or null when unclassified" }),
     resourcesCount: t.int({
       nullable: true,
       description: "Resources of the project that are OK or updating",
@@ -144,7 +121,7 @@ export const ProjectRef = builder.prismaNode("Project", {
     }),
     ...restPresentation({
       url: t.string({ resolve: (p, _a, ctx) => apiUrl(ctx, "project", p.id) }),
-      oecdFos2007Label: t.string({ ...projectOnly(["oecdFos2007Code"], (p) => oecdLabel(p.oecdFos2007Code)), description: "The code's field of science; empty when unclassified" }),
+      oecdFos2007Label: t.string({ ...projectOnly((p) => oecdLabel(p.oecdFos2007Code)), description: "The code's field of science; empty when unclassified" }),
       customerUuid: t.string({ resolve: (p) => toHex(p.customerId) }),
       customerUrl: t.string({ resolve: (p, _a, ctx) => apiUrl(ctx, "customer", p.customerId) }),
       customerName: t.string({ select: { customer: { select: { name: true } } }, resolve: (p) => p.customer.name }),
@@ -158,11 +135,11 @@ export const ProjectRef = builder.prismaNode("Project", {
         select: { customer: { select: { abbreviation: true } } },
         resolve: (p, _a, ctx) => ifVisible(ctx, "project", p, p.customer.abbreviation),
       }),
-      customerNativeName: t.string(projectOnly([], () => "")),
+      customerNativeName: t.string(projectOnly(() => "")),
     }),
     // Waldur fields without a counterpart here: the same for every project, as their filters and orderings treat them.
-    backendId: t.string(projectOnly([], () => "")),
-    isRemoved: t.boolean(projectOnly([], () => false)),
+    backendId: t.string(projectOnly(() => "")),
+    isRemoved: t.boolean(projectOnly(() => false)),
     startDate: t.string({ nullable: true, description: "Not recorded here: always null", resolve: () => null }),
   }),
 });
@@ -247,29 +224,29 @@ builder.prismaNode("OfferingPlan", {
 });
 
 export const OfferingRef = builder.prismaNode("Offering", {
-  select: { id: true },
+  select: OFFERING_COLUMNS,
   ...visibleNode(getOffering, { type: "Offering", visibleAmong: visibleOfferingIds }),
   fields: (t) => ({
     uuid: t.string({ resolve: (o) => toHex(o.id) }),
-    name: t.exposeString("name"),
-    type: t.exposeString("type"),
-    state: t.expose("state", { type: OfferingStateEnum }),
+    name: t.string({ resolve: (o) => o.name }),
+    type: t.string({ resolve: (o) => o.type }),
+    state: t.field({ type: OfferingStateEnum, resolve: (o) => o.state }),
     description: t.exposeString("description"),
     pluginOptions: t.expose("pluginOptions", { type: "JSON" }),
     partitions: t.expose("partitions", { type: "JSON", description: "The backend's partitions, as the site agent reads them" }),
-    backendId: t.exposeString("backendId"),
+    backendId: t.string({ resolve: (o) => o.backendId }),
     created: t.expose("created", { type: "DateTime" }),
     customer: t.relation("customer"),
     ...restPresentation({
       url: t.string({ resolve: (o, _a, ctx) => apiUrl(ctx, "offering", o.id) }),
-      stateLabel: t.string({ select: { state: true }, resolve: (o) => OFFERING_STATE_LABELS[o.state] }),
-      customerUuid: t.string({ select: { customerId: true }, resolve: (o) => toHex(o.customerId) }),
-      customerUrl: t.string({ select: { customerId: true }, resolve: (o, _a, ctx) => apiUrl(ctx, "customer", o.customerId) }),
+      stateLabel: t.string({ resolve: (o) => OFFERING_STATE_LABELS[o.state] }),
+      customerUuid: t.string({ resolve: (o) => toHex(o.customerId) }),
+      customerUrl: t.string({ resolve: (o, _a, ctx) => apiUrl(ctx, "customer", o.customerId) }),
       customerName: t.string({ select: { customer: { select: { name: true } } }, resolve: (o) => o.customer.name }),
     }),
     components: t.relation("components", { query: { orderBy: { type: "asc" } } }),
     plans: t.relation("plans", { query: { orderBy: { name: "asc" } } }),
-    slug: t.exposeString("slug"),
+    slug: t.string({ resolve: (o) => o.slug }),
     orderCount: t.relationCount("orders"),
     totalCustomers: t.int({
       description: "Customers with a resource of the offering that is OK, updating or terminating",

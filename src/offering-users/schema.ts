@@ -29,18 +29,27 @@ const OfferingUserRuntimeStateEnum = builder.enumType("OfferingUserRuntimeState"
   values: labelledValues(OFFERING_USER_RUNTIME_STATES),
 });
 
+/**
+ * What an offering user always loads (select mode), whatever the selection: its short columns, which its fields read as
+ * plain values with none of plugin-prisma's per-row selection checks. Its times and backend metadata are loaded when
+ * asked for (a field that reads another column declares it).
+ */
+const OFFERING_USER_COLUMNS = {
+  id: true, state: true, offeringId: true, userId: true, username: true, isRestricted: true, serviceProviderComment: true,
+  serviceProviderCommentUrl: true, userUsername: true, userFirstName: true, userLastName: true, userEmail: true,
+} as const;
+
 export const OfferingUserRef = builder.prismaNode("OfferingUser", {
-  // Select mode: a page reads the columns its fields ask for (a field that reads others declares them), not every one.
-  select: { id: true },
+  select: OFFERING_USER_COLUMNS,
   ...visibleNode(service.getOfferingUser, { type: "OfferingUser", visibleAmong: service.visibleOfferingUserIds }),
   fields: (t) => ({
     uuid: t.string({ resolve: (ou) => toHex(ou.id) }),
-    state: t.expose("state", { type: OfferingUserStateEnum }),
-    runtimeState: t.field({ type: OfferingUserRuntimeStateEnum, description: "Read off the state", select: { state: true }, resolve: (ou) => runtimeStateOf(ou.state) }),
-    username: t.exposeString("username", { nullable: true }),
-    isRestricted: t.exposeBoolean("isRestricted"),
-    serviceProviderComment: t.exposeString("serviceProviderComment"),
-    serviceProviderCommentUrl: t.exposeString("serviceProviderCommentUrl"),
+    state: t.field({ type: OfferingUserStateEnum, resolve: (ou) => ou.state }),
+    runtimeState: t.field({ type: OfferingUserRuntimeStateEnum, description: "Read off the state", resolve: (ou) => runtimeStateOf(ou.state) }),
+    username: t.string({ nullable: true, resolve: (ou) => ou.username }),
+    isRestricted: t.boolean({ resolve: (ou) => ou.isRestricted }),
+    serviceProviderComment: t.string({ resolve: (ou) => ou.serviceProviderComment }),
+    serviceProviderCommentUrl: t.string({ resolve: (ou) => ou.serviceProviderCommentUrl }),
     backendMetadata: t.expose("backendMetadata", { type: "JSON" }),
     created: t.expose("created", { type: "DateTime" }),
     modified: t.expose("modified", { type: "DateTime" }),
@@ -49,10 +58,10 @@ export const OfferingUserRef = builder.prismaNode("OfferingUser", {
     user: showing(t.relation("user"), ["email", "firstName", "lastName", "fullName"]),
     ...restPresentation({
       url: t.string({ resolve: (ou, _args, ctx) => apiUrl(ctx, "offeringUser", ou.id) }),
-      stateLabel: t.string({ description: "Waldur's display label of the state", select: { state: true }, resolve: (ou) => stateLabel(ou.state) }),
-      runtimeStateLabel: t.string({ select: { state: true }, resolve: (ou) => OFFERING_USER_RUNTIME_STATES[runtimeStateOf(ou.state)] }),
-      offeringUuid: t.string({ select: { offeringId: true }, resolve: (ou) => toHex(ou.offeringId) }),
-      offeringUrl: t.string({ select: { offeringId: true }, resolve: (ou, _args, ctx) => apiUrl(ctx, "offering", ou.offeringId) }),
+      stateLabel: t.string({ description: "Waldur's display label of the state", resolve: (ou) => stateLabel(ou.state) }),
+      runtimeStateLabel: t.string({ resolve: (ou) => OFFERING_USER_RUNTIME_STATES[runtimeStateOf(ou.state)] }),
+      offeringUuid: t.string({ resolve: (ou) => toHex(ou.offeringId) }),
+      offeringUrl: t.string({ resolve: (ou, _args, ctx) => apiUrl(ctx, "offering", ou.offeringId) }),
       offeringName: t.string({ select: { offering: { select: { name: true } } }, resolve: (ou) => ou.offering.name }),
       customerUuid: t.string({
         select: { offering: { select: { customerId: true } } },
@@ -62,14 +71,14 @@ export const OfferingUserRef = builder.prismaNode("OfferingUser", {
         select: { offering: { select: { customer: { select: { name: true } } } } },
         resolve: (ou) => ou.offering.customer.name,
       }),
-      userUuid: t.string({ select: { userId: true }, resolve: (ou) => toHex(ou.userId) }),
-      userUrl: t.string({ select: { userId: true }, resolve: (ou, _args, ctx) => apiUrl(ctx, "user", ou.userId) }),
+      userUuid: t.string({ resolve: (ou) => toHex(ou.userId) }),
+      userUrl: t.string({ resolve: (ou, _args, ctx) => apiUrl(ctx, "user", ou.userId) }),
       // The record's copies of its user's fields (kept by triggers): no join to the user.
-      userUsername: t.exposeString("userUsername"),
-      userFirstName: t.exposeString("userFirstName"),
-      userLastName: t.exposeString("userLastName"),
-      userFullName: t.string({ select: { userFirstName: true, userLastName: true }, resolve: (ou) => `${ou.userFirstName} ${ou.userLastName}`.trim() }),
-      userEmail: t.exposeString("userEmail"),
+      userUsername: t.string({ resolve: (ou) => ou.userUsername }),
+      userFirstName: t.string({ resolve: (ou) => ou.userFirstName }),
+      userLastName: t.string({ resolve: (ou) => ou.userLastName }),
+      userFullName: t.string({ resolve: (ou) => `${ou.userFirstName} ${ou.userLastName}`.trim() }),
+      userEmail: t.string({ resolve: (ou) => ou.userEmail }),
     }),
   }),
 });
