@@ -32,7 +32,7 @@ const ViewerRoleRef = builder.objectRef<RoleHeld>("ViewerRole").implement({
 const READABLE_BY =
   "Only for the viewer themself, or when the viewer is staff or support; empty for anyone else's user.";
 
-/** What the user's access is worked out from (src/auth/access.ts `Viewer`), as the User type in select mode loads it. */
+/** What the user's access is worked out from (src/auth/access.ts `Viewer`): declared, so it is loaded whatever the User type's own columns. */
 const ACCESS_COLUMNS = { username: true, isStaff: true, isSupport: true } as const;
 
 builder.prismaObjectFields("User", (t) => ({
