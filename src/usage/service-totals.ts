@@ -19,19 +19,19 @@ export interface ComponentUsageTotal {
  */
 export async function componentUsageTotals(ctx: Context, filter: FilterValues<typeof COMPONENT_USAGE_CONTRACT> | null | undefined): Promise<ComponentUsageTotal[]> {
   const where = { AND: [await visibleComponentUsages(ctx), ...(await COMPONENT_USAGE_CONTRACT.where(filter, ctx))] };
-  const groups = await ctx.db.componentUsage.groupBy({ by: ["componentId"], where, _sum: { usage: true }, _count: { resourceId: true } });
+  // Per component and resource, so that a resource reporting in several periods counts once.
+  const groups = await ctx.db.componentUsage.groupBy({ by: ["componentId", "resourceId"], where, _sum: { usage: true } });
   if (!groups.length) return [];
+  const sums = new Map<string, { usage: number; resourceCount: number }>();
+  for (const group of groups) {
+    const sum = sums.get(group.componentId) ?? { usage: 0, resourceCount: 0 };
+    sums.set(group.componentId, { usage: sum.usage + Number(group._sum.usage ?? 0), resourceCount: sum.resourceCount + 1 });
+  }
   const components = await findMany(ctx.db, "offeringComponent", {
-    where: { id: { in: groups.map((group) => group.componentId) } },
+    where: { id: { in: [...sums.keys()] } },
     select: { id: true, offeringId: true, type: true, name: true, measuredUnit: true },
   });
-  const componentOf = new Map(components.map((component) => [component.id, component]));
-  return groups
-    .flatMap((group) => {
-      const component = componentOf.get(group.componentId);
-      if (!component) return [];
-      const { id: _id, ...described } = component;
-      return [{ ...described, usage: Number(group._sum.usage ?? 0), resourceCount: group._count.resourceId }];
-    })
+  return components
+    .map(({ id, ...described }) => ({ ...described, usage: 0, resourceCount: 0, ...sums.get(id) }))
     .sort((a, b) => a.offeringId.localeCompare(b.offeringId) || a.type.localeCompare(b.type));
 }

@@ -37,3 +37,9 @@ it("sums only what the viewer may see", async () => {
   expect(answer.errors).toBeUndefined();
   expect(answer.data.componentUsageTotals).toEqual([]);
 });
+
+it("counts a resource that reported in several periods once", async () => {
+  const answer = await t.gql(TOTALS, {}, t.world.tokens.providerOwner);
+  expect(answer.errors).toBeUndefined();
+  expect(answer.data.componentUsageTotals).toContainEqual({ offering: { name: "HPC" }, type: "cpu", usage: 113.5, resourceCount: 2 });
+});
