@@ -36,3 +36,11 @@ export const unexpired = (now: Date): Prisma.RoleGrantWhereInput => ({
   isActive: true,
   OR: [{ expirationTime: null }, { expirationTime: { gt: now } }],
 });
+
+/** A user and an offering, which an offering user is the account of. */
+export interface AccessPair {
+  userId: string;
+  offeringId: string;
+}
+
+export const pairKey = (pair: AccessPair) => `${pair.userId}:${pair.offeringId}`;

@@ -3,7 +3,7 @@ import type { ScopeType } from "../auth/access.ts";
 import { Role } from "../auth/permissions.ts";
 import type { Context } from "../context.ts";
 import type { OfferingUserState, OrderState, OrderType, Prisma, ResourceState } from "../generated/prisma/client.ts";
-import { ALLOCATIONS, CONNECTING_GRANTS, TAKEN_UP, unexpired } from "./allocated-resources.ts";
+import { type AccessPair, ALLOCATIONS, CONNECTING_GRANTS, pairKey, TAKEN_UP, unexpired } from "./allocated-resources.ts";
 import { advisoryLock } from "../platform/database/locks.ts";
 import { swapFromObserved } from "../platform/state-machine.ts";
 import type { Outbox, Tx } from "../platform/database/transaction.ts";
@@ -21,10 +21,6 @@ import { findMany, findUnique } from "../platform/reads/sql/find.ts";
  * caller's transaction, so the change that moved access and the offering-user changes commit together.
  */
 
-export interface AccessPair {
-  userId: string;
-  offeringId: string;
-}
 
 type AccessTransition = "restore" | "recreate" | "access_lost" | "access_lost_unprovisioned";
 
@@ -57,8 +53,6 @@ const UPDATED = "marketplace_offering_user_updated";
 
 const option = (pluginOptions: Prisma.JsonValue, name: string) =>
   (pluginOptions as Record<string, unknown> | null)?.[name] === true;
-
-const pairKey = (pair: AccessPair) => `${pair.userId}:${pair.offeringId}`;
 
 /** A concurrent transaction that changed the offering user first; the change it made stands. */
 class ConcurrentChange extends Error {}

@@ -1,14 +1,7 @@
 import type { Context } from "../context.ts";
 import { batchLoader } from "../platform/database/batch.ts";
 import { findMany } from "../platform/reads/sql/find.ts";
-import { ALLOCATIONS, CONNECTING_GRANTS, unexpired } from "./allocated-resources.ts";
-
-interface Pair {
-  userId: string;
-  offeringId: string;
-}
-
-const pairKey = (pair: Pair) => `${pair.userId}:${pair.offeringId}`;
+import { type AccessPair, ALLOCATIONS, CONNECTING_GRANTS, pairKey, unexpired } from "./allocated-resources.ts";
 
 /**
  * The projects that give each user their account in each offering: those with a live allocation of the offering in
@@ -16,7 +9,7 @@ const pairKey = (pair: Pair) => `${pair.userId}:${pair.offeringId}`;
  */
 export const allocatingProjectIds = (ctx: Context) =>
   ctx.memo("offeringUserProjects", () =>
-    batchLoader<Pair, string[]>(async (pairs) => {
+    batchLoader<AccessPair, string[]>(async (pairs) => {
       const grants = await findMany(ctx.db, "roleGrant", {
         where: { AND: [unexpired(ctx.now()), { userId: { in: [...new Set(pairs.map((p) => p.userId))] } }, { OR: CONNECTING_GRANTS }] },
         select: { userId: true, scopeType: true, scopeId: true },
