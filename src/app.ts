@@ -77,6 +77,7 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
       databaseUrl: config.databaseUrl,
       dataDir: config.dataDir,
       poolSize: config.databasePoolSize,
+      preparedStatements: config.databasePreparedStatements,
       statementTimeoutMs: config.databaseStatementTimeoutMs,
       transactionTimeoutMs: config.databaseTransactionTimeoutMs,
       onIdleConnectionError: (err) => logger.warn({ err }, "idle database connection lost"),

@@ -12,7 +12,13 @@ import { loadDeploymentSettings } from "../../src/platform/settings/deployment-s
 /** The deployed default statement timeout: tests open PostgreSQL as a gateway does. */
 export const DEFAULT_STATEMENT_TIMEOUT_MS = loadDeploymentSettings({}).databaseStatementTimeoutMs;
 
-export async function freshDatabase(): Promise<Database & { url?: string; drop(): Promise<void> }> {
+/** On PostgreSQL, the pool's size and the statements each connection keeps prepared (the deployed default unless given). */
+export interface PoolOptions {
+  poolSize?: number;
+  preparedStatements?: number;
+}
+
+export async function freshDatabase({ poolSize = 5, preparedStatements }: PoolOptions = {}): Promise<Database & { url?: string; drop(): Promise<void> }> {
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) {
     const database = await openDatabase({ pgliteDump: migratedTemplate() });
@@ -25,7 +31,7 @@ export async function freshDatabase(): Promise<Database & { url?: string; drop()
   await admin.end();
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  const database = await openDatabase({ databaseUrl: url.toString(), poolSize: 5, statementTimeoutMs: DEFAULT_STATEMENT_TIMEOUT_MS });
+  const database = await openDatabase({ databaseUrl: url.toString(), poolSize, preparedStatements, statementTimeoutMs: DEFAULT_STATEMENT_TIMEOUT_MS });
   return {
     ...database,
     url: url.toString(),

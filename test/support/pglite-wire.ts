@@ -9,7 +9,8 @@ import type { Database } from "../../src/platform/database/connect.ts";
 import { runsLoneStatementsOn } from "../../src/platform/database/lone-statement.ts";
 import { applyMigrations } from "../../src/platform/database/migrations.ts";
 import { createPGlite } from "../../src/platform/database/pglite.ts";
-import { freshDatabase } from "./database.ts";
+import { loadDeploymentSettings } from "../../src/platform/settings/deployment-settings.ts";
+import { freshDatabase, type PoolOptions } from "./database.ts";
 
 /**
  * node-postgres's connection to an embedded database, in-process: the bytes the driver writes are PostgreSQL's wire
@@ -125,13 +126,18 @@ const IDLE = "I".charCodeAt(0);
  * through a node-postgres pool, as on PostgreSQL (`runText`, `runStatement`), over PGlite's wire protocol: the path
  * production takes, in `npm test`. Prisma's own queries and transactions go through its PGlite adapter as usual.
  */
-export async function embeddedDatabaseOnPool(): Promise<Database & { pool: pg.Pool; drop(): Promise<void> }> {
+export async function embeddedDatabaseOnPool({
+  preparedStatements = loadDeploymentSettings({}).databasePreparedStatements,
+}: Pick<PoolOptions, "preparedStatements"> = {}): Promise<Database & { pool: pg.Pool; drop(): Promise<void> }> {
   const template = inject("pgliteTemplate");
   const pglite = createPGlite(template ? { loadDataDir: new Blob([readFileSync(template)]) } : {});
   await pglite.waitReady;
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
   const pool = new pg.Pool({ max: 1, user: "postgres", database: "postgres", stream: () => new PGliteWire(pglite) });
-  runsLoneStatementsOn(prisma, pool);
+  // Every connection is the one PGlite session: a new one starts without the statements a dropped one prepared, as a
+  // new backend would.
+  pool.on("connect", (client) => void client.query("DEALLOCATE ALL"));
+  runsLoneStatementsOn(prisma, pool, preparedStatements);
   const close = async () => {
     await pool.end();
     await prisma.$disconnect();
@@ -157,9 +163,9 @@ const MIGRATIONS_DIR = new URL("../../prisma/migrations", import.meta.url).pathn
  * A fresh, migrated database whose lone statements and compiled reads take production's path, a node-postgres pool:
  * PostgreSQL's with TEST_DATABASE_URL (`freshDatabase`), else the embedded one over its wire protocol.
  */
-export async function databaseOnPool(): Promise<Database & { drop(): Promise<void> }> {
-  if (!process.env.TEST_DATABASE_URL) return embeddedDatabaseOnPool();
-  const database = await freshDatabase();
+export async function databaseOnPool(options: PoolOptions = {}): Promise<Database & { drop(): Promise<void> }> {
+  if (!process.env.TEST_DATABASE_URL) return embeddedDatabaseOnPool(options);
+  const database = await freshDatabase(options);
   await applyMigrations(database.sql, MIGRATIONS_DIR);
   return database;
 }

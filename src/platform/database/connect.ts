@@ -38,6 +38,8 @@ export interface DatabaseOptions {
   pgliteDump?: Blob;
   /** PostgreSQL only: connections of the pool (default 10). */
   poolSize?: number;
+  /** PostgreSQL only: statements each connection keeps prepared (default 100; 0: none), see `PreparedStatements`. */
+  preparedStatements?: number;
   /** PostgreSQL only: the server cancels a statement running longer than this (SQLSTATE 57014); 0 or unset: no limit. */
   statementTimeoutMs?: number;
   /** How long one transaction may last (default 15 s), whatever the statement timeout; see `transactionLimitOf`. */
@@ -146,7 +148,7 @@ export const APPLICATION_NAME = "marketplace-gateway";
 
 async function openPostgres(
   connectionString: string,
-  { poolSize = 10, statementTimeoutMs = 0, onIdleConnectionError = () => {} }: DatabaseOptions,
+  { poolSize = 10, preparedStatements = 100, statementTimeoutMs = 0, onIdleConnectionError = () => {} }: DatabaseOptions,
 ): Promise<Database> {
   const pool = new pg.Pool({
     connectionString,
@@ -159,7 +161,7 @@ async function openPostgres(
   // released it would otherwise throw before its next user listens. Its query and the pool still see the error.
   pool.on("connect", (client) => client.on("error", () => {}));
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool), errorFormat: ERROR_FORMAT });
-  runsLoneStatementsOn(prisma, pool);
+  runsLoneStatementsOn(prisma, pool, preparedStatements);
   return {
     prisma,
     kind: "postgresql",

@@ -1,5 +1,6 @@
 import pg from "pg";
 import { Prisma, type PrismaClient } from "../../generated/prisma/client.ts";
+import { PreparedStatements } from "./prepared-statements.ts";
 import { writesStopped, type Writes } from "./write-gate.ts";
 
 declare module "pg" {
@@ -9,10 +10,11 @@ declare module "pg" {
   }
 }
 
-/** The pool under a PostgreSQL client, for statements that commit alone. */
-const pools = new WeakMap<object, pg.Pool>();
+/** The pool under a PostgreSQL client, for statements that commit alone, and the statements its connections hold. */
+const pools = new WeakMap<object, { pool: pg.Pool; prepared: PreparedStatements }>();
 
-export const runsLoneStatementsOn = (prisma: PrismaClient, pool: pg.Pool) => void pools.set(prisma, pool);
+export const runsLoneStatementsOn = (prisma: PrismaClient, pool: pg.Pool, preparedPerConnection: number) =>
+  void pools.set(prisma, { pool, prepared: new PreparedStatements(preparedPerConnection) });
 
 /**
  * Values as Prisma's raw queries read them where node-postgres reads them otherwise: `date` and `timestamp` in UTC
@@ -39,16 +41,16 @@ const valueOf = (value: unknown) => (value instanceof Date ? value.toISOString()
  * hold), through Prisma. Either way the rows are the same.
  */
 export async function runStatement<Row>(db: PrismaClient | Prisma.TransactionClient, statement: Prisma.Sql): Promise<Row[]> {
-  const pool = pools.get(db);
-  if (!pool) return db.$queryRaw<Row[]>(statement);
-  return runOnPool<Row>(pool, statement.text, statement.values);
+  const lone = pools.get(db);
+  if (!lone) return db.$queryRaw<Row[]>(statement);
+  return runOnPool<Row>(lone, statement.text, statement.values);
 }
 
 /** runStatement for a statement written as text with its parameters ($1, $2, …). */
 export async function runText<Row>(db: PrismaClient | Prisma.TransactionClient, text: string, values: unknown[]): Promise<Row[]> {
-  const pool = pools.get(db);
-  if (!pool) return db.$queryRawUnsafe<Row[]>(text, ...values);
-  return runOnPool<Row>(pool, text, values);
+  const lone = pools.get(db);
+  if (!lone) return db.$queryRawUnsafe<Row[]>(text, ...values);
+  return runOnPool<Row>(lone, text, values);
 }
 
 /**
@@ -59,14 +61,13 @@ export async function runText<Row>(db: PrismaClient | Prisma.TransactionClient, 
 export async function runWrite<Row>(db: PrismaClient | Prisma.TransactionClient, statement: Prisma.Sql, writes: Writes): Promise<Row[]> {
   const write = writes.begin();
   try {
-    const pool = pools.get(db);
-    if (!pool) return await db.$queryRaw<Row[]>(statement);
-    const client = await pool.connect();
+    const lone = pools.get(db);
+    if (!lone) return await db.$queryRaw<Row[]>(statement);
+    const client = await lone.pool.connect();
     let failure: Error | undefined;
     try {
       write.runsOn(client.processID ?? undefined);
-      const result = await client.query<Row & pg.QueryResultRow>({ text: statement.text, values: statement.values.map(valueOf), types: parsers });
-      return result.rows;
+      return await query<Row>(client, lone.prepared, statement.text, statement.values);
     } catch (error) {
       failure = error as Error;
       throw write.stopped && sqlStateOf(error) === QUERY_CANCELED ? writesStopped() : error;
@@ -82,9 +83,24 @@ export async function runWrite<Row>(db: PrismaClient | Prisma.TransactionClient,
 const QUERY_CANCELED = "57014";
 const sqlStateOf = (error: unknown) => (error instanceof pg.DatabaseError ? error.code : undefined);
 
-async function runOnPool<Row>(pool: pg.Pool, text: string, values: unknown[]): Promise<Row[]> {
-  const result = await pool.query<Row & pg.QueryResultRow>({ text, values: values.map(valueOf), types: parsers });
+async function query<Row>(client: pg.PoolClient, prepared: PreparedStatements, text: string, values: unknown[]): Promise<Row[]> {
+  const name = await prepared.nameOn(client, text);
+  const result = await client.query<Row & pg.QueryResultRow>({ name, text, values: values.map(valueOf), types: parsers });
   return result.rows;
+}
+
+/** As `pool.query`, with the statement named: a connection whose statement failed is dropped, not reused. */
+async function runOnPool<Row>({ pool, prepared }: { pool: pg.Pool; prepared: PreparedStatements }, text: string, values: unknown[]): Promise<Row[]> {
+  const client = await pool.connect();
+  let failure: Error | undefined;
+  try {
+    return await query<Row>(client, prepared, text, values);
+  } catch (error) {
+    failure = error as Error;
+    throw error;
+  } finally {
+    client.release(failure);
+  }
 }
 
 /**
@@ -101,9 +117,9 @@ const tagged = (text: string) => `${MAINTENANCE_TAG} ${text}`;
  * is. Answers how many rows it changed.
  */
 export async function runMaintenance(db: PrismaClient, text: string, values: unknown[], timeoutMs: number): Promise<number> {
-  const pool = pools.get(db);
-  if (!pool) return db.$executeRawUnsafe(tagged(text), ...values);
-  const client = await pool.connect();
+  const lone = pools.get(db);
+  if (!lone) return db.$executeRawUnsafe(tagged(text), ...values);
+  const client = await lone.pool.connect();
   try {
     await client.query(tagged("BEGIN"));
     await client.query(tagged(`SET LOCAL statement_timeout = ${Math.max(0, Math.floor(timeoutMs))}`));
