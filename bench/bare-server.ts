@@ -3,6 +3,7 @@ import type pg from "pg";
 import { tokenDigest } from "../src/auth/secrets.ts";
 import { transition, transitionIn, type Viewer } from "./bare-transition.ts";
 import { OFFERING_USERS_PATH, offeringUserJson, type OfferingUserRow, offeringUserUuidIn } from "./offering-user-json.ts";
+import { named } from "./named-statement.ts";
 
 /**
  * The floor: the gateway's offering-user list and retrieve, read with `pg` and serialised by hand, with the database
@@ -45,7 +46,7 @@ export function createBareServer(pool: pg.Pool): http.Server {
       const list = req.method === "GET" && url.pathname === OFFERING_USERS_PATH;
       if (!move && !uuid && !list) return send(res, 404, { detail: "Not found." });
       const key = /^Token\s+([0-9a-f]{40})$/i.exec(req.headers.authorization ?? "")?.[1];
-      const viewer = key ? (await pool.query<Viewer & { is_active: boolean }>(AUTH_SQL, [tokenDigest(key)])).rows[0] : undefined;
+      const viewer = key ? (await pool.query<Viewer & { is_active: boolean }>(named(AUTH_SQL, [tokenDigest(key)]))).rows[0] : undefined;
       if (!viewer?.is_active) return send(res, 401, { detail: "Invalid token." });
       if (move) {
         req.resume();
@@ -53,11 +54,11 @@ export function createBareServer(pool: pg.Pool): http.Server {
         return send(res, answer.status, answer.body);
       }
       if (uuid) {
-        const row = (await pool.query<OfferingUserRow>(ONE_SQL, [uuid])).rows[0];
+        const row = (await pool.query<OfferingUserRow>(named(ONE_SQL, [uuid]))).rows[0];
         return row ? send(res, 200, offeringUserJson(row, url.origin)) : send(res, 404, { detail: "Not found." });
       }
       const pageSize = Math.min(Number(url.searchParams.get("page_size")) || 10, 300);
-      const [count, page] = await Promise.all([pool.query<{ total: number }>(COUNT_SQL), pool.query<OfferingUserRow>(PAGE_SQL, [pageSize, 0])]);
+      const [count, page] = await Promise.all([pool.query<{ total: number }>(named(COUNT_SQL, [])), pool.query<OfferingUserRow>(named(PAGE_SQL, [pageSize, 0]))]);
       const total = count.rows[0].total;
       send(res, 200, page.rows.map((row) => offeringUserJson(row, url.origin)), { "x-result-count": String(total) });
     } catch (error) {

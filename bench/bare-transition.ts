@@ -4,6 +4,7 @@ import type { OfferingUserState } from "../src/generated/prisma/client.ts";
 import { Permission, ROLE_PERMISSIONS } from "../src/auth/permissions.ts";
 import { stateLabel, OFFERING_USER_STATES } from "../src/offering-users/states.ts";
 import { OFFERING_USER_TRANSITIONS, type OfferingUserOperation, ruleFor, storesComment } from "../src/offering-users/transitions.ts";
+import { named } from "./named-statement.ts";
 
 export interface Viewer {
   id: string;
@@ -126,7 +127,7 @@ function eventParameters(ou: Core, viewer: Viewer, operation: OfferingUserOperat
  */
 export async function transition(pool: pg.Pool, viewer: Viewer, uuid: string, operation: OfferingUserOperation, ipAddress: string | undefined): Promise<Answer> {
   const rule = ruleFor(operation);
-  const found = (await pool.query<Core>(CORE_SQL, [uuid, viewer.is_staff, viewer.id, MANAGING_ROLES])).rows[0];
+  const found = (await pool.query<Core>(named(CORE_SQL, [uuid, viewer.is_staff, viewer.id, MANAGING_ROLES]))).rows[0];
   if (!found) return { status: 404, body: { detail: "Not found." } };
   if (!found.may_manage) return { status: 403, body: { detail: "You do not have permission to perform this action." } };
   if (!rule.from.includes(found.state)) return invalidTransition(operation, found.state);
@@ -139,11 +140,11 @@ export async function transition(pool: pg.Pool, viewer: Viewer, uuid: string, op
     for (let attempt = 0; ; attempt++) {
       if (!current) return rollback(client, { status: 404, body: { detail: "Not found." } });
       if (!rule.from.includes(current) || attempt === SWAP_ATTEMPTS) return rollback(client, invalidTransition(operation, current));
-      const swapped = await client.query(clearsComments ? SWAP_CLEARING_COMMENTS_SQL : SWAP_SQL, [found.id, rule.to, now, current]);
+      const swapped = await client.query(named(clearsComments ? SWAP_CLEARING_COMMENTS_SQL : SWAP_SQL, [found.id, rule.to, now, current]));
       if (swapped.rowCount === 1) break;
-      current = (await client.query<{ state: OfferingUserState }>(STATE_SQL, [found.id])).rows[0]?.state;
+      current = (await client.query<{ state: OfferingUserState }>(named(STATE_SQL, [found.id]))).rows[0]?.state;
     }
-    await client.query(EVENT_SQL, eventParameters(found, viewer, operation, current, clearsComments, ipAddress, now));
+    await client.query(named(EVENT_SQL, eventParameters(found, viewer, operation, current, clearsComments, ipAddress, now)));
     await client.query("COMMIT");
     return { status: 200 };
   } catch (error) {
