@@ -170,6 +170,26 @@ describe("SQL statements per GraphQL page do not grow with the page size (nodes 
     }
   });
 
+  it("a page reads its rows' keys (for their cursors) in its own statement, and only when a cursor is selected, through fragments too", async () => {
+    const keysRead = (count: SqlCount<unknown>) => count.texts.some((text) => text.includes('"$key0"'));
+    const pages = {
+      nodes: "{ offeringUsers(first: 3) { totalCount nodes { uuid } } }",
+      edgeCursors: "{ offeringUsers(first: 3) { totalCount edges { cursor node { uuid } } } }",
+      pageEnd: "{ offeringUsers(first: 3) { ...End } } fragment End on OfferingUserConnection { totalCount nodes { uuid } pageInfo { ... on PageInfo { endCursor } } }",
+    };
+    const counts: Record<string, SqlCount<{ data?: any }>> = {};
+    for (const [name, query] of Object.entries(pages)) counts[name] = await countGql(query, "staff");
+    expect(Object.fromEntries(Object.entries(counts).map(([name, count]) => [name, [keysRead(count), count.statements]]))).toEqual({
+      nodes: [false, 2],
+      edgeCursors: [true, 2],
+      pageEnd: [true, 2],
+    });
+    const endCursor = counts.pageEnd.result.data?.offeringUsers.pageInfo.endCursor;
+    const next = await t.gql(`{ offeringUsers(first: 1, after: "${endCursor}") { nodes { uuid } } }`, {}, t.world.tokens.staff);
+    const whole = await t.gql("{ offeringUsers(first: 4) { nodes { uuid } } }", {}, t.world.tokens.staff);
+    expect(next.data?.offeringUsers.nodes[0].uuid).toBe(whole.data?.offeringUsers.nodes[3].uuid);
+  });
+
   it("the viewer's roles with their scopes", async () => {
     const query = `{ me { roles { scopeType scope { id } } } }`;
     const grantProjectAdmin = async (name: string) => {

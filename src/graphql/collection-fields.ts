@@ -8,7 +8,7 @@ import { type CollectionName, type CollectionNames, nodeTypeName } from "../coll
 import type { Connection } from "../platform/reads/paginate.ts";
 import { builder, nullIfMissing, type Types } from "./builder.ts";
 import { type ChoiceEnums, collectionInputs } from "./collection-inputs.ts";
-import { connectionType, nodesQuery, type PageArgs, pageArgs, relayConnection, type RelayPage, toPage } from "./pagination.ts";
+import { connectionType, nodesQuery, type PageArgs, pageArgs, relayConnection, type RelayPage, selectsCursors, toPage } from "./pagination.ts";
 
 type ListArgs<C extends CollectionContract> = PageArgs & { filter?: FilterValues<C> | null; orderBy?: OrderValue<C> | Array<OrderValue<C>> | null };
 type RecordArgs<C extends CollectionContract> = Record<string, unknown> & { filter?: FilterValues<C> | null };
@@ -63,7 +63,7 @@ export function listField<C extends CollectionContract, T, Extra extends InputFi
       // Pothos cannot resolve argument shapes typed by a generic contract; these are the arguments declared above.
       const given = args as ListArgs<C>;
       const chosen = given.orderBy;
-      const request = { filter: given.filter, orderBy: chosen == null || Array.isArray(chosen) ? chosen : [chosen], page: toPage(given) };
+      const request = { filter: given.filter, orderBy: chosen == null || Array.isArray(chosen) ? chosen : [chosen], page: toPage(given, selectsCursors(info)) };
       return relayConnection(spec.load(ctx, request, nodesQuery(ctx, info, refs.node.name), extraOf(given, spec.args)));
     },
   });

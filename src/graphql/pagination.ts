@@ -1,6 +1,6 @@
 import type { ObjectRef } from "@pothos/core";
 import { queryFromInfo } from "@pothos/plugin-prisma";
-import type { GraphQLResolveInfo } from "graphql";
+import { type GraphQLResolveInfo, Kind, type SelectionSetNode } from "graphql";
 import { fieldError } from "../platform/errors.ts";
 import { type Connection, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../platform/reads/paginate.ts";
 import type { Deferred, Page } from "../platform/reads/page-requests.ts";
@@ -39,12 +39,31 @@ function checked(args: PageArgs) {
   }
 }
 
+/** The fields of a connection that give cursors, by the path to them. */
+const CURSOR_FIELDS: Record<string, readonly string[]> = { edges: ["cursor"], pageInfo: ["startCursor", "endCursor"] };
+
+/** The selection sets of the fields of `set` named one of `names`, through fragments (`@skip`/`@include` read as selected). */
+function fieldsNamed(set: SelectionSetNode | undefined, names: readonly string[], info: GraphQLResolveInfo): Array<SelectionSetNode | undefined> {
+  return (set?.selections ?? []).flatMap((selection) => {
+    if (selection.kind === Kind.FIELD) return names.includes(selection.name.value) ? [selection.selectionSet] : [];
+    const fragment = selection.kind === Kind.INLINE_FRAGMENT ? selection : info.fragments[selection.name.value];
+    return fieldsNamed(fragment?.selectionSet, names, info);
+  });
+}
+
+/** Whether the connection field being resolved selects a cursor (an edge's, or the page's start or end). */
+export function selectsCursors(info: GraphQLResolveInfo): boolean {
+  const within = (sets: Array<SelectionSetNode | undefined>, names: readonly string[]) => sets.flatMap((set) => fieldsNamed(set, names, info));
+  const connections = info.fieldNodes.map((node) => node.selectionSet);
+  return Object.entries(CURSOR_FIELDS).some(([parent, names]) => within(within(connections, [parent]), names).length > 0);
+}
+
 /**
  * The page a connection field's arguments ask for: `first`/`after` forward and `last`/`before` backward (both cursors
  * narrowing the list as the Relay spec says), by keyset; or `offset` (with `first`), by position. `args` are all the
- * field's arguments: the cursors belong to the others.
+ * field's arguments: the cursors belong to the others. `cursors`: whether the client reads the rows' cursors.
  */
-export function toPage(args: PageArgs): Page {
+export function toPage(args: PageArgs, cursors = true): Page {
   checked(args);
   const scope = scopeOf(args);
   const size = (value: number | null | undefined) => Math.min(value ?? DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
@@ -56,6 +75,7 @@ export function toPage(args: PageArgs): Page {
     ...(args.after ? { after: args.after } : {}),
     ...(args.before ? { before: args.before } : {}),
     scope,
+    ...(cursors ? {} : { cursors }),
   };
 }
 

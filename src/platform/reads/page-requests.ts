@@ -25,6 +25,8 @@ export interface KeysetPage {
   after?: string;
   before?: string;
   scope: string;
+  /** false: the client reads no cursor, so the rows' keys are not read with them (a cursor asked for all the same is read by id). */
+  cursors?: false;
 }
 
 export type Page = OffsetPage | KeysetPage;

@@ -98,8 +98,9 @@ async function keysetConnection<K extends ListedModel>(db: PrismaClient, key: K,
   const within = (condition: Where) => ({ AND: [args.where, condition] });
   const source: KeysetSource<Where, Row<K>> = {
     conditions: prismaConditions,
-    read: (condition, order, take) => {
+    read: async (condition, order, take) => {
       const findArgs = { where: within(condition), orderBy: orderByOf(order), take, ...args.query };
+      if (page.cursors === false) return { rows: await readRows(db, key)(findArgs) };
       return findManyWithKeys(db, key, findArgs as Prisma.Args<Prisma.TransactionClient[K], "findMany">, paths) as Promise<{ rows: Row<K>[]; keys?: unknown[][] }>;
     },
     exists: async (condition) => (await readRows(db, key)({ where: within(condition), select: { id: true }, take: 1 })).length > 0,
