@@ -201,9 +201,11 @@ describe(`deep pages (from ${DEEP_PAGE_OFFSET} rows skipped)`, () => {
 
   it("reads the page's ids alone, then only those rows in full", async () => {
     const { texts } = await countSql(() => get(`offering_uuid=${deepOffering}&page_size=10&page=102`));
-    const reads = texts.filter((text) => /FROM "offering_users"/.test(text) && !/COUNT|SUM/i.test(text));
+    // The statements of rows (the count rides in one of them as a "$value" column, fused-reads.ts).
+    const reads = texts.filter((text) => /FROM "offering_users"/.test(text) && !/^SELECT (COUNT|sum)\(/i.test(text));
+    const withoutValues = (text: string) => text.replace(/^SELECT (\(SELECT [\s\S]*?\) AS "\$value\d+", )*/, "SELECT ");
     expect(reads).toHaveLength(2);
-    expect(reads[0]).toMatch(/^SELECT t0\."id" AS "id" FROM "offering_users" AS t0 [\s\S]*OFFSET 1010$/);
+    expect(withoutValues(reads[0])).toMatch(/^SELECT t0\."id" AS "id" FROM "offering_users" AS t0 [\s\S]*OFFSET 1010$/);
     expect(reads[1]).toMatch(/t0\."id" = ANY\(\$\d+::uuid\[\]\)/);
     expect(reads[1]).not.toMatch(/OFFSET/);
   });

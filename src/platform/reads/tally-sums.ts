@@ -1,5 +1,6 @@
 import type { PrismaClient } from "../../generated/prisma/client.ts";
 import { runText } from "../database/lone-statement.ts";
+import { readValue } from "./sql/fused-reads.ts";
 import { compileSum } from "./sql/sum.ts";
 import type { PlainFilter, TallyTable } from "../database/tallies.ts";
 
@@ -19,9 +20,7 @@ export type TallyCondition<Keys> = {
 
 /** The sum of the deltas of the tallies under `condition`: how many rows the counted table has there. */
 export async function sumTallies<Keys>(db: PrismaClient, tally: TallyTable<Keys>, condition: TallyCondition<Keys>): Promise<number> {
-  const { text, values } = compileSum(tally.table, condition, "delta");
-  const [row] = await runText<{ total: bigint | null }>(db, text, values);
-  return Number(row?.total ?? 0);
+  return Number((await readValue(db, compileSum(tally.table, condition, "delta"))) ?? 0);
 }
 
 /** `sumTallies` per value of the keys `by` (only those with rows), each row naming its keys by field. */

@@ -1,5 +1,5 @@
 import { Prisma, type PrismaClient } from "../../../generated/prisma/client.ts";
-import { runText } from "../../database/lone-statement.ts";
+import { readRows, readValue, type RowsStatement } from "./fused-reads.ts";
 import type { ModelTable } from "./model.ts";
 import { exactRead, fieldOf, FromClause, isRelation, modelNamed, quote, StatementBuilder, Untranslated } from "./statement.ts";
 import { distinctSql, orderSql, sliceSql } from "./order.ts";
@@ -16,9 +16,7 @@ type FindArgs = Selection & { where?: object; orderBy?: unknown; take?: number; 
 
 const modelNameOf = (key: ModelKey) => key[0].toUpperCase() + key.slice(1);
 
-interface CompiledRead {
-  text: string;
-  values: unknown[];
+interface CompiledRead extends RowsStatement {
   shape: RowShape;
 }
 
@@ -92,8 +90,9 @@ function statement(key: ModelKey, parts: StatementParts, start: (model: ModelTab
   const order = orderSql(model, alias, parts.orderBy, from);
   const keys = parts.keys ? keyColumns(from, model, alias, parts.keys) : "";
   const distinct = distinctSql(model, alias, parts.distinct, order !== "" || parts.sliced === true);
-  const text = `SELECT ${distinct}${list.columns}${keys} FROM ${quote(model.table)} AS ${alias}${from}${condition === "TRUE" ? "" : ` WHERE ${condition}`}${order}`;
-  return { b, shape: list.shape, text };
+  const head = `SELECT ${distinct}`;
+  const text = `${head}${list.columns}${keys} FROM ${quote(model.table)} AS ${alias}${from}${condition === "TRUE" ? "" : ` WHERE ${condition}`}${order}`;
+  return { b, shape: list.shape, text, selectListAt: head.length };
 }
 
 /**
@@ -104,9 +103,9 @@ export function compileFind(key: ModelKey, args: FindArgs, limit?: number, uniqu
   return translated(key, () => {
     for (const name of Object.keys(args)) if (!FIND_ARGS.has(name) && (args as Record<string, unknown>)[name] !== undefined) throw new Untranslated(name);
     const parts = { where: args.where, orderBy: args.orderBy, keys, distinct: args.distinct, sliced: args.take !== undefined || args.skip !== undefined };
-    const { b, shape, text } = statement(key, parts, (model) => startWithSelectList(model, args), unique);
+    const { b, shape, text, selectListAt } = statement(key, parts, (model) => startWithSelectList(model, args), unique);
     const take = limit === undefined ? args.take : Math.min(limit, args.take ?? limit);
-    return { text: `${text}${sliceSql(take, args.skip)}`, values: b.values, shape };
+    return { text: `${text}${sliceSql(take, args.skip)}`, values: b.values, shape, selectListAt };
   });
 }
 
@@ -115,11 +114,11 @@ const COUNT_LIST = { columns: "COUNT(*) AS count", shape: [] };
 /** A count of a model's rows under a condition as one statement, or undefined when the condition is not translated. */
 export function compileCount(key: ModelKey, where: object | undefined): CompiledRead | undefined {
   return translated(key, () => {
-    const { b, text } = statement(key, { where }, () => {
+    const { b, text, selectListAt } = statement(key, { where }, () => {
       const b = new StatementBuilder();
       return { b, alias: b.alias(), list: COUNT_LIST };
     });
-    return { text, values: b.values, shape: [] };
+    return { text, values: b.values, shape: [], selectListAt };
   });
 }
 
@@ -128,7 +127,7 @@ const prismaRead = (db: Db, key: ModelKey, method: "findMany" | "findFirst" | "f
   (db[key] as unknown as Record<typeof method, (args: unknown) => Promise<unknown>>)[method](args);
 
 async function run<T>(db: Db, read: CompiledRead): Promise<T[]> {
-  return shapeRows<T>(await runText<Record<string, unknown>>(db, read.text, read.values), read.shape);
+  return shapeRows<T>(await readRows(db, read), read.shape);
 }
 
 /**
@@ -242,6 +241,5 @@ async function findOne(db: Db, key: ModelKey, method: "findFirst" | "findUnique"
 export async function count<K extends ModelKey>(db: Db, key: K, where?: Prisma.Args<Delegate<K>, "count">["where"]): Promise<number> {
   const read = compileCount(key, where);
   if (!read) return prismaRead(db, key, "count", { where }) as Promise<number>;
-  const [row] = await runText<{ count: bigint }>(db, read.text, read.values);
-  return Number(row.count);
+  return Number(await readValue(db, read));
 }
