@@ -1,6 +1,6 @@
 import pg from "pg";
 import { Prisma, type PrismaClient } from "../../generated/prisma/client.ts";
-import { PreparedStatements } from "./prepared-statements.ts";
+import { isStalePlan, PreparedStatements } from "./prepared-statements.ts";
 import { writesStopped, type Writes } from "./write-gate.ts";
 
 declare module "pg" {
@@ -85,8 +85,15 @@ const sqlStateOf = (error: unknown) => (error instanceof pg.DatabaseError ? erro
 
 async function query<Row>(client: pg.PoolClient, prepared: PreparedStatements, text: string, values: unknown[]): Promise<Row[]> {
   const name = await prepared.nameOn(client, text);
-  const result = await client.query<Row & pg.QueryResultRow>({ name, text, values: values.map(valueOf), types: parsers });
-  return result.rows;
+  const send = async () => (await client.query<Row & pg.QueryResultRow>({ name, text, values: values.map(valueOf), types: parsers })).rows;
+  try {
+    return await send();
+  } catch (error) {
+    // Refused before it ran: sent again, it is planned anew.
+    if (!name || !isStalePlan(error)) throw error;
+    await prepared.replanOn(client, name);
+    return send();
+  }
 }
 
 /** As `pool.query`, with the statement named: a connection whose statement failed is dropped, not reused. */

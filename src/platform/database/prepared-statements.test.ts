@@ -35,6 +35,14 @@ describe("a connection keeps the statements it was sent prepared, the least rece
     expect(await held(db)).toHaveLength(HELD);
   });
 
+  it("a statement kept from before a migration changed the type of a column it reads is planned anew, not refused", async () => {
+    await db.sql.exec("CREATE TABLE migrated (amount int); INSERT INTO migrated VALUES (7)");
+    const read = () => runText<{ amount: unknown }>(db.prisma, "SELECT amount FROM migrated", []);
+    expect(await read()).toEqual([{ amount: 7 }]);
+    await db.sql.exec("ALTER TABLE migrated ALTER COLUMN amount TYPE text");
+    expect(await read()).toEqual([{ amount: "7" }]);
+  });
+
   it("a statement the database refuses fails alone: the next ones are answered", async () => {
     await expect(runText(db.prisma, "SELECT no_such_column FROM pg_class", [])).rejects.toThrow(/no_such_column/);
     expect(await answer(db, A, 2)).toBe(3);

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type pg from "pg";
+import pg from "pg";
 
 declare module "pg" {
   interface ClientBase {
@@ -11,6 +11,9 @@ declare module "pg" {
     parsedStatements: Record<string, string>;
   }
 }
+
+/** PostgreSQL's answer to a kept statement whose result's types a migration changed (SQLSTATE 0A000). */
+export const isStalePlan = (error: unknown) => error instanceof pg.DatabaseError && error.code === "0A000" && /cached plan must not change result type/.test(error.message);
 
 /** Texts whose names are remembered; beyond that a name is hashed again (a few µs). */
 const REMEMBERED_NAMES = 2_000;
@@ -45,6 +48,15 @@ export class PreparedStatements {
     }
     held.add(name);
     return name;
+  }
+
+  /**
+   * Sends `text` named again after the database refused the plan it keeps for it: a migration changed the type of a
+   * column it reads ("cached plan must not change result type"), which PostgreSQL does not re-plan by itself.
+   */
+  async replanOn(client: pg.ClientBase, name: string): Promise<void> {
+    await client.query(`DEALLOCATE "${name}"`);
+    delete client.connection.parsedStatements[name];
   }
 
   private nameOf(text: string) {
