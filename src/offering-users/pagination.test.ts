@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
 import { countSql } from "../../test/support/sql-counter.ts";
+import { rowsPart } from "../../test/support/query-plans.ts";
 import { toHex } from "../platform/ids.ts";
 import { DEEP_PAGE_OFFSET } from "../platform/reads/paginate.ts";
 
@@ -203,9 +204,8 @@ describe(`deep pages (from ${DEEP_PAGE_OFFSET} rows skipped)`, () => {
     const { texts } = await countSql(() => get(`offering_uuid=${deepOffering}&page_size=10&page=102`));
     // The statements of rows (the count rides in one of them as a "$value" column, fused-reads.ts).
     const reads = texts.filter((text) => /FROM "offering_users"/.test(text) && !/^SELECT (COUNT|sum)\(/i.test(text));
-    const withoutValues = (text: string) => text.replace(/^SELECT (\(SELECT [\s\S]*?\) AS "\$value\d+", )*/, "SELECT ");
     expect(reads).toHaveLength(2);
-    expect(withoutValues(reads[0])).toMatch(/^SELECT t0\."id" AS "id" FROM "offering_users" AS t0 [\s\S]*OFFSET 1010$/);
+    expect(rowsPart({ text: reads[0], values: [] }).text).toMatch(/^SELECT t0\."id" AS "id" FROM "offering_users" AS t0 [\s\S]*OFFSET 1010$/);
     expect(reads[1]).toMatch(/t0\."id" = ANY\(\$\d+::uuid\[\]\)/);
     expect(reads[1]).not.toMatch(/OFFSET/);
   });
