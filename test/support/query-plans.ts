@@ -27,15 +27,15 @@ export async function captureStatements<T>(run: () => Promise<T>): Promise<{ res
   }
 }
 
-/** The values that rode in a statement of rows (src/platform/reads/sql/fused-reads.ts): its leading "$value" columns. */
-const FUSED_VALUES = /^SELECT (\(SELECT [\s\S]*?\) AS "\$value\d+", )+/;
+/** The values that rode in a statement of rows (src/platform/reads/sql/fused-reads.ts): counts and sums, as "$value<i>". */
+const FUSED_VALUES = /, \(SELECT (COUNT\(\*\)|sum\()[\s\S]*?\) AS "\$value\d+"/g;
 
 /**
  * A statement of rows as it was before values (a count, a sum) rode in it: without its "$value" columns and their
  * parameters, which follow the rows' own.
  */
 export function rowsPart(statement: SentStatement): SentStatement {
-  const text = statement.text.replace(FUSED_VALUES, "SELECT ");
+  const text = statement.text.replace(FUSED_VALUES, "");
   if (text === statement.text) return statement;
   const parameters = Math.max(0, ...[...text.matchAll(/\$(\d+)::/g)].map((match) => Number(match[1])));
   return { text, values: statement.values.slice(0, parameters) };

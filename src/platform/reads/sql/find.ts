@@ -90,9 +90,9 @@ function statement(key: ModelKey, parts: StatementParts, start: (model: ModelTab
   const order = orderSql(model, alias, parts.orderBy, from);
   const keys = parts.keys ? keyColumns(from, model, alias, parts.keys) : "";
   const distinct = distinctSql(model, alias, parts.distinct, order !== "" || parts.sliced === true);
-  const head = `SELECT ${distinct}`;
-  const text = `${head}${list.columns}${keys} FROM ${quote(model.table)} AS ${alias}${from}${condition === "TRUE" ? "" : ` WHERE ${condition}`}${order}`;
-  return { b, shape: list.shape, text, selectListAt: head.length };
+  const selected = `SELECT ${distinct}${list.columns}${keys}`;
+  const text = `${selected} FROM ${quote(model.table)} AS ${alias}${from}${condition === "TRUE" ? "" : ` WHERE ${condition}`}${order}`;
+  return { b, shape: list.shape, text, selectListEnd: selected.length };
 }
 
 /**
@@ -103,9 +103,9 @@ export function compileFind(key: ModelKey, args: FindArgs, limit?: number, uniqu
   return translated(key, () => {
     for (const name of Object.keys(args)) if (!FIND_ARGS.has(name) && (args as Record<string, unknown>)[name] !== undefined) throw new Untranslated(name);
     const parts = { where: args.where, orderBy: args.orderBy, keys, distinct: args.distinct, sliced: args.take !== undefined || args.skip !== undefined };
-    const { b, shape, text, selectListAt } = statement(key, parts, (model) => startWithSelectList(model, args), unique);
+    const { b, shape, text, selectListEnd } = statement(key, parts, (model) => startWithSelectList(model, args), unique);
     const take = limit === undefined ? args.take : Math.min(limit, args.take ?? limit);
-    return { text: `${text}${sliceSql(take, args.skip)}`, values: b.values, shape, selectListAt };
+    return { text: `${text}${sliceSql(take, args.skip)}`, values: b.values, shape, selectListEnd };
   });
 }
 
@@ -114,11 +114,11 @@ const COUNT_LIST = { columns: "COUNT(*) AS count", shape: [] };
 /** A count of a model's rows under a condition as one statement, or undefined when the condition is not translated. */
 export function compileCount(key: ModelKey, where: object | undefined): CompiledRead | undefined {
   return translated(key, () => {
-    const { b, text, selectListAt } = statement(key, { where }, () => {
+    const { b, text, selectListEnd } = statement(key, { where }, () => {
       const b = new StatementBuilder();
       return { b, alias: b.alias(), list: COUNT_LIST };
     });
-    return { text, values: b.values, shape: [], selectListAt };
+    return { text, values: b.values, shape: [], selectListEnd };
   });
 }
 
@@ -143,11 +143,14 @@ export async function findMany<K extends ModelKey, A extends Prisma.Args<Delegat
   return (await run(db, read)) as Prisma.Result<Delegate<K>, A, "findMany">;
 }
 
-/** The key columns' values of a row read with compileFind's `keys`, taken out of the row. */
+/**
+ * The key columns' values of a row read with compileFind's `keys`, taken out of the row: last first, so that V8 keeps
+ * the row a fast object (deleting a property other than the last added turns it into a dictionary).
+ */
 function takeKeys(row: Record<string, unknown>, count: number): unknown[] {
   const values: unknown[] = [];
-  for (let i = 0; i < count; i++) {
-    values.push(row[`$key${i}`]);
+  for (let i = count - 1; i >= 0; i--) {
+    values[i] = row[`$key${i}`];
     delete row[`$key${i}`];
   }
   return values;

@@ -15,7 +15,7 @@ afterAll(() => db.drop());
 const numbers = (from: number, to: number): RowsStatement => ({
   text: "SELECT n AS n, n * n AS square FROM generate_series($1::int, $2::int) AS n ORDER BY n",
   values: [from, to],
-  selectListAt: "SELECT ".length,
+  selectListEnd: "SELECT n AS n, n * n AS square".length,
 });
 const countBetween = (from: number, to: number) => ({ text: "SELECT count(*) AS count FROM generate_series($1::int, $2::int) AS n", values: [from, to] });
 const sumFrom = (from: number) => ({ text: "SELECT sum(n)::bigint AS total FROM generate_series($1::int, 10) AS n", values: [from] });
