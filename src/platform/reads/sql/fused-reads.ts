@@ -85,7 +85,11 @@ function gather(db: Db): Gathered {
   return gathered;
 }
 
-/** The rows of `statement`, read in the next tick, with any values asked meanwhile on the same client. */
+/**
+ * The rows of `statement`, read in the next tick, with any values asked meanwhile on the same client: a list's page and
+ * its count. Reads of concurrent requests that meet in one tick may share a statement, as findUniques by id do
+ * (tick-batches.ts); each still gets its own answer.
+ */
 export const readRows = (db: Db, statement: RowsStatement) =>
   new Promise<Array<Record<string, unknown>>>((resolve, reject) => gather(db).rows.push({ item: statement, resolve, reject }));
 
