@@ -3,7 +3,6 @@ import { probeDjango, startDrf } from "./peers/drf.ts";
 import type { PeerServer } from "./peers/external-server.ts";
 import { fetchPage, PEER_LABELS, PEER_TARGETS, type PageSummary, pageDifference, type PeerTarget, peerRequest } from "./peers/pages.ts";
 import { installPostGraphile, startPostGraphile } from "./peers/postgraphile.ts";
-import { embeddedShortfall } from "./peers/report.ts";
 import { backendsCpuMsBetween, databaseBackendsCpuMs, procAvailable } from "./peers/process-cpu.ts";
 import type { ServerProcess } from "./server-process.ts";
 import type { Settings } from "./settings.ts";
@@ -183,7 +182,6 @@ export async function runPeers(context: PeersContext): Promise<PeersOutcome> {
     const work = await databaseWorkPerTransition(pages, context.databaseUrl, load, log, "page");
     for (const row of outcome.rows) row.transactionsPerRequest = work.find((w) => w.layer === row.target)?.transactionsPerTransition;
     for (const row of outcome.rows) if (row.result.errors) outcome.warnings.push(`peers: ${row.target} answered ${row.result.errors} requests with an error (${JSON.stringify(row.result.statuses)})`);
-    outcome.warnings.push(...embeddedShortfall(outcome.rows));
   } finally {
     for (const { stop } of started.values()) await stop?.();
   }

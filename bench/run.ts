@@ -38,6 +38,7 @@ import { runSoak, type SoakRow } from "./soak.ts";
 import { type ReadsRow, runReads } from "./reads.ts";
 import { type ReaderRow, runReader } from "./reader.ts";
 import { type PeerRow, runPeers } from "./peers.ts";
+import { embeddedShortfall } from "./peers/report.ts";
 
 const SCRATCH_DATABASE = settings.scratchDatabase;
 const RESULTS_DIR = new URL("./results/", import.meta.url).pathname;
@@ -92,7 +93,7 @@ async function postgresqlRound(taskset: string | undefined) {
       const outcome = await runPeers({ gateway: app, token, databaseUrl: scratch.url, startBare: () => start({ kind: "bare" }), startEmbedded, stopServer: stop, pinTo, settings, log });
       peers = outcome.rows;
       skipped.push(...outcome.skipped);
-      warnings.push(...outcome.warnings);
+      warnings.push(...outcome.warnings, ...embeddedShortfall(outcome.rows));
     }
     if (settings.scenarios.has("transitions")) {
       const bare = await start({ kind: "bare" });
