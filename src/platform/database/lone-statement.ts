@@ -63,18 +63,14 @@ export async function runWrite<Row>(db: PrismaClient | Prisma.TransactionClient,
   try {
     const lone = pools.get(db);
     if (!lone) return await db.$queryRaw<Row[]>(statement);
-    const client = await lone.pool.connect();
-    let failure: Error | undefined;
-    try {
+    const sent = (client: pg.PoolClient) => {
       write.runsOn(client.processID ?? undefined);
-      return await query<Row>(client, lone.prepared, statement.text, statement.values);
-    } catch (error) {
-      failure = error as Error;
+      return query<Row>(client, lone.prepared, statement.text, statement.values);
+    };
+    // A connection whose backend was cancelled may get a cancel late, during its next user's statement: drop it.
+    return await onPooledClient(lone.pool, sent, () => write.stopped).catch((error: unknown) => {
       throw write.stopped && sqlStateOf(error) === QUERY_CANCELED ? writesStopped() : error;
-    } finally {
-      // A connection whose backend was cancelled may get a cancel late, during its next user's statement: drop it.
-      client.release(write.stopped || failure);
-    }
+    });
   } finally {
     write.end();
   }
@@ -96,19 +92,23 @@ async function query<Row>(client: pg.PoolClient, prepared: PreparedStatements, t
   }
 }
 
-/** As `pool.query`, with the statement named: a connection whose statement failed is dropped, not reused. */
-async function runOnPool<Row>({ pool, prepared }: { pool: pg.Pool; prepared: PreparedStatements }, text: string, values: unknown[]): Promise<Row[]> {
+/** `work` on a connection of the pool, which is then dropped rather than reused if `work` failed (as `pool.query` does) or `drop` says so. */
+async function onPooledClient<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>, drop = () => false): Promise<T> {
   const client = await pool.connect();
   let failure: Error | undefined;
   try {
-    return await query<Row>(client, prepared, text, values);
+    return await work(client);
   } catch (error) {
     failure = error as Error;
     throw error;
   } finally {
-    client.release(failure);
+    client.release(drop() || failure);
   }
 }
+
+/** As `pool.query`, with the statement named. */
+const runOnPool = <Row>({ pool, prepared }: { pool: pg.Pool; prepared: PreparedStatements }, text: string, values: unknown[]) =>
+  onPooledClient(pool, (client) => query<Row>(client, prepared, text, values));
 
 /**
  * What every statement of the server's own timed work (a tally fold) begins with: it shows in pg_stat_activity and the

@@ -15,6 +15,12 @@ declare module "pg" {
 /** PostgreSQL's answer to a kept statement whose result's types a migration changed (SQLSTATE 0A000). */
 export const isStalePlan = (error: unknown) => error instanceof pg.DatabaseError && error.code === "0A000" && /cached plan must not change result type/.test(error.message);
 
+/** Lets the backend forget `name`, and node-postgres too, so that it sends the text to be parsed again when asked. */
+async function deallocate(client: pg.ClientBase, name: string) {
+  await client.query(`DEALLOCATE "${name}"`);
+  delete client.connection.parsedStatements[name];
+}
+
 /** Texts whose names are remembered; beyond that a name is hashed again (a few µs). */
 const REMEMBERED_NAMES = 2_000;
 
@@ -43,8 +49,7 @@ export class PreparedStatements {
       const [oldest] = held;
       held.delete(oldest);
       // Every name held was parsed: a connection whose statement failed is dropped, not reused.
-      await client.query(`DEALLOCATE "${oldest}"`);
-      delete client.connection.parsedStatements[oldest];
+      await deallocate(client, oldest);
     }
     held.add(name);
     return name;
@@ -54,9 +59,8 @@ export class PreparedStatements {
    * Sends `text` named again after the database refused the plan it keeps for it: a migration changed the type of a
    * column it reads ("cached plan must not change result type"), which PostgreSQL does not re-plan by itself.
    */
-  async replanOn(client: pg.ClientBase, name: string): Promise<void> {
-    await client.query(`DEALLOCATE "${name}"`);
-    delete client.connection.parsedStatements[name];
+  replanOn(client: pg.ClientBase, name: string): Promise<void> {
+    return deallocate(client, name);
   }
 
   private nameOf(text: string) {

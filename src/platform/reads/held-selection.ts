@@ -1,7 +1,5 @@
 import type { SelectionQuery } from "./paginate.ts";
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Date);
+import { isPlainObject } from "./sql/where.ts";
 
 /**
  * Whether `row`, read and then changed in memory, already answers `query` (plugin-prisma's selection): every field it
@@ -12,13 +10,13 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
 export function holdsSelection(row: unknown, query: SelectionQuery): boolean {
   if (query.include) return false;
   if (!query.select) return true;
-  if (!isRecord(row)) return false;
+  if (!isPlainObject(row)) return false;
   return Object.entries(query.select).every(([field, wanted]) => {
     if (wanted === false || wanted === undefined) return true;
     const value = row[field];
     if (value === undefined) return false;
     if (wanted === true) return true;
-    if (!isRecord(wanted) || Object.keys(wanted).some((key) => key !== "select")) return false;
+    if (!isPlainObject(wanted) || Object.keys(wanted).some((key) => key !== "select")) return false;
     return value === null || holdsSelection(value, wanted);
   });
 }

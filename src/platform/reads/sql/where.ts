@@ -60,7 +60,7 @@ function compoundKeySql(from: FromClause, model: ModelTable, alias: string, valu
 }
 
 /** A condition or filter object: a literal's, or graphql-js's input objects (they have no prototype). */
-function isPlainObject(value: unknown): value is Record<string, unknown> {
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== "object" || value === null) return false;
   const prototype = Object.getPrototypeOf(value);
   return prototype === Object.prototype || prototype === null;
