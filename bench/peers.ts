@@ -3,7 +3,7 @@ import { probeDjango, startDrf } from "./peers/drf.ts";
 import type { PeerServer } from "./peers/external-server.ts";
 import { fetchPage, PEER_LABELS, PEER_TARGETS, type PageSummary, pageDifference, type PeerTarget, peerRequest } from "./peers/pages.ts";
 import { installPostGraphile, startPostGraphile } from "./peers/postgraphile.ts";
-import { backendsCpuMsBetween, databaseBackendsCpuMs, procAvailable } from "./peers/process-cpu.ts";
+import { withDatabaseCpu } from "./peers/process-cpu.ts";
 import type { ServerProcess } from "./server-process.ts";
 import type { Settings } from "./settings.ts";
 import { databaseWorkPerTransition } from "./transition-work.ts";
@@ -134,11 +134,9 @@ async function measure({ server, token }: Started, target: PeerTarget, context: 
   const spec = peerRequest(target, token ?? context.token);
   const run = (seconds: number) => runLoad({ baseUrl: server.baseUrl, connections: settings.peersConnections, warmupMs: 0, durationMs: seconds * 1000, next: () => spec });
   if (warmup.seconds > 0 || warmup.requests > 0) await warmUp(run, warmup.seconds, warmup.requests);
-  const [cpuBefore, backendsBefore] = [await server.cpuMs(), procAvailable() ? databaseBackendsCpuMs(database) : undefined];
-  const result = await run(settings.peersSegmentSeconds);
-  const [cpuAfter, backendsAfter] = [await server.cpuMs(), backendsBefore ? databaseBackendsCpuMs(database) : undefined];
-  const databaseCpuMs = backendsBefore && backendsAfter ? backendsCpuMsBetween(backendsBefore, backendsAfter) : Number.NaN;
-  return { result: { ...result, serverCpuMsPerRequest: (cpuAfter - cpuBefore) / result.requests }, databaseCpuMs };
+  const cpuBefore = await server.cpuMs();
+  const { outcome: result, databaseCpuMs } = await withDatabaseCpu(database, () => run(settings.peersSegmentSeconds));
+  return { result: { ...result, serverCpuMsPerRequest: ((await server.cpuMs()) - cpuBefore) / result.requests }, databaseCpuMs };
 }
 
 export async function runPeers(context: PeersContext): Promise<PeersOutcome> {

@@ -37,8 +37,14 @@ v8.setFlagsFromString("--expose-gc");
 const collectGarbage = vm.runInNewContext("gc") as () => void;
 
 async function startApp(): Promise<{ ready: ServerReady; close: () => Promise<void> }> {
-  // The deployed default statement timeout, as createApp opens its database.
-  const database = await openDatabase({ databaseUrl, poolSize: POOL_SIZE, statementTimeoutMs: loadDeploymentSettings({}).databaseStatementTimeoutMs });
+  // As createApp opens its database: the deployed settings (their defaults unless the environment sets them).
+  const deployed = loadDeploymentSettings();
+  const database = await openDatabase({
+    databaseUrl,
+    poolSize: POOL_SIZE,
+    statementTimeoutMs: deployed.databaseStatementTimeoutMs,
+    preparedStatements: deployed.databasePreparedStatements,
+  });
   const app = await createApp({ database, config: { seedDemo: false, pubsubPrefix: "bench", redisUrl: undefined, ...(process.env.LOG_LEVEL ? {} : { logLevel: "warn" as const }) } });
   const token = process.env.BENCH_SEED === "1" ? await seedBenchData(app.deps.db) : undefined;
   const viewers = Number(process.env.BENCH_SEED_VIEWERS ?? 0);

@@ -1,5 +1,6 @@
 import pg from "pg";
 import { runClosedLoops } from "./load.ts";
+import { databaseNameOf, withDatabaseCpu } from "./peers/process-cpu.ts";
 import { transition, type Viewer } from "./bare-transition.ts";
 import { nextOperationOf, type Tracked } from "./offering-user-cycle.ts";
 
@@ -15,19 +16,18 @@ export async function databaseAlone(databaseUrl: string, users: Tracked[], clien
     const viewer = (await pool.query<Viewer>("SELECT id, username, is_staff FROM users WHERE is_staff ORDER BY created LIMIT 1")).rows[0];
     const owned = Array.from({ length: clients }, (_, w) => users.filter((_, i) => i % clients === w));
     const cursor = owned.map(() => 0);
-    const result = await runClosedLoops({
-      connections: clients,
-      warmupMs: warmupSeconds * 1000,
-      durationMs: seconds * 1000,
-      call: async (worker) => {
-        const user = owned[worker][cursor[worker]++ % owned[worker].length];
-        const step = nextOperationOf(user);
-        const answer = await transition(pool, viewer, user.uuid, step.operation, "127.0.0.1").catch(() => ({ status: 0 }));
-        if (answer.status === 200) user.state = step.to;
-        return answer.status;
-      },
-    });
-    return { clients, records: users.length, result, committedPerSecond: (result.statuses["200"] ?? 0) / result.seconds };
+    const call = async (worker: number) => {
+      const user = owned[worker][cursor[worker]++ % owned[worker].length];
+      const step = nextOperationOf(user);
+      const answer = await transition(pool, viewer, user.uuid, step.operation, "127.0.0.1").catch(() => ({ status: 0 }));
+      if (answer.status === 200) user.state = step.to;
+      return answer.status;
+    };
+    const run = (seconds: number) => runClosedLoops({ connections: clients, warmupMs: 0, durationMs: seconds * 1000, call });
+    if (warmupSeconds > 0) await run(warmupSeconds);
+    const { outcome: result, databaseCpuMs } = await withDatabaseCpu(databaseNameOf(databaseUrl), () => run(seconds));
+    const committed = result.statuses["200"] ?? 0;
+    return { clients, records: users.length, result, committedPerSecond: committed / result.seconds, databaseCpuMsPerCommitted: databaseCpuMs / committed };
   } finally {
     await pool.end();
   }

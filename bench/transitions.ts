@@ -1,6 +1,7 @@
 import { type LoadResult, type RequestSpec, runLoad } from "./load.ts";
 import { auth, cyclingOfferingUsers, nextOperationOf, type Tracked } from "./offering-user-cycle.ts";
 import { databaseAlone } from "./transition-ceiling.ts";
+import { databaseNameOf, withDatabaseCpu } from "./peers/process-cpu.ts";
 import type { ServerProcess } from "./server-process.ts";
 import type { Settings } from "./settings.ts";
 import { type DatabaseWork, databaseWorkPerTransition } from "./transition-work.ts";
@@ -35,6 +36,8 @@ export interface TransitionRow {
   committedPerSecond: number;
   /** Server CPU per committed transition (ms). */
   cpuMsPerCommitted: number;
+  /** CPU of the PostgreSQL backends on the bench's database per committed transition (ms), where /proc tells it. */
+  databaseCpuMsPerCommitted?: number;
   /** What one committed transition of this layer costs the database, when it could be counted. */
   databaseWork?: DatabaseWork;
 }
@@ -50,7 +53,7 @@ export function requestsFor(token: string, users: Tracked[], clients: number, co
 }
 
 /** Transitions against `server` at `clients`; the states to start from are read over the gateway's REST list. */
-async function measure(gateway: ServerProcess, server: ServerProcess, token: string, settings: Settings, clients: number, contendedRecords?: number) {
+async function measure(gateway: ServerProcess, server: ServerProcess, token: string, settings: Settings, database: string, clients: number, contendedRecords?: number) {
   const users = await cyclingOfferingUsers(gateway.baseUrl, token);
   const contended = contendedRecords !== undefined;
   const working = contended ? users.slice(0, contendedRecords) : users;
@@ -59,11 +62,19 @@ async function measure(gateway: ServerProcess, server: ServerProcess, token: str
   const run = (seconds: number) => runLoad({ baseUrl: server.baseUrl, connections: clients, warmupMs: 0, durationMs: seconds * 1000, next });
   if (settings.warmupSeconds > 0) await run(settings.warmupSeconds);
   const cpuBefore = await server.cpuMs();
-  const result = await run(settings.transitionSeconds);
+  const { outcome: result, databaseCpuMs } = await withDatabaseCpu(database, () => run(settings.transitionSeconds));
   const cpuMs = (await server.cpuMs()) - cpuBefore;
   result.serverCpuMsPerRequest = cpuMs / result.requests;
   const committed = result.statuses["200"] ?? 0;
-  return { clients, records: working.length, contended, result, committedPerSecond: committed / result.seconds, cpuMsPerCommitted: cpuMs / committed };
+  return {
+    clients,
+    records: working.length,
+    contended,
+    result,
+    committedPerSecond: committed / result.seconds,
+    cpuMsPerCommitted: cpuMs / committed,
+    databaseCpuMsPerCommitted: databaseCpuMs / committed,
+  };
 }
 
 const WARMUP_CLIENTS = 10;
@@ -83,6 +94,7 @@ export async function runTransitions(
   log: (message: string) => void,
   databaseUrl?: string,
 ): Promise<TransitionRow[]> {
+  const database = databaseUrl ? databaseNameOf(databaseUrl) : "";
   const layers = TRANSITION_LAYERS.flatMap((layer) => (servers[layer] ? [{ layer, server: servers[layer] }] : []));
   const rows: TransitionRow[] = [];
   const report = (row: TransitionRow) => {
@@ -90,22 +102,23 @@ export async function runTransitions(
     const statuses = Object.entries(r.statuses).map(([status, n]) => `${status}×${n}`).join(" ");
     log(
       `  ${row.layer.padEnd(7)} ${row.clients} client(s) on ${row.records} record(s)${row.contended ? " (shared)" : ""}: ${row.committedPerSecond.toFixed(0)} committed/s, ` +
-        `p50 ${r.p50Ms.toFixed(2)} ms, p99 ${r.p99Ms.toFixed(2)} ms, cpu ${r.serverCpuMsPerRequest!.toFixed(2)} ms/req, ${row.cpuMsPerCommitted.toFixed(2)} ms/commit, statuses ${statuses}`,
+        `p50 ${r.p50Ms.toFixed(2)} ms, p99 ${r.p99Ms.toFixed(2)} ms, cpu ${r.serverCpuMsPerRequest!.toFixed(2)} ms/req, ${row.cpuMsPerCommitted.toFixed(2)} ms/commit, database cpu ${row.databaseCpuMsPerCommitted?.toFixed(2)} ms/commit, statuses ${statuses}`,
     );
     rows.push(row);
   };
   log(`transitions: ${layers.map((l) => l.layer).join(" and ")}, ${settings.transitionClients.join(", ")} client(s), ${settings.transitionSeconds} s each`);
   // The mutation path has not run yet: compile it under load first, or the first (one-client) run measures the JIT.
   const warmup = { ...settings, warmupSeconds: 0, transitionSeconds: settings.warmupSeconds * 2 };
-  for (const { server } of layers) await measure(servers.gateway, server, token, warmup, WARMUP_CLIENTS);
+  for (const { server } of layers) await measure(servers.gateway, server, token, warmup, database, WARMUP_CLIENTS);
   const runs: Array<[number, number | undefined]> = settings.transitionClients.map((clients) => [clients, undefined]);
   if (settings.contention) runs.push([settings.contention.clients, settings.contention.records]);
   for (const [clients, records] of runs) {
-    for (const { layer, server } of layers) report({ layer, ...(await measure(servers.gateway, server, token, settings, clients, records)) });
+    for (const { layer, server } of layers) report({ layer, ...(await measure(servers.gateway, server, token, settings, database, clients, records)) });
   }
   if (databaseUrl) {
     const ceiling = await databaseAlone(databaseUrl, await cyclingOfferingUsers(servers.gateway.baseUrl, token), CEILING_CLIENTS, settings.transitionSeconds, settings.warmupSeconds);
-    log(`  database alone, ${CEILING_CLIENTS} connections: ${ceiling.committedPerSecond.toFixed(0)} committed/s, p50 ${ceiling.result.p50Ms.toFixed(2)} ms, p99 ${ceiling.result.p99Ms.toFixed(2)} ms`);
+    const databaseCpu = ceiling.databaseCpuMsPerCommitted.toFixed(2);
+    log(`  database alone, ${CEILING_CLIENTS} connections: ${ceiling.committedPerSecond.toFixed(0)} committed/s, p50 ${ceiling.result.p50Ms.toFixed(2)} ms, p99 ${ceiling.result.p99Ms.toFixed(2)} ms, database cpu ${databaseCpu} ms/commit`);
     rows.push({ layer: "database", contended: false, cpuMsPerCommitted: Number.NaN, ...ceiling });
     // Read the states before the counting starts; the tracked states move on with every committed transition.
     const users = await cyclingOfferingUsers(servers.gateway.baseUrl, token);

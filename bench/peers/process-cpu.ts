@@ -70,3 +70,13 @@ export function databaseBackendsCpuMs(database: string): Map<number, number> {
 /** CPU the backends used between two readings (a backend that exited in between is lost; the pools keep theirs). */
 export const backendsCpuMsBetween = (before: Map<number, number>, after: Map<number, number>) =>
   [...after].reduce((sum, [pid, ms]) => sum + ms - (before.get(pid) ?? 0), 0);
+
+/** `work`'s outcome and the CPU ms the backends connected to `database` used meanwhile (NaN without /proc). */
+export async function withDatabaseCpu<T>(database: string, work: () => Promise<T>): Promise<{ outcome: T; databaseCpuMs: number }> {
+  const before = procAvailable() ? databaseBackendsCpuMs(database) : undefined;
+  const outcome = await work();
+  return { outcome, databaseCpuMs: before ? backendsCpuMsBetween(before, databaseBackendsCpuMs(database)) : Number.NaN };
+}
+
+/** The database's name in a connection URL. */
+export const databaseNameOf = (url: string) => decodeURIComponent(new URL(url).pathname.slice(1));
