@@ -44,6 +44,7 @@ async function startApp(): Promise<{ ready: ServerReady; close: () => Promise<vo
     poolSize: POOL_SIZE,
     statementTimeoutMs: deployed.databaseStatementTimeoutMs,
     preparedStatements: deployed.databasePreparedStatements,
+    commitGroups: deployed.databaseCommitGroups,
   });
   const app = await createApp({ database, config: { seedDemo: false, pubsubPrefix: "bench", redisUrl: undefined, ...(process.env.LOG_LEVEL ? {} : { logLevel: "warn" as const }) } });
   const token = process.env.BENCH_SEED === "1" ? await seedBenchData(app.deps.db) : undefined;

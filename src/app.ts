@@ -78,6 +78,7 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
       dataDir: config.dataDir,
       poolSize: config.databasePoolSize,
       preparedStatements: config.databasePreparedStatements,
+      commitGroups: config.databaseCommitGroups,
       statementTimeoutMs: config.databaseStatementTimeoutMs,
       transactionTimeoutMs: config.databaseTransactionTimeoutMs,
       onIdleConnectionError: (err) => logger.warn({ err }, "idle database connection lost"),

@@ -12,13 +12,14 @@ import { loadDeploymentSettings } from "../../src/platform/settings/deployment-s
 /** The deployed default statement timeout: tests open PostgreSQL as a gateway does. */
 export const DEFAULT_STATEMENT_TIMEOUT_MS = loadDeploymentSettings({}).databaseStatementTimeoutMs;
 
-/** On PostgreSQL, the pool's size and the statements each connection keeps prepared (the deployed default unless given). */
+/** On PostgreSQL, the pool's size, the statements each connection keeps prepared and the commit groups in flight (the deployed defaults unless given). */
 export interface PoolOptions {
   poolSize?: number;
   preparedStatements?: number;
+  commitGroups?: number;
 }
 
-export async function freshDatabase({ poolSize = 5, preparedStatements }: PoolOptions = {}): Promise<Database & { url?: string; drop(): Promise<void> }> {
+export async function freshDatabase({ poolSize = 5, preparedStatements, commitGroups }: PoolOptions = {}): Promise<Database & { url?: string; drop(): Promise<void> }> {
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) {
     const database = await openDatabase({ pgliteDump: migratedTemplate() });
@@ -31,7 +32,7 @@ export async function freshDatabase({ poolSize = 5, preparedStatements }: PoolOp
   await admin.end();
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  const database = await openDatabase({ databaseUrl: url.toString(), poolSize, preparedStatements, statementTimeoutMs: DEFAULT_STATEMENT_TIMEOUT_MS });
+  const database = await openDatabase({ databaseUrl: url.toString(), poolSize, preparedStatements, commitGroups, statementTimeoutMs: DEFAULT_STATEMENT_TIMEOUT_MS });
   return {
     ...database,
     url: url.toString(),

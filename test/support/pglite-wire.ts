@@ -128,7 +128,8 @@ const IDLE = "I".charCodeAt(0);
  */
 export async function embeddedDatabaseOnPool({
   preparedStatements = loadDeploymentSettings({}).databasePreparedStatements,
-}: Pick<PoolOptions, "preparedStatements"> = {}): Promise<Database & { pool: pg.Pool; drop(): Promise<void> }> {
+  commitGroups = loadDeploymentSettings({}).databaseCommitGroups,
+}: Pick<PoolOptions, "preparedStatements" | "commitGroups"> = {}): Promise<Database & { pool: pg.Pool; drop(): Promise<void> }> {
   const template = inject("pgliteTemplate");
   const pglite = createPGlite(template ? { loadDataDir: new Blob([readFileSync(template)]) } : {});
   await pglite.waitReady;
@@ -137,7 +138,7 @@ export async function embeddedDatabaseOnPool({
   // Every connection is the one PGlite session: a new one starts without the statements a dropped one prepared, as a
   // new backend would.
   pool.on("connect", (client) => void client.query("DEALLOCATE ALL"));
-  runsLoneStatementsOn(prisma, pool, preparedStatements);
+  runsLoneStatementsOn(prisma, pool, { preparedPerConnection: preparedStatements, groupsAtOnce: commitGroups });
   const close = async () => {
     await pool.end();
     await prisma.$disconnect();

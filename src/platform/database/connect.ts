@@ -40,6 +40,8 @@ export interface DatabaseOptions {
   poolSize?: number;
   /** PostgreSQL only: statements each connection keeps prepared (default 100; 0: none), see `PreparedStatements`. */
   preparedStatements?: number;
+  /** PostgreSQL only: transactions of lone writes in flight at once (default 2; 0: every write alone), see `CommitGroups`. */
+  commitGroups?: number;
   /** PostgreSQL only: the server cancels a statement running longer than this (SQLSTATE 57014); 0 or unset: no limit. */
   statementTimeoutMs?: number;
   /** How long one transaction may last (default 15 s), whatever the statement timeout; see `transactionLimitOf`. */
@@ -148,7 +150,7 @@ export const APPLICATION_NAME = "marketplace-gateway";
 
 async function openPostgres(
   connectionString: string,
-  { poolSize = 10, preparedStatements = 100, statementTimeoutMs = 0, onIdleConnectionError = () => {} }: DatabaseOptions,
+  { poolSize = 10, preparedStatements = 100, commitGroups = 2, statementTimeoutMs = 0, onIdleConnectionError = () => {} }: DatabaseOptions,
 ): Promise<Database> {
   const pool = new pg.Pool({
     connectionString,
@@ -161,7 +163,7 @@ async function openPostgres(
   // released it would otherwise throw before its next user listens. Its query and the pool still see the error.
   pool.on("connect", (client) => client.on("error", () => {}));
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool), errorFormat: ERROR_FORMAT });
-  runsLoneStatementsOn(prisma, pool, preparedStatements);
+  runsLoneStatementsOn(prisma, pool, { preparedPerConnection: preparedStatements, groupsAtOnce: commitGroups });
   return {
     prisma,
     kind: "postgresql",

@@ -1,38 +1,18 @@
 import pg from "pg";
 import { Prisma, type PrismaClient } from "../../generated/prisma/client.ts";
-import { isStalePlan, PreparedStatements } from "./prepared-statements.ts";
-import { writesStopped, type Writes } from "./write-gate.ts";
+import { CommitGroups } from "./commit-groups.ts";
+import { onPooledClient, query, valueOf } from "./pooled-statement.ts";
+import { PreparedStatements } from "./prepared-statements.ts";
+import type { Writes } from "./write-gate.ts";
 
-declare module "pg" {
-  interface ClientBase {
-    /** The backend's pid, from the server's BackendKeyData (node-postgres sets it; its types omit it). */
-    readonly processID: number | null;
-  }
+/** The pool under a PostgreSQL client, for statements that commit alone, the statements its connections hold, and its commit groups. */
+const pools = new WeakMap<object, { pool: pg.Pool; prepared: PreparedStatements; groups: CommitGroups }>();
+
+/** Statements on `prisma` that commit alone go to `pool`, named (`preparedPerConnection`) and grouped (`groupsAtOnce`, see CommitGroups). */
+export function runsLoneStatementsOn(prisma: PrismaClient, pool: pg.Pool, { preparedPerConnection, groupsAtOnce }: { preparedPerConnection: number; groupsAtOnce: number }) {
+  const prepared = new PreparedStatements(preparedPerConnection);
+  pools.set(prisma, { pool, prepared, groups: new CommitGroups(pool, prepared, groupsAtOnce) });
 }
-
-/** The pool under a PostgreSQL client, for statements that commit alone, and the statements its connections hold. */
-const pools = new WeakMap<object, { pool: pg.Pool; prepared: PreparedStatements }>();
-
-export const runsLoneStatementsOn = (prisma: PrismaClient, pool: pg.Pool, preparedPerConnection: number) =>
-  void pools.set(prisma, { pool, prepared: new PreparedStatements(preparedPerConnection) });
-
-/**
- * Values as Prisma's raw queries read them where node-postgres reads them otherwise: `date` and `timestamp` in UTC
- * (not local time), `bigint` as BigInt and `numeric` as Decimal (not text).
- */
-const AS_PRISMA_READS: Record<number, (text: string) => unknown> = {
-  1082: (text) => new Date(`${text}T00:00:00Z`), // date
-  1114: (text) => new Date(`${text.replace(" ", "T")}Z`), // timestamp without time zone
-  20: (text) => BigInt(text), // bigint
-  1700: (text) => new Prisma.Decimal(text), // numeric
-};
-
-const parsers: pg.CustomTypesConfig = {
-  getTypeParser: ((oid: number, format?: "text" | "binary") => AS_PRISMA_READS[oid] ?? pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig["getTypeParser"],
-};
-
-/** As Prisma sends a date: in UTC, whatever the process's time zone (node-postgres would send local time); a BigInt as its text. */
-const valueOf = (value: unknown) => (value instanceof Date ? value.toISOString() : typeof value === "bigint" ? value.toString() : value);
 
 /**
  * Runs `statement` and answers its rows. On PostgreSQL, when `db` is the client itself (no transaction: the statement
@@ -63,46 +43,9 @@ export async function runWrite<Row>(db: PrismaClient | Prisma.TransactionClient,
   try {
     const lone = pools.get(db);
     if (!lone) return await db.$queryRaw<Row[]>(statement);
-    const sent = (client: pg.PoolClient) => {
-      write.runsOn(client.processID ?? undefined);
-      return query<Row>(client, lone.prepared, statement.text, statement.values);
-    };
-    // A connection whose backend was cancelled may get a cancel late, during its next user's statement: drop it.
-    return await onPooledClient(lone.pool, sent, () => write.stopped).catch((error: unknown) => {
-      throw write.stopped && sqlStateOf(error) === QUERY_CANCELED ? writesStopped() : error;
-    });
+    return await lone.groups.run<Row>(statement.text, statement.values, write);
   } finally {
     write.end();
-  }
-}
-
-const QUERY_CANCELED = "57014";
-const sqlStateOf = (error: unknown) => (error instanceof pg.DatabaseError ? error.code : undefined);
-
-async function query<Row>(client: pg.PoolClient, prepared: PreparedStatements, text: string, values: unknown[]): Promise<Row[]> {
-  const name = await prepared.nameOn(client, text);
-  const send = async () => (await client.query<Row & pg.QueryResultRow>({ name, text, values: values.map(valueOf), types: parsers })).rows;
-  try {
-    return await send();
-  } catch (error) {
-    // Refused before it ran: sent again, it is planned anew.
-    if (!name || !isStalePlan(error)) throw error;
-    await prepared.replanOn(client, name);
-    return send();
-  }
-}
-
-/** `work` on a connection of the pool, which is then dropped rather than reused if `work` failed (as `pool.query` does) or `drop` says so. */
-async function onPooledClient<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>, drop = () => false): Promise<T> {
-  const client = await pool.connect();
-  let failure: Error | undefined;
-  try {
-    return await work(client);
-  } catch (error) {
-    failure = error as Error;
-    throw error;
-  } finally {
-    client.release(drop() || failure);
   }
 }
 

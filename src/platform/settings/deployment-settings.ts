@@ -4,6 +4,8 @@ export interface DeploymentSettings {
   databasePoolSize: number;
   /** Statements each PostgreSQL connection keeps parsed and planned (named); 0 names none (a PgBouncer in transaction mode before 1.21). */
   databasePreparedStatements: number;
+  /** Transactions of lone writes in flight at once on PostgreSQL; the writes arriving meanwhile commit together (0: no groups). */
+  databaseCommitGroups: number;
   /** PostgreSQL cancels a statement running longer (the client gets 503); 0 switches the limit off. */
   databaseStatementTimeoutMs: number;
   /** How long one transaction may last, lock waits included, before it is rolled back (the client gets 503). */
@@ -17,6 +19,7 @@ const SETTINGS: Array<[keyof DeploymentSettings, string, number, number]> = [
   ["databasePoolSize", "DATABASE_POOL_SIZE", 10, 1],
   // Prisma's own default statement cache per connection.
   ["databasePreparedStatements", "DATABASE_PREPARED_STATEMENTS", 100, 0],
+  ["databaseCommitGroups", "DATABASE_COMMIT_GROUPS", 2, 0],
   // Below the 15 s a transaction may last (DATABASE_TRANSACTION_TIMEOUT_MS), so the database cancels a stuck
   // statement itself, releasing its locks and connection, before the transaction's deadline cancels it.
   ["databaseStatementTimeoutMs", "DATABASE_STATEMENT_TIMEOUT_MS", 10_000, 0],
