@@ -34,9 +34,11 @@ export async function runText<Row>(db: PrismaClient | Prisma.TransactionClient, 
 }
 
 /**
- * runStatement for a statement that writes. When it commits alone (on the pool) it is a write of `writes`' own, so that
- * a shutdown can stop it: refused once writes are stopped, and cancelled while it runs (a statement waiting for a row
- * lock fails, so it never commits). Inside a transaction the transaction is the write (see `transact`).
+ * runStatement for a statement that writes. When it commits alone (on the pool) it goes with the others sent meanwhile
+ * (CommitGroups) and is a write of `writes`' own, so that a shutdown can stop it: refused once writes are stopped, and
+ * cancelled while it runs alone (a statement waiting for a row lock fails, so it never commits); a grouped write's
+ * commit goes out with it, and its group waits 50 ms at most for a lock. Inside a transaction the transaction is the
+ * write (see `transact`).
  */
 export async function runWrite<Row>(db: PrismaClient | Prisma.TransactionClient, statement: Prisma.Sql, writes: Writes): Promise<Row[]> {
   const write = writes.begin();
