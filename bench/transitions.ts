@@ -53,7 +53,7 @@ export function requestsFor(token: string, users: Tracked[], clients: number, co
 }
 
 /** Transitions against `server` at `clients`; the states to start from are read over the gateway's REST list. */
-async function measure(gateway: ServerProcess, server: ServerProcess, token: string, settings: Settings, database: string, clients: number, contendedRecords?: number) {
+async function measure(gateway: ServerProcess, server: ServerProcess, token: string, settings: Settings, database: string | undefined, clients: number, contendedRecords?: number) {
   const users = await cyclingOfferingUsers(gateway.baseUrl, token);
   const contended = contendedRecords !== undefined;
   const working = contended ? users.slice(0, contendedRecords) : users;
@@ -94,7 +94,7 @@ export async function runTransitions(
   log: (message: string) => void,
   databaseUrl?: string,
 ): Promise<TransitionRow[]> {
-  const database = databaseUrl ? databaseNameOf(databaseUrl) : "";
+  const database = databaseUrl ? databaseNameOf(databaseUrl) : undefined;
   const layers = TRANSITION_LAYERS.flatMap((layer) => (servers[layer] ? [{ layer, server: servers[layer] }] : []));
   const rows: TransitionRow[] = [];
   const report = (row: TransitionRow) => {

@@ -71,11 +71,11 @@ export function databaseBackendsCpuMs(database: string): Map<number, number> {
 export const backendsCpuMsBetween = (before: Map<number, number>, after: Map<number, number>) =>
   [...after].reduce((sum, [pid, ms]) => sum + ms - (before.get(pid) ?? 0), 0);
 
-/** `work`'s outcome and the CPU ms the backends connected to `database` used meanwhile (NaN without /proc). */
-export async function withDatabaseCpu<T>(database: string, work: () => Promise<T>): Promise<{ outcome: T; databaseCpuMs: number }> {
-  const before = procAvailable() ? databaseBackendsCpuMs(database) : undefined;
+/** `work`'s outcome and the CPU ms the backends connected to `database` used meanwhile (NaN without /proc or a database). */
+export async function withDatabaseCpu<T>(database: string | undefined, work: () => Promise<T>): Promise<{ outcome: T; databaseCpuMs: number }> {
+  const before = database && procAvailable() ? databaseBackendsCpuMs(database) : undefined;
   const outcome = await work();
-  return { outcome, databaseCpuMs: before ? backendsCpuMsBetween(before, databaseBackendsCpuMs(database)) : Number.NaN };
+  return { outcome, databaseCpuMs: before && database ? backendsCpuMsBetween(before, databaseBackendsCpuMs(database)) : Number.NaN };
 }
 
 /** The database's name in a connection URL. */

@@ -48,10 +48,9 @@ export class CommitGroups {
   ) {}
 
   run<Row>(text: string, values: unknown[], write: OpenWrite): Promise<Row[]> {
+    if (this.atOnce <= 0) return this.#alone({ text, values, write }) as Promise<Row[]>;
     return new Promise<unknown[]>((resolve, reject) => {
-      const lone = { text, values, write, resolve, reject };
-      if (this.atOnce <= 0) return void this.#alone(lone).then(resolve, reject);
-      this.#waiting.push(lone);
+      this.#waiting.push({ text, values, write, resolve, reject });
       this.#sendWaiting();
     }) as Promise<Row[]>;
   }
@@ -82,7 +81,7 @@ export class CommitGroups {
   }
 
   /** One write, committing alone; a shutdown's cancel of its statement is writesStopped. */
-  #alone({ text, values, write }: LoneWrite): Promise<unknown[]> {
+  #alone({ text, values, write }: Pick<LoneWrite, "text" | "values" | "write">): Promise<unknown[]> {
     const sent = (client: pg.PoolClient) => {
       write.runsOn(client.processID ?? undefined);
       return query<unknown>(client, this.prepared, text, values);

@@ -20,6 +20,8 @@ class Pipeline implements pg.Submittable {
   readonly rows: unknown[][] = [];
   #fields: Field[] = [];
   #current: unknown[] = [];
+  /** The names this pipeline parses, with their texts. */
+  readonly #parsing = new Map<string, string>();
 
   constructor(
     private readonly statements: PipelinedStatement[],
@@ -28,13 +30,12 @@ class Pipeline implements pg.Submittable {
   ) {}
 
   submit(connection: pg.Connection) {
-    const parsedHere = new Set<string>();
     connection.stream.cork();
     try {
       for (const { name, text, values } of this.statements) {
-        if (!name || (connection.parsedStatements[name] === undefined && !parsedHere.has(name))) {
+        if (!name || (connection.parsedStatements[name] === undefined && !this.#parsing.has(name))) {
           connection.parse({ text, name: name ?? "", types: [] }, false);
-          if (name) parsedHere.add(name);
+          if (name) this.#parsing.set(name, text);
         }
         connection.bind({ statement: name ?? "", values: values.map(prepareValue) }, false);
         connection.describe({ type: "P", name: "" }, false);
@@ -44,11 +45,7 @@ class Pipeline implements pg.Submittable {
     } finally {
       connection.stream.uncork();
     }
-    // Known parsed once the pipeline has committed (a failure drops the connection, see runPipeline).
-    this.#parsed = () => parsedHere.forEach((name) => (connection.parsedStatements[name] = this.statements.find((s) => s.name === name)!.text));
   }
-
-  #parsed = () => {};
 
   handleRowDescription(message: { fields: Field[] }) {
     this.#fields = message.fields;
@@ -78,8 +75,9 @@ class Pipeline implements pg.Submittable {
     this.done(error, this.rows);
   }
 
-  handleReadyForQuery() {
-    this.#parsed();
+  /** Known parsed once the pipeline has committed (after a failure the connection is dropped, see CommitGroups). */
+  handleReadyForQuery(connection: pg.Connection) {
+    for (const [name, text] of this.#parsing) connection.parsedStatements[name] = text;
     this.done(undefined, this.rows);
   }
 }
