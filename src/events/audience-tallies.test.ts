@@ -137,6 +137,24 @@ it("a viewer's count sums the tallies; a filter on more than the type counts the
   expect(await counted("message=event")).toMatch(/COUNT\(\*\)[\s\S]*"events"/);
 });
 
+it("finds each scope row's event by its key, never by reading every event", async () => {
+  type Scans = Array<{ seq_scan: bigint; idx_scan: bigint }>;
+  const scansOfEvents = (tx: Pick<typeof t.app.deps.db, "$queryRaw">) =>
+    tx.$queryRaw<Scans>`SELECT seq_scan, idx_scan FROM pg_stat_xact_user_tables WHERE relname = 'events'`.then(([row]) => row);
+  const [before, after] = await t.app.deps.db.$transaction(async (tx) => {
+    const before = await scansOfEvents(tx);
+    const event = await tx.event.create({ data: { eventType: TYPES[0], message: "keyed", scopes: { create: scopesOf(7) } } });
+    const added = { eventId: event.id, scopeType: "OFFERING_USER" as const };
+    await tx.eventScope.create({ data: { ...added, scopeId: randomUUID() } });
+    await tx.eventScope.updateMany({ where: added, data: { scopeId: randomUUID() } });
+    await tx.eventScope.deleteMany({ where: added });
+    return [before, await scansOfEvents(tx)];
+  });
+  expect(after.seq_scan - before.seq_scan).toBe(0n);
+  expect(after.idx_scan).toBeGreaterThan(before.idx_scan);
+  await talliesAgree();
+});
+
 it("is emptied with the scope rows", async () => {
   await t.app.deps.db.$executeRawUnsafe("TRUNCATE event_scopes");
   expect(await actualTotals()).toEqual({ audiences: new Map(), users: new Map() });
