@@ -40,7 +40,7 @@ export interface DatabaseOptions {
   poolSize?: number;
   /** PostgreSQL only: statements each connection keeps prepared (default 100; 0: none), see `PreparedStatements`. */
   preparedStatements?: number;
-  /** PostgreSQL only: transactions of lone writes in flight at once (default 0: every write alone), see `CommitGroups`. */
+  /** PostgreSQL only: transactions of lone writes in flight at once (default 1; 0: every write alone), see `CommitGroups`. */
   commitGroups?: number;
   /** PostgreSQL only: the server cancels a statement running longer than this (SQLSTATE 57014); 0 or unset: no limit. */
   statementTimeoutMs?: number;
@@ -150,7 +150,7 @@ export const APPLICATION_NAME = "marketplace-gateway";
 
 async function openPostgres(
   connectionString: string,
-  { poolSize = 10, preparedStatements = 100, commitGroups = 0, statementTimeoutMs = 0, onIdleConnectionError = () => {} }: DatabaseOptions,
+  { poolSize = 10, preparedStatements = 100, commitGroups = 1, statementTimeoutMs = 0, onIdleConnectionError = () => {} }: DatabaseOptions,
 ): Promise<Database> {
   const pool = new pg.Pool({
     connectionString,

@@ -1,11 +1,11 @@
 import { expect, it } from "vitest";
 import { loadDeploymentSettings } from "./deployment-settings.ts";
 
-it("defaults: a pool of 10 keeping 100 statements prepared each, no commit groups, a 10 s statement timeout, 15 s per transaction, 10 s to drain", () => {
+it("defaults: a pool of 10 keeping 100 statements prepared each, 1 commit group in flight, a 10 s statement timeout, 15 s per transaction, 10 s to drain", () => {
   expect(loadDeploymentSettings({})).toEqual({
     databasePoolSize: 10,
     databasePreparedStatements: 100,
-    databaseCommitGroups: 0,
+    databaseCommitGroups: 1,
     databaseStatementTimeoutMs: 10_000,
     databaseTransactionTimeoutMs: 15_000,
     shutdownGraceMs: 10_000,

@@ -19,8 +19,7 @@ const SETTINGS: Array<[keyof DeploymentSettings, string, number, number]> = [
   ["databasePoolSize", "DATABASE_POOL_SIZE", 10, 1],
   // Prisma's own default statement cache per connection.
   ["databasePreparedStatements", "DATABASE_PREPARED_STATEMENTS", 100, 0],
-  // Off until a server that has served reads gains from it too (docs/testing.md, "Figures"; issue 32).
-  ["databaseCommitGroups", "DATABASE_COMMIT_GROUPS", 0, 0],
+  ["databaseCommitGroups", "DATABASE_COMMIT_GROUPS", 1, 0],
   // Below the 15 s a transaction may last (DATABASE_TRANSACTION_TIMEOUT_MS), so the database cancels a stuck
   // statement itself, releasing its locks and connection, before the transaction's deadline cancels it.
   ["databaseStatementTimeoutMs", "DATABASE_STATEMENT_TIMEOUT_MS", 10_000, 0],
