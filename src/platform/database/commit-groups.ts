@@ -1,4 +1,5 @@
 import pg from "pg";
+import { wasCancelled } from "./database-errors.ts";
 import { runPipeline } from "./pipelined-writes.ts";
 import { onPooledClient, parsers, query, valueOf } from "./pooled-statement.ts";
 import type { PreparedStatements } from "./prepared-statements.ts";
@@ -22,9 +23,6 @@ const PLACE_HELD_MS = 50;
 const GROUP_LOCK_TIMEOUT = "SELECT set_config('lock_timeout', '50ms', true)";
 /** The most writes one transaction carries. */
 const MOST_PER_GROUP = 32;
-
-const QUERY_CANCELED = "57014";
-const sqlStateOf = (error: unknown) => (error instanceof pg.DatabaseError ? error.code : undefined);
 
 /**
  * Sends the statements that commit alone with at most `atOnce` transactions in flight; the writes that arrive meanwhile
@@ -88,7 +86,7 @@ export class CommitGroups {
     };
     // A connection whose backend was cancelled may get a cancel late, during its next user's statement: drop it.
     return onPooledClient(this.pool, sent, () => write.stopped).catch((error: unknown) => {
-      throw write.stopped && sqlStateOf(error) === QUERY_CANCELED ? writesStopped() : error;
+      throw write.stopped && wasCancelled(error) ? writesStopped() : error;
     });
   }
 

@@ -7,9 +7,10 @@ const CLIENT_DATA_PRISMA_CODES = new Set(["P2000", "P2006", "P2007", "P2020", "P
 const MESSAGES: Record<string, string> = { "22021": "Null characters are not allowed." };
 
 const TOO_SLOW = "The database took too long to answer.";
+const QUERY_CANCELED = "57014";
 /** Rejections that mean the database is busy rather than the request wrong or the code broken: 503, try again. */
 const BUSY_SQLSTATES: Record<string, string> = {
-  "57014": TOO_SLOW, // query_canceled: DATABASE_STATEMENT_TIMEOUT_MS ran out
+  [QUERY_CANCELED]: TOO_SLOW, // query_canceled: DATABASE_STATEMENT_TIMEOUT_MS ran out
   "55P03": TOO_SLOW, // lock_not_available: a lock_timeout ran out
   "53300": "The database has no free connection.", // too_many_connections
 };
@@ -47,6 +48,9 @@ function sqlState(error: unknown): string | undefined {
   if (!cause) return driverState(error);
   return typeof cause.code === "string" ? cause.code : cause.originalCode;
 }
+
+/** The statement was cancelled (its timeout, or a cancel sent to its backend). */
+export const wasCancelled = (error: unknown) => sqlState(error) === QUERY_CANCELED;
 
 function connectionFailed(error: unknown): boolean {
   const state = sqlState(error);
