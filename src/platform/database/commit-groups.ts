@@ -81,7 +81,7 @@ export class CommitGroups {
   /** One write, committing alone; a shutdown's cancel of its statement is writesStopped. */
   #alone({ text, values, write }: Pick<LoneWrite, "text" | "values" | "write">): Promise<unknown[]> {
     const sent = (client: pg.PoolClient) => {
-      write.runsOn(client.processID ?? undefined);
+      write.runsOn(client.processID === null ? undefined : { pid: client.processID });
       return query<unknown>(client, this.prepared, text, values);
     };
     // A connection whose backend was cancelled may get a cancel late, during its next user's statement: drop it.

@@ -6,6 +6,7 @@ import { type Prisma, PrismaClient } from "../../generated/prisma/client.ts";
 import { lockDataDir } from "./data-dir-lock.ts";
 import { runsLoneStatementsOn } from "./lone-statement.ts";
 import type { SqlExecutor } from "./migrations.ts";
+import type { Backend, CancelBackend } from "./write-gate.ts";
 
 export type Db = PrismaClient;
 
@@ -25,8 +26,11 @@ export interface Database {
   sql: SqlExecutor;
   kind: "pglite" | "postgresql";
   poolUsage(): PoolUsage;
-  /** PostgreSQL only: cancels what the backend with this pid is running, over a connection of its own (the pool may be full). */
-  cancelBackend?(pid: number): Promise<void>;
+  /**
+   * PostgreSQL only: cancels what the backend is running (for a transaction, only while that transaction lasts), over a
+   * connection of its own (the pool may be full).
+   */
+  cancelBackend?: CancelBackend;
   close(): Promise<void>;
 }
 
@@ -71,8 +75,8 @@ export const DEFAULT_TRANSACTION_TIMEOUT_MS = 15_000;
 
 /** A transaction under its deadline: `disarm` before the commit. */
 export interface ArmedTransaction {
-  /** PostgreSQL: the backend running the transaction (what the deadline cancels). */
-  backendPid?: number;
+  /** PostgreSQL: the backend running the transaction, and when the transaction began (what the deadline cancels). */
+  backend?: Backend;
   disarm(): void;
 }
 
@@ -98,16 +102,16 @@ export const transactionLimitOf = (db: PrismaClient): TransactionLimit =>
  * Prisma's transaction timeout refuses the next statement but cannot stop the one running, and a statement waiting
  * for a row lock waits as long as the lock is held (or the statement timeout, which may be off). So at the deadline
  * the transaction's backend is cancelled (SQLSTATE 57014): the statement fails, the transaction rolls back, and the
- * client gets its 503 on time. Costs one round trip per transaction (the backend's pid).
+ * client gets its 503 on time. Costs one round trip per transaction (the backend's pid and the transaction's start).
  */
-async function armDeadline(tx: Prisma.TransactionClient, timeoutMs: number, cancel: (pid: number) => Promise<void>): Promise<ArmedTransaction> {
-  const [{ pid }] = await tx.$queryRaw<Array<{ pid: number }>>`SELECT pg_backend_pid() AS pid`;
+async function armDeadline(tx: Prisma.TransactionClient, timeoutMs: number, cancel: CancelBackend): Promise<ArmedTransaction> {
+  const [backend] = await tx.$queryRaw<Backend[]>`SELECT pg_backend_pid() AS pid, now()::text AS "transactionStart"`;
   let done = false;
   const timer = setTimeout(() => {
-    if (!done) void cancel(pid).catch(() => {});
+    if (!done) void cancel(backend).catch(() => {});
   }, timeoutMs);
   return {
-    backendPid: pid,
+    backend,
     disarm: () => {
       done = true;
       clearTimeout(timer);
@@ -168,12 +172,13 @@ async function openPostgres(
     prisma,
     kind: "postgresql",
     poolUsage: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
-    cancelBackend: async (pid) => {
+    cancelBackend: async ({ pid, transactionStart }) => {
       const client = new pg.Client({ connectionString, application_name: APPLICATION_NAME });
       client.on("error", () => {});
       try {
         await client.connect();
-        await client.query("SELECT pg_cancel_backend($1)", [pid]);
+        // xact_start is the transaction's now(): a transaction ended since (its connection serving another) is left alone.
+        await client.query("SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE pid = $1 AND ($2::timestamptz IS NULL OR xact_start = $2)", [pid, transactionStart ?? null]);
       } finally {
         await client.end().catch(() => {});
       }

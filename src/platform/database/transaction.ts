@@ -64,7 +64,7 @@ export async function transact<T, Topics extends TopicMap>(
       async (tx) => {
         const armed = await limit.arm(tx);
         try {
-          write.runsOn(armed.backendPid);
+          write.runsOn(armed.backend);
           const done = await write.unlessStopped(work(tx, outbox));
           write.commits();
           return done;

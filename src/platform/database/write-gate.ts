@@ -3,6 +3,18 @@ import { DomainError, ErrorCode } from "../errors.ts";
 /** How a write stopped (or refused) because the server is shutting down ends: 503, and nothing of it was applied. */
 export const writesStopped = () => new DomainError(ErrorCode.UNAVAILABLE, "The server is shutting down; this request was not applied. Retry it.");
 
+/**
+ * The backend a write runs on: its pid and, for a transaction, the moment the transaction began (`now()` in it), so that
+ * a cancel sent late, once the connection serves someone else, reaches nothing.
+ */
+export interface Backend {
+  pid: number;
+  transactionStart?: string;
+}
+
+/** PostgreSQL's cancel of what `backend` runs. */
+export type CancelBackend = (backend: Backend) => Promise<void>;
+
 /** While a stopped write has not ended, its backend is cancelled again this often (a cancel that lands between statements is lost). */
 const CANCEL_AGAIN_MS = 500;
 
@@ -15,12 +27,12 @@ export class OpenWrite {
   #stopped = false;
   /** The transaction's work finished (its commit or its failure is under way): stopping no longer touches it. */
   #settled = false;
-  #backendPid: number | undefined;
+  #backend: Backend | undefined;
   #cancelTimer: NodeJS.Timeout | undefined;
   readonly #rejections = new Set<(error: Error) => void>();
   readonly #endListeners: Array<() => void> = [];
 
-  constructor(private readonly cancelBackend: ((pid: number) => Promise<void>) | undefined) {}
+  constructor(private readonly cancelBackend: CancelBackend | undefined) {}
 
   /**
    * Whether it was stopped before its commit went out. A transaction then rolls back; a statement that commits alone
@@ -31,9 +43,9 @@ export class OpenWrite {
   }
 
   /** The PostgreSQL backend running its statements, which stopping it cancels. Throws once stopped: send nothing more. */
-  runsOn(backendPid: number | undefined): void {
+  runsOn(backend: Backend | undefined): void {
     if (this.#stopped) throw writesStopped();
-    this.#backendPid = backendPid;
+    this.#backend = backend;
   }
 
   /** `work`'s outcome, unless the write is stopped first: then writesStopped at once. */
@@ -49,7 +61,7 @@ export class OpenWrite {
   commits(): void {
     if (this.#stopped) throw writesStopped();
     this.#settled = true;
-    this.#backendPid = undefined;
+    this.#backend = undefined;
   }
 
   stop(): void {
@@ -61,7 +73,7 @@ export class OpenWrite {
 
   end(): void {
     clearTimeout(this.#cancelTimer);
-    this.#backendPid = undefined;
+    this.#backend = undefined;
     for (const listener of this.#endListeners) listener();
   }
 
@@ -70,9 +82,9 @@ export class OpenWrite {
   }
 
   #cancelUntilEnded() {
-    const pid = this.#backendPid;
-    if (pid === undefined || !this.cancelBackend) return;
-    void this.cancelBackend(pid).catch(() => {});
+    const backend = this.#backend;
+    if (backend === undefined || !this.cancelBackend) return;
+    void this.cancelBackend(backend).catch(() => {});
     this.#cancelTimer = setTimeout(() => this.#cancelUntilEnded(), CANCEL_AGAIN_MS);
   }
 }
@@ -92,7 +104,7 @@ export class WriteGate implements Writes {
   readonly #open = new Set<OpenWrite>();
 
   /** `cancelBackend`: PostgreSQL's cancel of a backend's running statement; none on the embedded database. */
-  constructor(private readonly cancelBackend?: (pid: number) => Promise<void>) {}
+  constructor(private readonly cancelBackend?: CancelBackend) {}
 
   begin(): OpenWrite {
     if (this.#closed) throw writesStopped();
