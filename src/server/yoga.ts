@@ -1,4 +1,5 @@
 import { useDeclaredFailures } from "../graphql/declared-failures.ts";
+import { useCompiledPlans } from "../graphql/plans/plugin.ts";
 import { createYoga, maskError, type Plugin, type YogaServerInstance } from "graphql-yoga";
 import { databaseErrorForClient } from "../platform/database/database-errors.ts";
 import { type AppDeps, buildContext, type Context } from "../context.ts";
@@ -61,7 +62,7 @@ export function createGraphqlServer(deps: AppDeps, instrumentation: Plugin[] = [
     // CORS is src/server/cors.ts (CORS_ORIGINS) for every path; yoga's default would echo any Origin with credentials.
     cors: false,
     // The rate limit comes after instrumentation, so throttled mutations are still observed.
-    plugins: [csrfPrevention, ...persistedOperationPlugins(deps.config), ...graphqlLimitPlugins(deps.config), useSharedSubscriptionResults(), ...instrumentation, mutationRateLimit(deps), useTokenSessions(deps.sessions), ...(deps.config.graphqlStrictFailures ? [useDeclaredFailures()] : [])],
+    plugins: [csrfPrevention, ...persistedOperationPlugins(deps.config), ...graphqlLimitPlugins(deps.config), useSharedSubscriptionResults(), ...instrumentation, mutationRateLimit(deps), useTokenSessions(deps.sessions), ...(deps.config.graphqlStrictFailures ? [useDeclaredFailures()] : []), ...(deps.config.graphqlCompiledPlans ? [useCompiledPlans()] : [])],
     logging: false,
     maskedErrors: {
       isDev: deps.config.graphqlErrorDetails,

@@ -26,6 +26,8 @@ export interface GraphqlSettings {
   subscriptionQueueMaxBytes: number;
   /** A typed failure its mutation's union does not list fails the request (src/graphql/declared-failures.ts). */
   graphqlStrictFailures: boolean;
+  /** Queries and mutations run by their compiled plans (src/graphql/plans/); off: graphql-js's executor runs them all. */
+  graphqlCompiledPlans: boolean;
 }
 
 type LimitKey = { [K in keyof GraphqlSettings]: GraphqlSettings[K] extends number ? K : never }[keyof GraphqlSettings];
@@ -64,5 +66,6 @@ export function loadGraphqlSettings(env: NodeJS.ProcessEnv = process.env): Graph
     graphqlFieldSuggestions: envFlag(env.GRAPHQL_FIELD_SUGGESTIONS, exposed),
     graphqlErrorDetails: envFlag(env.GRAPHQL_ERROR_DETAILS, env.NODE_ENV === "development"),
     graphqlStrictFailures: envFlag(env.GRAPHQL_STRICT_FAILURES, false),
+    graphqlCompiledPlans: envFlag(env.GRAPHQL_COMPILED_PLANS, true),
   };
 }
