@@ -89,7 +89,7 @@ describe("compiled plans", () => {
   });
 
   it("leave to the executor what it reports in its own words or runs by its own rules", () => {
-    const unplanned = ["subscription { x }", "{ person @include(if: true) { name } }", "{ __schema { queryType { name } } }", "query A { failing } query B { failing }"];
+    const unplanned = ["subscription { x }", "{ person @include(if: true) { name } }", "{ __schema { queryType { name } } }", "query A { failing } query B { failing }", "{ __proto__: failing }"];
     for (const text of unplanned) expect(compilePlan(reference, parse(text)), text).toBeUndefined();
     const badVariables = parse(`query($ids: [Int!]!) { people(ids: $ids) { name } }`);
     expect(runPlan(compilePlan(reference, badVariables)!, { schema: reference, document: badVariables, variableValues: { ids: "x" } })).toBeUndefined();

@@ -60,14 +60,15 @@ function fieldError(run: Execution, thrown: unknown, fieldNodes: readonly FieldN
 }
 
 function executeFields(run: Execution, object: ObjectCompletion, source: unknown, path: Path | undefined): MaybePromise<Record<string, unknown>> {
-  const answer: Record<string, unknown> = Object.create(null);
+  const answer = object.emptyAnswer();
   let pending: Array<Promise<unknown>> | undefined;
+  let pendingKeys: string[] | undefined;
   try {
     for (const field of object.fields) {
       const value = executeField(run, field, source, path);
       if (isPromise(value)) {
-        answer[field.responseName] = undefined;
-        (pending ??= []).push(value.then((resolved) => (answer[field.responseName] = resolved)));
+        (pending ??= []).push(value);
+        (pendingKeys ??= []).push(field.responseName);
       } else answer[field.responseName] = value;
     }
   } catch (error) {
@@ -77,13 +78,54 @@ function executeFields(run: Execution, object: ObjectCompletion, source: unknown
     };
     return Promise.all(pending).then(rethrow, rethrow);
   }
-  return pending ? Promise.all(pending).then(() => answer) : answer;
+  if (!pending) return answer;
+  const keys = pendingKeys!;
+  return Promise.all(pending).then((values) => {
+    for (let i = 0; i < values.length; i++) answer[keys[i]] = values[i];
+    return answer;
+  });
 }
 
 async function executeSerially(run: Execution, object: ObjectCompletion): Promise<Record<string, unknown>> {
-  const answer: Record<string, unknown> = Object.create(null);
+  const answer = object.emptyAnswer();
   for (const field of object.fields) answer[field.responseName] = await executeField(run, field, run.rootValue, undefined);
   return answer;
+}
+
+/** A resolver's `info`: the row's path, the rest read off the plan (a field runs once per row; this is its one object). */
+class FieldInfo implements GraphQLResolveInfo {
+  constructor(
+    private readonly run: Execution,
+    private readonly field: FieldPlan,
+    readonly path: Path,
+  ) {}
+  get fieldName() {
+    return this.field.fieldDef.name;
+  }
+  get fieldNodes() {
+    return this.field.fieldNodes;
+  }
+  get returnType() {
+    return this.field.fieldDef.type;
+  }
+  get parentType() {
+    return this.field.parentType;
+  }
+  get schema() {
+    return this.run.plan.schema;
+  }
+  get fragments() {
+    return this.run.plan.fragments;
+  }
+  get rootValue() {
+    return this.run.rootValue;
+  }
+  get operation() {
+    return this.run.plan.operation;
+  }
+  get variableValues() {
+    return this.run.variableValues;
+  }
 }
 
 function argumentsOf(run: Execution, field: FieldPlan) {
@@ -94,19 +136,7 @@ function argumentsOf(run: Execution, field: FieldPlan) {
 
 function executeField(run: Execution, field: FieldPlan, source: unknown, parentPath: Path | undefined): unknown {
   const path: Path = { prev: parentPath, key: field.responseName, typename: field.parentType.name };
-  const { plan } = run;
-  const info: GraphQLResolveInfo = {
-    fieldName: field.fieldDef.name,
-    fieldNodes: field.fieldNodes,
-    returnType: field.fieldDef.type,
-    parentType: field.parentType,
-    path,
-    schema: plan.schema,
-    fragments: plan.fragments,
-    rootValue: run.rootValue,
-    operation: plan.operation,
-    variableValues: run.variableValues,
-  };
+  const info = new FieldInfo(run, field, path);
   try {
     const resolved = field.resolve(source, field.constantArgs ?? argumentsOf(run, field), run.contextValue, info);
     const completed = isPromise(resolved)
@@ -225,14 +255,13 @@ export function runPlan(plan: OperationPlan, args: ExecutionArgs): MaybePromise<
   const variables = getVariableValues(plan.schema, plan.operation.variableDefinitions ?? [], args.variableValues ?? {}, { maxErrors: 50 });
   if (variables.errors) return undefined;
   const run: Execution = { plan, contextValue: args.contextValue, rootValue: args.rootValue, variableValues: variables.coerced, errors: [], variableArgs: new Map() };
-  const root: ObjectCompletion = { kind: "object", type: plan.rootType, fields: plan.fields };
   const failed = (error: unknown) => {
     const { errors } = error as { errors?: GraphQLError[] };
     run.errors.push(...(errors ?? [error as GraphQLError]));
     return response(null, run.errors);
   };
   try {
-    const data = plan.operation.operation === "mutation" ? executeSerially(run, root) : executeFields(run, root, run.rootValue, undefined);
+    const data = plan.operation.operation === "mutation" ? executeSerially(run, plan.root) : executeFields(run, plan.root, run.rootValue, undefined);
     return isPromise(data) ? data.then((answer) => response(answer, run.errors), failed) : response(data, run.errors);
   } catch (error) {
     return failed(error);
