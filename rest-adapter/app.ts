@@ -118,7 +118,7 @@ async function handle(c: HonoContext, route: CompiledRoute, { pipeline, contextO
     if (!route.public) ctx.requireViewer();
     let page = route.kind === "list" ? pageRequest(url.searchParams) : undefined;
     const run = (at: PageRequest | undefined) =>
-      runOperation(pipeline, ctx, c.req.raw, route, {
+      runOperation(pipeline, ctx, route, {
         ...route.variables?.(request),
         ...(at ? { first: at.pageSize, offset: (at.page - 1) * at.pageSize } : {}),
       });

@@ -44,30 +44,16 @@ export function compileRoutes({ routes, fragments }: RestSurface, schema: GraphQ
  * which sits below the server (the domains' REST surfaces import the engine; the server imports domains).
  */
 export interface OperationPipeline {
-  getEnveloped(initial: { gatewayContext: Context; request: Request }): {
-    execute: (args: ExecutionArgs) => unknown;
-    contextFactory: () => unknown;
-  };
+  getEnveloped(initial: Context): { execute: (args: ExecutionArgs) => unknown };
 }
 
 /**
  * Runs a prepared operation through yoga's envelop pipeline (same plugins as /graphql) with the request's context, on
- * the schema the route was compiled against rather than the one /graphql serves; like yoga's own HTTP operations, the
- * context carries the HTTP `request` for the plugins that observe it.
+ * the schema the route was compiled against rather than the one /graphql serves. The context is the one the adapter
+ * built (it carries the HTTP request, as yoga's contexts do, for the plugins that observe it): yoga's context
+ * building would only copy it.
  */
-export async function runOperation(
-  pipeline: OperationPipeline,
-  ctx: Context,
-  request: Request,
-  route: CompiledRoute,
-  variableValues: Record<string, unknown>,
-): Promise<ExecutionResult> {
-  const enveloped = pipeline.getEnveloped({ gatewayContext: ctx, request });
-  const result = (await enveloped.execute({
-    schema: route.schema,
-    document: route.parsed,
-    variableValues,
-    contextValue: await enveloped.contextFactory(),
-  })) as ExecutionResult;
+export async function runOperation(pipeline: OperationPipeline, ctx: Context, route: CompiledRoute, variableValues: Record<string, unknown>): Promise<ExecutionResult> {
+  const result = (await pipeline.getEnveloped(ctx).execute({ schema: route.schema, document: route.parsed, variableValues, contextValue: ctx })) as ExecutionResult;
   return { ...result, errors: result.errors?.map((e) => (e instanceof GraphQLError ? e : new GraphQLError(String(e)))) };
 }

@@ -141,7 +141,7 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
   mountLanding(hono, { graphiql: config.graphiql, publicUrl: config.publicUrl });
   mountDashboard(hono);
   hono.post("/graphql", limitBody(config.maxBodyBytes));
-  const answerPrepared = preparedOperations(yoga, config);
+  const answerPrepared = preparedOperations(yoga, config, (request, served) => buildContext(deps, requestInfo(request, served)));
   hono.on(["GET", "POST", "OPTIONS"], "/graphql", async (c) => {
     const served = { clientAddress: clientAddress(c, config), writes: c.get("writeScope"), unsentBytes: unsentResponseBytes(c) };
     const prepared = await answerPrepared(c.req.raw, served);

@@ -63,6 +63,8 @@ export interface Context extends AppDeps {
   memo<T>(key: string, create: () => T): T;
   /** Where this request's writes begin (`transact`, `runWrite`): its own scope of `writeGate`, or the gate itself. */
   writes: Writes;
+  /** The HTTP request an operation serves, for the GraphQL plugins that observe it (yoga's context has it too). */
+  request?: Request;
 }
 
 export interface RequestInfo {
@@ -74,6 +76,8 @@ export interface RequestInfo {
   writes?: Writes;
   /** What the client's connection holds that the network has not taken (graphql-ws, SSE): 0 while it keeps up. */
   unsentBytes?: () => number;
+  /** The HTTP request itself (none for a WebSocket's operations). */
+  request?: Request;
 }
 
 export async function buildContext(deps: AppDeps, request: RequestInfo): Promise<Context> {
@@ -105,6 +109,7 @@ export function contextFor(
     },
     memo: memoTable(),
     writes: request.writes ?? deps.writeGate,
+    request: request.request,
     ...deps,
   };
 }

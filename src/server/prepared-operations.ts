@@ -1,6 +1,7 @@
 import type { DocumentNode } from "graphql";
 import { getOperationAST } from "graphql";
 import { processRegularResult } from "graphql-yoga";
+import type { Context } from "../context.ts";
 import type { InitialContext, Yoga } from "./yoga.ts";
 
 /** The texts of the documents kept parsed and validated, in characters all told; the oldest leave first. */
@@ -35,11 +36,16 @@ const isJsonBody = (contentType: string | null) => contentType?.split(";")[0].tr
 /**
  * POST /graphql for documents the gateway has already parsed and validated: the request's JSON is read once and the
  * operation runs through yoga's envelop pipeline (the same plugins, context, masking and result shape as yoga's own
- * HTTP handling), skipping yoga's request parsing and its per-request document lookups. A document is prepared through
+ * HTTP handling), skipping yoga's request parsing, its per-request document lookups and its context building (which
+ * would copy the context `contextOf` builds, as yoga's context function would build it, into another object). A document is prepared through
  * the pipeline's own parse and validate (so the GraphQL limits judge it) the first time it is sent; anything else —
  * another method, body or Accept, an invalid document, a subscription, persisted operations — is handed to yoga.
  */
-export function preparedOperations(yoga: Yoga, { persistedOperations }: { persistedOperations: unknown }) {
+export function preparedOperations(
+  yoga: Yoga,
+  { persistedOperations }: { persistedOperations: unknown },
+  contextOf: (request: Request, served: InitialContext) => Promise<Context>,
+) {
   const prepared = new Map<string, DocumentNode>();
   let characters = 0;
 
@@ -79,12 +85,13 @@ export function preparedOperations(yoga: Yoga, { persistedOperations }: { persis
     const document = prepare(params.query, enveloped);
     const operation = document && getOperationAST(document, params.operationName);
     if (!document || !operation || operation.operation === "subscription") return handOver();
+    const contextValue = await contextOf(request, served);
     const result = await enveloped.execute({
       schema: enveloped.schema,
       document,
       variableValues: params.variables,
       operationName: params.operationName,
-      contextValue: await enveloped.contextFactory(),
+      contextValue,
     });
     // The Response of the moment: the HTTP server (@hono/node-server) puts its own in place, which it writes at once.
     return { answer: processRegularResult(result, { ...yoga.fetchAPI, Response: globalThis.Response }, "application/json") };

@@ -44,6 +44,7 @@ export function requestInfo(request: Request, served: Pick<InitialContext, "clie
     ipAddress: served.clientAddress ?? null,
     writes: served.writes,
     unsentBytes: served.unsentBytes,
+    request,
   };
 }
 
