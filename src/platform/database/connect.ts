@@ -5,6 +5,7 @@ import pg from "pg";
 import { type Prisma, PrismaClient } from "../../generated/prisma/client.ts";
 import { lockDataDir } from "./data-dir-lock.ts";
 import { runsLoneStatementsOn } from "./lone-statement.ts";
+import { pgliteWirePool } from "./pglite-wire.ts";
 import type { SqlExecutor } from "./migrations.ts";
 import type { Backend, CancelBackend } from "./write-gate.ts";
 
@@ -42,9 +43,9 @@ export interface DatabaseOptions {
   pgliteDump?: Blob;
   /** PostgreSQL only: connections of the pool (default 10). */
   poolSize?: number;
-  /** PostgreSQL only: statements each connection keeps prepared (default 100; 0: none), see `PreparedStatements`. */
+  /** Statements each connection keeps prepared (default 100; 0: none), see `PreparedStatements`. */
   preparedStatements?: number;
-  /** PostgreSQL only: transactions of lone writes in flight at once (default 1; 0: every write alone), see `CommitGroups`. */
+  /** Transactions of lone writes in flight at once (default 1; 0: every write alone), see `CommitGroups`. */
   commitGroups?: number;
   /** PostgreSQL only: the server cancels a statement running longer than this (SQLSTATE 57014); 0 or unset: no limit. */
   statementTimeoutMs?: number;
@@ -58,7 +59,7 @@ export interface DatabaseOptions {
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  const database = options.databaseUrl ? await openPostgres(options.databaseUrl, options) : await openPglite(options.dataDir, options.pgliteDump);
+  const database = options.databaseUrl ? await openPostgres(options.databaseUrl, options) : await openPglite(options);
   const timeoutMs = options.transactionTimeoutMs ?? DEFAULT_TRANSACTION_TIMEOUT_MS;
   const cancel = database.cancelBackend;
   const statementTimeoutMs = options.statementTimeoutMs ?? 0;
@@ -119,7 +120,12 @@ async function armDeadline(tx: Prisma.TransactionClient, timeoutMs: number, canc
   };
 }
 
-async function openPglite(dataDir: string | undefined, dump: Blob | undefined): Promise<Database> {
+/**
+ * The embedded database: Prisma's client through its PGlite adapter, and for what commits alone and sql-reads' reads
+ * (as on PostgreSQL) a node-postgres pool of its one session over its wire protocol, named statements included, so
+ * that PGlite parses and plans a statement once, not on every read.
+ */
+async function openPglite({ dataDir, pgliteDump: dump, preparedStatements = 100, commitGroups = 1 }: DatabaseOptions): Promise<Database> {
   const directory = dataDir ? path.resolve(dataDir) : undefined;
   if (directory) fs.mkdirSync(path.dirname(directory), { recursive: true });
   // Loaded only here: PGlite and its adapter cost ~200 MB a server on PostgreSQL never uses.
@@ -133,15 +139,18 @@ async function openPglite(dataDir: string | undefined, dump: Blob | undefined): 
     throw error;
   }
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite), errorFormat: ERROR_FORMAT });
+  const pool = pgliteWirePool(pglite);
+  runsLoneStatementsOn(prisma, pool, { preparedPerConnection: preparedStatements, groupsAtOnce: commitGroups });
   return {
     prisma,
     kind: "pglite",
-    poolUsage: () => ({ total: 1 }),
+    poolUsage: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     sql: {
       query: async (text, params) => ({ rows: (await pglite.query(text, params)).rows as never[] }),
       exec: async (text) => void (await pglite.exec(text)),
     },
     close: async () => {
+      await pool.end();
       await prisma.$disconnect();
       await pglite.close();
       unlock();

@@ -15,10 +15,10 @@ export function runsLoneStatementsOn(prisma: PrismaClient, pool: pg.Pool, { prep
 }
 
 /**
- * Runs `statement` and answers its rows. On PostgreSQL, when `db` is the client itself (no transaction: the statement
- * commits alone), it goes to the pool straight, without Prisma's raw-query pipeline, which costs about as much CPU as
- * the driver's own work; inside a transaction, and on the embedded database (one connection that Prisma's transactions
- * hold), through Prisma. Either way the rows are the same.
+ * Runs `statement` and answers its rows. When `db` is the client itself (no transaction: the statement commits alone),
+ * it goes to the pool straight (PostgreSQL's, or the embedded database's one session over its wire protocol), without
+ * Prisma's raw-query pipeline, which costs about as much CPU as the driver's own work; inside a transaction, through
+ * Prisma. Either way the rows are the same.
  */
 export async function runStatement<Row>(db: PrismaClient | Prisma.TransactionClient, statement: Prisma.Sql): Promise<Row[]> {
   const lone = pools.get(db);
@@ -64,9 +64,8 @@ export const MAINTENANCE_TAG = "/* maintenance */";
 const tagged = (text: string) => `${MAINTENANCE_TAG} ${text}`;
 
 /**
- * Runs a maintenance statement (a tally fold) with `timeoutMs` to finish, whatever requests' statement timeout: on
- * PostgreSQL in a transaction of its own with the timeout set for it alone; on the embedded database (no timeout) as it
- * is. Answers how many rows it changed.
+ * Runs a maintenance statement (a tally fold) with `timeoutMs` to finish, whatever requests' statement timeout: in a
+ * transaction of its own with the timeout set for it alone. Answers how many rows it changed.
  */
 export async function runMaintenance(db: PrismaClient, text: string, values: unknown[], timeoutMs: number): Promise<number> {
   const lone = pools.get(db);

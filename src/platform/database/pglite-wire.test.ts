@@ -1,11 +1,11 @@
 /**
- * The embedded database's pool (test/support/pglite-wire.ts) answers as PostgreSQL's would, so that a suite run on
- * it takes production's path: statements that commit alone and sql-reads' reads go through node-postgres.
+ * The embedded database's pool (pglite-wire.ts) answers as PostgreSQL's would: statements that commit alone and
+ * sql-reads' reads go through node-postgres, as on PostgreSQL.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { Prisma } from "../src/generated/prisma/client.ts";
-import { runMaintenance, runText } from "../src/platform/database/lone-statement.ts";
-import { embeddedDatabaseOnPool } from "./support/pglite-wire.ts";
+import { Prisma } from "../../generated/prisma/client.ts";
+import { runMaintenance, runText } from "./lone-statement.ts";
+import { embeddedDatabaseOnPool } from "../../../test/support/pglite-wire.ts";
 
 let database: Awaited<ReturnType<typeof embeddedDatabaseOnPool>>;
 beforeAll(async () => void (database = await embeddedDatabaseOnPool()));
