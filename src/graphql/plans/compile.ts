@@ -83,7 +83,7 @@ function collectFields(plan: Pick<OperationPlan, "schema" | "fragments">, type: 
       if (selection.directives?.length) throw new Unplanned("directives");
       if (selection.kind === Kind.FIELD) {
         const name = selection.alias?.value ?? selection.name.value;
-        // Answers are plain objects (run.ts), on which this key would set the prototype.
+        // Answers are object literals (emptyAnswerOf), in which this key sets the prototype.
         if (name === "__proto__") throw new Unplanned("__proto__ as a response name");
         fields.set(name, [...(fields.get(name) ?? []), selection]);
       } else if (selection.kind === Kind.INLINE_FRAGMENT) {

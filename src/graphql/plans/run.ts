@@ -30,7 +30,7 @@ interface Execution {
 const inspect = (value: unknown) => (typeof value === "string" ? JSON.stringify(value) : typeof value === "object" && value !== null ? Object.prototype.toString.call(value) : String(value));
 
 type MaybePromise<T> = T | Promise<T>;
-const isPromise = (value: unknown): value is Promise<unknown> => typeof (value as { then?: unknown } | null)?.then === "function";
+const isPromise = (value: unknown): value is Promise<unknown> => typeof value === "object" && value !== null && "then" in value && typeof value.then === "function";
 const pathToArray = (path: Path | undefined) => {
   const keys: Array<string | number> = [];
   for (let at = path; at; at = at.prev) keys.push(at.key);
@@ -40,9 +40,7 @@ const pathToArray = (path: Path | undefined) => {
 /** The executor's coerceError: what a resolver threw, as an Error. */
 function asError(thrown: unknown): Error {
   if (thrown instanceof Error) return thrown;
-  if (typeof thrown === "object" && thrown !== null && typeof (thrown as { message?: unknown }).message === "string") {
-    return new Error((thrown as { message: string }).message);
-  }
+  if (typeof thrown === "object" && thrown !== null && "message" in thrown && typeof thrown.message === "string") return new Error(thrown.message);
   return new Error(String(thrown));
 }
 
@@ -61,27 +59,28 @@ function fieldError(run: Execution, thrown: unknown, fieldNodes: readonly FieldN
 
 function executeFields(run: Execution, object: ObjectCompletion, source: unknown, path: Path | undefined): MaybePromise<Record<string, unknown>> {
   const answer = object.emptyAnswer();
-  let pending: Array<Promise<unknown>> | undefined;
-  let pendingKeys: string[] | undefined;
+  let pending: { keys: string[]; values: Array<Promise<unknown>> } | undefined;
   try {
     for (const field of object.fields) {
       const value = executeField(run, field, source, path);
-      if (isPromise(value)) {
-        (pending ??= []).push(value);
-        (pendingKeys ??= []).push(field.responseName);
-      } else answer[field.responseName] = value;
+      if (!isPromise(value)) answer[field.responseName] = value;
+      else if (!pending) pending = { keys: [field.responseName], values: [value] };
+      else {
+        pending.keys.push(field.responseName);
+        pending.values.push(value);
+      }
     }
   } catch (error) {
     if (!pending) throw error;
     const rethrow = () => {
       throw error;
     };
-    return Promise.all(pending).then(rethrow, rethrow);
+    return Promise.all(pending.values).then(rethrow, rethrow);
   }
   if (!pending) return answer;
-  const keys = pendingKeys!;
-  return Promise.all(pending).then((values) => {
-    for (let i = 0; i < values.length; i++) answer[keys[i]] = values[i];
+  const { keys, values } = pending;
+  return Promise.all(values).then((resolved) => {
+    for (let i = 0; i < resolved.length; i++) answer[keys[i]] = resolved[i];
     return answer;
   });
 }
@@ -187,14 +186,14 @@ function serialize(type: Extract<Completion, { kind: "leaf" }>["type"], value: u
   return serialized;
 }
 
+const isIterable = (value: unknown): value is Iterable<unknown> => typeof value === "object" && value !== null && Symbol.iterator in value;
+
 function completeList(run: Execution, list: Extract<Completion, { kind: "list" }>, info: GraphQLResolveInfo, path: Path, value: unknown) {
-  if (typeof value !== "object" || value === null || !(Symbol.iterator in value)) {
-    throw new GraphQLError(`Expected Iterable, but did not find one for field "${info.parentType.name}.${info.fieldName}".`);
-  }
+  if (!isIterable(value)) throw new GraphQLError(`Expected Iterable, but did not find one for field "${info.parentType.name}.${info.fieldName}".`);
   const items: unknown[] = [];
   let promised = false;
   let index = 0;
-  for (const item of value as Iterable<unknown>) {
+  for (const item of value) {
     const itemPath: Path = { prev: path, key: index++, typename: undefined };
     try {
       const completed = isPromise(item) ? item.then((resolved) => complete(run, list.item, info, itemPath, resolved)) : complete(run, list.item, info, itemPath, item);
@@ -255,9 +254,9 @@ export function runPlan(plan: OperationPlan, args: ExecutionArgs): MaybePromise<
   const variables = getVariableValues(plan.schema, plan.operation.variableDefinitions ?? [], args.variableValues ?? {}, { maxErrors: 50 });
   if (variables.errors) return undefined;
   const run: Execution = { plan, contextValue: args.contextValue, rootValue: args.rootValue, variableValues: variables.coerced, errors: [], variableArgs: new Map() };
+  // What reaches the root is a field's located error (fieldError), bubbled up through non-null fields.
   const failed = (error: unknown) => {
-    const { errors } = error as { errors?: GraphQLError[] };
-    run.errors.push(...(errors ?? [error as GraphQLError]));
+    run.errors.push(error instanceof GraphQLError ? error : locatedError(asError(error), undefined));
     return response(null, run.errors);
   };
   try {
