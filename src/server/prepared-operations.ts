@@ -36,10 +36,11 @@ const isJsonBody = (contentType: string | null) => contentType?.split(";")[0].tr
 /**
  * POST /graphql for documents the gateway has already parsed and validated: the request's JSON is read once and the
  * operation runs through yoga's envelop pipeline (the same plugins, context, masking and result shape as yoga's own
- * HTTP handling), skipping yoga's request parsing, its per-request document lookups and its context building (which
- * would copy the context `contextOf` builds, as yoga's context function would build it, into another object). A document is prepared through
- * the pipeline's own parse and validate (so the GraphQL limits judge it) the first time it is sent; anything else —
- * another method, body or Accept, an invalid document, a subscription, persisted operations — is handed to yoga.
+ * HTTP handling), skipping yoga's request parsing, its per-request document lookups and its context building, which
+ * would copy the context `contextOf` builds (as yoga's context function builds it) into another object. A document is
+ * prepared through the pipeline's own parse and validate (so the GraphQL limits judge it) the first time it is sent;
+ * anything else — another method, body or Accept, an invalid document, a subscription, persisted operations — is
+ * handed to yoga.
  */
 export function preparedOperations(
   yoga: Yoga,
