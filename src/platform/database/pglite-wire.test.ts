@@ -43,3 +43,23 @@ it("keeps Prisma's statements out of a transaction the pool began, until it ends
   expect(await runMaintenance(database.prisma, "INSERT INTO wire_check VALUES (2)", [], 5_000)).toBe(1);
   expect(await database.prisma.$queryRawUnsafe("SELECT n FROM wire_check")).toEqual([{ n: 2 }]);
 });
+
+it("waits for a transaction Prisma holds rather than running inside it", async () => {
+  await database.prisma.$executeRawUnsafe("CREATE TABLE wire_waits (n int)");
+  let entered!: () => void;
+  let finish!: () => void;
+  const inside = new Promise<void>((resolve) => (entered = resolve));
+  const finished = new Promise<void>((resolve) => (finish = resolve));
+  const transaction = database.prisma.$transaction(async (tx) => {
+    await tx.$executeRawUnsafe("INSERT INTO wire_waits VALUES (1)");
+    entered();
+    await finished;
+    await tx.$executeRawUnsafe("INSERT INTO wire_waits VALUES (2)");
+  });
+  await inside;
+  const read = runText(database.prisma, "SELECT count(*)::int AS count FROM wire_waits", []);
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  finish();
+  await transaction;
+  expect(await read).toEqual([{ count: 2 }]);
+});
