@@ -4,7 +4,7 @@ import { serve } from "@hono/node-server";
 import { Hono } from "hono";
 import type { DestinationStream } from "pino";
 import { mountRest } from "../rest-adapter/app.ts";
-import { type AppDeps, buildContext } from "./context.ts";
+import type { AppDeps } from "./context.ts";
 import { REST_API, TALLY_TABLES } from "./modules.ts";
 import { internalSchema } from "./schema.ts";
 import { type Config, loadConfig } from "./platform/settings/config.ts";
@@ -31,7 +31,7 @@ import { limitBody } from "./server/body-limit.ts";
 import { corsMiddleware } from "./server/cors.ts";
 import { allowedHostsOnly } from "./server/hosts.ts";
 import { securityHeaders } from "./server/security-headers.ts";
-import { createGraphqlServer, requestInfo, wholeJson } from "./server/yoga.ts";
+import { createGraphqlServer, requestContext, wholeJson } from "./server/yoga.ts";
 import { preparedOperations } from "./server/prepared-operations.ts";
 import { mountGraphiQLAssets } from "./server/graphiql.ts";
 import { mountLanding } from "./server/landing.ts";
@@ -141,7 +141,7 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
   mountLanding(hono, { graphiql: config.graphiql, publicUrl: config.publicUrl });
   mountDashboard(hono);
   hono.post("/graphql", limitBody(config.maxBodyBytes));
-  const answerPrepared = preparedOperations(yoga, config, (request, served) => buildContext(deps, requestInfo(request, served)));
+  const answerPrepared = preparedOperations(yoga, config, (request, served) => requestContext(deps, request, served));
   hono.on(["GET", "POST", "OPTIONS"], "/graphql", async (c) => {
     const served = { clientAddress: clientAddress(c, config), writes: c.get("writeScope"), unsentBytes: unsentResponseBytes(c) };
     const prepared = await answerPrepared(c.req.raw, served);
@@ -151,7 +151,7 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
     api: REST_API,
     schema: internalSchema,
     pipeline: yoga,
-    contextOf: (c) => buildContext(deps, requestInfo(c.req.raw, { clientAddress: clientAddress(c, deps.config), writes: c.get("writeScope") })),
+    contextOf: (c) => requestContext(deps, c.req.raw, { clientAddress: clientAddress(c, deps.config), writes: c.get("writeScope") }),
     deps,
   });
   for (const route of restRoutes) restPaths.add(route.path);

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../../test/support/app.ts";
-import { buildContext } from "../context.ts";
-import { requestInfo } from "../server/yoga.ts";
+import { requestContext } from "../server/yoga.ts";
 
 interface LogLine {
   level: string;
@@ -25,7 +24,7 @@ let t: TestApp;
 beforeAll(async () => {
   t = await startTestApp({ logLevel: "info" }, { logDestination: capture });
   const { deps, hono } = t.app;
-  hono.get("/test/context-request-id", async (c) => c.json({ requestId: (await buildContext(deps, requestInfo(c.req.raw))).requestId }));
+  hono.get("/test/context-request-id", async (c) => c.json({ requestId: (await requestContext(deps, c.req.raw)).requestId }));
   hono.get("/test/failure", () => {
     throw new Error("disk on fire");
   });

@@ -35,8 +35,11 @@ function queryToken(url: string) {
   return token ? `Token ${token}` : null;
 }
 
-/** What the context needs from an HTTP request, and what the HTTP server hands over about it (see InitialContext). */
-export function requestInfo(request: Request, served: Pick<InitialContext, "clientAddress" | "writes" | "unsentBytes"> = {}) {
+/** What the HTTP server hands over about a request (see InitialContext). */
+type Served = Pick<InitialContext, "clientAddress" | "writes" | "unsentBytes">;
+
+/** What the context needs from an HTTP request, and what the HTTP server hands over about it. */
+function requestInfo(request: Request, served: Served) {
   return {
     authorization: request.headers.get("authorization") ?? queryToken(request.url),
     url: request.url,
@@ -47,6 +50,10 @@ export function requestInfo(request: Request, served: Pick<InitialContext, "clie
     request,
   };
 }
+
+/** The context of an operation an HTTP request serves (/graphql and the REST adapter alike). */
+export const requestContext = (deps: AppDeps, request: Request, served: Served = {}) =>
+  buildContext(deps, requestInfo(request, served));
 
 /** `instrumentation`: envelop plugins that observe every operation (metrics, logs). */
 export function createGraphqlServer(deps: AppDeps, instrumentation: Plugin[] = []): Yoga {
@@ -75,7 +82,7 @@ export function createGraphqlServer(deps: AppDeps, instrumentation: Plugin[] = [
     },
     context: async (initial) =>
       initial.gatewayContext ??
-      buildContext(deps, requestInfo((initial as unknown as { request: Request }).request, initial)),
+      requestContext(deps, (initial as unknown as { request: Request }).request, initial),
   }) as unknown as Yoga;
 }
 

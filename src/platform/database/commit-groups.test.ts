@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { databaseOnPool } from "../../../test/support/pglite-wire.ts";
+import { migratedDatabase } from "../../../test/support/database.ts";
 import { Prisma } from "../../generated/prisma/client.ts";
 import type { Database } from "./connect.ts";
 import { runWrite } from "./lone-statement.ts";
@@ -9,7 +9,7 @@ import { WriteGate } from "./write-gate.ts";
 let database: Database & { drop(): Promise<void> };
 const writes = new WriteGate();
 beforeAll(async () => {
-  database = await databaseOnPool({ commitGroups: 1 });
+  database = await migratedDatabase({ commitGroups: 1 });
   await database.sql.exec("CREATE TABLE group_probe (id int PRIMARY KEY, note text NOT NULL)");
 });
 afterAll(() => database.drop());

@@ -73,6 +73,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 }
 
 export const DEFAULT_TRANSACTION_TIMEOUT_MS = 15_000;
+const DEFAULT_PREPARED_STATEMENTS = 100;
+const DEFAULT_COMMIT_GROUPS = 1;
 
 /** A transaction under its deadline: `disarm` before the commit. */
 export interface ArmedTransaction {
@@ -125,7 +127,7 @@ async function armDeadline(tx: Prisma.TransactionClient, timeoutMs: number, canc
  * (as on PostgreSQL) a node-postgres pool of its one session over its wire protocol, named statements included, so
  * that PGlite parses and plans a statement once, not on every read.
  */
-async function openPglite({ dataDir, pgliteDump: dump, preparedStatements = 100, commitGroups = 1 }: DatabaseOptions): Promise<Database> {
+async function openPglite({ dataDir, pgliteDump: dump, preparedStatements = DEFAULT_PREPARED_STATEMENTS, commitGroups = DEFAULT_COMMIT_GROUPS }: DatabaseOptions): Promise<Database> {
   const directory = dataDir ? path.resolve(dataDir) : undefined;
   if (directory) fs.mkdirSync(path.dirname(directory), { recursive: true });
   // Loaded only here: PGlite and its adapter cost ~200 MB a server on PostgreSQL never uses.
@@ -163,7 +165,7 @@ export const APPLICATION_NAME = "marketplace-gateway";
 
 async function openPostgres(
   connectionString: string,
-  { poolSize = 10, preparedStatements = 100, commitGroups = 1, statementTimeoutMs = 0, onIdleConnectionError = () => {} }: DatabaseOptions,
+  { poolSize = 10, preparedStatements = DEFAULT_PREPARED_STATEMENTS, commitGroups = DEFAULT_COMMIT_GROUPS, statementTimeoutMs = 0, onIdleConnectionError = () => {} }: DatabaseOptions,
 ): Promise<Database> {
   const pool = new pg.Pool({
     connectionString,

@@ -2,20 +2,28 @@
  * The embedded database's pool (pglite-wire.ts) answers as PostgreSQL's would: statements that commit alone and
  * sql-reads' reads go through node-postgres, as on PostgreSQL.
  */
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { Prisma } from "../../generated/prisma/client.ts";
-import { runMaintenance, runText } from "./lone-statement.ts";
-import { embeddedDatabaseOnPool } from "../../../test/support/pglite-wire.ts";
+import { PrismaPGlite } from "pglite-prisma-adapter";
+import { afterAll, expect, it } from "vitest";
+import { Prisma, PrismaClient } from "../../generated/prisma/client.ts";
+import { runMaintenance, runsLoneStatementsOn, runText } from "./lone-statement.ts";
+import { createPGlite } from "./pglite.ts";
+import { pgliteWirePool } from "./pglite-wire.ts";
 
-let database: Awaited<ReturnType<typeof embeddedDatabaseOnPool>>;
-beforeAll(async () => void (database = await embeddedDatabaseOnPool()));
-afterAll(() => database?.drop());
+// As the embedded database is opened (connect.ts), on an empty cluster: Prisma through its adapter, and the pool.
+const pglite = createPGlite();
+const database = { prisma: new PrismaClient({ adapter: new PrismaPGlite(pglite) }), pool: pgliteWirePool(pglite) };
+runsLoneStatementsOn(database.prisma, database.pool, { preparedPerConnection: 100, groupsAtOnce: 1 });
+afterAll(async () => {
+  await database.pool.end();
+  await database.prisma.$disconnect();
+  await pglite.close();
+});
 
 it("reads values as Prisma's raw query does, with parameters of every kind", async () => {
   const text = `SELECT $1::numeric AS n, $2::bigint AS b, $3::date AS d, $4::timestamp AS ts, $5::text[] AS tags, ($6::uuid)::text AS id`;
   const values = ["12.3456789012", 9007199254740993n, new Date("2026-01-02T00:00:00Z"), new Date("2026-01-02T03:04:05.678Z"), ["a", "b"], "0123456789ab4def8123456789abcdef"];
   const viaPool = await runText(database.prisma, text, values);
-  expect(database.poolUsage().total).toBe(1);
+  expect(database.pool.totalCount).toBe(1);
   expect(viaPool).toEqual(await database.prisma.$queryRawUnsafe(text, ...values));
   expect(viaPool[0]).toMatchObject({ n: new Prisma.Decimal("12.3456789012"), b: 9007199254740993n, tags: ["a", "b"] });
 });

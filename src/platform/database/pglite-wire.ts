@@ -22,9 +22,12 @@ class PGliteWire extends Duplex {
     super();
   }
 
-  // What node-postgres asks of a socket.
+  // What node-postgres asks of a socket; it connects once the database has started.
   connect() {
-    queueMicrotask(() => this.emit("connect"));
+    this.db.waitReady.then(
+      () => this.emit("connect"),
+      (error: unknown) => this.destroy(error instanceof Error ? error : new Error(String(error))),
+    );
     return this;
   }
   setNoDelay() {

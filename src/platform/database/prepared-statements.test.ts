@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { databaseOnPool } from "../../../test/support/pglite-wire.ts";
+import { migratedDatabase } from "../../../test/support/database.ts";
 import type { Database } from "./connect.ts";
 import { runText } from "./lone-statement.ts";
 
@@ -16,7 +16,7 @@ const held = async (db: Database) => (await runText<{ statement: string }>(db.pr
 describe("a connection keeps the statements it was sent prepared, the least recently used leaving first", () => {
   let db: Database & { drop(): Promise<void> };
   beforeAll(async () => {
-    db = await databaseOnPool({ poolSize: 1, preparedStatements: HELD });
+    db = await migratedDatabase({ poolSize: 1, preparedStatements: HELD });
   });
   afterAll(() => db.drop());
 
@@ -53,7 +53,7 @@ describe("a connection keeps the statements it was sent prepared, the least rece
 describe("with DATABASE_PREPARED_STATEMENTS=0", () => {
   let db: Database & { drop(): Promise<void> };
   beforeAll(async () => {
-    db = await databaseOnPool({ poolSize: 1, preparedStatements: 0 });
+    db = await migratedDatabase({ poolSize: 1, preparedStatements: 0 });
   });
   afterAll(() => db.drop());
 

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { databaseOnPool } from "../../../test/support/pglite-wire.ts";
+import { migratedDatabase } from "../../../test/support/database.ts";
 import { countSql } from "../../../test/support/sql-counter.ts";
 import type { OfferingUserState, Prisma } from "../../generated/prisma/client.ts";
 import { EVENT_AUDIENCE_TALLIES } from "../../events/tallies.ts";
@@ -9,13 +9,13 @@ import type { Db } from "../database/connect.ts";
 import { sumTallies, sumTalliesBy, type TallyCondition } from "./tally-sums.ts";
 
 /** Sums go to the pool, as in production (on PGlite, over its wire protocol). */
-let database: Awaited<ReturnType<typeof databaseOnPool>>;
+let database: Awaited<ReturnType<typeof migratedDatabase>>;
 let db: Db;
 const offerings = [randomUUID(), randomUUID(), randomUUID()];
 const STATES: OfferingUserState[] = ["OK", "CREATING", "CREATION_REQUESTED", "DELETED"];
 
 beforeAll(async () => {
-  database = await databaseOnPool();
+  database = await migratedDatabase();
   db = database.prisma;
   // Unfolded tallies of several keys, some cancelling out: what a busy table holds between folds.
   await db.offeringUserTally.createMany({

@@ -2,13 +2,13 @@
  * Generated differential cases: every filter, order and visibility rule of every collection contract
  * (test/support/contract-reads.ts) turned into the Prisma arguments its list reads, and read both through sql-reads
  * and through Prisma's client, which must answer alike. sql-reads' statements take production's path, the pool
- * (runText): on PostgreSQL with TEST_DATABASE_URL, and in `npm test` on PGlite through a pool of its own that speaks
- * PGlite's wire protocol in-process (test/support/pglite-wire.ts).
+ * (runText): on PostgreSQL with TEST_DATABASE_URL, and in `npm test` on PGlite through its pool, which speaks
+ * PGlite's wire protocol in-process (src/platform/database/pglite-wire.ts).
  */
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp, type App } from "../../../app.ts";
-import { databaseOnPool } from "../../../../test/support/pglite-wire.ts";
+import { migratedDatabase } from "../../../../test/support/database.ts";
 import { CONTRACT_READS, type ContractReads } from "../../../../test/support/contract-reads.ts";
 import { REST_API } from "../../../modules.ts";
 import { buildSplitData, CUTOFF } from "../../../../test/support/split-data.ts";
@@ -36,7 +36,7 @@ let everyId: string[];
 
 beforeAll(async () => {
   // PostgreSQL's pool, or the embedded database through a pool of its own: sql-reads' reads take production's path.
-  database = await databaseOnPool();
+  database = await migratedDatabase();
   app = await createApp({ database, config: { seedDemo: false, logLevel: "silent", pubsubPrefix: `test-${randomBytes(4).toString("hex")}` } });
   const world = await buildWorld(app.deps.db);
   await buildSplitData({ app, world, baseUrl: BASE_URL });

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { databaseOnPool } from "../../../../test/support/pglite-wire.ts";
+import { migratedDatabase } from "../../../../test/support/database.ts";
 import { countSql } from "../../../../test/support/sql-counter.ts";
 import type { Database } from "../../database/connect.ts";
 import { readRows, readValue, type RowsStatement } from "./fused-reads.ts";
 
 let db: Database & { drop(): Promise<void> };
 beforeAll(async () => {
-  db = await databaseOnPool();
+  db = await migratedDatabase();
   await readRows(db.prisma, numbers(1, 1)); // opens the pool's connection, which the counts below leave out
 });
 afterAll(() => db.drop());
