@@ -232,7 +232,7 @@ async function requestOfferingUsers(ctx: Context, tx: Tx, outbox: Outbox<Topics>
     const offering = offerings.get(row.offeringId)!;
     const core: OfferingUserCore = {
       ...row, state, username: null, ...CLEARED_COMMENTS,
-      offering: { name: offering.name, customerId: offering.customerId },
+      offeringName: offering.name, customerId: offering.customerId,
     };
     await recordOfferingUserChange(ctx, tx, outbox, core, {
       eventType: "marketplace_offering_user_created",

@@ -1,3 +1,4 @@
+import { offeringProviderScopes } from "../auth/access.ts";
 import type { OfferingUserState } from "../generated/prisma/client.ts";
 import { changeRecorder, type StateChange } from "../events/change-recorder.ts";
 import { toHex } from "../platform/ids.ts";
@@ -12,8 +13,9 @@ export interface OfferingUserCore {
   userId: string;
   serviceProviderComment: string;
   serviceProviderCommentUrl: string;
-  offering: { name: string; customerId: string };
-  /** The user's username (the record's copy of it). */
+  /** The record's copies of its offering's name and customer, and of its user's username. */
+  offeringName: string;
+  customerId: string;
   userUsername: string;
 }
 
@@ -25,31 +27,35 @@ export const OFFERING_USER_CORE = {
   userId: true,
   serviceProviderComment: true,
   serviceProviderCommentUrl: true,
-  offering: { select: { name: true, customerId: true } },
+  offeringName: true,
+  customerId: true,
   userUsername: true,
 } as const;
 
 export type OfferingUserChange = StateChange<OfferingUserState>;
+
+/** Where the record's provider-side roles are held: its offering and the offering's customer (the record's copy). */
+export const providerScopesOf = (ou: { offeringId: string; customerId: string }) => offeringProviderScopes({ id: ou.offeringId, customerId: ou.customerId });
 
 const offeringUserChanges = changeRecorder<OfferingUserCore, OfferingUserState>({
   label: stateLabel,
   context: (ou) => ({
     offering_user_uuid: toHex(ou.id),
     offering_uuid: toHex(ou.offeringId),
-    offering_name: ou.offering.name,
-    customer_uuid: toHex(ou.offering.customerId),
+    offering_name: ou.offeringName,
+    customer_uuid: toHex(ou.customerId),
     affected_user_uuid: toHex(ou.userId),
     affected_user_username: ou.userUsername,
   }),
   scopes: (ou) => [
     { type: "OFFERING_USER", id: ou.id },
     { type: "OFFERING", id: ou.offeringId },
-    { type: "CUSTOMER", id: ou.offering.customerId },
+    { type: "CUSTOMER", id: ou.customerId },
     { type: "USER", id: ou.userId },
   ],
   notification: (ou, { state, previousState }) => ({
     topic: "offeringUserChanged",
-    payload: { offeringUserId: ou.id, offeringId: ou.offeringId, providerCustomerId: ou.offering.customerId, state, previousState },
+    payload: { offeringUserId: ou.id, offeringId: ou.offeringId, providerCustomerId: ou.customerId, state, previousState },
   }),
 });
 
@@ -59,4 +65,4 @@ export const recordOfferingUserChange = offeringUserChanges.record;
 /** Writes a swap of the record and, if it changed the record, the change's audit event, in one statement. */
 export const recordOfferingUserUpdate = offeringUserChanges.recordUpdate;
 
-export const describe = (ou: OfferingUserCore) => `${ou.userUsername} in offering ${ou.offering.name}`;
+export const describe = (ou: OfferingUserCore) => `${ou.userUsername} in offering ${ou.offeringName}`;

@@ -93,10 +93,7 @@ export const OFFERING_USER_CONTRACT = defineContract<Prisma.OfferingUserWhereInp
       kind: "boolean",
       rest: "offering_has_active_tos",
       description: "The offering has active terms of service",
-      where: (has) => {
-        const withActiveTerms = { offering: { termsOfService: { some: { isActive: true } } } };
-        return has ? withActiveTerms : { NOT: withActiveTerms };
-      },
+      where: (has) => ({ offeringHasActiveTerms: has }),
     },
     stuck: {
       kind: "boolean",

@@ -123,3 +123,89 @@ describe("the consent", () => {
     await consentFilterAgrees();
   });
 });
+
+/** What each record of the world's offering shows of its offering, read from the offerings, customers and terms. */
+async function offeringCopiesAgree() {
+  const db = t.app.deps.db;
+  const offering = await db.offering.findUniqueOrThrow({ where: { id: t.world.offering.id }, include: { customer: true } });
+  const activeTerms = await db.offeringTermsOfService.count({ where: { offeringId: offering.id, isActive: true } });
+  const rows = (await list("")) as unknown as Array<Record<string, unknown>>;
+  expect(rows.length).toBeGreaterThan(0);
+  for (const row of rows) {
+    expect(row).toMatchObject({
+      offering_name: offering.name,
+      customer_uuid: toHex(offering.customerId),
+      customer_name: offering.customer.name,
+      offering_has_active_tos: activeTerms > 0,
+    });
+  }
+  expect(await list(`offering_has_active_tos=${activeTerms > 0}`)).toHaveLength(rows.length);
+  expect(await list(`offering_has_active_tos=${activeTerms === 0}`)).toEqual([]);
+}
+
+describe("the offering, its customer and its terms", () => {
+  it("a record shows its offering's name and customer, and follows their renames and the offering's move", async () => {
+    const db = t.app.deps.db;
+    await t.world.offeringUser("OK");
+    await offeringCopiesAgree();
+    await db.offering.update({ where: { id: t.world.offering.id }, data: { name: "Renamed offering" } });
+    await offeringCopiesAgree();
+    await db.customer.update({ where: { id: t.world.provider.id }, data: { name: "Renamed provider" } });
+    await offeringCopiesAgree();
+    const other = await db.customer.create({ data: { name: "Another provider" } });
+    await db.offering.update({ where: { id: t.world.offering.id }, data: { customerId: other.id } });
+    await offeringCopiesAgree();
+    await db.offering.update({ where: { id: t.world.offering.id }, data: { customerId: t.world.provider.id } });
+    await offeringCopiesAgree();
+  });
+
+  it("offering_has_active_tos and the consent fields follow terms written, activated, deactivated, moved and deleted", async () => {
+    const db = t.app.deps.db;
+    const offeringId = t.world.offering.id;
+    const record = await t.world.offeringUser("OK");
+    const shown = async () => (await list("")).find((row) => row.uuid === record.uuid) as unknown as Record<string, unknown>;
+    const terms = await db.offeringTermsOfService.create({ data: { offeringId, version: "1", isActive: true, requiresReconsent: true, gracePeriodDays: 30 } });
+    await offeringCopiesAgree();
+    expect(await shown()).toMatchObject({ has_consent: false, requires_reconsent: false });
+    await db.userOfferingConsent.create({ data: { userId: record.userId, offeringId, version: "1" } });
+    expect(await shown()).toMatchObject({ has_consent: true, requires_reconsent: false });
+    await db.offeringTermsOfService.update({ where: { id: terms.id }, data: { isActive: false } });
+    await offeringCopiesAgree();
+    const second = await db.offeringTermsOfService.create({
+      data: { offeringId, version: "2", isActive: true, requiresReconsent: true, gracePeriodDays: 30, activatedAt: new Date() },
+    });
+    await offeringCopiesAgree();
+    expect(await shown()).toMatchObject({ has_consent: true, requires_reconsent: true });
+    const other = await db.offering.create({ data: { customerId: t.world.provider.id, name: "Other terms", type: "Marketplace.Slurm", state: "ACTIVE" } });
+    await db.offeringTermsOfService.update({ where: { id: second.id }, data: { offeringId: other.id } });
+    await offeringCopiesAgree();
+    expect(await shown()).toMatchObject({ has_consent: false, requires_reconsent: false });
+    await db.offeringTermsOfService.update({ where: { id: terms.id }, data: { isActive: true } });
+    await offeringCopiesAgree();
+    await db.offeringTermsOfService.deleteMany({ where: { offeringId } });
+    await offeringCopiesAgree();
+  });
+
+  /** As with consents: without the triggers' lock on the offering's row, the second write would miss the first. */
+  it.each([
+    ["the record first", "record"],
+    ["the terms first", "terms"],
+  ] as const)("terms and a record of the same offering written at once (%s): the record knows of the terms", async (_name, first) => {
+    const db = t.app.deps.db;
+    const offering = await db.offering.create({ data: { customerId: t.world.provider.id, name: `racing-${first}`, type: "Marketplace.Slurm", state: "ACTIVE" } });
+    const user = await db.user.create({ data: { username: `racing-terms-${first}` } });
+    const writes = {
+      record: (client: Pick<typeof db, "offeringUser">) => client.offeringUser.create({ data: { offeringId: offering.id, userId: user.id, state: "OK" } }),
+      terms: (client: Pick<typeof db, "offeringTermsOfService">) =>
+        client.offeringTermsOfService.create({ data: { offeringId: offering.id, version: "1", isActive: true } }),
+    };
+    let second: Promise<unknown> | undefined;
+    await db.$transaction(async (tx) => {
+      await writes[first](tx);
+      second = (async () => writes[first === "record" ? "terms" : "record"](db))();
+      await new Promise((resolve) => setTimeout(resolve, 150));
+    });
+    await second;
+    expect((await db.offeringUser.findFirstOrThrow({ where: { offeringId: offering.id, userId: user.id } })).offeringHasActiveTerms).toBe(true);
+  });
+});

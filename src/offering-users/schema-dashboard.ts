@@ -15,7 +15,6 @@ builder.prismaObjectField("OfferingUser", "availableTransitions", (t) =>
   t.field({
     type: [OfferingUserAvailableTransitionRef],
     description: "The operations the state allows now, and whether the viewer may run each",
-    select: { state: true, offeringId: true, offering: { select: { customerId: true } } },
     resolve: (ou, _args, ctx) => availableTransitions(ctx, ou),
   }),
 );

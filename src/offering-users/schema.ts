@@ -30,13 +30,15 @@ const OfferingUserRuntimeStateEnum = builder.enumType("OfferingUserRuntimeState"
 });
 
 /**
- * What an offering user always loads (select mode), whatever the selection: its short columns, which its fields read as
- * plain values with none of plugin-prisma's per-row selection checks. Its times and backend metadata are loaded when
- * asked for (a field that reads another column declares it).
+ * What an offering user always loads (select mode), whatever the selection: its columns, which its fields read as plain
+ * values with none of plugin-prisma's per-row selection checks. They include the copies of its user's and offering's
+ * fields that triggers keep (prisma/schema.prisma), so a record shows them without a join.
  */
 const OFFERING_USER_COLUMNS = {
   id: true, state: true, offeringId: true, userId: true, username: true, isRestricted: true, serviceProviderComment: true,
-  serviceProviderCommentUrl: true, userUsername: true, userFirstName: true, userLastName: true, userEmail: true,
+  serviceProviderCommentUrl: true, backendMetadata: true, created: true, modified: true, hasConsent: true,
+  userUsername: true, userFirstName: true, userLastName: true, userEmail: true,
+  offeringName: true, customerId: true, customerName: true, offeringHasActiveTerms: true,
 } as const;
 
 export const OfferingUserRef = builder.prismaNode("OfferingUser", {
@@ -50,9 +52,9 @@ export const OfferingUserRef = builder.prismaNode("OfferingUser", {
     isRestricted: t.boolean({ resolve: (ou) => ou.isRestricted }),
     serviceProviderComment: t.string({ resolve: (ou) => ou.serviceProviderComment }),
     serviceProviderCommentUrl: t.string({ resolve: (ou) => ou.serviceProviderCommentUrl }),
-    backendMetadata: t.expose("backendMetadata", { type: "JSON" }),
-    created: t.expose("created", { type: "DateTime" }),
-    modified: t.expose("modified", { type: "DateTime" }),
+    backendMetadata: t.field({ type: "JSON", resolve: (ou) => ou.backendMetadata }),
+    created: t.field({ type: "DateTime", resolve: (ou) => ou.created }),
+    modified: t.field({ type: "DateTime", resolve: (ou) => ou.modified }),
     offering: t.relation("offering"),
     // Waldur's offering user shows its provider the user's names and email.
     user: showing(t.relation("user"), ["email", "firstName", "lastName", "fullName"]),
@@ -62,15 +64,11 @@ export const OfferingUserRef = builder.prismaNode("OfferingUser", {
       runtimeStateLabel: t.string({ resolve: (ou) => OFFERING_USER_RUNTIME_STATES[runtimeStateOf(ou.state)] }),
       offeringUuid: t.string({ resolve: (ou) => toHex(ou.offeringId) }),
       offeringUrl: t.string({ resolve: (ou, _args, ctx) => apiUrl(ctx, "offering", ou.offeringId) }),
-      offeringName: t.string({ select: { offering: { select: { name: true } } }, resolve: (ou) => ou.offering.name }),
-      customerUuid: t.string({
-        select: { offering: { select: { customerId: true } } },
-        resolve: (ou) => toHex(ou.offering.customerId),
-      }),
-      customerName: t.string({
-        select: { offering: { select: { customer: { select: { name: true } } } } },
-        resolve: (ou) => ou.offering.customer.name,
-      }),
+      // The record's copies of its offering's fields (kept by triggers): no join to the offering or its customer.
+      offeringName: t.string({ resolve: (ou) => ou.offeringName }),
+      customerUuid: t.string({ resolve: (ou) => toHex(ou.customerId) }),
+      customerName: t.string({ resolve: (ou) => ou.customerName }),
+      offeringHasActiveTos: t.boolean({ description: "The offering has active terms of service", resolve: (ou) => ou.offeringHasActiveTerms }),
       userUuid: t.string({ resolve: (ou) => toHex(ou.userId) }),
       userUrl: t.string({ resolve: (ou, _args, ctx) => apiUrl(ctx, "user", ou.userId) }),
       // The record's copies of its user's fields (kept by triggers): no join to the user.

@@ -44,7 +44,7 @@ export async function createOfferingUser(ctx: Context, input: CreateOfferingUser
     const core: OfferingUserCore = {
       id: created.id, state, username, offeringId: offering.id, userId: user.id,
       serviceProviderComment: "", serviceProviderCommentUrl: "",
-      offering: { name: offering.name, customerId: offering.customerId }, userUsername: user.username,
+      offeringName: offering.name, customerId: offering.customerId, userUsername: user.username,
     };
     await recordOfferingUserChange(ctx, tx, outbox, core, {
       eventType: "marketplace_offering_user_created",

@@ -1,4 +1,4 @@
-import { allocationProviderScopes } from "../auth/access.ts";
+import { providerScopesOf } from "./changes.ts";
 import { Permission } from "../auth/permissions.ts";
 import type { Context } from "../context.ts";
 import type { OfferingUserState } from "../generated/prisma/client.ts";
@@ -10,8 +10,8 @@ import { OFFERING_USER_OPERATIONS, OFFERING_USER_TRANSITIONS } from "./transitio
 import { availableTransition } from "../graphql/transitions.ts";
 
 /** The operations the record's state allows now, and whether the viewer may run them (one permission covers all). */
-export async function availableTransitions(ctx: Context, ou: { state: OfferingUserState; offeringId: string; offering: { customerId: string } }) {
-  const permitted = await ctx.access.can(Permission.UPDATE_OFFERING_USER, allocationProviderScopes(ou));
+export async function availableTransitions(ctx: Context, ou: { state: OfferingUserState; offeringId: string; customerId: string }) {
+  const permitted = await ctx.access.can(Permission.UPDATE_OFFERING_USER, providerScopesOf(ou));
   return OFFERING_USER_OPERATIONS.filter((operation) => canTransition(OFFERING_USER_TRANSITIONS[operation], ou.state)).map((operation) =>
     availableTransition(operation, OFFERING_USER_TRANSITIONS[operation], permitted),
   );

@@ -1,4 +1,3 @@
-import { allocationProviderScopes } from "../auth/access.ts";
 import { Permission } from "../auth/permissions.ts";
 import type { Context } from "../context.ts";
 import type { OfferingUser, OfferingUserState, Prisma } from "../generated/prisma/client.ts";
@@ -13,6 +12,7 @@ import { count, findFirst, findMany, findUnique } from "../platform/reads/sql/fi
 import {
   describe,
   OFFERING_USER_CORE,
+  providerScopesOf,
   type OfferingUserChange,
   type OfferingUserCore,
   recordOfferingUserChange,
@@ -88,6 +88,8 @@ const WHOLE_RECORD = {
   userLastName: true,
   userEmail: true,
   hasConsent: true,
+  customerName: true,
+  offeringHasActiveTerms: true,
   created: true,
   modified: true,
   stateChangedAt: true,
@@ -154,7 +156,7 @@ export async function transitionOfferingUser(
   query: OfferingUserQuery = {},
 ) {
   const ou = await findWhole(ctx, uuid);
-  await ctx.access.require(Permission.UPDATE_OFFERING_USER, allocationProviderScopes(ou));
+  await ctx.access.require(Permission.UPDATE_OFFERING_USER, providerScopesOf(ou));
   const rule = ruleFor(operation);
   if (!canTransition(rule, ou.state)) throw invalidTransition(rule, ou.state);
   const data = { state: rule.to, ...commentData(rule.effect, input), modified: ctx.now() };
@@ -175,7 +177,7 @@ export async function updateOfferingUserComments(
   query: OfferingUserQuery = {},
 ) {
   const ou = await loadVisible(ctx, uuid);
-  await ctx.access.require(Permission.UPDATE_OFFERING_USER, allocationProviderScopes(ou));
+  await ctx.access.require(Permission.UPDATE_OFFERING_USER, providerScopesOf(ou));
   const frozen = () => forbidden(`Cannot update comments for offering user in state: ${stateLabel("DELETED")}`);
   if (COMMENTS_FROZEN_IN.includes(ou.state)) throw frozen();
   const data = {
@@ -211,7 +213,7 @@ export async function updateOfferingUser(
   query: OfferingUserQuery = {},
 ) {
   const ou = await findWhole(ctx, uuid);
-  await ctx.access.require(Permission.UPDATE_OFFERING_USER, allocationProviderScopes(ou));
+  await ctx.access.require(Permission.UPDATE_OFFERING_USER, providerScopesOf(ou));
   if (input.username === undefined || input.username === ou.username) return reload(ctx.db, ou.id, query);
   const username = input.username === null ? null : maxLength("username", input.username, 100);
   const assigned = INTERNAL_OFFERING_USER_TRANSITIONS.username_assigned;
@@ -232,7 +234,7 @@ export async function deleteOfferingUser(ctx: Context, uuid: string): Promise<st
   const ou = await loadVisible(ctx, uuid);
   await ctx.access.require(
     Permission.DELETE_OFFERING_USER,
-    allocationProviderScopes(ou),
+    providerScopesOf(ou),
     "You do not have permission to delete this user.",
   );
   await transact(ctx, async (tx, outbox) => {

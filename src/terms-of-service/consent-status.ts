@@ -74,14 +74,40 @@ export const consentOf = (ctx: Context) =>
 
 /** Consents are only looked up for offerings that have active terms. */
 export async function consentStatusOf(ctx: Context, userId: string, offeringId: string): Promise<ConsentStatus> {
-  return consentStatusUnder(ctx, await activeTermsOf(ctx)(offeringId), userId, offeringId);
+  const terms = await activeTermsOf(ctx)(offeringId);
+  return terms ? consentStatus(terms, await consentOf(ctx)({ userId, offeringId }), ctx.now()) : "NOT_REQUIRED";
 }
 
+/** What an offering user's row carries about consent: copies that triggers keep (prisma/schema.prisma). */
+export interface ConsentCopies {
+  userId: string;
+  offeringId: string;
+  /** The user holds an unrevoked consent to the offering (any version). */
+  hasConsent: boolean;
+  offeringHasActiveTerms: boolean;
+}
+
+/** A consent with its offering's active terms, batched per request: one statement for a page of offering users. */
+const consentUnderTermsOf = (ctx: Context) =>
+  ctx.memo("consentsUnderTerms", () =>
+    batchLoader<{ userId: string; offeringId: string }, ConsentRecord & { offering: { termsOfService: ActiveTerms[] } }>(async (pairs) => {
+      const rows = await findMany(ctx.db, "userOfferingConsent", {
+        where: { OR: pairs.map(({ userId, offeringId }) => ({ userId, offeringId })) },
+        select: {
+          userId: true, offeringId: true, version: true, revocationDate: true,
+          offering: { select: { termsOfService: { where: { isActive: true }, select: ACTIVE_TERMS_SELECT } } },
+        },
+      });
+      return new Map(rows.map((row) => [`${row.userId}:${row.offeringId}`, row]));
+    }, ({ userId, offeringId }) => `${userId}:${offeringId}`),
+  );
+
 /**
- * The user's consent status under `terms`, the offering's active terms (null: none). Without terms the answer is
- * known at once: no promise, so a page of records whose offerings have none resolves these fields synchronously.
+ * An offering user's consent status, read off its row's copies: known at once (no promise) unless the user consented
+ * to an offering with active terms, when the consent's version is compared with the terms'.
  */
-export function consentStatusUnder(ctx: Context, terms: ActiveTerms | null | undefined, userId: string, offeringId: string): ConsentStatus | Promise<ConsentStatus> {
-  if (!terms) return "NOT_REQUIRED";
-  return consentOf(ctx)({ userId, offeringId }).then((consent) => consentStatus(terms, consent, ctx.now()));
+export function offeringUserConsentStatus(ctx: Context, row: ConsentCopies): ConsentStatus | Promise<ConsentStatus> {
+  if (!row.offeringHasActiveTerms) return "NOT_REQUIRED";
+  if (!row.hasConsent) return "MISSING";
+  return consentUnderTermsOf(ctx)(row).then((consent) => (consent ? consentStatus(consent.offering.termsOfService[0], consent, ctx.now()) : "MISSING"));
 }

@@ -3,7 +3,7 @@ import { builder, type Types } from "../graphql/builder.ts";
 import { collectionFields } from "../graphql/collection-fields.ts";
 import { apiUrl } from "../graphql/urls.ts";
 import { toHex } from "../platform/ids.ts";
-import { ACTIVE_TERMS_SELECT, type ActiveTerms, consentOf, consentStatusOf, consentStatusUnder, hasConsent, requiresReconsent } from "./consent-status.ts";
+import { type ConsentCopies, type ConsentStatus, consentOf, consentStatusOf, hasConsent, offeringUserConsentStatus, requiresReconsent } from "./consent-status.ts";
 import { TERMS_CONTRACT } from "./contract.ts";
 import * as terms from "./service.ts";
 import { getConsent } from "./service-consents.ts";
@@ -99,22 +99,9 @@ export const ConsentRef = builder.prismaNode("UserOfferingConsent", {
   }),
 });
 
-/**
- * An offering user's offering's active terms, read with the record itself rather than by a query of their own (an
- * offering has one at most: the service refuses a second).
- */
-const WITH_ACTIVE_TERMS = {
-  userId: true,
-  offeringId: true,
-  offering: { select: { termsOfService: { where: { isActive: true }, select: ACTIVE_TERMS_SELECT } } },
-} as const;
-type WithActiveTerms = { userId: string; offeringId: string; offering: { termsOfService: ActiveTerms[] } };
-const activeTermsIn = (ou: WithActiveTerms) => ou.offering.termsOfService[0] ?? null;
-
-const offeringUserConsentField = (pick: (s: Parameters<typeof hasConsent>[0]) => boolean) => ({
-  select: WITH_ACTIVE_TERMS,
-  resolve: (ou: WithActiveTerms, _a: unknown, ctx: Parameters<typeof consentStatusOf>[0]) => {
-    const status = consentStatusUnder(ctx, activeTermsIn(ou), ou.userId, ou.offeringId);
+const offeringUserConsentField = (pick: (s: ConsentStatus) => boolean) => ({
+  resolve: (ou: ConsentCopies, _a: unknown, ctx: Parameters<typeof offeringUserConsentStatus>[0]) => {
+    const status = offeringUserConsentStatus(ctx, ou);
     return typeof status === "string" ? pick(status) : status.then(pick);
   },
 });
@@ -127,13 +114,6 @@ builder.prismaObjectFields("OfferingUser", (t) => ({
   requiresReconsent: t.boolean({
     description: "The offering's active terms ask this user to consent again",
     ...offeringUserConsentField(requiresReconsent),
-  }),
-  ...restPresentation({
-    offeringHasActiveTos: t.boolean({
-      description: "The offering has active terms of service",
-      select: WITH_ACTIVE_TERMS,
-      resolve: (ou) => activeTermsIn(ou) !== null,
-    }),
   }),
 }));
 
