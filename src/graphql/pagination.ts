@@ -100,14 +100,20 @@ export async function relayConnection<T>(page: Connection<T> | Promise<Connectio
   const { totalCount, nodes, ...rest } = await page;
   const [cursors, hasNextPage, hasPreviousPage] = [once(rest.cursors), once(rest.hasNextPage), once(rest.hasPreviousPage)];
   const cursorAt = async (i: number) => (await cursors())[i];
-  return {
-    totalCount,
-    edges: nodes.map((node, i) => ({
+  const edgesOf = () =>
+    nodes.map((node, i) => ({
       node,
       get cursor() {
         return cursorAt(i);
       },
-    })),
+    }));
+  // Built when selected: a page that asks for `nodes` (REST's, most frontends') has no use for them.
+  let edges: ReturnType<typeof edgesOf> | undefined;
+  return {
+    totalCount,
+    get edges() {
+      return (edges ??= edgesOf());
+    },
     pageInfo: {
       get hasNextPage() {
         return hasNextPage();

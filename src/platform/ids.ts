@@ -1,7 +1,19 @@
 const UUID = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
 
+/** Ids rendered lately: a page shows its records', offering's and customer's ids several times, and the next page again. */
+const renderedIds = new Map<string, string>();
+const RENDERED_IDS_KEPT = 10_000;
+
 /** Waldur renders uuids as 32 lowercase hex characters. */
-export const toHex = (uuid: string) => uuid.replaceAll("-", "").toLowerCase();
+export function toHex(uuid: string): string {
+  let hex = renderedIds.get(uuid);
+  if (hex === undefined) {
+    hex = uuid.replaceAll("-", "").toLowerCase();
+    if (renderedIds.size >= RENDERED_IDS_KEPT) renderedIds.clear();
+    renderedIds.set(uuid, hex);
+  }
+  return hex;
+}
 
 /** Accepts the hex or the dashed form; returns the canonical dashed form, or null when malformed. */
 export function parseUuid(value: unknown): string | null {

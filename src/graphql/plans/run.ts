@@ -91,39 +91,55 @@ async function executeSerially(run: Execution, object: ObjectCompletion): Promis
   return answer;
 }
 
-/** A resolver's `info`: the row's path, the rest read off the plan (a field runs once per row; this is its one object). */
-class FieldInfo implements GraphQLResolveInfo {
+/**
+ * A resolver's `info`, which is also its path (a field runs once per row, and this is the one object it takes): the
+ * path's keys are its own, the rest is read off the plan. Its plan and execution are private fields, which JSON and
+ * logs of a path do not see.
+ */
+class FieldInfo implements GraphQLResolveInfo, Path {
+  readonly #run: Execution;
+  readonly #field: FieldPlan;
+  readonly key: string;
+  readonly typename: string;
   constructor(
-    private readonly run: Execution,
-    private readonly field: FieldPlan,
-    readonly path: Path,
-  ) {}
+    run: Execution,
+    field: FieldPlan,
+    readonly prev: Path | undefined,
+  ) {
+    this.#run = run;
+    this.#field = field;
+    this.key = field.responseName;
+    this.typename = field.parentType.name;
+  }
+  get path(): Path {
+    return this;
+  }
   get fieldName() {
-    return this.field.fieldDef.name;
+    return this.#field.fieldDef.name;
   }
   get fieldNodes() {
-    return this.field.fieldNodes;
+    return this.#field.fieldNodes;
   }
   get returnType() {
-    return this.field.fieldDef.type;
+    return this.#field.fieldDef.type;
   }
   get parentType() {
-    return this.field.parentType;
+    return this.#field.parentType;
   }
   get schema() {
-    return this.run.plan.schema;
+    return this.#run.plan.schema;
   }
   get fragments() {
-    return this.run.plan.fragments;
+    return this.#run.plan.fragments;
   }
   get rootValue() {
-    return this.run.rootValue;
+    return this.#run.rootValue;
   }
   get operation() {
-    return this.run.plan.operation;
+    return this.#run.plan.operation;
   }
   get variableValues() {
-    return this.run.variableValues;
+    return this.#run.variableValues;
   }
 }
 
@@ -134,8 +150,8 @@ function argumentsOf(run: Execution, field: FieldPlan) {
 }
 
 function executeField(run: Execution, field: FieldPlan, source: unknown, parentPath: Path | undefined): unknown {
-  const path: Path = { prev: parentPath, key: field.responseName, typename: field.parentType.name };
-  const info = new FieldInfo(run, field, path);
+  const info = new FieldInfo(run, field, parentPath);
+  const path: Path = info;
   try {
     const resolved = field.resolve(source, field.constantArgs ?? argumentsOf(run, field), run.contextValue, info);
     const completed = isPromise(resolved)

@@ -1,6 +1,7 @@
 import pg from "pg";
 import { Prisma } from "../../generated/prisma/client.ts";
 import { isStalePlan, type PreparedStatements } from "./prepared-statements.ts";
+import { readTimestamptz } from "./timestamptz.ts";
 
 declare module "pg" {
   interface ClientBase {
@@ -11,13 +12,15 @@ declare module "pg" {
 
 /**
  * Values as Prisma's raw queries read them where node-postgres reads them otherwise: `date` and `timestamp` in UTC
- * (not local time), `bigint` as BigInt and `numeric` as Decimal (not text).
+ * (not local time), `bigint` as BigInt and `numeric` as Decimal (not text); and `timestamptz` as node-postgres reads
+ * it, but faster.
  */
 const AS_PRISMA_READS: Record<number, (text: string) => unknown> = {
   1082: (text) => new Date(`${text}T00:00:00Z`), // date
   1114: (text) => new Date(`${text.replace(" ", "T")}Z`), // timestamp without time zone
   20: (text) => BigInt(text), // bigint
   1700: (text) => new Prisma.Decimal(text), // numeric
+  1184: readTimestamptz, // timestamptz
 };
 
 export const parsers: pg.CustomTypesConfig = {
