@@ -16,9 +16,10 @@ export function showing<Ref extends FieldRef<Types>>(
   relation: Ref,
   fields: readonly (ShownUserField | ShownProjectField | ShownCustomerField)[],
 ): Ref {
+  const shown: ReadonlySet<string> = new Set(fields);
   relation.updateConfig((config) => {
     const resolve = config.resolve;
-    const showRow = (row: unknown) => (typeof row === "object" && row !== null ? showThroughRecord(row, fields) : row);
+    const showRow = (row: unknown) => (typeof row === "object" && row !== null ? showThroughRecord(row, shown) : row);
     if (resolve) {
       config.resolve = (parent, args, ctx, info) => {
         const row: unknown = resolve(parent, args, ctx, info);

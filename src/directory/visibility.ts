@@ -86,8 +86,9 @@ const shownThroughRecords = new WeakMap<object, ReadonlySet<string>>();
  * Waldur's serializer of that record does (an offering user shows its provider the user's name and email; an order,
  * its project's description): those fields of this row are given though the viewer could not GET the object.
  */
-export function showThroughRecord<Row extends object>(row: Row, fields: readonly string[]): Row {
-  shownThroughRecords.set(row, new Set([...(shownThroughRecords.get(row) ?? []), ...fields]));
+export function showThroughRecord<Row extends object>(row: Row, fields: ReadonlySet<string>): Row {
+  const shown = shownThroughRecords.get(row);
+  shownThroughRecords.set(row, shown ? new Set([...shown, ...fields]) : fields);
   return row;
 }
 
