@@ -21,6 +21,25 @@ const list = async (query: string) => {
   return res.body as Array<{ uuid: string; user_uuid: string; user_first_name: string; user_last_name: string; user_email: string }>;
 };
 
+type Db = TestApp["app"]["deps"]["db"];
+type Client = Pick<Db, "offeringUser" | "userOfferingConsent" | "offeringTermsOfService">;
+
+/**
+ * Two writes at once: `first` in a transaction left open for a moment while `second` is written from another
+ * connection (what a trigger's lock must order, or the second commits without seeing the first).
+ */
+async function writtenAtOnce(first: (client: Client) => Promise<unknown>, second: (client: Client) => Promise<unknown>) {
+  const db = t.app.deps.db;
+  let pending: Promise<unknown> | undefined;
+  await db.$transaction(async (tx) => {
+    await first(tx);
+    // Prisma sends a query when it is awaited: awaited here, in a promise of its own.
+    pending = (async () => second(db))();
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  });
+  await pending;
+}
+
 /** The records of the world's offering whose user holds an unrevoked consent to it, read from the consents. */
 async function consentedRecords(): Promise<string[]> {
   const db = t.app.deps.db;
@@ -107,18 +126,10 @@ describe("the consent", () => {
     const offeringId = t.world.offering.id;
     const user = await db.user.create({ data: { username: `racing-${first}` } });
     const writes = {
-      record: (client: Pick<typeof db, "offeringUser">) => client.offeringUser.create({ data: { offeringId, userId: user.id, state: "OK" } }),
-      consent: (client: Pick<typeof db, "userOfferingConsent">) =>
-        client.userOfferingConsent.create({ data: { userId: user.id, offeringId, version: "1" } }),
+      record: (client: Client) => client.offeringUser.create({ data: { offeringId, userId: user.id, state: "OK" } }),
+      consent: (client: Client) => client.userOfferingConsent.create({ data: { userId: user.id, offeringId, version: "1" } }),
     };
-    let second: Promise<unknown> | undefined;
-    await db.$transaction(async (tx) => {
-      await writes[first](tx);
-      // Prisma sends a query when it is awaited: awaited here, in a promise of its own.
-      second = (async () => writes[first === "record" ? "consent" : "record"](db))();
-      await new Promise((resolve) => setTimeout(resolve, 150));
-    });
-    await second;
+    await writtenAtOnce(writes[first], writes[first === "record" ? "consent" : "record"]);
     expect((await db.offeringUser.findFirstOrThrow({ where: { offeringId, userId: user.id } })).hasConsent).toBe(true);
     await consentFilterAgrees();
   });
@@ -195,17 +206,10 @@ describe("the offering, its customer and its terms", () => {
     const offering = await db.offering.create({ data: { customerId: t.world.provider.id, name: `racing-${first}`, type: "Marketplace.Slurm", state: "ACTIVE" } });
     const user = await db.user.create({ data: { username: `racing-terms-${first}` } });
     const writes = {
-      record: (client: Pick<typeof db, "offeringUser">) => client.offeringUser.create({ data: { offeringId: offering.id, userId: user.id, state: "OK" } }),
-      terms: (client: Pick<typeof db, "offeringTermsOfService">) =>
-        client.offeringTermsOfService.create({ data: { offeringId: offering.id, version: "1", isActive: true } }),
+      record: (client: Client) => client.offeringUser.create({ data: { offeringId: offering.id, userId: user.id, state: "OK" } }),
+      terms: (client: Client) => client.offeringTermsOfService.create({ data: { offeringId: offering.id, version: "1", isActive: true } }),
     };
-    let second: Promise<unknown> | undefined;
-    await db.$transaction(async (tx) => {
-      await writes[first](tx);
-      second = (async () => writes[first === "record" ? "terms" : "record"](db))();
-      await new Promise((resolve) => setTimeout(resolve, 150));
-    });
-    await second;
+    await writtenAtOnce(writes[first], writes[first === "record" ? "terms" : "record"]);
     expect((await db.offeringUser.findFirstOrThrow({ where: { offeringId: offering.id, userId: user.id } })).offeringHasActiveTerms).toBe(true);
   });
 });
