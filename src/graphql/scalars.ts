@@ -18,8 +18,8 @@ export function formatDateTime(date: Date): string {
   }
   const ms = date.getUTCMilliseconds();
   const fraction = ms === 0 ? "" : ms < 10 ? `.00${ms}000` : ms < 100 ? `.0${ms}000` : `.${ms}000`;
-  const [month, day] = [TWO_DIGITS[date.getUTCMonth() + 1], TWO_DIGITS[date.getUTCDate()]];
-  return `${year}-${month}-${day}T${TWO_DIGITS[date.getUTCHours()]}:${TWO_DIGITS[date.getUTCMinutes()]}:${TWO_DIGITS[date.getUTCSeconds()]}${fraction}Z`;
+  const ymd = `${year}-${TWO_DIGITS[date.getUTCMonth() + 1]}-${TWO_DIGITS[date.getUTCDate()]}`;
+  return `${ymd}T${TWO_DIGITS[date.getUTCHours()]}:${TWO_DIGITS[date.getUTCMinutes()]}:${TWO_DIGITS[date.getUTCSeconds()]}${fraction}Z`;
 }
 
 function parseDateTime(value: unknown): Date {
