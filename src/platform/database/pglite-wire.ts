@@ -53,7 +53,7 @@ class PGliteWire extends Duplex {
         if (batch === TERMINATE) {
           this.unlock();
           this.push(null);
-        } else this.push(Buffer.from(await this.exchange(batch)));
+        } else this.push(await this.exchange(batch));
       }
     });
     // A failed write fails the connection (node-postgres drops it), not the writes after it.
@@ -61,10 +61,16 @@ class PGliteWire extends Duplex {
     written.then(() => done(), done);
   }
 
-  /** A batch's answer, which ends with ReadyForQuery: its last byte is the session's state, I when idle. */
-  private async exchange(batch: Buffer): Promise<Uint8Array> {
+  /**
+   * A batch's answer, which ends with ReadyForQuery: its last byte is the session's state, I when idle. Taken as the
+   * raw bytes PGlite writes (copied out of its memory as they come): execProtocolRaw would also parse every message in
+   * JavaScript, for notifications this pool never listens to and errors node-postgres reads itself.
+   */
+  private async exchange(batch: Buffer): Promise<Buffer> {
     if (!this.release) await this.lock();
-    const answer = await this.db.execProtocolRaw(new Uint8Array(batch));
+    const chunks: Buffer[] = [];
+    await this.db.execProtocolRawStream(new Uint8Array(batch), { onRawData: (data) => void chunks.push(Buffer.from(data)) });
+    const answer = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
     if (answer[answer.length - 1] === IDLE) this.unlock();
     return answer;
   }
