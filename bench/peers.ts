@@ -47,7 +47,13 @@ export interface PeersContext {
   log: (message: string) => void;
 }
 
-const RE_WARMUP_SECONDS = 0.5;
+/**
+ * Load before each later round's segment. A node server idle for the other targets' segments (half a minute and more)
+ * came back slow: its first segment after the longest idle took 1.3–1.7× the CPU per request of its others (REST's
+ * and PostGraphile's in round 2, the embedded gateway's in round 3; DRF's did not move), while V8 grew its heap back.
+ * Measured after 0.5 s of load, that was a fifth of a target's figure; 3 s left the embedded gateway's third segment at 1.2×.
+ */
+const RE_WARMUP_SECONDS = 5;
 /** Seconds of load per target while the database's transactions are counted. */
 const COUNTED_SECONDS = 2;
 /** The first warm-up's bound when the requests are slow to come (a busy machine). */
