@@ -70,7 +70,8 @@ class PGliteWire extends Duplex {
     if (!this.release) await this.lock();
     const chunks: Buffer[] = [];
     await this.db.execProtocolRawStream(new Uint8Array(batch), { onRawData: (data) => void chunks.push(Buffer.from(data)) });
-    const answer = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+    const [only, ...more] = chunks;
+    const answer = only && more.length === 0 ? only : Buffer.concat(chunks);
     if (answer[answer.length - 1] === IDLE) this.unlock();
     return answer;
   }
