@@ -20,6 +20,8 @@ export interface ConsentRecord {
 export interface StoredConsent extends ConsentRecord {
   id: string;
   agreementDate: Date;
+  /** The offering's active terms (one at most). */
+  offering: { termsOfService: ActiveTerms[] };
 }
 
 /**
@@ -60,13 +62,19 @@ export const activeTermsOf = (ctx: Context) =>
     }, (id) => id),
   );
 
-/** A user's consent record for an offering, batched per request. */
+/**
+ * A user's consent record for an offering, with the offering's active terms (an offering user's consent status reads
+ * both at once), batched per request.
+ */
 export const consentOf = (ctx: Context) =>
   ctx.memo("consents", () =>
     batchLoader<{ userId: string; offeringId: string }, StoredConsent>(async (pairs) => {
       const rows = await findMany(ctx.db, "userOfferingConsent", {
         where: { OR: pairs.map(({ userId, offeringId }) => ({ userId, offeringId })) },
-        select: { id: true, userId: true, offeringId: true, version: true, revocationDate: true, agreementDate: true },
+        select: {
+          id: true, userId: true, offeringId: true, version: true, revocationDate: true, agreementDate: true,
+          offering: { select: { termsOfService: { where: { isActive: true }, select: ACTIVE_TERMS_SELECT } } },
+        },
       });
       return new Map(rows.map((row) => [`${row.userId}:${row.offeringId}`, row]));
     }, ({ userId, offeringId }) => `${userId}:${offeringId}`),
@@ -87,21 +95,6 @@ export interface ConsentCopies {
   offeringHasActiveTerms: boolean;
 }
 
-/** A consent with its offering's active terms, batched per request: one statement for a page of offering users. */
-const consentUnderTermsOf = (ctx: Context) =>
-  ctx.memo("consentsUnderTerms", () =>
-    batchLoader<{ userId: string; offeringId: string }, ConsentRecord & { offering: { termsOfService: ActiveTerms[] } }>(async (pairs) => {
-      const rows = await findMany(ctx.db, "userOfferingConsent", {
-        where: { OR: pairs.map(({ userId, offeringId }) => ({ userId, offeringId })) },
-        select: {
-          userId: true, offeringId: true, version: true, revocationDate: true,
-          offering: { select: { termsOfService: { where: { isActive: true }, select: ACTIVE_TERMS_SELECT } } },
-        },
-      });
-      return new Map(rows.map((row) => [`${row.userId}:${row.offeringId}`, row]));
-    }, ({ userId, offeringId }) => `${userId}:${offeringId}`),
-  );
-
 /**
  * An offering user's consent status, read off its row's copies: known at once (no promise) unless the user consented
  * to an offering with active terms, when the consent's version is compared with the terms'.
@@ -109,5 +102,5 @@ const consentUnderTermsOf = (ctx: Context) =>
 export function offeringUserConsentStatus(ctx: Context, row: ConsentCopies): ConsentStatus | Promise<ConsentStatus> {
   if (!row.offeringHasActiveTerms) return "NOT_REQUIRED";
   if (!row.hasConsent) return "MISSING";
-  return consentUnderTermsOf(ctx)(row).then((consent) => (consent ? consentStatus(consent.offering.termsOfService[0], consent, ctx.now()) : "MISSING"));
+  return consentOf(ctx)(row).then((consent) => (consent ? consentStatus(consent.offering.termsOfService[0], consent, ctx.now()) : "MISSING"));
 }

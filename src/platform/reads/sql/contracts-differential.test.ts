@@ -35,7 +35,7 @@ let viewers: Map<Persona, Context>;
 let everyId: string[];
 
 beforeAll(async () => {
-  // PostgreSQL's pool, or the embedded database through a pool of its own: sql-reads' reads take production's path.
+  // PostgreSQL's pool, or the embedded database's: sql-reads' reads take production's path.
   database = await migratedDatabase();
   app = await createApp({ database, config: { seedDemo: false, logLevel: "silent", pubsubPrefix: `test-${randomBytes(4).toString("hex")}` } });
   const world = await buildWorld(app.deps.db);
